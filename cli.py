@@ -1,0 +1,228 @@
+"""cardwright's command line: the only module that talks to the terminal.
+
+Exit codes: 0 clean, 1 content errors (located diagnostics), 2 usage errors. Bad content never
+produces a Python traceback; ``--format json`` gives machines the same diagnostics.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from compiler import resources
+from compiler.build import compile_tree, stale_files, write_outputs
+from compiler.diagnostics import Diagnostics, display_path
+
+FORMATS = click.Choice(["text", "json"])
+
+
+def default_data() -> Path:
+    """./data when the current folder is a cardwright project, else the bundled games."""
+    here = Path("data")
+    if here.is_dir() and any((p / "game.yaml").is_file() for p in here.iterdir() if p.is_dir()):
+        return here
+    return resources.BUNDLED_DATA
+
+
+def default_out(data: Path, name: str) -> Path:
+    """Outputs go beside the data folder; for the bundled (installed) games, into the current folder."""
+    if data.resolve() == resources.BUNDLED_DATA.resolve() and not resources.is_checkout():
+        return Path(name)
+    return data.resolve().parent / name
+
+
+def _emit(diags: Diagnostics, fmt: str, extra: dict | None = None) -> None:
+    if fmt == "json":
+        payload = {"ok": not diags.errors, "diagnostics": [d.to_json() for d in diags.sorted()]}
+        payload.update(extra or {})
+        click.echo(json.dumps(payload, indent=2, sort_keys=True))
+        return
+    for d in diags.sorted():
+        click.echo(d.render(), err=True)
+    if diags.errors:
+        n = len(diags.errors)
+        click.echo(f"{n} error{'s' if n != 1 else ''}.", err=True)
+
+
+def _data_arg(path: str | None) -> Path:
+    return Path(path) if path else default_data()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardwright")
+def main() -> None:
+    """cardwright: compile card and map data with effect text into playable, printable games."""
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path())
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+def validate(path, fmt):
+    """Check the data under PATH (default: ./data or the bundled games); write nothing."""
+    data = _data_arg(path)
+    result = compile_tree(data)
+    _emit(result.diags, fmt, {"games": sorted(result.games)})
+    if result.ok and fmt == "text":
+        cards = sum(g.card_count for g in result.games.values())
+        effects = sum(g.effect_count for g in result.games.values())
+        click.echo(f"ok: {len(result.games)} games, {cards} cards, {effects} effects checked.")
+    sys.exit(0 if result.ok else 1)
+
+
+@main.command("compile")
+@click.argument("path", required=False, type=click.Path())
+@click.option("--out", type=click.Path(), help="Output folder (default: generated/ beside the data).")
+@click.option("--check", is_flag=True, help="Write nothing; fail listing stale files if generated/ is out of date.")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+def compile_cmd(path, out, check, fmt):
+    """Compile every effect into Python modules under generated/."""
+    data = _data_arg(path)
+    out_dir = Path(out) if out else default_out(data, "generated")
+    result = compile_tree(data)
+    if not result.ok:
+        _emit(result.diags, fmt)
+        sys.exit(1)
+    if check:
+        stale = stale_files(result, out_dir)
+        if fmt == "json":
+            _emit(result.diags, fmt, {"stale": stale})
+        elif stale:
+            click.echo(f"{display_path(out_dir)} is stale; run `cardwright compile`:", err=True)
+            for s in stale:
+                click.echo(f"  {s}", err=True)
+        else:
+            click.echo(f"{display_path(out_dir)} is up to date ({len(result.outputs)} files).")
+        sys.exit(1 if stale else 0)
+    changed = write_outputs(result, out_dir)
+    if fmt == "json":
+        _emit(result.diags, fmt, {"changed": changed, "out": display_path(out_dir)})
+    else:
+        click.echo(f"compiled {len(result.games)} games into {display_path(out_dir)} "
+                   f"({len(changed)} file{'s' if len(changed) != 1 else ''} changed).")
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path())
+@click.option("--out", type=click.Path(), help="Folder for the generated code (default: generated/).")
+@click.option("--reference-out", type=click.Path(), help="Folder for the rules references (default: build/reference).")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+def build(path, out, reference_out, fmt):
+    """Validate, compile and render the rules references: the main job."""
+    data = _data_arg(path)
+    out_dir = Path(out) if out else default_out(data, "generated")
+    result = compile_tree(data)
+    if not result.ok:
+        _emit(result.diags, fmt)
+        sys.exit(1)
+    changed = write_outputs(result, out_dir)
+    ref_dir = Path(reference_out) if reference_out else default_out(data, "build") / "reference"
+    written: list[str] = []
+    try:
+        from compiler.reference import render_all
+    except ImportError:  # the reference stage is not part of this build yet
+        render_all = None
+    if render_all is not None:
+        written = render_all(result, data, ref_dir, formats=("html",))
+    if fmt == "json":
+        _emit(result.diags, fmt, {"changed": changed, "references": written})
+        return
+    cards = sum(g.card_count for g in result.games.values())
+    click.echo(f"built {len(result.games)} games ({cards} cards): code in {display_path(out_dir)} "
+               f"({len(changed)} changed)")
+    for w in written:
+        click.echo(f"  reference: {w}")
+
+
+def _compiled_for(data: Path):
+    """Compile the data in memory and load the named game from it (always fresh, never stale)."""
+    from runtime.engine import load_from_sources
+
+    cache: dict = {}
+
+    def get(game: str):
+        if "result" not in cache:
+            cache["result"] = compile_tree(data)
+        result = cache["result"]
+        if not result.ok:
+            raise LookupError("the game's data has errors; run `cardwright validate`")
+        if game not in result.games:
+            raise LookupError(f"no game '{game}' under {display_path(data)} "
+                              f"(games: {', '.join(sorted(result.games)) or 'none'})")
+        return load_from_sources(result.outputs, game)
+
+    return get
+
+
+@main.command()
+@click.argument("scenario", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@click.option("--quiet", is_flag=True, help="Do not print the trace.")
+def run(scenario, data_path, fmt, quiet):
+    """Play one or more SCENARIO files with the compiled cards and print their traces."""
+    from compiler.scenario import load_scenario
+
+    data = _data_arg(data_path)
+    compiled_for = _compiled_for(data)
+    diags = Diagnostics()
+    reports = []
+    for path in scenario:
+        sc = load_scenario(Path(path), compiled_for, diags)
+        if sc is None:
+            continue
+        r = sc.run()
+        reports.append({"scenario": r.name, "file": display_path(path), "ok": r.ok,
+                        "outcomes": [o.status for o in r.outcomes], "trace": r.trace().splitlines()})
+        if fmt == "text":
+            click.echo(f"== {r.name} ({display_path(path)})")
+            if not quiet:
+                click.echo(r.trace())
+            click.echo("ok" if r.ok else "FAILED")
+    _emit(diags, fmt, {"scenarios": reports})
+    sys.exit(0 if not diags.errors else 1)
+
+
+@main.command()
+@click.argument("effect")
+@click.option("--game", required=True, help="The game whose vocabulary and verbs to use.")
+@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+def explain(effect, game, data_path, fmt):
+    """Show how EFFECT parses, reads in English and compiles, for GAME."""
+    from compiler.explain import explain_effect
+    from compiler.loader import load_file
+    from compiler.printer import print_effect
+    from compiler.vocabulary import Vocabulary
+
+    data = _data_arg(data_path)
+    diags = Diagnostics()
+    gdoc = load_file(data / game / "game.yaml", diags)
+    if gdoc is None:
+        _emit(diags, fmt)
+        sys.exit(1)
+    ex = explain_effect(effect, Vocabulary.from_data(gdoc.data))
+    if ex.diags.errors:
+        _emit(ex.diags, fmt)
+        sys.exit(1)
+    english = None
+    try:
+        from compiler.english import render_effect
+
+        english = render_effect(ex.effect, Vocabulary.from_data(gdoc.data))
+    except ImportError:
+        english = None
+    if fmt == "json":
+        click.echo(json.dumps({"ok": True, "canonical": print_effect(ex.effect), "english": english,
+                               "ast": repr(ex.effect), "python": ex.source}, indent=2))
+        return
+    click.echo("canonical: " + print_effect(ex.effect))
+    if english:
+        click.echo("english:   " + english)
+    click.echo("ast:       " + repr(ex.effect))
+    click.echo("python:\n" + ex.source)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,294 @@
+"""The effect language's AST: frozen dataclasses, each carrying its span in the effect text.
+
+Spans are excluded from equality (``compare=False``) so that an AST parsed from the canonical
+printing of another AST compares equal to it — the round-trip property the tests hold.
+A node never holds resolved meaning (a Good, a zone): that is the checker's output, kept apart.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+
+
+NO_SPAN = Span(0, 0)
+
+
+def _span() -> Span:
+    return field(default=NO_SPAN, compare=False, repr=False)
+
+
+# --- names and nouns -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Name:
+    """One identifier: a verb, a bound variable, an icon."""
+
+    text: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Words:
+    """A noun phrase of one or more words: "fuel", "production location", "faction board"."""
+
+    words: tuple[str, ...]
+    span: Span = _span()
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Whose thing: ``your``, ``enemy``, or a possessive ("another player's", "opponent's")."""
+
+    kind: str  # "your" | "enemy" | "possessive"
+    name: str | None = None  # for possessives: "player", "opponent", "owner", a bound variable
+    qualifier: str | None = None  # "another" | "any" | "each" | "its"
+    span: Span = _span()
+
+    @property
+    def text(self) -> str:
+        if self.kind != "possessive":
+            return self.kind
+        return f"{self.qualifier + ' ' if self.qualifier else ''}{self.name}'s"
+
+
+# --- quantities ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Num:
+    value: int
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class X:
+    """The card's X (bound by ``x is …``)."""
+
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str  # "+" | "-" | "*"
+    left: "Quantity"
+    right: "Quantity"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Count:
+    """``number of <selector>``: how many such things exist now."""
+
+    selector: "Selector"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class UpTo:
+    """``up to N``: the chooser picks how many, 0..N."""
+
+    value: int
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class All:
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class One:
+    """``a`` / ``an``: exactly one; the article is kept so the printer writes it back."""
+
+    article: str
+    span: Span = _span()
+
+
+Quantity = Union[Num, X, BinOp, Count]
+Amount = Union[Num, X, BinOp, Count, UpTo, All, One]
+
+
+# --- selectors -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A flat reference inside a selector: "your hand", "top card of another player's discard pile"."""
+
+    owner: Owner | None
+    noun: Words
+    of: "Ref | None" = None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class WithIcon:
+    icons: tuple[Name, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class With:
+    noun: Words
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Without:
+    noun: Words
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Matching:
+    name: Name
+    span: Span = _span()
+
+
+Filter = Union[WithIcon, With, Without, Matching]
+
+
+@dataclass(frozen=True)
+class Per:
+    """``per <ref>``: multiplies the selector's amount by how many such things exist."""
+
+    ref: Ref
+    filters: tuple[Filter, ...] = ()
+    place: Ref | None = None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Selector:
+    """Names things: an amount, an owner, a noun, filters, ``of``/``in`` references, ``per``."""
+
+    amount: Amount | None
+    owner: Owner | None
+    noun: Words
+    filters: tuple[Filter, ...] = ()
+    of: Ref | None = None
+    place: Ref | None = None
+    per: Per | None = None
+    of_form: bool = False  # written "1 of your locations" rather than "1 your location"
+    span: Span = _span()
+
+
+# --- conditions ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Compare:
+    left: Quantity
+    op: str
+    right: Quantity
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Exists:
+    """A selector as a condition: at least its amount (default 1) of such things exist."""
+
+    selector: Selector
+    span: Span = _span()
+
+
+Condition = Union[Compare, Exists]
+
+
+# --- statements ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A prepositional phrase of an action: ``from your hand``, ``instead of owner``."""
+
+    prep: str  # "from" | "to" | "onto" | "into" | "on" | "at" | "instead of"
+    target: Selector
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Until:
+    """``until <phase>``: how long the action's effect lasts."""
+
+    phase: Words
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Action:
+    verb: Name
+    objects: tuple[Selector, ...] = ()
+    phrases: tuple[Union[Phrase, Until], ...] = ()
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Requires:
+    """All-or-nothing guard: when it fails, nothing of the effect happens."""
+
+    condition: Condition
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Let:
+    """``x is <quantity> (min N)``: binds X; below the minimum the effect cannot be used."""
+
+    value: Quantity
+    minimum: int | None = None
+    the: bool = False
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Choose:
+    selector: Selector
+    name: Name
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ForEach:
+    selector: Selector
+    name: Name | None
+    body: tuple["BodyStmt", ...]
+    of_form: bool = False
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class If:
+    condition: Condition
+    body: tuple["BodyStmt", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Cost:
+    """``<action>: <body>`` — the action is paid in full, or nothing happens."""
+
+    action: Action
+    body: tuple["BodyStmt", ...]
+    span: Span = _span()
+
+
+BodyStmt = Union[Action, Choose]
+Stmt = Union[Requires, Let, Choose, ForEach, If, Cost, Action]
+
+
+@dataclass(frozen=True)
+class Effect:
+    statements: tuple[Stmt, ...]
+    span: Span = _span()

@@ -1,0 +1,335 @@
+"""The pipeline, end to end: discover games under a data folder, run every stage, collect outputs.
+
+``compile_tree`` runs load → validate → parse → check → emit for every game and returns the
+generated files *in memory* with all diagnostics; nothing touches the disk until ``write_outputs``,
+which is only called when there are no errors. Writing is atomic per file (temp file + rename), so
+a failed build leaves the previous ``generated/`` untouched. ``stale_files`` compares in memory for
+``compile --check``.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runtime.verbs import verbs_for
+
+from . import ast as A
+from .check import Checker
+from .codegen import HEADER, ModuleWriter, identifier, literal
+from .diagnostics import Diagnostics, display_path
+from .loader import Document, load_file
+from .parser import parse_effect
+from .schema import card_schema, validate
+from .vocabulary import Vocabulary
+
+GAME_FILE = "game.yaml"
+SKIP_DIRS = {"schema", "scenarios"}
+
+
+@dataclass
+class GameBuild:
+    game: str
+    vocab: Vocabulary | None = None
+    modules: dict[str, Document] = field(default_factory=dict)
+    card_count: int = 0
+    effect_count: int = 0
+
+
+@dataclass
+class BuildResult:
+    diags: Diagnostics
+    outputs: dict[str, str] = field(default_factory=dict)  # path relative to the output dir -> text
+    games: dict[str, GameBuild] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.diags.errors
+
+
+def discover_games(data_root: Path) -> list[Path]:
+    """Game folders: sub-folders of the data root that hold a game.yaml, sorted by name."""
+    if (data_root / GAME_FILE).is_file():
+        return [data_root]
+    return sorted(p for p in data_root.iterdir() if p.is_dir() and p.name not in SKIP_DIRS
+                  and (p / GAME_FILE).is_file())
+
+
+def module_files(game_dir: Path) -> list[Path]:
+    return sorted(p for p in game_dir.glob("*.yaml") if p.name != GAME_FILE)
+
+
+class _Timer:
+    def __init__(self, timings: dict):
+        self.timings = timings
+
+    def add(self, stage: str, start: float) -> float:
+        now = time.perf_counter()
+        self.timings[stage] = self.timings.get(stage, 0.0) + (now - start)
+        return now
+
+
+def compile_tree(data_root: Path, only: set[str] | None = None) -> BuildResult:
+    result = BuildResult(Diagnostics())
+    diags = result.diags
+    if not data_root.exists():
+        diags.error("E101", "data folder does not exist", file=display_path(data_root))
+        return result
+    games = discover_games(data_root)
+    if not games:
+        diags.error("E101", f"no game folders with a {GAME_FILE} found", file=display_path(data_root))
+    timer = _Timer(result.timings)
+    result.outputs["__init__.py"] = _package_init()
+    for game_dir in games:
+        if only and game_dir.name not in only:
+            continue
+        gb = _compile_game(game_dir, data_root, result, timer)
+        if gb is not None:
+            result.games[gb.game] = gb
+    return result
+
+
+def _package_init() -> str:
+    return HEADER.format(source="the data folder") + '"""Compiled games, one package per game."""\n'
+
+
+def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _Timer) -> GameBuild | None:
+    diags = result.diags
+    t = time.perf_counter()
+    gdoc = load_file(game_dir / GAME_FILE, diags)
+    t = timer.add("load", t)
+    if gdoc is None:
+        return None
+    if not validate(gdoc, "game", diags):
+        timer.add("validate", t)
+        return None
+    t = timer.add("validate", t)
+    vocab = Vocabulary.from_data(gdoc.data)
+    gb = GameBuild(vocab.game, vocab)
+    if vocab.game != game_dir.name and game_dir != data_root:
+        line, col, src = gdoc.where(("game",))
+        diags.error("E401", f"game id '{vocab.game}' must match its folder name '{game_dir.name}'",
+                    file=gdoc.file, line=line, column=col, source_line=src)
+        return None
+    from runtime.engine import ENGINES
+
+    if vocab.engine not in ENGINES:
+        line, col, src = gdoc.where(("engine",))
+        from .diagnostics import did_you_mean
+
+        diags.error("E201", f"unknown engine '{vocab.engine}'", file=gdoc.file, line=line, column=col,
+                    source_line=src, hint=did_you_mean(vocab.engine, ENGINES))
+        return None
+    checker = Checker(vocab, verbs_for(vocab.engine))
+    cschema = card_schema(gdoc.data)
+    seen_ids: dict[str, str] = {}
+    module_names = []
+    rel_root = data_root if game_dir != data_root else data_root.parent
+    for path in module_files(game_dir):
+        t = time.perf_counter()
+        doc = load_file(path, diags)
+        t = timer.add("load", t)
+        if doc is None:
+            continue
+        if not validate(doc, "module", diags):
+            timer.add("validate", t)
+            continue
+        cards = doc.data.get("cards") or []
+        for i, card in enumerate(cards):
+            validate(doc, cschema, diags, ("cards", i))
+        t = timer.add("validate", t)
+        gb.modules[path.stem] = doc
+        rel = f"{rel_root.name}/{path.relative_to(rel_root).as_posix()}"
+        doc.rel = rel  # generated code names this, never the cwd-dependent display path
+        mw = ModuleWriter(rel)
+        table_cards = []
+        for i, card in enumerate(cards):
+            cid = card.get("id")
+            if cid in seen_ids:
+                line, col, src = doc.where(("cards", i, "id"))
+                diags.error("E202", f"card id '{cid}' is already used in {seen_ids[cid]}", file=doc.file,
+                            line=line, column=col, card=cid, source_line=src)
+                continue
+            seen_ids[cid] = doc.file
+            table_cards.append(_compile_card(doc, i, card, vocab, checker, mw, diags, timer, gb))
+        rules = []
+        for rname, text in (doc.data.get("rules") or {}).items():
+            fn = _compile_slot(doc, ("rules", rname), text, None, vocab, checker, mw, diags, timer, gb,
+                               identifier("rule", rname), "effect")
+            rules.append((rname, fn))
+        module_names.append(path.stem)
+        t = time.perf_counter()
+        tables = [
+            ("MODULE", literal({"id": doc.data.get("module", path.stem), "name": doc.data.get("name", path.stem),
+                                "source": doc.data.get("source"), "note": doc.data.get("note"),
+                                "setup": doc.data.get("setup") or [], "file": rel})),
+            ("CARDS", "{\n" + "".join(f"    {literal(cid)}: {text},\n" for cid, text in table_cards if cid) + "}"),
+            ("RULES", "{" + ", ".join(f"{literal(k)}: {v}" for k, v in rules if v) + "}"),
+            ("TABLES", literal(doc.data.get("tables") or {})),
+            ("MAP", literal(doc.data.get("map"))),
+        ]
+        if not result.diags.errors:
+            try:
+                result.outputs[f"{vocab.game}/{identifier(path.stem)}.py"] = mw.render(tables)
+            except SyntaxError as exc:  # pragma: no cover - a compiler bug, reported as such
+                diags.error("E501", f"generated code does not compile: {exc}", file=doc.file)
+        timer.add("emit", t)
+    result.outputs[f"{vocab.game}/__init__.py"] = _game_init(vocab, module_names, gdoc, rel_root)
+    return gb
+
+
+def _compile_card(doc: Document, i: int, card: dict, vocab: Vocabulary, checker: Checker, mw: ModuleWriter,
+                  diags: Diagnostics, timer: _Timer, gb: GameBuild) -> tuple[str | None, str]:
+    cid = card.get("id")
+    kind = card.get("kind")
+    spec = vocab.card_kinds.get(kind) or {}
+    gb.card_count += 1
+    record: dict[str, Any] = {}
+    slots: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    faces_src: dict[str, dict] = {}
+    slot_specs = spec.get("slots") or {}
+    face_specs = spec.get("faces") or {}
+    for key, value in card.items():
+        if key in slot_specs and isinstance(value, str):
+            fn = _compile_slot(doc, ("cards", i, key), value, cid, vocab, checker, mw, diags, timer, gb,
+                               identifier(str(cid), key), (slot_specs[key] or {}).get("kind", "effect"))
+            if fn:
+                slots[key] = fn
+            texts[key] = value
+        elif key in face_specs and isinstance(value, dict):
+            fslots, ftexts, ffields = {}, {}, {}
+            fspec = face_specs[key].get("slots") or {}
+            for fk, fv in value.items():
+                if fk in fspec and isinstance(fv, str):
+                    fn = _compile_slot(doc, ("cards", i, key, fk), fv, cid, vocab, checker, mw, diags, timer, gb,
+                                       identifier(str(cid), key, fk), (fspec[fk] or {}).get("kind", "effect"))
+                    if fn:
+                        fslots[fk] = fn
+                    ftexts[fk] = fv
+                else:
+                    ffields[fk] = fv
+            faces_src[key] = {"fields": ffields, "slots": fslots, "texts": ftexts}
+        else:
+            record[key] = value
+    pos = doc.pos(("cards", i))
+    record["at"] = f"{doc.rel}:{pos.line + 1}" if pos else doc.rel
+    record["texts"] = texts
+    face_text = ", ".join(
+        f"{literal(face)}: {{**{literal(dict(v['fields'], texts=v['texts']))}, 'slots': {_fn_dict(v['slots'])}}}"
+        for face, v in faces_src.items())
+    return cid, f"{{**{literal(record)}, 'slots': {_fn_dict(slots)}, 'faces': {{{face_text}}}}}"
+
+
+def _fn_dict(fns: dict[str, str]) -> str:
+    return "{" + ", ".join(f"{literal(k)}: {v}" for k, v in fns.items()) + "}"
+
+
+def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab: Vocabulary, checker: Checker,
+                  mw: ModuleWriter, diags: Diagnostics, timer: _Timer, gb: GameBuild, fname: str,
+                  slot_kind: str) -> str | None:
+    """Parse, check and emit one effect text. Returns the generated function's name, or None."""
+    gb.effect_count += 1
+    prefix = "requires " if slot_kind == "condition" else ""
+    t = time.perf_counter()
+    effect, problem = parse_effect(prefix + text)
+    t = timer.add("parse", t)
+
+    def report(code: str, message: str, span: A.Span, hint: str | None = None, length: int | None = None):
+        off = max(0, span.start - len(prefix))
+        line, col, src = doc.where(path, off)
+        diags.error(code, message, file=doc.file, line=line, column=col,
+                    length=length or max(1, span.end - span.start), card=card,
+                    path=".".join(str(p) for p in path), hint=hint, source_line=src)
+
+    if problem is not None:
+        report("E301", problem.message, A.Span(problem.offset, problem.offset + problem.length))
+        return None
+    checked = checker.check(effect, report)
+    t = timer.add("check", t)
+    if not checked.ok:
+        return None
+    pos = doc.pos(path)
+    where = f"{doc.rel}:{pos.line + 1}" + (f" card {card!r}" if card else "") + f" {path[-1]}"
+    where = where.replace("\n", " ")
+    if slot_kind == "condition":
+        name = mw.condition_function(fname, checked, where)
+    else:
+        name = mw.effect_function(fname, checked, where, text)
+    timer.add("emit", t)
+    return name
+
+
+def _game_init(vocab: Vocabulary, modules: list[str], gdoc: Document, rel_root: Path) -> str:
+    mods = [identifier(m) for m in modules]
+    lines = [HEADER.format(source=f"{rel_root.name}/{vocab.game}/"),
+             f'"""Compiled game {vocab.game!r}: its vocabulary and the tables of its modules."""',
+             "from . import " + ", ".join(mods) + "  # noqa: F401" if mods else "",
+             "",
+             f"GAME = {literal(vocab.game)}",
+             f"ENGINE = {literal(vocab.engine)}",
+             f"VOCAB = {literal(gdoc.data)}",
+             f"MODULES = {literal(tuple(mods))}",
+             "CARDS = {" + ", ".join(f"**{m}.CARDS" for m in mods) + "}",
+             "RULES = {" + ", ".join(f"**{m}.RULES" for m in mods) + "}",
+             "TABLES = {" + ", ".join(f"{literal(m)}: {m}.TABLES" for m in mods) + "}",
+             "MAPS = {" + ", ".join(f"{literal(m)}: {m}.MAP" for m in mods) + "}",
+             ""]
+    src = "\n".join(lines)
+    compile(src, f"{vocab.game}/__init__.py", "exec")
+    return src
+
+
+# --- writing ---------------------------------------------------------------------------------------
+
+
+def stale_files(result: BuildResult, out_dir: Path) -> list[str]:
+    """Generated files that differ from (or are missing in, or are extra in) ``out_dir``."""
+    stale = []
+    for rel, text in sorted(result.outputs.items()):
+        p = out_dir / rel
+        if not p.is_file() or p.read_text(encoding="utf-8") != text:
+            stale.append(rel)
+    for game in result.games:
+        gdir = out_dir / game
+        if gdir.is_dir():
+            for p in sorted(gdir.glob("*.py")):
+                rel = f"{game}/{p.name}"
+                if rel not in result.outputs:
+                    stale.append(rel + " (no longer generated)")
+    return stale
+
+
+def write_outputs(result: BuildResult, out_dir: Path) -> list[str]:
+    """Write changed files atomically; remove files no longer generated. Returns what changed."""
+    if not result.ok:
+        raise RuntimeError("refusing to write a failed build")
+    changed = []
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for rel, text in sorted(result.outputs.items()):
+        p = out_dir / rel
+        if p.is_file() and p.read_text(encoding="utf-8") == text:
+            continue
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+            os.replace(tmp, p)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+        changed.append(rel)
+    for game in result.games:
+        gdir = out_dir / game
+        for p in sorted(gdir.glob("*.py")):
+            rel = f"{game}/{p.name}"
+            if rel not in result.outputs:
+                p.unlink()
+                changed.append(rel + " (removed)")
+    return changed

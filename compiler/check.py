@@ -1,0 +1,253 @@
+"""Stage 4 — check: every name against the game's vocabulary, every statement against its verb.
+
+The checker walks one effect's AST with the bound names in scope and produces:
+- diagnostics (unknown names with "did you mean", statements that do not fit their verb, guards
+  placed after actions), each located by its span in the effect text;
+- a resolution table mapping each selector node (by identity) to its resolved ``Sel`` template,
+  which the code generator emits. The AST itself stays untouched.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE, Sel
+from runtime.verbs import Verb
+
+from . import ast as A
+from .diagnostics import did_you_mean
+from .vocabulary import POSSESSIVES, Vocabulary
+
+_CATEGORY_WORDS = {GOOD: "good", THING: "thing", ZONE: "zone or pile", PLAYER: "player", PHASE: "phase",
+                   ICON: "icon", VAR: "chosen name", CARD: "card"}
+
+Report = Callable[[str, str, A.Span, "str | None"], None]
+
+
+@dataclass
+class Checked:
+    """The checker's result for one effect: resolved selectors keyed by ``id()`` of the AST node."""
+
+    effect: A.Effect
+    resolved: dict = field(default_factory=dict)
+    verbs: dict = field(default_factory=dict)  # id(action) -> Verb
+    ok: bool = True
+
+
+class Checker:
+    def __init__(self, vocab: Vocabulary, verbs: dict[str, Verb]):
+        self.vocab = vocab
+        self.verbs = verbs
+
+    def check(self, effect: A.Effect, report: Report, kind: str = "effect") -> Checked:
+        out = Checked(effect)
+        errors = []
+
+        def rep(code, msg, span, hint=None):
+            errors.append(code)
+            report(code, msg, span, hint)
+
+        scope: dict[str, str] = {}  # bound name -> category of what it holds
+        seen_action = False
+        for st in effect.statements:
+            if isinstance(st, (A.Requires, A.Let)):
+                guard = isinstance(st, A.Requires) or st.minimum is not None
+                if guard and seen_action:
+                    rep("E304", "'requires' and 'x is … (min N)' must come before the effect's actions: "
+                        "they decide whether anything happens at all", st.span)
+            else:
+                seen_action = True
+            self._stmt(st, scope, out, rep)
+        out.ok = not errors
+        return out
+
+    # --- statements --------------------------------------------------------------------------
+    def _stmt(self, st, scope, out, rep) -> None:
+        if isinstance(st, A.Requires):
+            self._cond(st.condition, scope, out, rep)
+        elif isinstance(st, A.Let):
+            self._quantity(st.value, scope, out, rep)
+            scope["x"] = "number"
+        elif isinstance(st, A.Choose):
+            cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE, GOOD))
+            scope[st.name.text] = cat or THING
+        elif isinstance(st, A.ForEach):
+            cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE))
+            inner = dict(scope)
+            inner[st.name.text if st.name else "it"] = cat or THING
+            for b in st.body:
+                self._stmt(b, inner, out, rep)
+        elif isinstance(st, A.If):
+            self._cond(st.condition, scope, out, rep)
+            for b in st.body:
+                self._stmt(b, scope, out, rep)
+        elif isinstance(st, A.Cost):
+            self._action(st.action, scope, out, rep)
+            for b in st.body:
+                self._stmt(b, scope, out, rep)
+        elif isinstance(st, A.Action):
+            self._action(st, scope, out, rep)
+
+    def _action(self, act: A.Action, scope, out, rep) -> None:
+        verb = self.verbs.get(act.verb.text)
+        if verb is None:
+            rep("E302", f"unknown verb '{act.verb.text}'", act.verb.span,
+                did_you_mean(act.verb.text, self.verbs))
+            return
+        out.verbs[id(act)] = verb
+        sig = verb.signature
+        if act.objects and sig.obj is None:
+            rep("E303", f"'{verb.name}' takes no object (for example: {verb.example})", act.objects[0].span)
+        elif sig.obj is not None and sig.obj.required and not act.objects:
+            rep("E303", f"'{verb.name}' needs an object (for example: {verb.example})", act.verb.span)
+        elif sig.obj is not None and len(act.objects) > 1 and not sig.obj.many:
+            rep("E303", f"'{verb.name}' takes one object, not {len(act.objects)} "
+                f"(for example: {verb.example})", act.objects[1].span)
+        if sig.obj is not None:
+            for o in act.objects:
+                self._selector(o, scope, out, rep, sig.obj.categories, verb.name)
+        seen = set()
+        for ph in act.phrases:
+            prep = "until" if isinstance(ph, A.Until) else ph.prep
+            slot = sig.phrases.get(prep)
+            if slot is None:
+                allowed = ", ".join(f"'{p}'" for p in sig.phrases) or "none"
+                rep("E303", f"'{verb.name}' does not take '{prep} …' (it takes: {allowed}; "
+                    f"for example: {verb.example})", ph.span)
+                continue
+            if prep in seen:
+                rep("E303", f"'{prep} …' is given twice", ph.span)
+            seen.add(prep)
+            if isinstance(ph, A.Until):
+                self._phase(ph.phase, rep)
+            else:
+                self._selector(ph.target, scope, out, rep, slot.categories, verb.name)
+        for prep, slot in sig.phrases.items():
+            if slot.required and prep not in seen:
+                rep("E303", f"'{verb.name}' needs '{prep} …' (for example: {verb.example})", act.span)
+
+    def _phase(self, words: A.Words, rep) -> None:
+        if words.text.replace(" ", "_") not in self.vocab.phases and words.text not in self.vocab.phases:
+            rep("E201", f"unknown phase '{words.text}'", words.span, did_you_mean(words.text, self.vocab.phases))
+
+    # --- conditions and quantities -----------------------------------------------------------
+    def _cond(self, cond, scope, out, rep) -> None:
+        if isinstance(cond, A.Compare):
+            self._quantity(cond.left, scope, out, rep)
+            self._quantity(cond.right, scope, out, rep)
+        else:
+            self._selector(cond.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR))
+
+    def _quantity(self, q, scope, out, rep) -> None:
+        if isinstance(q, A.BinOp):
+            self._quantity(q.left, scope, out, rep)
+            self._quantity(q.right, scope, out, rep)
+        elif isinstance(q, A.Count):
+            self._selector(q.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR))
+        elif isinstance(q, A.X) and "x" not in scope:
+            rep("E305", "x is used before 'x is …' defines it", q.span)
+
+    # --- selectors ---------------------------------------------------------------------------
+    def _selector(self, sel: A.Selector, scope, out, rep, allowed, verb: str | None = None) -> str | None:
+        if sel.amount is not None:
+            if isinstance(sel.amount, (A.BinOp, A.Count, A.X)):
+                self._quantity(sel.amount, scope, out, rep)
+        cat, key = self._noun(sel.noun, scope, rep, allowed, verb)
+        if cat is None:
+            return None
+        owner = self._owner(sel.owner, scope, rep)
+        filters = tuple(f for f in (self._filter(f, scope, rep) for f in sel.filters) if f is not None)
+        of = self._ref(sel.of, scope, out, rep, (THING, CARD, VAR, ZONE)) if sel.of is not None else None
+        place = self._ref(sel.place, scope, out, rep, (ZONE, VAR)) if sel.place is not None else None
+        per = None
+        if sel.per is not None:
+            per = self._ref(sel.per.ref, scope, out, rep, (THING, CARD, ZONE, GOOD, VAR))
+            if per is not None:
+                pf = tuple(f for f in (self._filter(f, scope, rep) for f in sel.per.filters) if f is not None)
+                pp = self._ref(sel.per.place, scope, out, rep, (ZONE, VAR)) if sel.per.place else None
+                per = Sel(per.category, per.noun, None, per.owner, pf, per.of, pp)
+        if cat == CARD and key == "card" and place is None and sel.of is None and cat not in allowed:
+            pass
+        if cat == ICON and of is not None:
+            pass
+        out.resolved[id(sel)] = Sel(cat, key, None, owner, filters, of, place, per)
+        return cat
+
+    def _ref(self, ref: A.Ref, scope, out, rep, allowed) -> Sel | None:
+        cat, key = self._noun(ref.noun, scope, rep, allowed, None)
+        if cat is None:
+            return None
+        owner = self._owner(ref.owner, scope, rep)
+        of = self._ref(ref.of, scope, out, rep, (THING, CARD, VAR, ZONE)) if ref.of is not None else None
+        s = Sel(cat, key, None, owner, (), of)
+        out.resolved[id(ref)] = s
+        return s
+
+    def _owner(self, owner: A.Owner | None, scope, rep) -> str | None:
+        if owner is None:
+            return None
+        if owner.kind == "your":
+            return "you"
+        if owner.kind == "enemy":
+            return "enemy"
+        key = POSSESSIVES.get((owner.qualifier, owner.name))
+        if key is not None:
+            return key
+        if owner.qualifier is None and owner.name in scope:
+            return f"var:{owner.name}"
+        choices = [f"{q + ' ' if q else ''}{n}'s" for q, n in POSSESSIVES] + [f"{n}'s" for n in scope]
+        rep("E201", f"unknown owner '{owner.text}'", owner.span, did_you_mean(owner.text, choices))
+        return None
+
+    def _filter(self, f, scope, rep):
+        if isinstance(f, A.WithIcon):
+            icons = self.vocab.icon_names()
+            for i in f.icons:
+                if i.text not in icons:
+                    rep("E201", f"unknown icon '{i.text}'", i.span, did_you_mean(i.text, icons))
+            return ("icon", tuple(i.text for i in f.icons))
+        if isinstance(f, (A.With, A.Without)):
+            name = f.noun.text.replace(" ", "_")
+            fields = self.vocab.field_names()
+            if name not in fields and name.endswith("s") and name[:-1] in fields:
+                name = name[:-1]
+            if name not in fields:
+                rep("E201", f"unknown card field '{f.noun.text}'", f.noun.span,
+                    did_you_mean(name, fields))
+                return None
+            return ("with" if isinstance(f, A.With) else "without", name)
+        if isinstance(f, A.Matching):
+            if f.name.text not in scope:
+                rep("E305", f"'{f.name.text}' is not a chosen name here", f.name.span,
+                    did_you_mean(f.name.text, scope))
+                return None
+            return ("matching", f"var:{f.name.text}")
+        return None
+
+    def _noun(self, words: A.Words, scope, rep, allowed, verb) -> tuple[str | None, str | None]:
+        text = words.text
+        if text in scope:
+            return VAR, text
+        entries = self.vocab.lookup(text)
+        if not entries:
+            wanted = [c for c in allowed if c != VAR]
+            what = _CATEGORY_WORDS[wanted[0]] if len(wanted) == 1 else "name"
+            pool = set(scope)
+            for c in wanted or allowed:
+                pool |= set(self.vocab.names_in(c))
+            if len(wanted) > 1 and GOOD in wanted:
+                hint = did_you_mean(text, self.vocab.names_in(GOOD))
+                if hint:
+                    what = "good"
+                    rep("E201", f"unknown {what} '{text}'", words.span, hint)
+                    return None, None
+            rep("E201", f"unknown {what} '{text}'", words.span, did_you_mean(text, pool))
+            return None, None
+        for cat, key in entries:
+            if cat in allowed:
+                return cat, key
+        cats = " or ".join(sorted({_CATEGORY_WORDS[c] for c, _ in entries}))
+        need = " or ".join(_CATEGORY_WORDS[c] for c in allowed if c != VAR)
+        where = f"'{verb}' needs" if verb else "this place needs"
+        rep("E205", f"'{text}' is a {cats}, but {where} a {need}", words.span)
+        return None, None

@@ -1,0 +1,130 @@
+"""Diagnostics: what every stage returns instead of raising or printing.
+
+A diagnostic names the file, line and column (1-based, as editors count), the card when there is
+one, a stable code, the message in a designer's words, and an optional hint ("did you mean").
+``render`` adds the source line with a caret, so the designer sees exactly where.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+# Stable codes. The first digit says the stage: 1 loading, 2 names/vocabulary, 3 effect syntax and
+# signatures, 4 schema, 5 build/emit, 6 maps, 7 scenarios. Never renumber: designers search for them.
+CODES = {
+    "E101": "file cannot be read",
+    "E102": "file is not valid UTF-8",
+    "E103": "malformed YAML",
+    "E104": "duplicate key",
+    "E105": "anchors and aliases are not allowed",
+    "E106": "file is empty",
+    "E107": "file too large",
+    "E108": "unsupported YAML tag",
+    "E201": "unknown name",
+    "E202": "duplicate id",
+    "E203": "unknown card kind",
+    "E204": "unknown effect slot for this kind of card",
+    "E205": "name used in the wrong role",
+    "E206": "unknown reference",
+    "E301": "effect syntax error",
+    "E302": "unknown verb",
+    "E303": "statement does not fit the verb",
+    "E304": "misplaced statement",
+    "E305": "unknown variable",
+    "E401": "schema violation",
+    "E501": "generated code failed to compile",
+    "E502": "cannot write output",
+    "E601": "map error",
+    "E701": "scenario error",
+    "E702": "scenario expectation failed",
+}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    file: str | None = None
+    line: int | None = None  # 1-based
+    column: int | None = None  # 1-based
+    length: int = 1
+    card: str | None = None
+    path: str | None = None  # location inside the document, e.g. "cards[3].assault"
+    hint: str | None = None
+    severity: str = "error"
+    source_line: str | None = field(default=None, compare=False)
+
+    @property
+    def location(self) -> str:
+        parts = [self.file or "<input>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+    def headline(self) -> str:
+        text = f"{self.location}: {self.code} {self.message}"
+        if self.card:
+            text += f" in card '{self.card}'"
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+    def render(self) -> str:
+        """The headline, then the source line with a caret under the offending text."""
+        lines = [self.headline()]
+        if self.path:
+            lines.append(f"    at {self.path}")
+        if self.source_line is not None and self.column is not None:
+            src = self.source_line.rstrip("\n")
+            lines.append("    " + src)
+            caret_len = max(1, min(self.length, max(1, len(src) - self.column + 1)))
+            lines.append("    " + " " * (self.column - 1) + "^" * caret_len)
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "card": self.card,
+            "path": self.path,
+            "hint": self.hint,
+        }
+
+
+class Diagnostics(list):
+    """A list of diagnostics with helpers; stages append, the CLI prints."""
+
+    def error(self, code: str, message: str, **kw) -> Diagnostic:
+        d = Diagnostic(code, message, **kw)
+        self.append(d)
+        return d
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self if d.severity == "error"]
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(self, key=lambda d: (d.file or "", d.line or 0, d.column or 0, d.code, d.message))
+
+
+def did_you_mean(name: str, choices: Iterable[str]) -> str | None:
+    """'did you mean ...' for a near miss, or None when nothing is close."""
+    matches = difflib.get_close_matches(name, sorted(set(choices)), n=1, cutoff=0.6)
+    return f"did you mean '{matches[0]}'?" if matches else None
+
+
+def display_path(path: Path | str) -> str:
+    """Paths in messages are relative to the current folder when possible: stable and short."""
+    p = Path(path)
+    try:
+        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return p.as_posix()

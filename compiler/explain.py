@@ -1,0 +1,53 @@
+"""One effect text through every stage: parse, check, English, generated Python.
+
+Used by ``cardwright explain`` and by scenarios, whose effect steps are compiled exactly like card
+slots (same parser, checker and code generator), so a scenario tests the real pipeline.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from runtime.verbs import verbs_for
+
+from . import ast as A
+from .check import Checker
+from .codegen import ModuleWriter
+from .diagnostics import Diagnostics
+from .parser import parse_effect
+from .vocabulary import Vocabulary
+
+
+@dataclass
+class Explained:
+    text: str
+    effect: A.Effect | None
+    source: str | None  # the generated module
+    function: str | None
+    diags: Diagnostics
+
+
+def explain_effect(text: str, vocab: Vocabulary, where: str = "<effect>") -> Explained:
+    diags = Diagnostics()
+    effect, problem = parse_effect(text)
+
+    def report(code, message, span, hint=None):
+        col = span.start + 1
+        diags.error(code, message, file=where, line=1, column=col, length=max(1, span.end - span.start),
+                    hint=hint, source_line=text)
+
+    if problem is not None:
+        report("E301", problem.message, A.Span(problem.offset, problem.offset + problem.length))
+        return Explained(text, None, None, None, diags)
+    checked = Checker(vocab, verbs_for(vocab.engine)).check(effect, report)
+    if not checked.ok:
+        return Explained(text, effect, None, None, diags)
+    mw = ModuleWriter(where)
+    name = mw.effect_function("effect", checked, where, text)
+    return Explained(text, effect, mw.render([]), name, diags)
+
+
+def effect_function(ex: Explained):
+    """The compiled function of an explained effect (generated code, never data text)."""
+    ns: dict = {}
+    exec(compile(ex.source, ex.text[:40], "exec"), ns)
+    return ns[ex.function]

@@ -1,0 +1,319 @@
+"""Stage 1 — load: YAML files into plain Python values, each value keeping its file, line and column.
+
+Why an event-level builder instead of ``yaml.safe_load``:
+- positions: every scalar, sequence and mapping records where it starts, so later stages can point
+  at the exact character of a bad Good inside an effect text;
+- safety: anchors and aliases are refused at the first event (a billion-laughs file fails at once,
+  it is never expanded), duplicate keys are errors, and unknown tags are refused;
+- YAML 1.2 scalars: ``yes``/``no``/``on``/``off`` stay strings; only ``true``/``false`` are booleans.
+PyYAML's C parser is used when present (``yaml.__with_libyaml__``), the pure-Python one otherwise.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .diagnostics import Diagnostics, display_path
+
+try:  # the C parser is ~10x faster; fall back silently where libyaml is missing
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on the machine
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+MAX_FILE_BYTES = 16 * 1024 * 1024  # a designer's data file is never this big; a pasted dump is
+
+Path_ = tuple  # a path inside a document: keys and indices, e.g. ("cards", 3, "assault")
+
+_INT = re.compile(r"^[-+]?[0-9]+$|^0o[0-7]+$|^0x[0-9a-fA-F]+$")
+_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$|^[-+]?\.(inf|Inf|INF)$|^\.(nan|NaN|NAN)$")
+_NULL = {"", "~", "null", "Null", "NULL"}
+_TRUE = {"true", "True", "TRUE"}
+_FALSE = {"false", "False", "FALSE"}
+_ALLOWED_TAGS = {None, "!", "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:map",
+                 "tag:yaml.org,2002:seq", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"}
+
+
+@dataclass(frozen=True)
+class Pos:
+    """Where a value sits in its file. line/column are 0-based here (as PyYAML counts)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    style: str | None = None  # None plain, "'" or '"' quoted, "|" literal, ">" folded
+
+
+@dataclass
+class Document:
+    """One loaded YAML file: its value and where each part of it came from."""
+
+    file: str  # display path, used in every diagnostic
+    path: Path
+    text: str
+    data: Any
+    positions: dict = field(default_factory=dict)  # path tuple -> Pos of the value
+    key_positions: dict = field(default_factory=dict)  # path tuple -> Pos of the mapping key
+    rel: str = ""  # path relative to the data folder's parent: what generated code may mention
+
+    _lines: list[str] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
+
+    def source_line(self, line0: int) -> str | None:
+        return self.lines[line0] if 0 <= line0 < len(self.lines) else None
+
+    def pos(self, path: Path_) -> Pos | None:
+        """Position of the value at ``path``, or of the nearest enclosing value that has one."""
+        p = tuple(path)
+        while p:
+            if p in self.positions:
+                return self.positions[p]
+            p = p[:-1]
+        return self.positions.get(())
+
+    def where(self, path: Path_, offset: int | None = None) -> tuple[int, int, str | None]:
+        """1-based (line, column, source line) of ``path``, or of character ``offset`` inside its text."""
+        pos = self.pos(path)
+        if pos is None:
+            return 1, 1, self.source_line(0)
+        if offset is None or not isinstance(self.get(path), str):
+            return pos.line + 1, pos.column + 1, self.source_line(pos.line)
+        line0, col0 = self._map_offset(pos, self.get(path), offset)
+        return line0 + 1, col0 + 1, self.source_line(line0)
+
+    def get(self, path: Path_) -> Any:
+        node = self.data
+        for key in path:
+            try:
+                node = node[key]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return node
+
+    def _map_offset(self, pos: Pos, value: str, offset: int) -> tuple[int, int]:
+        """Map a character offset inside a scalar's value back to a file position.
+
+        Single-line plain and quoted scalars map directly. Multi-line and block scalars are aligned
+        character by character against the source: YAML only folds whitespace, so walking the value
+        and the source in step, skipping whitespace on both sides, lands on the same character.
+        """
+        if pos.line == pos.end_line and pos.style in (None, "'", '"'):
+            return pos.line, pos.column + (1 if pos.style else 0) + offset
+        line, col = pos.line, pos.column
+        if pos.style in ("|", ">"):
+            line, col = line + 1, 0  # content starts on the line after the indicator
+        elif pos.style:
+            col += 1
+        i = 0
+        target = min(offset, len(value))
+        while line < len(self.lines):
+            src = self.lines[line]
+            while col < len(src):
+                if i >= target and not value[i:i + 1].isspace():
+                    if not src[col].isspace():
+                        return line, col
+                ch = src[col]
+                if ch.isspace():
+                    col += 1
+                    continue
+                while i < len(value) and value[i].isspace():
+                    i += 1
+                if i >= target:
+                    return line, col
+                i += 1
+                col += 1
+            line, col = line + 1, 0
+        return pos.line, pos.column
+
+
+class _Builder:
+    """Builds Python values from PyYAML parse events, recording positions and refusing what we forbid."""
+
+    def __init__(self, doc: Document, diags: Diagnostics):
+        self.doc = doc
+        self.diags = diags
+        self.failed = False
+
+    def _err(self, code: str, message: str, mark, length: int = 1, path: Path_ = (), hint=None) -> None:
+        line0 = mark.line if mark is not None else 0
+        col0 = mark.column if mark is not None else 0
+        self.diags.error(code, message, file=self.doc.file, line=line0 + 1, column=col0 + 1,
+                         length=length, path=_path_text(path) or None, hint=hint,
+                         source_line=self.doc.source_line(line0))
+
+    def build(self, events) -> Any:
+        it = iter(events)
+        values = []
+        for ev in it:
+            if isinstance(ev, yaml.DocumentStartEvent):
+                values.append(self._node(next(it), it, ()))
+                if len(values) > 1:
+                    self._err("E103", "a data file holds one YAML document; found a second '---'",
+                              ev.start_mark)
+                    self.failed = True
+                    return None
+                if self.failed:
+                    return None
+        return values[0] if values else None
+
+    def _refuse_anchor(self, ev, path: Path_) -> bool:
+        if isinstance(ev, yaml.AliasEvent):
+            self._err("E105", f"alias '*{ev.anchor}' is not allowed: write the value out in full",
+                      ev.start_mark, len(ev.anchor) + 1, path)
+            self.failed = True
+            return True
+        if getattr(ev, "anchor", None):
+            self._err("E105", f"anchor '&{ev.anchor}' is not allowed: write the value out in full",
+                      ev.start_mark, len(ev.anchor) + 1, path)
+            self.failed = True
+            return True
+        tag = getattr(ev, "tag", None)
+        if tag not in _ALLOWED_TAGS:
+            self._err("E108", f"tag '{tag}' is not supported", ev.start_mark, len(tag or ""), path)
+            self.failed = True
+            return True
+        return False
+
+    def _node(self, ev, it, path: Path_) -> Any:
+        if self._refuse_anchor(ev, path):
+            return None
+        if isinstance(ev, yaml.ScalarEvent):
+            self.doc.positions[path] = Pos(ev.start_mark.line, ev.start_mark.column,
+                                           ev.end_mark.line, ev.end_mark.column, ev.style or None)
+            return _scalar(ev)
+        if isinstance(ev, yaml.SequenceStartEvent):
+            start = ev.start_mark
+            out = []
+            for ev2 in it:
+                if isinstance(ev2, yaml.SequenceEndEvent):
+                    self.doc.positions[path] = Pos(start.line, start.column, ev2.end_mark.line,
+                                                   ev2.end_mark.column)
+                    return out
+                out.append(self._node(ev2, it, path + (len(out),)))
+                if self.failed:
+                    return None
+        if isinstance(ev, yaml.MappingStartEvent):
+            start = ev.start_mark
+            out: dict = {}
+            for ev2 in it:
+                if isinstance(ev2, yaml.MappingEndEvent):
+                    self.doc.positions[path] = Pos(start.line, start.column, ev2.end_mark.line,
+                                                   ev2.end_mark.column)
+                    return out
+                if self._refuse_anchor(ev2, path):
+                    return None
+                if not isinstance(ev2, yaml.ScalarEvent):
+                    self._err("E103", "a mapping key must be a plain value, not a list or mapping",
+                              ev2.start_mark, 1, path)
+                    self.failed = True
+                    return None
+                key = _scalar(ev2)
+                if not isinstance(key, (str, int)) or isinstance(key, bool):
+                    key = ev2.value  # keys are names: `true:` or `1.5:` as keys stay text
+                kpos = Pos(ev2.start_mark.line, ev2.start_mark.column, ev2.end_mark.line,
+                           ev2.end_mark.column, ev2.style or None)
+                if key in out:
+                    first = self.doc.key_positions.get(path + (key,))
+                    where = f" (first at line {first.line + 1})" if first else ""
+                    self._err("E104", f"duplicate key '{key}'{where}", ev2.start_mark,
+                              len(str(ev2.value)), path + (key,))
+                    self.failed = True
+                    return None
+                self.doc.key_positions[path + (key,)] = kpos
+                out[key] = self._node(next(it), it, path + (key,))
+                if self.failed:
+                    return None
+        return None
+
+
+def _scalar(ev) -> Any:
+    """YAML 1.2 core-schema resolution for plain scalars; quoted scalars are always strings."""
+    value = ev.value
+    if ev.style or ev.tag in ("tag:yaml.org,2002:str", "!"):
+        return value
+    if value in _NULL:
+        return None
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    if _INT.match(value):
+        try:
+            return int(value, 0) if value.startswith(("0o", "0x")) else int(value)
+        except ValueError:
+            return value
+    if _FLOAT.match(value):
+        return float(value.replace("inf", "Inf").replace("Inf", "inf").replace("NaN", "nan"))
+    return value
+
+
+def _path_text(path: Path_) -> str:
+    out = ""
+    for k in path:
+        out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else str(k))
+    return out
+
+
+path_text = _path_text
+
+
+def load_text(text: str, file: str, diags: Diagnostics, path: Path | None = None) -> Document | None:
+    """Load YAML text. Returns None (with diagnostics) when the file cannot be used at all."""
+    doc = Document(file=file, path=path or Path(file), text=text, data=None)
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        diags.error("E106", "file is empty: expected a YAML mapping", file=file, line=1, column=1)
+        return None
+    builder = _Builder(doc, diags)
+    try:
+        doc.data = builder.build(yaml.parse(text, Loader=_Loader))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or "malformed YAML"
+        if exc.context:
+            problem = f"{problem} ({exc.context})"
+        line0 = mark.line if mark else 0
+        hint = None
+        if "mapping values are not allowed" in problem:
+            hint = "effect text containing ': ' must be quoted, e.g. action: \"spend 1 gun: gain 1 vp\""
+        diags.error("E103", f"malformed YAML: {problem}", file=file, line=line0 + 1,
+                    column=(mark.column if mark else 0) + 1, source_line=doc.source_line(line0), hint=hint)
+        return None
+    except yaml.YAMLError as exc:  # pragma: no cover - PyYAML raises marked errors for text input
+        diags.error("E103", f"malformed YAML: {exc}", file=file, line=1, column=1)
+        return None
+    if builder.failed:
+        return None
+    return doc
+
+
+def load_file(path: Path, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -> Document | None:
+    """Read and load one file: size limit, strict UTF-8, then YAML."""
+    file = display_path(path)
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            diags.error("E107", f"file is {size / 1e6:.1f} MB; data files are limited to "
+                        f"{max_bytes / 1e6:.1f} MB (split it into modules)", file=file, line=1, column=1)
+            return None
+        raw = path.read_bytes()
+    except OSError as exc:
+        diags.error("E101", f"cannot read file: {exc.strerror or exc}", file=file)
+        return None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        diags.error("E102", f"byte 0x{raw[exc.start]:02x} is not valid UTF-8: save the file as UTF-8",
+                    file=file, line=line, column=col)
+        return None
+    return load_text(text, file, diags, path)

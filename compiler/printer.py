@@ -1,0 +1,184 @@
+"""The canonical printer: AST back to effect text.
+
+Canonical means: one space between words, ``; `` between statements, no optional words. Parsing
+the printed text gives an AST equal to the original (tests/test_roundtrip.py holds this property).
+"""
+from __future__ import annotations
+
+from functools import singledispatch
+
+from . import ast as A
+
+
+def print_effect(effect: A.Effect) -> str:
+    return "; ".join(fmt(s) for s in effect.statements)
+
+
+@singledispatch
+def fmt(node) -> str:  # pragma: no cover - every node type has a case below
+    raise TypeError(f"cannot print {type(node).__name__}")
+
+
+@fmt.register
+def _(n: A.Requires) -> str:
+    return f"requires {fmt(n.condition)}"
+
+
+@fmt.register
+def _(n: A.Let) -> str:
+    the = "the " if n.the else ""
+    tail = f" (min {n.minimum})" if n.minimum is not None else ""
+    return f"x is {the}{fmt(n.value)}{tail}"
+
+
+@fmt.register
+def _(n: A.Choose) -> str:
+    return f"choose {fmt(n.selector)} as {n.name.text}"
+
+
+def _body(body) -> str:
+    return " and ".join(fmt(s) for s in body)
+
+
+@fmt.register
+def _(n: A.ForEach) -> str:
+    of = "of " if n.of_form else ""
+    name = f" as {n.name.text}" if n.name else ""
+    return f"for each {of}{fmt(n.selector)}{name}: {_body(n.body)}"
+
+
+@fmt.register
+def _(n: A.If) -> str:
+    return f"if {fmt(n.condition)}: {_body(n.body)}"
+
+
+@fmt.register
+def _(n: A.Cost) -> str:
+    return f"{fmt(n.action)}: {_body(n.body)}"
+
+
+@fmt.register
+def _(n: A.Action) -> str:
+    parts = [n.verb.text]
+    if n.objects:
+        parts.append(", ".join(fmt(o) for o in n.objects))
+    parts += [fmt(p) for p in n.phrases]
+    return " ".join(parts)
+
+
+@fmt.register
+def _(n: A.Phrase) -> str:
+    return f"{n.prep} {fmt(n.target)}"
+
+
+@fmt.register
+def _(n: A.Until) -> str:
+    return f"until {n.phase.text}"
+
+
+@fmt.register
+def _(n: A.Selector) -> str:
+    parts = []
+    if n.amount is not None:
+        parts.append(_amount(n.amount))
+        if n.of_form:
+            parts.append("of")
+    if n.owner is not None:
+        parts.append(n.owner.text)
+    parts.append(n.noun.text)
+    parts += [fmt(f) for f in n.filters]
+    if n.of is not None:
+        parts.append(f"of {fmt(n.of)}")
+    if n.place is not None:
+        parts.append(f"in {fmt(n.place)}")
+    if n.per is not None:
+        parts.append(fmt(n.per))
+    return " ".join(parts)
+
+
+@fmt.register
+def _(n: A.Ref) -> str:
+    s = f"{n.owner.text} {n.noun.text}" if n.owner else n.noun.text
+    return f"{s} of {fmt(n.of)}" if n.of is not None else s
+
+
+@fmt.register
+def _(n: A.Per) -> str:
+    parts = ["per", fmt(n.ref)] + [fmt(f) for f in n.filters]
+    if n.place is not None:
+        parts.append(f"in {fmt(n.place)}")
+    return " ".join(parts)
+
+
+@fmt.register
+def _(n: A.WithIcon) -> str:
+    return "with icon " + " or ".join(i.text for i in n.icons)
+
+
+@fmt.register
+def _(n: A.With) -> str:
+    return f"with {n.noun.text}"
+
+
+@fmt.register
+def _(n: A.Without) -> str:
+    return f"without {n.noun.text}"
+
+
+@fmt.register
+def _(n: A.Matching) -> str:
+    return f"matching {n.name.text}"
+
+
+@fmt.register
+def _(n: A.Compare) -> str:
+    return f"{fmt(n.left)} {n.op} {fmt(n.right)}"
+
+
+@fmt.register
+def _(n: A.Exists) -> str:
+    return fmt(n.selector)
+
+
+def _amount(a) -> str:
+    """An amount in a selector: plain numbers, x, articles; anything else in parentheses."""
+    if isinstance(a, A.UpTo):
+        return f"up to {a.value}"
+    if isinstance(a, A.All):
+        return "all"
+    if isinstance(a, A.One):
+        return a.article
+    if isinstance(a, (A.Num, A.X)):
+        return fmt(a)
+    return f"({fmt(a)})"
+
+
+@fmt.register
+def _(n: A.Num) -> str:
+    return str(n.value)
+
+
+@fmt.register
+def _(n: A.X) -> str:
+    return "x"
+
+
+@fmt.register
+def _(n: A.Count) -> str:
+    return f"number of {fmt(n.selector)}"
+
+
+_PREC = {"+": 1, "-": 1, "*": 2}
+
+
+@fmt.register
+def _(n: A.BinOp) -> str:
+    def side(q, right: bool) -> str:
+        s = fmt(q)
+        if isinstance(q, A.BinOp) and (_PREC[q.op] < _PREC[n.op] or (right and _PREC[q.op] == _PREC[n.op])):
+            return f"({s})"
+        # a count ends in a noun phrase; parenthesise it before an operator that follows it
+        if isinstance(q, A.Count) and n.op == "*" and not right:
+            return f"({s})"
+        return s
+    return f"{side(n.left, False)} {n.op} {side(n.right, True)}"

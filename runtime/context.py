@@ -1,0 +1,368 @@
+"""The context an effect function runs in, and the selector resolution every verb relies on.
+
+Generated code calls only a handful of methods: ``call`` (a verb), ``count``/``test`` (quantities
+and conditions), ``choose``/``each`` (bindings), ``require`` and ``let_x``. Everything else here
+serves the verbs. All selection is driven by the game's vocabulary (its ``things``, ``zones``,
+``goods``, ``icons``), never by names hard-coded for one game.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .errors import Refused, RulesError, Unmet
+from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
+
+
+class Ctx:
+    __slots__ = ("game", "player", "card", "opponent", "bindings", "x", "verbs", "engine")
+
+    def __init__(self, game, player: int, card: int | None = None, opponent: int | None = None,
+                 bindings: dict | None = None):
+        self.game = game
+        self.player = player
+        self.card = card  # uid of the card whose effect runs, when there is one
+        self.opponent = opponent
+        self.bindings: dict[str, Any] = dict(bindings or {})
+        self.x: int | None = None
+        self.engine = game.engine
+        self.verbs = game.verbs
+
+    # --- what generated code calls -----------------------------------------------------------
+    def call(self, name: str, objs: tuple = (), ph: dict | None = None, strict: bool = False):
+        v = self.verbs.get(name)
+        if v is None:  # the checker makes this impossible for compiled content
+            raise RulesError(f"verb {name!r} is not available in this game")
+        return v.fn(self, objs, ph or {}, strict)
+
+    def require(self, ok: bool, what: str) -> None:
+        if not ok:
+            raise Unmet(f"requirement not met: {what}")
+
+    def let_x(self, value: int, minimum: int | None, what: str) -> int:
+        if minimum is not None and value < minimum:
+            raise Unmet(f"needs {what} to be at least {minimum} (it is {value})")
+        self.x = value
+        return value
+
+    def choose(self, sel: Sel, name: str) -> Any:
+        options = self.options(sel)
+        n = self.amount(sel, default=1)
+        if isinstance(sel.amount, UpTo):
+            picks = self.ask(options, sel.amount.n, low=0, prompt=f"choose {sel.noun}")
+        else:
+            if not options:
+                raise Refused(f"there is no {sel.noun} to choose")
+            picks = self.ask(options, n, prompt=f"choose {sel.noun}")
+        value = picks[0] if len(picks) == 1 and not isinstance(sel.amount, UpTo) else picks
+        self.bindings[name] = value
+        self.game.emit("choose", self.player, f"chooses {self.describe(value)} as {name}")
+        return value
+
+    def each(self, sel: Sel) -> list:
+        options = self.options(sel)
+        if isinstance(sel.amount, UpTo):
+            return self.ask(options, sel.amount.n, low=0, prompt=f"for each {sel.noun}")
+        if sel.amount is None or isinstance(sel.amount, AllOf):
+            return options
+        return self.ask(options, min(int(sel.amount), len(options)), prompt=f"for each {sel.noun}")
+
+    def bind(self, name: str, value: Any) -> None:
+        self.bindings[name] = value
+
+    def count(self, sel: Sel) -> int:
+        """How many: Goods a player holds, cards in a zone, matching things."""
+        if sel.category == GOOD:
+            good = self.good_of(sel)
+            return sum(self.game.players[p].goods[good] for p in self.players_for(sel.owner))
+        if sel.category == ZONE:
+            return len(self.game.zones[self.zone_for(sel)])
+        return len(self.options(sel))
+
+    def test(self, sel: Sel) -> bool:
+        """``requires 1 card in your hand``: at least the selector's amount of such things exist."""
+        need = self.amount(sel, default=1)
+        return self.count(sel.with_amount(None)) >= need
+
+    # --- amounts -----------------------------------------------------------------------------
+    def amount(self, sel: Sel, default: int = 1) -> int:
+        a = sel.amount
+        if a is None:
+            n = default
+        elif isinstance(a, UpTo):
+            n = a.n
+        elif isinstance(a, AllOf):
+            n = 10**9
+        else:
+            n = max(0, int(a))
+        if sel.per is not None:
+            n *= self.count(sel.per)
+        return n
+
+    # --- players -----------------------------------------------------------------------------
+    def players_for(self, owner: str | None) -> list[int]:
+        g = self.game
+        if owner in (None, "you", "your"):
+            return [self.player]
+        if owner in ("enemy", "another", "opponents"):
+            return g.others(self.player)
+        if owner == "opponent":
+            return [self.opponent] if self.opponent is not None else g.others(self.player)
+        if owner in ("any", "each"):
+            return g.active_players()
+        if owner == "owner":
+            return [self.owner_of_card(self.card)]
+        if owner.startswith("var:"):
+            return [self.player_of_value(self.bindings[owner[4:]])]
+        raise RulesError(f"unknown owner {owner!r}")
+
+    def player_of(self, sel: Sel) -> int:
+        if sel.category == VAR:
+            return self.player_of_value(self.bindings[sel.noun])
+        who = sel.noun
+        if who in ("you",):
+            return self.player
+        if who == "opponent":
+            if self.opponent is not None:
+                return self.opponent
+            others = self.game.others(self.player)
+            if not others:
+                raise Refused("there is no opponent")
+            return self.ask(others, 1, prompt="choose an opponent")[0]
+        if who == "owner":
+            return self.owner_of_card(self.card)
+        raise RulesError(f"unknown player {who!r}")
+
+    def player_of_value(self, value: Any) -> int:
+        if isinstance(value, int) and value in self.game.instances:
+            return self.owner_of_card(value)
+        if isinstance(value, tuple) and value and value[0] == "player":
+            return value[1]
+        raise RulesError(f"{value!r} has no owner")
+
+    def owner_of_card(self, uid: int | None) -> int:
+        if uid is None:
+            return self.player
+        inst = self.game.instances[uid]
+        if inst.owner is not None:
+            return inst.owner
+        return self.game.where[uid][1] if self.game.where[uid][1] is not None else self.player
+
+    # --- zones -------------------------------------------------------------------------------
+    def zone_for(self, sel: Sel, default_owner: int | None = None):
+        if sel.category == VAR:
+            value = self.bindings[sel.noun]
+            if isinstance(value, tuple) and value and value[0] == "zone":
+                return value[1]
+            raise RulesError(f"{sel.noun} is not a zone")
+        owners = self.players_for(sel.owner) if sel.owner else [default_owner if default_owner is not None
+                                                                 else self.player]
+        if sel.owner in ("another", "enemy", "opponents", "any") and len(owners) > 1:
+            # "another player's discard pile": the acting player picks whose, each time it resolves
+            options = [o for o in owners if o != self.player] if sel.owner != "any" else owners
+            owners = self.ask(options, 1, prompt=f"choose whose {sel.noun}")
+        if not owners:
+            raise Refused(f"there is no {sel.noun} to use")
+        return self.game.zone_key(sel.noun, owners[0])
+
+    def hand_zone(self) -> str:
+        return self.game.vocab.get("rules", {}).get("hand", "hand")
+
+    def discard_zone_for(self, player: int | None = None):
+        name = self.game.vocab.get("rules", {}).get("discard_to", "discard")
+        return self.game.zone_key(name, self.player if player is None else player)
+
+    # --- things ------------------------------------------------------------------------------
+    def options(self, sel: Sel) -> list:
+        """The legal candidates for a selector, in a deterministic order."""
+        g = self.game
+        if sel.category == VAR:
+            v = self.bindings.get(sel.noun)
+            return list(v) if isinstance(v, list) else ([] if v is None else [v])
+        if sel.category == CARD:
+            if sel.place is not None:
+                return list(reversed(g.zones[self.zone_for(sel.place)]))
+            return list(reversed(g.zones[g.zone_key(self.hand_zone(), self.player)]))
+        if sel.category == ZONE:
+            return [("zone", self.zone_for(sel))]
+        if sel.category == PLAYER:
+            if sel.noun == "player" or sel.noun == "players":
+                return [("player", p) for p in self.players_for(sel.owner or "any")]
+            return [("player", self.player_of(sel))]
+        if sel.category == "icon":
+            if sel.of is not None:
+                out = []
+                for uid in self.options(sel.of):
+                    out += [i for i in g.record(uid).get("icons", ()) if i not in out]
+                return out
+            return list(g.vocab.get("icons", {}))
+        if sel.category == THING:
+            return self.things(sel)
+        if sel.category == GOOD:
+            return [sel.noun]
+        raise RulesError(f"cannot select {sel.category}")
+
+    def things(self, sel: Sel) -> list[int]:
+        g = self.game
+        spec = g.vocab["things"][sel.noun]
+        if sel.place is not None:
+            zones = [self.zone_for(sel.place)]
+        else:
+            owners = self.players_for(sel.owner) if spec.get("per", "player") == "player" else [None]
+            zones = [g.zone_key(z, o) for z in spec["zones"] for o in owners]
+        faces = spec.get("faces")
+        kinds = spec.get("kinds")
+        where = spec.get("where", {})
+        out = []
+        for key in zones:
+            for uid in reversed(g.zones[key]) if spec.get("top_only") is None else g.top(key, 1):
+                inst = g.instances[uid]
+                if faces and inst.face not in faces:
+                    continue
+                rec = g.cards[inst.card_id]
+                if kinds and rec.get("kind") not in kinds:
+                    continue
+                if any(not _field_has(rec, inst, k, v) for k, v in where.items()):
+                    continue
+                if all(self._filter(f, rec, inst) for f in sel.filters):
+                    out.append(uid)
+        if spec.get("top_only"):
+            return out
+        return out
+
+    def _filter(self, f: tuple, rec: dict, inst) -> bool:
+        kind, value = f
+        if kind == "icon":
+            icons = set(rec.get("icons", ()))
+            return bool(icons & set(value))
+        if kind == "with":
+            return bool(rec.get(value)) or bool(rec.get("slots", {}).get(value))
+        if kind == "without":
+            return not (bool(rec.get(value)) or bool(rec.get("slots", {}).get(value)))
+        if kind == "matching":
+            return True
+        raise RulesError(f"unknown filter {kind!r}")
+
+    def one_card(self, sel: Sel) -> int:
+        opts = self.options(sel)
+        if not opts:
+            raise Refused(f"there is no {sel.noun}")
+        return opts[0] if len(opts) == 1 else self.ask(opts, 1, prompt=f"choose {sel.noun}")[0]
+
+    # --- goods -------------------------------------------------------------------------------
+    def good_of(self, sel: Sel) -> str:
+        """The Good a selector names: a Good, or the Good matching a chosen icon."""
+        for kind, value in sel.filters:
+            if kind == "matching":
+                bound = self.bindings[value[4:]] if value.startswith("var:") else value
+                icon = self.game.vocab.get("icons", {}).get(bound)
+                if icon is None or not icon.get("good"):
+                    raise Refused(f"icon {bound!r} matches no Good")
+                return icon["good"]
+        return sel.noun
+
+    def gain_goods(self, sel: Sel, instead_of: Sel | None = None) -> None:
+        good = self.good_of(sel)
+        n = self.amount(sel)
+        self.game.players[self.player].goods[good] += n
+        self.game.emit("gain", self.player, f"gains {n} {good}", good=good, n=n)
+
+    def pay_goods(self, objs, strict: bool) -> None:
+        me = self.game.players[self.player]
+        need = Counter()
+        for sel in objs:
+            need[self.good_of(sel)] += self.amount(sel)
+        if strict:
+            short = {g: n - me.goods[g] for g, n in need.items() if me.goods[g] < n}
+            if short:
+                raise Refused("not enough " + ", ".join(f"{g} (needs {need[g]}, has {me.goods[g]})"
+                                                         for g in sorted(short)))
+        for g in sorted(need):
+            n = min(need[g], me.goods[g])
+            me.goods[g] -= n
+            self.game.emit("spend", self.player, f"pays {n} {g}", good=g, n=n)
+
+    def place_goods(self, sel: Sel, uid: int) -> None:
+        good = self.good_of(sel)
+        n = self.amount(sel)
+        self.game.instances[uid].goods[good] += n
+        self.game.emit("place", self.player, f"places {n} {good} on {self.describe(uid)}", good=good, n=n)
+
+    # --- cards -------------------------------------------------------------------------------
+    def draw_cards(self, sel: Sel, src: Sel | None, strict: bool) -> list[int]:
+        g = self.game
+        n = self.amount(sel)
+        source = g.vocab.get("card_sources", {}).get(sel.noun)
+        if src is not None:
+            zone = self.zone_for(src)
+            bottom, face = False, None
+        elif source is not None:
+            zone = g.zone_key(source["zone"], self.player)
+            bottom, face = source.get("end") == "bottom", source.get("face")
+        else:
+            zone = g.zone_key(g.vocab.get("rules", {}).get("draw_from", "deck"), self.player)
+            bottom, face = False, None
+        hand = g.zone_key(self.hand_zone(), self.player)
+        drawn = []
+        for _ in range(n):
+            if not g.zones[zone] and hasattr(self.engine, "refill"):
+                self.engine.refill(g, zone)
+            if not g.zones[zone]:
+                if strict:
+                    raise Refused(f"{zone[0]} has only {len(drawn)} cards")
+                break
+            uid = g.zones[zone][0] if bottom else g.zones[zone][-1]
+            g.move(uid, hand)
+            if face:
+                g.instances[uid].face = face
+            g.instances[uid].owner = self.player
+            drawn.append(uid)
+        g.emit("draw", self.player, f"draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}"
+               f" from {zone[0]}" + (f" (of {n})" if len(drawn) < n else ""), n=len(drawn))
+        if hasattr(self.engine, "after_draw"):
+            self.engine.after_draw(g, zone)
+        return drawn
+
+    def move_cards(self, sel: Sel, src: Sel | None, to, strict: bool, verb: str) -> list[int]:
+        g = self.game
+        if src is not None:
+            sel = Sel(sel.category, sel.noun, sel.amount, sel.owner, sel.filters, sel.of, src, sel.per)
+        options = self.options(sel)
+        n = min(self.amount(sel), len(options))
+        if strict and n < self.amount(sel):
+            raise Refused(f"not enough {sel.noun} to {verb}")
+        picks = self.ask(options, n, prompt=f"{verb} {sel.noun}") if n < len(options) else options[:n]
+        for uid in picks:
+            g.move(uid, to)
+            g.instances[uid].owner = to[1] if to[1] is not None else g.instances[uid].owner
+        g.emit(verb, self.player, f"{verb}s {len(picks)} card{'s' if len(picks) != 1 else ''} to {to[0]}"
+               + (f" of {g.players[to[1]].name}" if to[1] is not None and to[1] != self.player else ""),
+               n=len(picks))
+        return picks
+
+    # --- choices and descriptions ------------------------------------------------------------
+    def ask(self, options, k: int, low: int | None = None, prompt: str = "") -> list:
+        options = list(options)
+        if not options or k <= 0:
+            return []
+        if low is None and k >= len(options):
+            return options
+        return self.game.agent(self.player).choose(self.game, self.player, options, k, low, prompt)
+
+    def describe(self, value: Any) -> str:
+        g = self.game
+        if isinstance(value, list):
+            return "[" + ", ".join(self.describe(v) for v in value) + "]"
+        if isinstance(value, int) and value in g.instances:
+            inst = g.instances[value]
+            return f"{g.cards[inst.card_id].get('name', inst.card_id)} ({g.players[self.owner_of_card(value)].name})"
+        if isinstance(value, tuple) and value and value[0] == "player":
+            return g.players[value[1]].name
+        return str(value)
+
+
+def _field_has(rec: dict, inst, key: str, value: Any) -> bool:
+    got = rec.get(key, inst.props.get(key))
+    if isinstance(got, (list, tuple)):
+        return value in got
+    return got == value

@@ -1,0 +1,204 @@
+"""Engines: a game's procedures beyond single effects, and the registry of engines.
+
+An engine turns a compiled game (the ``generated/<game>`` package) into a playable ``GameState``
+and runs what the rules need beyond one card's effect: setup, phases, turn steps, actions a player
+may take, refusals. The ``core`` engine knows only what every game shares; each game's engine
+subclasses it in ``runtime/games/<engine>.py``. The registry is a fixed table of Python classes:
+a data file names an engine, it never supplies code.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import types
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .agents import Agent
+from .context import Ctx
+from .errors import Refused, RulesError, Unmet
+from .state import GameState
+from .verbs import verbs_for
+
+
+@dataclass
+class CompiledGame:
+    """The tables of a compiled game package."""
+
+    game: str
+    engine: str
+    vocab: dict
+    cards: dict
+    rules: dict
+    tables: dict
+    maps: dict
+
+    @classmethod
+    def from_package(cls, pkg) -> "CompiledGame":
+        return cls(pkg.GAME, pkg.ENGINE, pkg.VOCAB, pkg.CARDS, pkg.RULES, pkg.TABLES, pkg.MAPS)
+
+    def table(self, name: str) -> Any:
+        """A table by name, from whichever module defines it (later modules win)."""
+        found = None
+        for t in self.tables.values():
+            if name in t:
+                found = t[name]
+        if found is None:
+            found = (self.vocab.get("tables") or {}).get(name)
+        return found
+
+
+@dataclass
+class Outcome:
+    """What happened when an effect or an action ran: done, unmet (nothing happened) or refused."""
+
+    status: str  # "done" | "unmet" | "refused"
+    reason: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "done"
+
+
+class Engine:
+    name = "core"
+    # scenario step handlers: step key -> method name; engines extend this table
+    steps: dict[str, str] = {"effect": "step_effect", "card": "step_card", "phase": "step_phase",
+                             "rule": "step_rule"}
+
+    def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0,
+                 agents: dict[int, Agent] | None = None, options: dict | None = None,
+                 setup: bool = True) -> GameState:
+        """A new game. ``setup=False`` starts from empty zones (scenarios then lay out the state)."""
+        game = GameState(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
+        game.engine = self
+        game.compiled = compiled
+        game.verbs = verbs_for(self.name)
+        if setup:
+            self.setup(game)
+        return game
+
+    def setup(self, game: GameState) -> None:
+        """Game-specific setup; the core engine starts from empty zones (scenarios fill them)."""
+
+    # --- running effects ---------------------------------------------------------------------
+    def run(self, game: GameState, fn: Callable, player: int, card: int | None = None,
+            opponent: int | None = None, bindings: dict | None = None) -> Outcome:
+        """Run one compiled effect function. ``Unmet`` and ``Refused`` become outcomes, logged."""
+        ctx = Ctx(game, player, card, opponent, bindings)
+        try:
+            fn(ctx)
+        except Unmet as exc:
+            game.emit("unmet", player, f"nothing happens: {exc.reason}")
+            return Outcome("unmet", exc.reason)
+        except Refused as exc:
+            game.emit("refused", player, f"refused: {exc.reason}")
+            return Outcome("refused", exc.reason)
+        return Outcome("done")
+
+    def run_slot(self, game: GameState, uid: int, slot: str, player: int | None = None,
+                 opponent: int | None = None, face: str | None = None) -> Outcome:
+        rec = game.record(uid)
+        inst = game.instances[uid]
+        face = face or (inst.face if inst.face in rec.get("faces", {}) else None)
+        slots = rec["faces"][face]["slots"] if face else rec["slots"]
+        fn = slots.get(slot)
+        if fn is None:
+            raise RulesError(f"card {rec['id']!r} has no {slot!r} effect" + (f" on its {face} face" if face else ""))
+        who = player if player is not None else (inst.owner if inst.owner is not None else 0)
+        return self.run(game, fn, who, uid, opponent)
+
+    def refuse(self, game: GameState, player: int, reason: str) -> Outcome:
+        game.emit("refused", player, f"refused: {reason}")
+        return Outcome("refused", reason)
+
+    def phase(self, game: GameState, name: str) -> None:
+        """Run one phase. The core engine knows none; game engines override."""
+        raise RulesError(f"the {self.name} engine has no phase {name!r}")
+
+    # --- scenario steps ----------------------------------------------------------------------
+    def step(self, game: GameState, step: dict, scenario) -> Outcome | None:
+        for key, method in self.steps.items():
+            if key in step:
+                return getattr(self, method)(game, step, scenario)
+        raise RulesError(f"unknown step {sorted(step)}")
+
+    def step_effect(self, game, step, scenario) -> Outcome:
+        fn = scenario.effect_fn(step["effect"])
+        return self.run(game, fn, scenario.player_index(step.get("player")),
+                        opponent=scenario.opt_player(step.get("opponent")))
+
+    def step_card(self, game, step, scenario) -> Outcome:
+        uid = scenario.card_uid(step["card"])
+        return self.run_slot(game, uid, step["slot"], scenario.opt_player(step.get("player")),
+                             scenario.opt_player(step.get("opponent")), step.get("face"))
+
+    def step_rule(self, game, step, scenario) -> Outcome:
+        fn = game.compiled.rules[step["rule"]]
+        return self.run(game, fn, scenario.player_index(step.get("player")),
+                        opponent=scenario.opt_player(step.get("opponent")))
+
+    def step_phase(self, game, step, scenario) -> Outcome:
+        self.phase(game, step["phase"])
+        return Outcome("done")
+
+
+ENGINES: dict[str, Engine] = {"core": Engine()}
+
+
+def register(engine: Engine) -> Engine:
+    ENGINES[engine.name] = engine
+    return engine
+
+
+# The engines that ship with cardwright. A fixed list: never a module name read from a data file.
+_GAME_ENGINES = ("fifty_first_state", "age_of_steam", "infernal_contraption")
+for _name in _GAME_ENGINES:
+    try:
+        importlib.import_module(f"runtime.games.{_name}")
+    except ModuleNotFoundError as _exc:  # an engine not written yet is simply not registered
+        if _exc.name not in (f"runtime.games.{_name}", "runtime.games"):
+            raise
+
+
+# --- loading compiled games ------------------------------------------------------------------------
+
+
+def load_compiled(game: str) -> CompiledGame:
+    """Import ``generated.<game>`` (the committed, checked output of ``cardwright compile``)."""
+    pkg = importlib.import_module(f"generated.{game}")
+    return CompiledGame.from_package(pkg)
+
+
+_INMEM = 0
+
+
+def load_from_sources(outputs: dict[str, str], game: str) -> CompiledGame:
+    """Load a game straight from a build's in-memory outputs (scenarios, explain, watch).
+
+    The sources are the code generator's own output — never data text — executed as a fresh
+    package with a unique name so that several builds can coexist in one process.
+    """
+    global _INMEM
+    _INMEM += 1
+    pkg_name = f"_cardwright_build_{_INMEM}_{game}"
+    pkg = types.ModuleType(pkg_name)
+    pkg.__path__ = []  # a package: lets the game __init__ do `from . import module`
+    pkg.__package__ = pkg_name
+    sys.modules[pkg_name] = pkg
+    prefix = f"{game}/"
+    for rel, src in sorted(outputs.items()):
+        if rel.startswith(prefix) and rel != f"{game}/__init__.py":
+            mname = rel[len(prefix):-3]
+            mod = types.ModuleType(f"{pkg_name}.{mname}")
+            mod.__package__ = pkg_name
+            exec(compile(src, rel, "exec"), mod.__dict__)  # generated code, see docstring
+            sys.modules[mod.__name__] = mod
+            setattr(pkg, mname, mod)
+    exec(compile(outputs[f"{game}/__init__.py"], f"{game}/__init__.py", "exec"), pkg.__dict__)
+    return CompiledGame.from_package(pkg)
+
+
+def engine_for(compiled: CompiledGame) -> Engine:
+    return ENGINES[compiled.engine]

@@ -1,0 +1,22 @@
+"""Exceptions of the runtime. ``Refused`` is the normal, expected outcome of an illegal action."""
+from __future__ import annotations
+
+
+class Refused(Exception):
+    """An action the rules do not allow. Raised before any change: the state is unchanged."""
+
+    def __init__(self, reason: str, code: str = "refused"):
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+class Unmet(Refused):
+    """A ``requires`` guard (or an ``x is … (min N)``) is not met: the effect does nothing at all."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason, "unmet")
+
+
+class RulesError(Exception):
+    """A bug or an impossible state (for example a card in two zones): never a designer's mistake."""

@@ -1,0 +1,177 @@
+"""Game state shared by every game: players, Goods, zones, cards, the seeded RNG and the trace.
+
+Invariant (checked by ``check_conservation``): every card instance is in exactly one zone. All
+movement goes through ``move``, which keeps the card→zone index in step with the zone lists, so the
+invariant cannot drift. A zone's list runs bottom→top: ``cards[-1]`` is the top card.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .agents import Agent, FirstLegal
+from .errors import RulesError
+
+ZoneKey = tuple  # (zone name, owner index or None)
+
+
+@dataclass
+class CardInst:
+    """One physical card in play. ``card_id`` points at its record in the compiled card table."""
+
+    uid: int
+    card_id: str
+    face: str = "front"  # game-defined faces: "front", "hacked", "ruins", "machine"…
+    goods: Counter = field(default_factory=Counter)  # Goods placed on the card
+    owner: int | None = None
+    props: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.card_id}#{self.uid}"
+
+
+@dataclass
+class Player:
+    index: int
+    name: str
+    goods: Counter = field(default_factory=Counter)
+    flags: dict = field(default_factory=dict)
+    out: bool = False  # eliminated
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass
+class Event:
+    """One line of the trace: who did what. ``text`` is the stable, snapshot-tested rendering."""
+
+    verb: str
+    player: str | None
+    text: str
+    data: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        who = f"{self.player}: " if self.player else ""
+        return f"{who}{self.text}"
+
+
+class GameState:
+    def __init__(self, vocab: dict, cards: dict, players: Iterable[str], seed: int = 0,
+                 agents: dict[int, Agent] | None = None, options: dict | None = None):
+        self.vocab = vocab
+        self.cards = cards  # card id -> compiled card record (a dict with its fields and functions)
+        self.players = [Player(i, n) for i, n in enumerate(players)]
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.agents: dict[int, Agent] = dict(agents or {})
+        self.default_agent: Agent = FirstLegal()
+        self.options = dict(options or {})
+        self.zones: dict[ZoneKey, list[int]] = {}
+        self.where: dict[int, ZoneKey] = {}
+        self.instances: dict[int, CardInst] = {}
+        self.log: list[Event] = []
+        self.round = 1
+        self.phase: str | None = None
+        self.turn_player = 0
+        self.until: list[tuple[str, Any]] = []  # (phase name, undo callback) for "until <phase>"
+        self.tracing = True
+        self._next_uid = 1
+        for zname, z in vocab.get("zones", {}).items():
+            if z.get("per", "player") == "player":
+                for p in self.players:
+                    self.zones[(zname, p.index)] = []
+            else:
+                self.zones[(zname, None)] = []
+
+    # --- players and agents ------------------------------------------------------------------
+    def agent(self, player: int) -> Agent:
+        return self.agents.get(player, self.default_agent)
+
+    def others(self, player: int) -> list[int]:
+        return [p.index for p in self.players if p.index != player and not p.out]
+
+    def active_players(self) -> list[int]:
+        return [p.index for p in self.players if not p.out]
+
+    # --- zones and cards ---------------------------------------------------------------------
+    def zone_key(self, name: str, owner: int | None) -> ZoneKey:
+        z = self.vocab.get("zones", {}).get(name)
+        if z is None:
+            raise RulesError(f"unknown zone {name!r}")
+        return (name, owner if z.get("per", "player") == "player" else None)
+
+    def zone(self, name: str, owner: int | None = None) -> list[int]:
+        return self.zones[self.zone_key(name, owner)]
+
+    def create(self, card_id: str, zone: ZoneKey, face: str = "front", owner: int | None = None) -> CardInst:
+        if card_id not in self.cards:
+            raise RulesError(f"unknown card {card_id!r}")
+        inst = CardInst(self._next_uid, card_id, face, owner=owner if owner is not None else zone[1])
+        self._next_uid += 1
+        self.instances[inst.uid] = inst
+        self.zones[zone].append(inst.uid)
+        self.where[inst.uid] = zone
+        return inst
+
+    def move(self, uid: int, to: ZoneKey, bottom: bool = False) -> None:
+        src = self.where[uid]
+        self.zones[src].remove(uid)
+        if bottom:
+            self.zones[to].insert(0, uid)
+        else:
+            self.zones[to].append(uid)
+        self.where[uid] = to
+
+    def card(self, uid: int) -> CardInst:
+        return self.instances[uid]
+
+    def record(self, uid: int) -> dict:
+        return self.cards[self.instances[uid].card_id]
+
+    def top(self, zone: ZoneKey, n: int = 1) -> list[int]:
+        cards = self.zones[zone]
+        return list(reversed(cards[-n:])) if n > 0 else []
+
+    def shuffle(self, zone: ZoneKey) -> None:
+        self.rng.shuffle(self.zones[zone])
+
+    # --- trace -------------------------------------------------------------------------------
+    def emit(self, verb: str, player: int | None, text: str, **data) -> None:
+        if self.tracing:
+            name = self.players[player].name if player is not None else None
+            self.log.append(Event(verb, name, text, data))
+
+    def trace_text(self) -> str:
+        return "\n".join(str(e) for e in self.log)
+
+    # --- invariants --------------------------------------------------------------------------
+    def check_conservation(self) -> list[str]:
+        """Every card instance in exactly one zone; returns the problems found (empty when sound)."""
+        problems = []
+        seen: dict[int, ZoneKey] = {}
+        for key, cards in self.zones.items():
+            for uid in cards:
+                if uid in seen:
+                    problems.append(f"card {self.instances[uid]} is in {seen[uid]} and in {key}")
+                seen[uid] = key
+                if self.where.get(uid) != key:
+                    problems.append(f"card {self.instances[uid]} index says {self.where.get(uid)}, found in {key}")
+        missing = set(self.instances) - set(seen)
+        for uid in sorted(missing):
+            problems.append(f"card {self.instances[uid]} is in no zone")
+        return problems
+
+    def snapshot(self) -> dict:
+        """A comparable picture of the state (for 'state unchanged after a refusal' tests)."""
+        return {
+            "players": [(p.name, dict(sorted(p.goods.items())), dict(sorted(p.flags.items())), p.out)
+                        for p in self.players],
+            "zones": {f"{k[0]}/{k[1]}": list(v) for k, v in sorted(self.zones.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))},
+            "cards": {uid: (c.card_id, c.face, dict(sorted(c.goods.items())), c.owner, sorted(c.props.items(), key=str))
+                      for uid, c in sorted(self.instances.items())},
+            "round": self.round,
+            "phase": self.phase,
+        }

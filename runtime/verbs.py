@@ -1,0 +1,133 @@
+"""The verb registry: every verb of the effect language is one Python function registered here.
+
+A verb has a typed signature (which noun categories its object and each prepositional phrase
+accept), an English template for the rules reference, and an example. The checker matches every
+statement against the signature; the generated code calls ``ctx.call(name, objects, phrases)``.
+
+Verbs are registered per engine: ``core`` verbs serve every game, a game engine adds its own (or
+replaces a core verb of the same name for that game only). Adding a verb never touches the grammar.
+
+Semantics shared by all verbs (DESIGN §3): an action does as much as it can ("draw 2 from a pile
+of 1 draws 1") unless called ``strict`` — as the left side of a cost ``spend …: gain …`` — where it
+must be done in full or raise ``Refused`` before changing anything.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .errors import Refused
+from .refs import CARD, GOOD, PHASE, PLAYER, THING, VAR, ZONE, Sel
+
+
+@dataclass(frozen=True)
+class Slot:
+    categories: tuple[str, ...]
+    required: bool = False
+    many: bool = False  # several objects separated by commas: "spend 1 gun, 1 worker"
+
+
+@dataclass(frozen=True)
+class Signature:
+    obj: Slot | None = None
+    phrases: dict = field(default_factory=dict)  # prep -> Slot ("from", "to", "on", "instead of", "until")
+
+
+@dataclass(frozen=True)
+class Verb:
+    name: str
+    fn: Callable
+    signature: Signature
+    template: str  # English: "{obj}" and "{<prep>}" placeholders, "[ … ]" optional groups
+    example: str
+    engine: str
+    doc: str = ""
+
+
+REGISTRY: dict[str, dict[str, Verb]] = {"core": {}}
+
+
+def verb(name: str, *, template: str, example: str, obj: Slot | None = None,
+         phrases: dict | None = None, engine: str = "core"):
+    """Register ``fn(ctx, objs, ph, strict)`` as verb ``name`` for ``engine`` (default: every game)."""
+
+    def deco(fn: Callable) -> Callable:
+        REGISTRY.setdefault(engine, {})[name] = Verb(name, fn, Signature(obj, dict(phrases or {})),
+                                                     template, example, engine, (fn.__doc__ or "").strip())
+        return fn
+
+    return deco
+
+
+def verbs_for(engine: str) -> dict[str, Verb]:
+    """The verbs a game on ``engine`` may use: the core verbs, overridden by the engine's own."""
+    from . import engine as _engines  # noqa: F401  (importing registers every engine's verbs)
+
+    out = dict(REGISTRY["core"])
+    if engine != "core":
+        out.update(REGISTRY.get(engine, {}))
+    return out
+
+
+# --- core verbs --------------------------------------------------------------------------------
+
+_GOODS = Slot((GOOD,), required=True, many=True)
+_CARDS = Slot((CARD, THING, VAR), required=True)
+_WHO = Slot((PLAYER, VAR))
+
+
+@verb("gain", template="gain {obj}[ instead of {instead of}]", example="gain 2 fuel",
+      obj=_GOODS, phrases={"instead of": _WHO})
+def gain(ctx, objs, ph, strict):
+    """The acting player gains Goods from the supply."""
+    for sel in objs:
+        ctx.gain_goods(sel, instead_of=ph.get("instead of"))
+
+
+@verb("spend", template="spend {obj}", example="spend 1 gun, 1 worker: gain 1 vp", obj=_GOODS)
+def spend(ctx, objs, ph, strict):
+    """Pay Goods to the supply. As a cost (before ':') all of it must be paid or nothing is."""
+    ctx.pay_goods(objs, strict=True)
+
+
+@verb("lose", template="lose {obj}", example="lose 2 vp per deployed machine", obj=_GOODS)
+def lose(ctx, objs, ph, strict):
+    """Lose Goods to the supply, as many as the player has (never below zero)."""
+    ctx.pay_goods(objs, strict=strict)
+
+
+@verb("draw", template="draw {obj}[ from {from}]", example="draw 2 cards from opponent's parts pile",
+      obj=_CARDS, phrases={"from": Slot((ZONE, VAR))})
+def draw(ctx, objs, ph, strict):
+    """Take cards from the top of a pile (the game's draw pile by default) into your hand."""
+    ctx.draw_cards(objs[0], ph.get("from"), strict=strict)
+
+
+@verb("discard", template="discard {obj}[ from {from}]", example="discard 1 card from your hand",
+      obj=_CARDS, phrases={"from": Slot((ZONE, VAR))})
+def discard(ctx, objs, ph, strict):
+    """Put cards of yours into the game's discard zone (its `discard_to`)."""
+    ctx.move_cards(objs[0], ph.get("from"), ctx.discard_zone_for(), strict=strict, verb="discard")
+
+
+@verb("give", template="give {obj}[ from {from}] to {to}",
+      example="give 1 card from your hand to opponent", obj=_CARDS,
+      phrases={"from": Slot((ZONE, VAR)), "to": Slot((PLAYER, VAR), required=True)})
+def give(ctx, objs, ph, strict):
+    """Put cards from one of your zones into another player's hand."""
+    to_player = ctx.player_of(ph["to"])
+    ctx.move_cards(objs[0], ph.get("from"), ctx.game.zone_key(ctx.hand_zone(), to_player), strict=strict,
+                   verb="give")
+
+
+@verb("place", template="place {obj} on {on}", example="place 1 fuel on target", obj=_GOODS,
+      phrases={"on": Slot((THING, VAR), required=True)})
+def place(ctx, objs, ph, strict):
+    """Place Goods from the general supply on a card."""
+    uid = ctx.one_card(ph["on"])
+    for sel in objs:
+        ctx.place_goods(sel, uid)
+
+
+__all__ = ["verb", "verbs_for", "Verb", "Signature", "Slot", "REGISTRY", "Refused"]
+_ = (PHASE,)
