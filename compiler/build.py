@@ -21,7 +21,7 @@ from . import ast as A
 from .check import Checker
 from .codegen import HEADER, ModuleWriter, identifier, literal
 from .diagnostics import Diagnostics, display_path
-from .loader import Document, load_file
+from .loader import Document, load_file, path_text
 from .parser import parse_effect
 from .schema import card_schema, validate
 from .vocabulary import Vocabulary
@@ -149,12 +149,12 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         table_cards = []
         for i, card in enumerate(cards):
             cid = card.get("id")
+            line, col, src = doc.where(("cards", i, "id"))
             if cid in seen_ids:
-                line, col, src = doc.where(("cards", i, "id"))
-                diags.error("E202", f"card id '{cid}' is already used in {seen_ids[cid]}", file=doc.file,
-                            line=line, column=col, card=cid, source_line=src)
+                diags.error("E202", f"card id '{cid}' is already used at {seen_ids[cid]}", file=doc.file,
+                            line=line, column=col, length=len(str(cid)), card=cid, source_line=src)
                 continue
-            seen_ids[cid] = doc.file
+            seen_ids[cid] = f"{doc.file}:{line}"
             table_cards.append(_compile_card(doc, i, card, vocab, checker, mw, diags, timer, gb))
         rules = []
         for rname, text in (doc.data.get("rules") or {}).items():
@@ -244,7 +244,7 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
         line, col, src = doc.where(path, off)
         diags.error(code, message, file=doc.file, line=line, column=col,
                     length=length or max(1, span.end - span.start), card=card,
-                    path=".".join(str(p) for p in path), hint=hint, source_line=src)
+                    path=path_text(path), hint=hint, source_line=src)
 
     if problem is not None:
         report("E301", problem.message, A.Span(problem.offset, problem.offset + problem.length))

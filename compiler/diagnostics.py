@@ -42,6 +42,9 @@ CODES = {
 }
 
 
+MAX_SHOWN = 100  # characters of a source line shown under a diagnostic
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     code: str
@@ -80,9 +83,15 @@ class Diagnostic:
             lines.append(f"    at {self.path}")
         if self.source_line is not None and self.column is not None:
             src = self.source_line.rstrip("\n")
+            col = self.column
+            if len(src) > MAX_SHOWN:  # a window around the caret, so a 20 MB line never floods the terminal
+                start = max(0, min(col - 1 - MAX_SHOWN // 2, len(src) - MAX_SHOWN))
+                src = ("…" if start else "") + src[start:start + MAX_SHOWN] + \
+                    ("…" if start + MAX_SHOWN < len(src) else "")
+                col = col - start + (1 if start else 0)
             lines.append("    " + src)
-            caret_len = max(1, min(self.length, max(1, len(src) - self.column + 1)))
-            lines.append("    " + " " * (self.column - 1) + "^" * caret_len)
+            caret_len = max(1, min(self.length, max(1, len(src) - col + 1)))
+            lines.append("    " + " " * (col - 1) + "^" * caret_len)
         return "\n".join(lines)
 
     def to_json(self) -> dict:

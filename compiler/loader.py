@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover - depends on the machine
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a designer's data file is never this big; a pasted dump is
+MAX_DEPTH = 100  # nesting deeper than this is never data a designer wrote (and would exhaust the stack)
 
 Path_ = tuple  # a path inside a document: keys and indices, e.g. ("cards", 3, "assault")
 
@@ -186,6 +187,10 @@ class _Builder:
     def _node(self, ev, it, path: Path_) -> Any:
         if self._refuse_anchor(ev, path):
             return None
+        if len(path) >= MAX_DEPTH and not isinstance(ev, yaml.ScalarEvent):
+            self._err("E103", f"values are nested more than {MAX_DEPTH} levels deep", ev.start_mark, 1, path)
+            self.failed = True
+            return None
         if isinstance(ev, yaml.ScalarEvent):
             self.doc.positions[path] = Pos(ev.start_mark.line, ev.start_mark.column,
                                            ev.end_mark.line, ev.end_mark.column, ev.style or None)
@@ -287,6 +292,14 @@ def load_text(text: str, file: str, diags: Diagnostics, path: Path | None = None
         diags.error("E103", f"malformed YAML: {problem}", file=file, line=line0 + 1,
                     column=(mark.column if mark else 0) + 1, source_line=doc.source_line(line0), hint=hint)
         return None
+    except yaml.reader.ReaderError as exc:  # a character YAML forbids (control characters)
+        before = text[:exc.position]
+        line0 = before.count("\n")
+        col0 = exc.position - (before.rfind("\n") + 1)
+        ch = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        diags.error("E103", f"malformed YAML: control character U+{ch:04X} is not allowed in a YAML file",
+                    file=file, line=line0 + 1, column=col0 + 1, source_line=doc.source_line(line0))
+        return None
     except yaml.YAMLError as exc:  # pragma: no cover - PyYAML raises marked errors for text input
         diags.error("E103", f"malformed YAML: {exc}", file=file, line=1, column=1)
         return None
@@ -307,6 +320,9 @@ def load_file(path: Path, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -
         raw = path.read_bytes()
     except OSError as exc:
         diags.error("E101", f"cannot read file: {exc.strerror or exc}", file=file)
+        return None
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        diags.error("E102", "file is saved as UTF-16: save it as UTF-8", file=file, line=1, column=1)
         return None
     try:
         text = raw.decode("utf-8-sig")

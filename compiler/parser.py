@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
 from .resources import GRAMMAR_DIR
@@ -203,12 +203,52 @@ def parse_effect(text: str) -> tuple[A.Effect | None, SyntaxProblem | None]:
     low = text.lower()
     if len(low) == len(text):
         text = low
+    too_deep = _too_deep(text)
+    if too_deep is not None:
+        return None, SyntaxProblem(f"parentheses are nested more than {MAX_PARENS} deep", too_deep)
+    too_long = _too_many_operators(text)
+    if too_long is not None:
+        return None, SyntaxProblem(f"more than {MAX_OPERATORS} arithmetic operators in one effect", too_long)
     try:
         tree = _lark().parse(text)
+        effect = _TRANSFORMER.transform(tree)
     except UnexpectedInput as exc:
         return None, _problem(text, exc)
-    effect = _TRANSFORMER.transform(tree)
+    except (RecursionError, VisitError):  # e.g. thousands of '+': no card says that
+        return None, SyntaxProblem("the effect is too deeply nested to read; split it into statements", 0)
     return _restore_the(effect, text), None
+
+
+MAX_PARENS = 20  # no printed card nests deeper; far deeper would exhaust the stack of later stages
+
+
+def _too_deep(text: str) -> int | None:
+    """Offset of the first parenthesis nested deeper than MAX_PARENS, or None."""
+    if text.count("(") <= MAX_PARENS:
+        return None
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+            if depth > MAX_PARENS:
+                return i
+        elif ch == ")":
+            depth -= 1
+    return None
+
+
+MAX_OPERATORS = 64
+
+
+def _too_many_operators(text: str) -> int | None:
+    """Offset of the first arithmetic operator past MAX_OPERATORS ('+', '-', '*' are never in names)."""
+    seen = 0
+    for i, ch in enumerate(text):
+        if ch in "+-*":
+            seen += 1
+            if seen > MAX_OPERATORS:
+                return i
+    return None
 
 
 def _restore_the(effect: A.Effect, text: str) -> A.Effect:

@@ -88,13 +88,27 @@ def _message(err) -> str:
             return f"unknown field '{extra[0]}'" + (f" ({hint})" if hint else "")
     if v == "type":
         want = err.validator_value
-        want = " or ".join(want) if isinstance(want, list) else want
-        return f"expected {want}, found {_kind(err.instance)} {err.instance!r}"[:200]
+        want = " or ".join(_TYPE_WORDS.get(w, w) for w in want) if isinstance(want, list) else \
+            _TYPE_WORDS.get(want, want)
+        return f"expected {want}, found {_kind(err.instance)} {_short(err.instance)}"
     if v == "enum":
-        return f"{err.instance!r} is not one of: {', '.join(map(str, err.validator_value))}"[:300]
+        from .diagnostics import did_you_mean
+
+        text = f"{_short(err.instance)} is not one of: {', '.join(map(str, err.validator_value))}"[:300]
+        hint = did_you_mean(err.instance, map(str, err.validator_value)) if isinstance(err.instance, str) else None
+        return text + (f" ({hint})" if hint else "")
     if v == "pattern":
         return f"{err.instance!r} does not match the required form {err.validator_value}"
     return err.message[:300]
+
+
+_TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+               "number": "a number", "boolean": "true or false", "null": "nothing"}
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _kind(value: Any) -> str:
