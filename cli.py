@@ -46,6 +46,17 @@ def _emit(diags: Diagnostics, fmt: str, extra: dict | None = None) -> None:
         click.echo(f"{n} error{'s' if n != 1 else ''}.", err=True)
 
 
+def _write(result, out_dir: Path, fmt: str) -> list[str]:
+    """Write the generated files; a disk problem is an E502 diagnostic and exit 1, not a traceback."""
+    try:
+        return write_outputs(result, out_dir)
+    except OSError as exc:
+        result.diags.error("E502", f"cannot write the generated code: {exc.strerror or exc}",
+                           file=display_path(exc.filename or out_dir))
+        _emit(result.diags, fmt)
+        sys.exit(1)
+
+
 def _data_arg(path: str | None) -> Path:
     return Path(path) if path else default_data()
 
@@ -95,7 +106,7 @@ def compile_cmd(path, out, check, fmt):
         else:
             click.echo(f"{display_path(out_dir)} is up to date ({len(result.outputs)} files).")
         sys.exit(1 if stale else 0)
-    changed = write_outputs(result, out_dir)
+    changed = _write(result, out_dir, fmt)
     if fmt == "json":
         _emit(result.diags, fmt, {"changed": changed, "out": display_path(out_dir)})
     else:
@@ -116,7 +127,7 @@ def build(path, out, reference_out, fmt):
     if not result.ok:
         _emit(result.diags, fmt)
         sys.exit(1)
-    changed = write_outputs(result, out_dir)
+    changed = _write(result, out_dir, fmt)
     ref_dir = Path(reference_out) if reference_out else default_out(data, "build") / "reference"
     written: list[str] = []
     try:

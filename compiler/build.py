@@ -19,7 +19,7 @@ from runtime.verbs import verbs_for
 
 from . import ast as A
 from .check import Checker
-from .codegen import HEADER, ModuleWriter, identifier, literal
+from .codegen import HEADER, ModuleWriter, comment, identifier, literal
 from .diagnostics import Diagnostics, display_path
 from .loader import Document, load_file, path_text
 from .parser import parse_effect
@@ -266,7 +266,7 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
 
 def _game_init(vocab: Vocabulary, modules: list[str], gdoc: Document, rel_root: Path) -> str:
     mods = [identifier(m) for m in modules]
-    lines = [HEADER.format(source=f"{rel_root.name}/{vocab.game}/"),
+    lines = [HEADER.format(source=comment(f"{rel_root.name}/{vocab.game}/")),
              f'"""Compiled game {vocab.game!r}: its vocabulary and the tables of its modules."""',
              "from . import " + ", ".join(mods) + "  # noqa: F401" if mods else "",
              "",

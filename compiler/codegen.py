@@ -62,6 +62,12 @@ def literal(value: Any) -> str:
     raise UnsafeValue(f"refusing to emit a value of type {t.__name__}")
 
 
+def comment(text: str) -> str:
+    """Text for a ``#`` comment: anything that is not printable (a line break, a carriage return, which
+    Python also reads as the end of a line) becomes '?', so a file name can never end the comment."""
+    return "".join(c if c.isprintable() else "?" for c in text)
+
+
 def identifier(*parts: str) -> str:
     """A Python identifier made from validated ids; anything unexpected becomes '_'."""
     name = "__".join(re.sub(r"[^a-z0-9_]", "_", p.lower()) for p in parts)
@@ -105,7 +111,7 @@ class ModuleWriter:
         fname = self.unique(name)
         self.w(f"def {fname}(ctx):")
         self.indent += 1
-        self.w(f"# {where}")
+        self.w(f"# {comment(where)}")
         self.w(f"# {literal(text)[:100]}" if "\n" not in text else f"# {literal(text)[:100]}")
         gen = _EffectGen(self, checked)
         for st in checked.effect.statements:
@@ -120,7 +126,7 @@ class ModuleWriter:
         fname = self.unique(name)
         self.w(f"def {fname}(ctx):")
         self.indent += 1
-        self.w(f"# {where}")
+        self.w(f"# {comment(where)}")
         gen = _EffectGen(self, checked)
         req = checked.effect.statements[0]
         self.w(f"return {gen.cond(req.condition)}")
@@ -130,7 +136,7 @@ class ModuleWriter:
         return fname
 
     def render(self, tables: list[tuple[str, str]]) -> str:
-        out = [HEADER.format(source=self.source), '"""Compiled card effects. See the header for provenance."""',
+        out = [HEADER.format(source=comment(self.source)), '"""Compiled card effects. See the header for provenance."""',
                "from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401", ""]
         for text, name in self.consts.items():
             out.append(f"{name} = {text}")

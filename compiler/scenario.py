@@ -17,7 +17,7 @@ from runtime.errors import Refused, RulesError
 
 from .diagnostics import Diagnostics
 from .explain import effect_function, explain_effect
-from .loader import Document, load_file
+from .loader import Document, load_file, path_text
 from .schema import validate
 from .vocabulary import Vocabulary
 
@@ -53,7 +53,7 @@ class Scenario:
     def err(self, message: str, path: tuple, code: str = "E701") -> None:
         line, col, src = self.doc.where(path)
         self.diags.error(code, message, file=self.doc.file, line=line, column=col, source_line=src,
-                         path=".".join(map(str, path)))
+                         path=path_text(path))
 
     def player_index(self, name: str | None) -> int:
         if name is None:
@@ -78,7 +78,7 @@ class Scenario:
                 for d in ex.diags.errors:
                     line, col, src = self.doc.where(path, (d.column or 1) - 1)
                     self.diags.error(d.code, d.message, file=self.doc.file, line=line, column=col,
-                                     length=d.length, hint=d.hint, source_line=src, path=".".join(map(str, path)))
+                                     length=d.length, hint=d.hint, source_line=src, path=path_text(path))
                 raise _StepFailed()
             self._fns[text] = effect_function(ex)
         return self._fns[text]
