@@ -1,0 +1,302 @@
+"""Item 7 and 11: the generated code — snapshot, determinism, safety (injection), atomic writes, --check."""
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cli
+from compiler import build as build_mod
+from compiler.build import compile_tree, stale_files, write_outputs
+from compiler.codegen import UnsafeValue, literal
+from compiler.diagnostics import Diagnostics
+from compiler.loader import load_file
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+MINI = HERE / "fixtures" / "mini"
+HOSTILE = HERE / "fixtures" / "hostile"
+
+# What a generated module may define at top level, besides its functions and hoisted constants.
+MODULE_NAMES = {"ALL", "Phase", "Sel", "UpTo", "MODULE", "CARDS", "RULES", "TABLES", "MAP"}
+
+
+def tree_bytes(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+# --- snapshot -------------------------------------------------------------------------------------
+
+
+def test_generated_code_of_mini_fixture(snapshot):
+    result = compile_tree(MINI)
+    assert result.ok, [d.render() for d in result.diags]
+    assert sorted(result.outputs) == ["__init__.py", "mini/__init__.py", "mini/base.py"]
+    for rel in sorted(result.outputs):
+        assert snapshot(name=rel) == result.outputs[rel]
+
+
+# --- determinism ----------------------------------------------------------------------------------
+
+
+def test_same_input_gives_byte_identical_output_from_any_cwd_and_place(tmp_path, monkeypatch):
+    first = compile_tree(MINI).outputs
+    assert compile_tree(MINI).outputs == first
+    monkeypatch.chdir(tmp_path)
+    assert compile_tree(MINI).outputs == first  # another current folder
+    moved = tmp_path / "elsewhere" / "mini"
+    shutil.copytree(MINI, moved)
+    assert compile_tree(moved).outputs == first  # another absolute place: no absolute paths leak
+    bundled = compile_tree(ROOT / "data").outputs
+    monkeypatch.chdir(ROOT / "runtime")
+    assert compile_tree(ROOT / "data").outputs == bundled
+
+
+def test_cli_outputs_identical_across_hash_seeds(tmp_path):
+    """Two processes with different PYTHONHASHSEED (set iteration order) write identical bytes."""
+    outs = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"gen{seed}"
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        proc = subprocess.run([sys.executable, str(ROOT / "cli.py"), "compile", str(ROOT / "data"), "--out", str(out)],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        outs.append(tree_bytes(out))
+    assert outs[0] == outs[1]
+    assert all(b"\r\n" not in v for v in outs[0].values())  # LF endings
+
+
+# --- safety ---------------------------------------------------------------------------------------
+
+
+def _module_shape(src: str) -> set[str]:
+    """Parse generated source; check it is only imports of runtime.refs, assignments and functions."""
+    tree = ast.parse(src)
+    names = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            assert node.module == "runtime.refs" and node.level == 0
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.Assign):
+            assert len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            names.add(node.targets[0].id)
+        elif isinstance(node, ast.FunctionDef):
+            names.add(node.name)
+        else:
+            assert isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)  # the docstring
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):  # the only calls: the runtime's refs, ctx methods, float('inf')
+            f = node.func
+            ok = (isinstance(f, ast.Name) and f.id in {"Sel", "UpTo", "Phase", "float"}) or (
+                isinstance(f, ast.Attribute) and (
+                    (isinstance(f.value, ast.Name) and f.value.id == "ctx")
+                    or f.attr == "with_amount"))
+            assert ok, ast.dump(node)
+    return names
+
+
+def _exec_module(src: str) -> dict:
+    ns: dict = {"__name__": "generated_under_test"}
+    exec(compile(src, "generated_under_test", "exec"), ns)  # the compiler's output, not data text
+    return ns
+
+
+def test_hostile_card_compiles_and_round_trips(tmp_path, monkeypatch, runner):
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(cli.main, ["compile", str(HOSTILE), "--out", "gen"])
+    assert res.exit_code == 0, res.output
+    src = (tmp_path / "gen" / "mini" / "base.py").read_text(encoding="utf-8")
+    names = _module_shape(src)
+    assert "os" not in names and "sys" not in names
+    assert not any(line.lstrip().startswith(("import ", "exec(")) for line in src.splitlines())
+    ns = _exec_module(src)
+    assert "os" not in ns and "sys" not in ns
+    doc = load_file(HOSTILE / "mini" / "base.yaml", Diagnostics())
+    card = doc.data["cards"][0]
+    got = ns["CARDS"]["hostile"]
+    for key in ("name", "text", "note", "provisional", "row", "icons"):
+        assert got[key] == card[key] and type(got[key]) is type(card[key])
+    assert card["name"] == '"); import os #'
+    assert "\n" in card["note"] and "'''" in card["note"] and '"""' in card["note"] and "\\" in card["note"]
+    assert ns["MODULE"]["name"] == doc.data["name"] and ns["MODULE"]["note"] == doc.data["note"]
+
+
+def test_file_name_with_line_breaks_cannot_end_a_comment(tmp_path):
+    """A module file named with CR/LF (Python reads a lone CR as a line end) stays inside comments."""
+    data = tmp_path / "data"
+    shutil.copytree(MINI, data)
+    bad = data / "mini" / "x\rimport os\r#\nimport sys.yaml"
+    shutil.move(data / "mini" / "base.yaml", bad)
+    result = compile_tree(data)
+    assert result.ok, [d.render() for d in result.diags]
+    (rel, src), = [(k, v) for k, v in result.outputs.items() if k.startswith("mini/x")]
+    assert re.fullmatch(r"mini/[a-z0-9_]+\.py", rel)
+    names = _module_shape(src)
+    assert "os" not in names and "sys" not in names
+    assert not any(line.startswith("import") for line in src.replace("\r", "\n").splitlines())
+    assert "os" not in _exec_module(src)
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=_TEXT, text=_TEXT, note=_TEXT, prov=st.dictionaries(_TEXT, _TEXT, max_size=3))
+def test_any_card_text_ends_up_only_in_string_literals(tmp_path_factory, name, text, note, prov):
+    data = tmp_path_factory.mktemp("prop") / "data"
+    shutil.copytree(MINI, data)
+    card = {"id": "hostile", "kind": "location", "name": name, "text": text, "note": note,
+            "source": "example", "row": "production", "production": "gain 2 fuel"}
+    if prov:
+        card["provisional"] = prov
+    (data / "mini" / "base.yaml").write_text(
+        yaml.safe_dump({"name": name, "cards": [card]}, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    result = compile_tree(data)
+    assert result.ok, [d.render() for d in result.diags]
+    src = result.outputs["mini/base.py"]
+    names = _module_shape(src)
+    assert names - MODULE_NAMES == {n for n in names if n.startswith("_C")} | {"hostile__production"}
+    ns = _exec_module(src)
+    assert set(ns) - {"__name__", "__builtins__", "__doc__"} == names
+    got = ns["CARDS"]["hostile"]
+    assert (got["name"], got["text"], got["note"], got.get("provisional")) == (name, text, note, prov or None)
+    assert ns["MODULE"]["name"] == name
+
+
+_DATA = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | _TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_DATA)
+def test_literal_is_a_python_literal_of_the_same_value(value):
+    assert ast.literal_eval(literal(value)) == value
+
+
+def test_literal_of_infinities():
+    assert literal(float("inf")) == "float('inf')" and literal(float("-inf")) == "float('-inf')"
+    assert eval(literal(float("-inf")), {"__builtins__": {"float": float}}) == float("-inf")
+
+
+def test_literal_refuses_other_types():
+    class Evil(str):
+        def __repr__(self):
+            return "__import__('os')"
+
+    for bad in (Evil("x"), {1, 2}, object(), b"bytes", [Evil("x")]):
+        with pytest.raises(UnsafeValue):
+            literal(bad)
+
+
+# --- atomic writes --------------------------------------------------------------------------------
+
+
+def test_failed_build_leaves_previous_generated_untouched(tmp_path, monkeypatch, runner):
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(MINI, tmp_path / "data")
+    assert runner.invoke(cli.main, ["build", "data"]).exit_code == 0
+    before = tree_bytes(tmp_path / "generated")
+    base = tmp_path / "data" / "mini" / "base.yaml"
+    base.write_text(base.read_text().replace("gain 2 fuel", "gain 3 fuel").replace("gain 1 vp", "gain 1 vpp"))
+    for cmd in ("build", "compile"):
+        res = runner.invoke(cli.main, [cmd, "data"])
+        assert res.exit_code == 1 and "vpp" in res.output
+        assert tree_bytes(tmp_path / "generated") == before  # the good change to oil_rig is not written
+
+
+def test_interrupted_write_leaves_no_temp_files_and_no_partial_file(tmp_path, monkeypatch):
+    out = tmp_path / "gen"
+    old = compile_tree(MINI)
+    write_outputs(old, out)
+    old_bytes = tree_bytes(out)
+    data = tmp_path / "data"
+    shutil.copytree(MINI, data)
+    for f in ("game.yaml", "base.yaml"):  # change every generated file
+        p = data / "mini" / f
+        p.write_text(p.read_text().replace("Fuel", "Oil").replace("gain 2 fuel", "gain 4 fuel"))
+    new = compile_tree(data)
+    assert new.ok
+    new_bytes = {k: v.encode() for k, v in new.outputs.items()}
+    assert sum(old_bytes[k] != new_bytes[k] for k in old_bytes) >= 2
+
+    for exc in (OSError("disk full"), KeyboardInterrupt()):
+        calls = []
+        real_replace = os.replace
+
+        def flaky_replace(src, dst, _exc=exc):
+            calls.append(dst)
+            if len(calls) == 2:
+                raise _exc
+            real_replace(src, dst)
+
+        monkeypatch.setattr(build_mod.os, "replace", flaky_replace)
+        with pytest.raises(type(exc)):
+            write_outputs(new, out)
+        monkeypatch.undo()
+        now = tree_bytes(out)
+        assert sorted(now) == sorted(old_bytes)  # no temp file left behind
+        for rel, data_now in now.items():  # each file is whole: the old or the new version
+            assert data_now in (old_bytes[rel], new_bytes[rel])
+        write_outputs(old, out)  # reset for the next kind of interruption
+        assert tree_bytes(out) == old_bytes
+
+
+def test_unwritable_output_is_a_diagnostic(tmp_path, monkeypatch, runner):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gen").write_text("a file where a folder should be")
+    res = runner.invoke(cli.main, ["compile", str(MINI), "--out", "gen"])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert "E502" in res.output
+
+
+# --- compile --check ------------------------------------------------------------------------------
+
+
+def test_compile_check_lists_stale_files(tmp_path, monkeypatch, runner):
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(MINI, tmp_path / "data")
+    assert runner.invoke(cli.main, ["compile", "data"]).exit_code == 0
+    res = runner.invoke(cli.main, ["compile", "data", "--check"])
+    assert res.exit_code == 0 and "up to date" in res.output
+    gen = tmp_path / "generated"
+    (gen / "mini" / "base.py").write_text((gen / "mini" / "base.py").read_text() + "# edited\n")
+    (gen / "mini" / "__init__.py").unlink()
+    (gen / "mini" / "old_module.py").write_text("X = 1\n")
+    before = tree_bytes(gen)
+    res = runner.invoke(cli.main, ["compile", "data", "--check"])
+    assert res.exit_code == 1
+    assert "mini/base.py" in res.output and "mini/__init__.py" in res.output
+    assert "mini/old_module.py (no longer generated)" in res.output
+    assert tree_bytes(gen) == before  # --check writes nothing
+    res = runner.invoke(cli.main, ["compile", "data", "--check", "--format", "json"])
+    import json
+
+    payload = json.loads(res.stdout)
+    assert res.exit_code == 1 and payload["stale"] == ["mini/__init__.py", "mini/base.py",
+                                                       "mini/old_module.py (no longer generated)"]
+    assert runner.invoke(cli.main, ["compile", "data"]).exit_code == 0
+    assert not (gen / "mini" / "old_module.py").exists()
+    assert runner.invoke(cli.main, ["compile", "data", "--check"]).exit_code == 0
+
+
+def test_bundled_generated_is_current():
+    result = compile_tree(ROOT / "data")
+    assert result.ok
+    assert stale_files(result, ROOT / "generated") == []
+
+
+def test_outputs_hash_is_stable_within_a_process():
+    a = hashlib.sha256(repr(sorted(compile_tree(MINI).outputs.items())).encode()).hexdigest()
+    b = hashlib.sha256(repr(sorted(compile_tree(MINI).outputs.items())).encode()).hexdigest()
+    assert a == b
