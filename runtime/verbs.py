@@ -90,7 +90,7 @@ def spend(ctx, objs, ph, strict):
     ctx.pay_goods(objs, strict=True)
 
 
-@verb("lose", template="lose {obj}", example="lose 2 vp per deployed machine", obj=_GOODS)
+@verb("lose", template="lose {obj}", example="lose 1 vp per card in your hand", obj=_GOODS)
 def lose(ctx, objs, ph, strict):
     """Lose Goods to the supply, as many as the player has (never below zero)."""
     ctx.pay_goods(objs, strict=strict)
@@ -120,7 +120,7 @@ def give(ctx, objs, ph, strict):
                    verb="give")
 
 
-@verb("place", template="place {obj} on {on}", example="place 1 fuel on target", obj=_GOODS,
+@verb("place", template="place {obj} on {on}", example="choose 1 of your locations as target; place 1 fuel on target", obj=_GOODS,
       phrases={"on": Slot((THING, VAR), required=True)})
 def place(ctx, objs, ph, strict):
     """Place Goods from the general supply on a card."""
