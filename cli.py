@@ -235,5 +235,77 @@ def explain(effect, game, data_path, fmt):
     click.echo("python:\n" + ex.source)
 
 
+def _game_engine(data: Path, game: str) -> str | None:
+    """The engine named by ``data/<game>/game.yaml`` (None, with diagnostics, when unreadable)."""
+    from compiler.loader import load_file
+
+    diags = Diagnostics()
+    gdoc = load_file(data / game / "game.yaml", diags)
+    if gdoc is None or not isinstance(gdoc.data, dict):
+        return None
+    engine = gdoc.data.get("engine", "core")
+    return engine if isinstance(engine, str) else None
+
+
+@main.command()
+@click.option("--game", help="Only the verbs available to this game's engine.")
+@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+def verbs(game, data_path, fmt):
+    """List the verbs of the effect language: signature, English template, description, example."""
+    from compiler.langref import verb_docs
+
+    engine = None
+    if game:
+        data = _data_arg(data_path)
+        engine = _game_engine(data, game)
+        if engine is None:
+            click.echo(f"error: no readable game '{game}' under {display_path(data)}", err=True)
+            sys.exit(2)
+    docs = verb_docs(engine)
+    if fmt == "json":
+        click.echo(json.dumps({"game": game, "engine": engine, "verbs": [d.to_json() for d in docs]},
+                              indent=2, sort_keys=True))
+        return
+    if game:
+        click.echo(f"verbs for {game} (engine {engine}): {len(docs)}")
+    for d in docs:
+        click.echo("")
+        click.echo(f"{d.usage}" + ("" if d.engine == "core" else f"    [{d.engine}]")
+                   + ("  (replaces the core verb)" if d.overrides_core else ""))
+        click.echo(f"  english: {d.template}")
+        if d.doc:
+            click.echo(f"  {' '.join(d.doc.split())}")
+        click.echo(f"  example: {d.example}")
+
+
+@main.command()
+@click.option("--check", is_flag=True, help="Write nothing; fail when docs/language.md is stale.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Where to write (default: docs/language.md).")
+def docs(check, out):
+    """Generate the language reference docs/language.md from the grammar and the verb registry."""
+    from compiler.langref import language_md_path, render_language_reference
+
+    target = Path(out) if out else language_md_path()
+    ref = render_language_reference()
+    for p in ref.problems:
+        click.echo(f"error: {p}", err=True)
+    if ref.problems:
+        sys.exit(1)
+    current = target.read_text(encoding="utf-8") if target.is_file() else None
+    if check:
+        if current != ref.text:
+            click.echo(f"{display_path(target)} is stale; run `cardwright docs`.", err=True)
+            sys.exit(1)
+        click.echo(f"{display_path(target)} is up to date.")
+        return
+    if current == ref.text:
+        click.echo(f"{display_path(target)} is up to date.")
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(ref.text, encoding="utf-8", newline="\n")
+    click.echo(f"wrote {display_path(target)}.")
+
+
 if __name__ == "__main__":
     main()

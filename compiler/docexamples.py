@@ -1,0 +1,142 @@
+"""Examples in the documentation, extracted and compiled, so that the docs cannot rot.
+
+A fenced block takes part when its info string says so (see tests/test_docs_examples.py for the
+conventions): ``effect game=G [error=CODE]`` and ``yaml cardwright game=G file=PATH|append=PATH
+[error=CODE]``. YAML blocks of one document accumulate, in order, in a scratch copy of the game's
+data folder, exactly as a designer following the guide would build them up; every block is then
+checked through the real pipeline (compile_tree; scenarios through compiler.scenario).
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .build import compile_tree
+from .diagnostics import Diagnostics
+from .langref import check_example, example_games
+
+_FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```\s*$", re.M | re.S)
+
+
+@dataclass
+class Block:
+    kind: str  # "effect" | "yaml"
+    attrs: dict
+    text: str
+    line: int
+
+
+@dataclass
+class Checked:
+    block: Block
+    problem: str | None = None
+    codes: list[str] = field(default_factory=list)
+
+
+def extract(markdown: str) -> list[Block]:
+    blocks = []
+    for m in _FENCE.finditer(markdown):
+        info = m.group(1).split()
+        if not info:
+            continue
+        kind, rest = info[0], info[1:]
+        if kind == "yaml" and rest[:1] == ["cardwright"]:
+            rest = rest[1:]
+        elif kind != "effect":
+            continue
+        attrs = dict(a.split("=", 1) for a in rest if "=" in a)
+        line = markdown.count("\n", 0, m.start()) + 1
+        blocks.append(Block(kind, attrs, m.group(2), line))
+    return blocks
+
+
+def check_blocks(blocks: list[Block], scratch: Path) -> list[Checked]:
+    workspace: dict[str, Path] = {}  # game -> its scratch data folder
+    out = []
+    for b in blocks:
+        game = b.attrs.get("game")
+        if not game:
+            out.append(Checked(b, "the block names no game= to check it against"))
+            continue
+        if b.kind == "effect":
+            out.append(_check_effect(b, game))
+        else:
+            out.append(_check_yaml(b, game, workspace, scratch))
+    return out
+
+
+def _expect(b: Block, codes: list[str], messages: list[str]) -> Checked:
+    want = b.attrs.get("error")
+    if want:
+        if want in codes:
+            return Checked(b, None, codes)
+        return Checked(b, f"expected an {want} error, got: {'; '.join(messages) or 'no error'}", codes)
+    if messages:
+        return Checked(b, "; ".join(messages), codes)
+    return Checked(b, None, codes)
+
+
+def _check_effect(b: Block, game: str) -> Checked:
+    problems = check_example(b.text.strip(), game)
+    return _expect(b, [p.split(" ", 1)[0] for p in problems], problems)
+
+
+def _data_copy(game: str, workspace: dict, scratch: Path) -> Path | None:
+    if game not in workspace:
+        src = example_games().get(game)
+        if src is None:
+            return None
+        data = scratch / f"data_{len(workspace)}"
+        shutil.copytree(src.parent, data / game, ignore=shutil.ignore_patterns("__pycache__"))
+        workspace[game] = data
+    return workspace[game]
+
+
+def _check_yaml(b: Block, game: str, workspace: dict, scratch: Path) -> Checked:
+    data = _data_copy(game, workspace, scratch)
+    if data is None:
+        return Checked(b, f"no game '{game}' to check the example against")
+    rel = b.attrs.get("file") or b.attrs.get("append")
+    if not rel or ".." in Path(rel).parts or Path(rel).is_absolute():
+        return Checked(b, "a yaml cardwright block needs file=PATH or append=PATH inside the game folder")
+    target = data / game / rel
+    before = target.read_text(encoding="utf-8") if target.is_file() else None
+    if "append" in b.attrs:
+        if before is None:
+            return Checked(b, f"append={rel}: no such file in the game")
+        target.write_text(before.rstrip("\n") + "\n" + b.text, encoding="utf-8")
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(b.text, encoding="utf-8")
+    result = compile_tree(data)
+    codes = [d.code for d in result.diags.errors]
+    messages = [d.headline() for d in result.diags.errors]
+    if not messages and rel.startswith("scenarios/"):
+        codes, messages = _run_scenario(target, data, result)
+    checked = _expect(b, codes, messages)
+    if "error" in b.attrs:  # a deliberate mistake: undo it, as the guide then tells the reader to
+        if before is None:
+            target.unlink()
+        else:
+            target.write_text(before, encoding="utf-8")
+    return checked
+
+
+def _run_scenario(path: Path, data: Path, result) -> tuple[list[str], list[str]]:
+    from runtime.engine import load_from_sources
+
+    from .scenario import load_scenario
+
+    diags = Diagnostics()
+
+    def compiled_for(game: str):
+        if game not in result.games:
+            raise LookupError(f"no game '{game}'")
+        return load_from_sources(result.outputs, game)
+
+    sc = load_scenario(path, compiled_for, diags)
+    if sc is not None:
+        sc.run()
+    return [d.code for d in diags.errors], [d.headline() for d in diags.errors]

@@ -1,0 +1,378 @@
+"""The language reference, generated from the code: the grammar and the verb registry.
+
+``docs/language.md`` is written by ``cardwright docs`` from three sources only:
+
+- ``CONSTRUCTS`` below: one entry per construct of ``grammar/effects.lark``, each naming the
+  grammar rules it documents and an example effect with the game it is checked against;
+- the verb registry (``runtime.verbs.REGISTRY``): every verb of every engine with its signature,
+  English template, docstring and example;
+- ``grammar/effects.lark`` itself, reproduced as an appendix.
+
+``cardwright docs --check`` regenerates in memory and fails when the file differs (like
+``compile --check``). A grammar rule that no construct documents is reported as a problem, and so is
+an example that does not compile against its game: the reference cannot silently fall behind.
+Nothing here prints; cli.py does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE
+from runtime.verbs import REGISTRY, Verb, verbs_for
+
+from .diagnostics import Diagnostics
+from .explain import explain_effect
+from .loader import load_file
+from .resources import BUNDLED_DATA, GRAMMAR_DIR, RESOURCE_ROOT
+from .vocabulary import Vocabulary
+
+# The mini fixture game (tests/fixtures/mini) is the home of the core constructs' examples: it is
+# small, uses only core verbs and never changes with the real games. Absent from an installed wheel.
+FIXTURE_DATA = RESOURCE_ROOT / "tests" / "fixtures" / "mini"
+
+_CATEGORY_WORDS = {GOOD: "good", THING: "thing", ZONE: "zone", PLAYER: "player", PHASE: "phase",
+                   ICON: "icon", VAR: "chosen name", CARD: "card"}
+
+
+# --- the constructs of the grammar -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Construct:
+    section: str
+    title: str
+    syntax: str
+    text: str
+    examples: tuple[tuple[str, str], ...]  # (effect text, game it compiles against)
+    rules: tuple[str, ...]  # grammar rule names and aliases this construct documents
+
+
+def _c(section, title, syntax, text, examples, rules) -> Construct:
+    return Construct(section, title, syntax, text, tuple(examples), tuple(rules))
+
+
+CONSTRUCTS: tuple[Construct, ...] = (
+    _c("Statements", "Statements in order", "STATEMENT; STATEMENT; …",
+       "An effect is one or more statements separated by `;`, run in order. A final `;` is allowed. "
+       "Every statement does as much as it can (\"draw 2\" from a pile of 1 draws 1), except the "
+       "left side of a cost and `requires`, which are all-or-nothing.",
+       [("gain 1 fuel; draw 1 card", "mini")], ["start", "stmt"]),
+    _c("Statements", "Action", "VERB [OBJECT, OBJECT…] [PHRASE…]",
+       "An action is a verb (any word: verbs are not keywords, see *Verbs* below) followed by its "
+       "objects, separated by commas when the verb takes several, and its prepositional phrases. The "
+       "checker matches the action against the verb's signature.",
+       [("gain 2 fuel", "mini"), ("spend 1 gun, 1 worker: gain 1 vp", "mini")], ["action", "objects"]),
+    _c("Statements", "Prepositional phrases", "from|to|onto|into|on|at SELECTOR · instead of SELECTOR · "
+       "until PHASE",
+       "Phrases give an action its source, destination, target or duration. Which phrases a verb takes, "
+       "and what they may name, is part of the verb's signature (see *Verbs*); `until` names a phase of "
+       "the game.",
+       [("draw 1 card from opponent's hand", "mini"), ("give 1 card from your hand to opponent", "mini"),
+        ("gain 1 fuel instead of opponent", "mini")],
+       ["phrase", "prep", "instead_of", "until"]),
+    _c("Statements", "Cost", "ACTION: STATEMENT [and STATEMENT…]",
+       "An action before `:` is a cost: it must be done in full, or nothing of the statement happens "
+       "(the verb is called *strict* and refuses before changing anything).",
+       [("spend 1 gun: gain 1 vp", "mini")], ["cost", "body", "bstmt"]),
+    _c("Statements", "Requirement", "requires CONDITION",
+       "All-or-nothing: when the condition fails, nothing of the effect happens. It must come before "
+       "the effect's actions.",
+       [("requires 1 card in your hand; gain 1 vp", "mini"),
+        ("requires number of cards in your hand > 0; draw 1 card", "mini")], ["requires"]),
+    _c("Statements", "Defining x", "x is [the] QUANTITY [(min N)]",
+       "Names a quantity `x` for the rest of the effect. With `(min N)` the effect happens only when x "
+       "is at least N (a guard, so it comes before the actions).",
+       [("x is number of cards in your hand; gain x fuel", "mini"),
+        ("x is the number of locations in your state (min 1); gain x vp", "mini")], ["let", "min_clause"]),
+    _c("Statements", "Choosing", "choose SELECTOR as NAME",
+       "The acting player chooses; the choice is bound to NAME for the statements after it (as an "
+       "object, a phrase target, an owner `NAME's`, or a `matching NAME` filter).",
+       [("choose 1 of your locations as target; place 1 fuel on target", "mini")], ["choose"]),
+    _c("Statements", "Repetition", "for each [of] SELECTOR [as NAME]: STATEMENT [and STATEMENT…]",
+       "Runs the body once per selected thing, bound to NAME (or `it` without `as`).",
+       [("for each of your locations as l: gain 1 fuel", "mini"),
+        ("for each location in your state: gain 1 fuel", "mini")], ["foreach"]),
+    _c("Statements", "Condition", "if CONDITION: STATEMENT [and STATEMENT…]",
+       "Runs the body only when the condition holds; otherwise the statement does nothing and the "
+       "effect goes on. Bodies of `if`, `for each` and costs are simple statements joined by `and`; "
+       "they do not nest.",
+       [("if number of cards in your hand >= 2: discard 1 card from your hand and gain 1 vp", "mini")],
+       ["if_"]),
+    _c("Selectors", "Amounts", "N · x · (EXPRESSION) · up to N · all · a/an",
+       "How many: a number, `x`, a parenthesised expression, `up to N` (the chooser picks 0 to N), "
+       "`all`, or an article for one.",
+       [("draw up to 2 cards", "mini"), ("discard all cards from your hand", "mini"), ("draw a card", "mini"),
+        ("draw (3 - number of cards in your hand) cards", "mini")],
+       ["amount", "num", "x", "up_to", "all", "one", "article"]),
+    _c("Selectors", "Selector", "[AMOUNT] [OWNER] NOUN [FILTERS] [of REF] [in REF] [per REF]",
+       "A selector names Goods, cards, things, zones or players by the game's vocabulary (plurals are "
+       "derived). `N of …` picks among things: \"1 of your locations\".",
+       [("for each location in your state: gain 1 fuel", "mini"),
+        ("choose 1 of your locations as target; place 1 fuel on target", "mini")],
+       ["selector", "selector_of", "small_amount", "words", "place"]),
+    _c("Selectors", "Owners", "your · enemy · opponent's · another player's · any player's · each player's · "
+       "its owner's · NAME's",
+       "Whose things a selector names. `NAME's` refers to a name bound by `choose` or `for each`.",
+       [("draw 2 cards from another player's hand", "mini"),
+        ("choose 1 of your locations as target; for each card in target's hand: gain 1 vp", "mini")],
+       ["owner", "your", "enemy", "possessive", "qualifier"]),
+    _c("Selectors", "Filters", "with icon A or B · with FIELD · without FIELD · matching NAME",
+       "Narrow a selection by the cards' icons, by whether a field or effect slot is present, or by "
+       "matching a chosen value.",
+       [("for each of your locations with icon green: gain 1 fuel", "mini"),
+        ("for each of your locations without production: gain 1 vp", "mini"),
+        ("choose 1 icon as i; for each of your locations matching i: gain 1 fuel", "mini")],
+       ["filters", "filter", "with_icon", "with_", "without", "matching"]),
+    _c("Selectors", "References: of, in, per", "of REF · in REF · per REF [FILTERS] [in REF]",
+       "`in` names the zone to look in; `of` names what a thing belongs to; `per` multiplies the amount "
+       "by how many such things exist.",
+       [("gain 1 vp per location in your state", "mini"),
+        ("gain 1 fuel per production location in your state", "mini")],
+       ["ref", "of_clause", "per"]),
+    _c("Quantities and conditions", "Quantities", "N · x · Q + Q · Q - Q · Q * Q · (Q) · number of SELECTOR",
+       "Arithmetic over numbers, `x` and counts of things.",
+       [("gain (2 * number of locations in your state + 1) fuel", "mini"), ("x is 2; gain x vp", "mini")],
+       ["quantity", "sum", "product", "atom", "add", "sub", "mul", "count"]),
+    _c("Quantities and conditions", "Conditions", "QUANTITY (= | != | < | > | <= | >=) QUANTITY · SELECTOR",
+       "A comparison, or a selector meaning \"at least that many exist\".",
+       [("if number of cards in your hand < 3: draw 1 card", "mini"), ("requires 2 fuel; gain 1 vp", "mini")],
+       ["condition", "compare", "exists"]),
+)
+
+
+# --- verbs -------------------------------------------------------------------------------------
+
+
+def _cats(slot) -> str:
+    names = [_CATEGORY_WORDS[c] for c in slot.categories if c != VAR]
+    text = " or ".join(names) or "chosen name"
+    if VAR in slot.categories and names:
+        text += " (or a chosen name)"
+    return text
+
+
+def usage(v: Verb) -> str:
+    """A one-line usage: ``draw CARD [from ZONE]``."""
+    parts = [v.name]
+    sig = v.signature
+    if sig.obj is not None:
+        main = _cats(sig.obj).split(" (")[0].replace(" or ", "|").upper().replace(" ", "_")
+        obj = f"{main}[, {main}…]" if sig.obj.many else main
+        parts.append(obj if sig.obj.required else f"[{obj}]")
+    for prep, slot in sig.phrases.items():
+        target = "PHASE" if prep == "until" else _cats(slot).split(" (")[0].replace(" or ", "|").upper() \
+            .replace(" ", "_")
+        phrase = f"{prep} {target}"
+        parts.append(phrase if slot.required else f"[{phrase}]")
+    return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class VerbDoc:
+    name: str
+    engine: str
+    usage: str
+    object: dict | None
+    phrases: dict
+    template: str
+    doc: str
+    example: str
+    overrides_core: bool
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "engine": self.engine, "usage": self.usage, "object": self.object,
+                "phrases": self.phrases, "template": self.template, "doc": self.doc, "example": self.example,
+                "overrides_core": self.overrides_core}
+
+
+def _slot_json(slot) -> dict:
+    return {"categories": list(slot.categories), "required": slot.required, "many": slot.many}
+
+
+def verb_doc(v: Verb) -> VerbDoc:
+    sig = v.signature
+    return VerbDoc(v.name, v.engine, usage(v), _slot_json(sig.obj) if sig.obj else None,
+                   {p: _slot_json(s) for p, s in sig.phrases.items()}, v.template, v.doc, v.example,
+                   v.engine != "core" and v.name in REGISTRY["core"])
+
+
+def verb_docs(engine: str | None = None) -> list[VerbDoc]:
+    """Every verb a game on ``engine`` may use (sorted by name); with no engine, every registered verb."""
+    verbs_for("core")  # importing the engines registers their verbs
+    if engine is not None:
+        return [verb_doc(v) for _, v in sorted(verbs_for(engine).items())]
+    out = []
+    for eng in engine_names():
+        out += [verb_doc(v) for _, v in sorted(REGISTRY.get(eng, {}).items())]
+    return out
+
+
+def engine_names() -> list[str]:
+    verbs_for("core")
+    from runtime.engine import ENGINES
+
+    return ["core"] + sorted((set(REGISTRY) | set(ENGINES)) - {"core"})
+
+
+# --- example games -------------------------------------------------------------------------------
+
+
+def example_games() -> dict[str, Path]:
+    """game id -> game.yaml for every game an example may be checked against (bundled + fixture)."""
+    out: dict[str, Path] = {}
+    for root in (FIXTURE_DATA, BUNDLED_DATA):
+        if not root.is_dir():
+            continue
+        for p in sorted(root.iterdir()):
+            if (p / "game.yaml").is_file():
+                out.setdefault(p.name, p / "game.yaml")
+    return out
+
+
+@lru_cache(maxsize=None)
+def _vocab(path: str) -> Vocabulary | None:
+    diags = Diagnostics()
+    doc = load_file(Path(path), diags)
+    if doc is None or diags.errors or not isinstance(doc.data, dict) or "game" not in doc.data:
+        return None
+    try:
+        return Vocabulary.from_data(doc.data)
+    except (KeyError, TypeError, AttributeError):
+        return None
+
+
+def vocabulary_of(game: str) -> Vocabulary | None:
+    path = example_games().get(game)
+    return _vocab(str(path)) if path else None
+
+
+def check_example(text: str, game: str) -> list[str]:
+    """Problems compiling ``text`` against ``game`` (empty when it compiles)."""
+    vocab = vocabulary_of(game)
+    if vocab is None:
+        return [f"no game '{game}' to check the example against"]
+    ex = explain_effect(text, vocab, where=f"<example for {game}>")
+    return [f"{d.code} {d.message}" + (f" ({d.hint})" if d.hint else "") for d in ex.diags.errors]
+
+
+def example_game_for(v: Verb) -> str | None:
+    """The first game (fixture first, then bundled, by name) on which the verb's example compiles."""
+    games = example_games()
+    for game in games:
+        vocab = vocabulary_of(game)
+        if vocab is None:
+            continue
+        if v.engine != "core" and vocab.engine != v.engine:
+            continue
+        if verbs_for(vocab.engine).get(v.name) is not v:
+            continue  # the game's engine overrides this verb
+        if not check_example(v.example, game):
+            return game
+    return None
+
+
+# --- grammar coverage ---------------------------------------------------------------------------
+
+
+def grammar_rules() -> set[str]:
+    """Every rule name and alias of the effect grammar (what a construct must document)."""
+    from .parser import _lark
+
+    names = set()
+    for rule in _lark().rules:
+        origin = str(rule.origin.name)
+        if origin.startswith("__"):  # Lark's own helper rules for `*` and `+`
+            continue
+        names.add(origin.lstrip("_?"))
+        if rule.alias:
+            names.add(str(rule.alias))
+    return {n for n in names if not n.startswith("__")}
+
+
+# --- the document ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Reference:
+    text: str
+    problems: list[str] = field(default_factory=list)
+
+
+HEADER = ("<!-- GENERATED by `cardwright docs` from grammar/effects.lark and the verb registry "
+          "(runtime/verbs.py, runtime/games/*.py). Do not edit: change the code and run "
+          "`python cli.py docs`. CI fails when this file is stale (`cardwright docs --check`). -->\n")
+
+
+def _example_block(text: str, game: str) -> list[str]:
+    return [f"```effect game={game}", text, "```", ""]
+
+
+def render_language_reference() -> Reference:
+    """docs/language.md as text, plus the problems found while writing it."""
+    problems: list[str] = []
+    out = [HEADER, "# The effect language", "",
+           "Card effects are written in one small language, shared by every game. It reads like the "
+           "printed card, in lower case. Names (Goods, zones, card kinds, phases, icons) come from the "
+           "game's vocabulary in `data/<game>/game.yaml`; verbs come from the runtime's registry, so a "
+           "game may add its own. Every example below is compiled by the tests against the game named on "
+           "its code fence (`mini` is the small test game in `tests/fixtures/mini`).", "",
+           "Try any effect with `cardwright explain \"EFFECT\" --game GAME`; list a game's verbs with "
+           "`cardwright verbs --game GAME`.", ""]
+    documented: set[str] = set()
+    section = None
+    for c in CONSTRUCTS:
+        if c.section != section:
+            section = c.section
+            out += [f"## {section}", ""]
+        out += [f"### {c.title}", "", f"`{c.syntax}`", "", c.text, ""]
+        for text, game in c.examples:
+            for p in check_example(text, game):
+                problems.append(f"construct '{c.title}': example {text!r} does not compile for {game}: {p}")
+            out += _example_block(text, game)
+        documented |= set(c.rules)
+    missing = sorted(grammar_rules() - documented)
+    for name in missing:
+        problems.append(f"grammar rule '{name}' is not documented by any construct in compiler/langref.py")
+    out += ["## Verbs", "",
+            "A verb is one Python function registered with `@verb(...)` (see docs/architecture.md). Its "
+            "signature says what its object and each phrase may name; the checker rejects anything else. "
+            "`core` verbs serve every game; an engine's verbs serve only games on that engine, and replace "
+            "a core verb of the same name there.", "",
+            "Usage notation: `[…]` is optional, `A|B` either, `…` more of the same; `GOOD`, `CARD`, `THING`, "
+            "`ZONE`, `PLAYER` are nouns of the game's vocabulary, and wherever a thing is named a chosen "
+            "name (`choose … as NAME`) may stand instead.", ""]
+    games = example_games()
+    for eng in engine_names():
+        verbs = REGISTRY.get(eng, {})
+        users = sorted(g for g in games if (vocabulary_of(g) and vocabulary_of(g).engine == eng))
+        title = "Core verbs (every game)" if eng == "core" else f"Engine `{eng}`"
+        out += [f"### {title}", ""]
+        if eng != "core":
+            out += [f"Games on this engine: {', '.join(users) or 'none yet'}.", ""]
+        if not verbs:
+            out += ["This engine adds no verbs of its own.", ""]
+            continue
+        for name, v in sorted(verbs.items()):
+            d = verb_doc(v)
+            out += [f"#### `{name}`" + (" (replaces the core verb)" if d.overrides_core else ""), "",
+                    f"`{d.usage}`", ""]
+            if d.doc:
+                out += [" ".join(d.doc.split()), ""]
+            out += [f"English template: `{d.template}`", ""]
+            game = example_game_for(v)
+            if game is None:
+                problems.append(f"verb '{name}' ({eng}): example {v.example!r} does not compile against any "
+                                f"game on engine {eng}")
+                out += [f"Example (not checked: no game compiles it yet): `{v.example}`", ""]
+            else:
+                out += _example_block(v.example, game)
+    grammar = (GRAMMAR_DIR / "effects.lark").read_text(encoding="utf-8").rstrip("\n")
+    out += ["## Appendix: the grammar", "", "`grammar/effects.lark`, verbatim (Lark, LALR):", "",
+            "```lark", grammar, "```", ""]
+    return Reference("\n".join(out), problems)
+
+
+def language_md_path() -> Path:
+    return RESOURCE_ROOT / "docs" / "language.md"
