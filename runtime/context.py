@@ -219,7 +219,7 @@ class Ctx:
                 inst = g.instances[uid]
                 if faces and inst.face not in faces:
                     continue
-                rec = g.cards[inst.card_id]
+                rec = face_view(g.cards[inst.card_id], inst)
                 if kinds and rec.get("kind") not in kinds:
                     continue
                 if any(not _field_has(rec, inst, k, v) for k, v in where.items()):
@@ -359,6 +359,18 @@ class Ctx:
         if isinstance(value, tuple) and value and value[0] == "player":
             return g.players[value[1]].name
         return str(value)
+
+
+def face_view(rec: dict, inst) -> dict:
+    """A card's record as its current face shows it: the face's fields and slots over the card's.
+
+    A double-sided card (a Machine and its Hacked side) is selected and filtered by what is face
+    up: a Hacked card in a State has the Hacked side's icons and slots, not the Machine side's.
+    """
+    face = (rec.get("faces") or {}).get(inst.face)
+    if not face:
+        return rec
+    return {**rec, **face}
 
 
 def _field_has(rec: dict, inst, key: str, value: Any) -> bool:
