@@ -1,0 +1,468 @@
+"""The 51st State engine: the shared model of the Master Set that the State Packs build on.
+
+The base game's rulebook is not among the project's rulebooks, so this models only what the
+expansions' clauses need (docs/decisions.md, "51st State — shared model"):
+
+- the State: Locations in three rows (a card's row is ``props["row"]``, placed by its ``rows``
+  field: the first listed, M15), Ruins (face ``ruins``), Deals (zone ``deals``);
+- Production (each Production Location, then each Deal), Cleanup (``until cleanup`` markers);
+- the Faction board's Actions (cards of kind ``faction_action``; blocked by markers);
+- card movement with *hooks* a State Pack overrides instead of copying code:
+  ``discard_pile(game, uid, player)`` (where a discarded card goes: Moloch sends Hacked cards to
+  the Machine discard pile, Scavengers can send the rest to a Personal Discard pile),
+  ``leave_state`` (Goods on a Location that leaves the State), ``setup``, phase handlers, steps.
+
+A *State Pack* (``Pack``) contributes phases, steps, setup and hooks. Packs register themselves
+with ``register_pack``; a game plays the packs named in ``options["packs"]`` (default: every
+registered pack whose module is compiled into the game).
+"""
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from typing import Any
+
+from runtime.context import Ctx, face_view
+from runtime.engine import Engine, Outcome
+from runtime.errors import Refused, RulesError, Unmet
+from runtime.state import GameState
+
+
+class Pack:
+    """A State Pack: its module name, the phases it owns, its scenario steps and hooks."""
+
+    name = "pack"
+    module = "pack"          # the data module (data/fifty_first_state/<module>.yaml)
+    phases: tuple = ()       # phases only this pack plays (e.g. Moloch's assault, deploy)
+    steps: dict = {}         # scenario step key -> method name on the pack: fn(engine, game, step, scenario)
+
+    def setup(self, engine: "FiftyFirstState", game: GameState) -> None:
+        """Setup changes of the pack (after the base setup)."""
+
+    def phase(self, engine: "FiftyFirstState", game: GameState, name: str) -> None:
+        """Run the pack's part of a phase (its own phases, or additions to shared ones)."""
+
+    def discard_pile(self, engine: "FiftyFirstState", game: GameState, uid: int, player: int | None):
+        """Where a discarded card goes, or None to let the next pack / the base game decide."""
+        return None
+
+    def end_game(self, engine: "FiftyFirstState", game: GameState) -> None:
+        """End-of-game scoring changes, before Locations' Victory Points are counted."""
+
+
+PACKS: dict[str, Pack] = {}
+
+
+def register_pack(pack: Pack) -> Pack:
+    PACKS[pack.name] = pack
+    return pack
+
+
+class FiftyFirstState(Engine):
+    name = "fifty_first_state"
+    steps = {**Engine.steps,
+             "round": "step_round", "use": "step_use", "faction_action": "step_faction_action",
+             "construct": "step_construct", "deal": "step_deal", "raze": "step_raze",
+             "discard": "step_discard", "develop": "step_develop", "end_game": "step_end_game"}
+
+    # --- packs -------------------------------------------------------------------------------
+    def packs(self, game: GameState) -> list[Pack]:
+        """The packs in play: ``options["packs"]``, else every registered pack compiled into the game."""
+        names = game.options.get("packs")
+        if names is None:
+            modules = set(game.compiled.tables) if getattr(game, "compiled", None) else set()
+            return [p for _, p in sorted(PACKS.items()) if p.module in modules]
+        return [PACKS[n] for n in names if n in PACKS]
+
+    def step(self, game, step, scenario):
+        for pack in self.packs(game):
+            for key, method in pack.steps.items():
+                if key in step:
+                    return getattr(pack, method)(self, game, step, scenario)
+        return super().step(game, step, scenario)
+
+    # --- setup -------------------------------------------------------------------------------
+    def setup(self, game: GameState) -> None:
+        """The base setup the packs need: the Deck, the Faction boards; then each pack's changes.
+
+        The Deck holds every Location card of the packs in play (``count`` copies each). The
+        base game's hands, draft and Faction choice are not in the rulebooks and are not modelled.
+        """
+        packs = {p.module for p in self.packs(game)} | {"base"}
+        deck = game.zone_key("deck", None)
+        for cid, rec in sorted(game.cards.items()):
+            if rec.get("kind") == "location" and rec.get("set", "base") in packs:
+                for _ in range(rec.get("count", 1)):
+                    game.create(cid, deck)
+            if rec.get("kind") == "faction_action":
+                for p in game.players:
+                    game.create(cid, game.zone_key("faction_board", p.index), owner=p.index)
+        game.shuffle(deck)
+        game.emit("setup", None, f"the Deck holds {len(game.zones[deck])} cards")
+        for pack in self.packs(game):
+            pack.setup(self, game)
+
+    def refill(self, game: GameState, zone) -> None:
+        """An empty pile is refilled where the rules say so (packs: the Machine deck, M06)."""
+        for pack in self.packs(game):
+            fn = getattr(pack, "refill", None)
+            if fn is not None:
+                fn(self, game, zone)
+
+    # --- phases ------------------------------------------------------------------------------
+    def phase_order(self, game: GameState) -> list[str]:
+        owned = {ph for p in PACKS.values() for ph in p.phases}
+        playing = {ph for p in self.packs(game) for ph in p.phases}
+        out = []
+        for ph in game.vocab.get("phases", []):
+            pid = ph if isinstance(ph, str) else ph["id"]
+            if pid in owned and pid not in playing:
+                continue
+            out.append(pid)
+        return out
+
+    def skipped(self, game: GameState, name: str) -> bool:
+        for ph in game.vocab.get("phases", []):
+            if isinstance(ph, dict) and ph["id"] == name and game.round in (ph.get("skip_in_round") or []):
+                return True
+        return False
+
+    def phase(self, game: GameState, name: str) -> None:
+        if name not in self.phase_order(game):
+            raise RulesError(f"phase {name!r} is not played in this game")
+        game.phase = name
+        if self.skipped(game, name):
+            game.emit("phase", None, f"round {game.round}: {name} phase skipped in round {game.round}")
+            return
+        game.emit("phase", None, f"round {game.round}: {name} phase")
+        getattr(self, f"phase_{name}", lambda g: None)(game)
+        for pack in self.packs(game):
+            pack.phase(self, game, name)
+        if name == "cleanup":
+            self.end_round(game)
+
+    def play_round(self, game: GameState) -> None:
+        for name in self.phase_order(game):
+            self.phase(game, name)
+
+    def phase_production(self, game: GameState) -> None:
+        """Every Production Location produces, then every Deal gives its Goods.
+
+        A Location whose Production takes another's output "instead of its owner" (field
+        ``diverts``, e.g. the Hacked Conflagrator, M17) resolves first, so that the diverted
+        Location then does not produce for its owner this round.
+        """
+        for early in (True, False):
+            for p in game.active_players():
+                for uid in list(game.zone("state", p)):
+                    inst = game.instances[uid]
+                    rec = face_view(game.record(uid), inst)
+                    if inst.face == "ruins" or "production" not in (rec.get("rows") or ()):
+                        continue
+                    if bool(rec.get("diverts")) != early or "production" not in rec.get("slots", {}):
+                        continue
+                    if inst.props.get("diverted_round") == game.round:
+                        game.emit("produce", p, f"{self.name_of(game, uid)} produces for another player this round")
+                        continue
+                    self.run_slot(game, uid, "production", player=p)
+        for p in game.active_players():
+            for uid in list(game.zone("deals", p)):
+                rec = face_view(game.record(uid), game.instances[uid])
+                if "deal" in rec.get("slots", {}):
+                    self.run_slot(game, uid, "deal", player=p)
+
+    def phase_cleanup(self, game: GameState) -> None:
+        """Markers placed ``until cleanup`` are removed (the Conflagrator's gear, M18)."""
+        keep = []
+        for phase_name, undo in game.until:
+            if phase_name == "cleanup":
+                undo(game)
+            else:
+                keep.append((phase_name, undo))
+        game.until = keep
+
+    def end_round(self, game: GameState) -> None:
+        game.round += 1
+        game.phase = None
+
+    def end_game(self, game: GameState) -> None:
+        game.emit("end", None, "end of the game")
+        for pack in self.packs(game):
+            pack.end_game(self, game)
+
+    # --- the State ---------------------------------------------------------------------------
+    def name_of(self, game: GameState, uid: int) -> str:
+        inst = game.instances[uid]
+        rec = game.record(uid)
+        if inst.face == "ruins":
+            return "a Ruins"
+        name = rec.get("name", inst.card_id)
+        return f"{name} (Hacked)" if inst.face == "hacked" else name
+
+    def row_of(self, game: GameState, uid: int) -> str | None:
+        inst = game.instances[uid]
+        rows = face_view(game.record(uid), inst).get("rows") or []
+        return rows[0] if rows else None
+
+    def place_in_state(self, game: GameState, uid: int, player: int) -> None:
+        """Construct/put a card into a State, in the row of the first of its ``rows`` (M15)."""
+        game.move(uid, game.zone_key("state", player))
+        inst = game.instances[uid]
+        inst.owner = player
+        row = self.row_of(game, uid)
+        if row:
+            inst.props["row"] = row
+
+    def gain_ruins(self, game: GameState, player: int) -> int | None:
+        """Draw the top card of the Deck and place it face down in the State (M11/S11)."""
+        deck = game.zone_key("deck", None)
+        if not game.zones[deck]:
+            self.refill(game, deck)
+        if not game.zones[deck]:
+            game.emit("ruins", player, "gains no Ruins: the Deck is empty")
+            return None
+        uid = game.zones[deck][-1]
+        game.move(uid, game.zone_key("state", player))
+        inst = game.instances[uid]
+        inst.face, inst.owner = "ruins", player
+        inst.props.pop("row", None)
+        game.emit("ruins", player, "gains a Ruins (a card from the Deck, face down in the State)")
+        return uid
+
+    def leave_state(self, game: GameState, uid: int, why: str) -> None:
+        """A Location leaves its State (or flips): Goods limited to Hacking/Destroying go (M14).
+
+        Other Goods on a Location stay with the card (the base game's rule is not in the
+        rulebooks); only the ``holds_for`` Locations the Moloch rulebook clarifies lose theirs.
+        """
+        inst = game.instances[uid]
+        rec = face_view(game.record(uid), inst)
+        if rec.get("holds_for") and sum(inst.goods.values()):
+            gone = ", ".join(f"{n} {g}" for g, n in sorted(inst.goods.items()) if n)
+            inst.goods.clear()
+            game.emit("discard_goods", inst.owner, f"the Goods on {self.name_of(game, uid)} are discarded "
+                      f"({gone}) as it is {why}")
+        inst.props.pop("row", None)
+
+    def raze_location(self, game: GameState, uid: int, by: str = "assault") -> None:
+        """Raze a Location in a State: it flips to its Ruins side and its owner gains its Deal
+        Goods (M05). A Hacked card has no Ruins side: it goes to the Machine discard pile and
+        its owner gains a Ruins from the Deck instead (M12)."""
+        inst = game.instances[uid]
+        owner = inst.owner if inst.owner is not None else game.where[uid][1]
+        rec = face_view(game.record(uid), inst)
+        name = self.name_of(game, uid)
+        self.leave_state(game, uid, "razed")
+        game.emit("raze", owner, f"{name} is razed" + (f" by {by}" if by else ""))
+        if inst.face == "hacked":
+            self.discard_card(game, uid, owner)
+            self.gain_ruins(game, owner)
+        else:
+            inst.face = "ruins"
+        if "deal" in rec.get("slots", {}):
+            game.emit("deal", owner, f"gains the Deal of {name}")
+            self.run(game, rec["slots"]["deal"], owner, None)
+
+    def discard_card(self, game: GameState, uid: int, player: int | None) -> None:
+        """Discard a card; the packs' ``discard_pile`` hooks decide where it goes."""
+        to = None
+        for pack in self.packs(game):
+            to = pack.discard_pile(self, game, uid, player)
+            if to is not None:
+                break
+        if to is None:
+            to = game.zone_key(game.vocab.get("rules", {}).get("discard_to", "discard"), player)
+        inst = game.instances[uid]
+        name = self.name_of(game, uid) if inst.face != "ruins" else game.record(uid).get("name", inst.card_id)
+        game.move(uid, to)
+        inst.props.pop("row", None)
+        game.emit("discard", player, f"{name} goes to the {to[0].replace('_', ' ')}"
+                  + (f" of {game.players[to[1]].name}" if to[1] is not None else ""))
+
+    # --- blocking (Faction board markers) ----------------------------------------------------
+    def blocked(self, game: GameState, uid: int) -> str | None:
+        marks = game.instances[uid].props.get("blocked") or []
+        return marks[0] if marks else None
+
+    # --- scenario steps ----------------------------------------------------------------------
+    def scenario_state(self, game: GameState, spec: dict, scenario) -> None:
+        if "round" in spec:
+            game.round = int(spec["round"])
+        for key, value in spec.items():
+            if key != "round":
+                game.options[key] = value
+        # cards laid out in a State are placed in their row
+        for p in game.players:
+            for uid in game.zone("state", p.index):
+                if game.instances[uid].face != "ruins":
+                    row = self.row_of(game, uid)
+                    if row:
+                        game.instances[uid].props.setdefault("row", row)
+
+    def _uid(self, game, scenario, name) -> int:
+        return scenario.card_uid(name)
+
+    def step_round(self, game, step, scenario) -> Outcome:
+        for _ in range(int(step["round"])):
+            self.play_round(game)
+        return Outcome("done")
+
+    def step_end_game(self, game, step, scenario) -> Outcome:
+        self.end_game(game)
+        return Outcome("done")
+
+    def use_action(self, game: GameState, player: int, uid: int) -> Outcome:
+        """Use the Action of a Location in your State (or of a Faction board Action)."""
+        inst = game.instances[uid]
+        where = game.where[uid]
+        if where[1] != player or where[0] not in ("state", "faction_board"):
+            return self.refuse(game, player, f"{self.name_of(game, uid)} is not in your State or on your Faction board")
+        mark = self.blocked(game, uid)
+        if mark:
+            return self.refuse(game, player, f"the {self.name_of(game, uid)} Action is blocked ({mark})")
+        rec = face_view(game.record(uid), inst)
+        fn = rec.get("slots", {}).get("action")
+        if fn is None or inst.face == "ruins":
+            return self.refuse(game, player, f"{self.name_of(game, uid)} has no Action")
+        game.emit("use", player, f"uses the Action of {self.name_of(game, uid)}")
+        out = self.run(game, fn, player, uid)
+        if out.status == "unmet":
+            # An Action whose condition is not met cannot be taken: a refusal (nothing changed,
+            # since guards come before actions, checker E304).
+            return Outcome("refused", out.reason)
+        return out
+
+    def step_use(self, game, step, scenario) -> Outcome:
+        return self.use_action(game, scenario.player_index(step.get("player")),
+                               self._uid(game, scenario, step["use"]))
+
+    def step_faction_action(self, game, step, scenario) -> Outcome:
+        player = scenario.player_index(step.get("player"))
+        want = step["faction_action"]
+        for uid in game.zone("faction_board", player):
+            if game.instances[uid].card_id == want:
+                return self.use_action(game, player, uid)
+        raise RulesError(f"no Faction board Action {want!r}")
+
+    def _in_hand(self, game, player, uid) -> bool:
+        return game.where[uid] == game.zone_key("hand", player)
+
+    def step_construct(self, game, step, scenario) -> Outcome:
+        """Construct a card from hand into the State; its Building Bonus and 'when played' run.
+
+        The base game's construction cost is not in the rulebooks: not modelled (provisional).
+        """
+        player = scenario.player_index(step.get("player"))
+        uid = self._uid(game, scenario, step["construct"])
+        if not self._in_hand(game, player, uid):
+            return self.refuse(game, player, f"{self.name_of(game, uid)} is not in your hand")
+        self.place_in_state(game, uid, player)
+        game.emit("construct", player, f"constructs {self.name_of(game, uid)} in the "
+                  f"{game.instances[uid].props.get('row', '?')} row")
+        rec = face_view(game.record(uid), game.instances[uid])
+        for slot in ("building_bonus", "on_play"):
+            fn = rec.get("slots", {}).get(slot)
+            if fn is not None:
+                self.run(game, fn, player, uid)
+        return Outcome("done")
+
+    def _distance(self, game, uid) -> int:
+        return int(face_view(game.record(uid), game.instances[uid]).get("distance") or 1)
+
+    def _pay(self, game, player, good, n, what) -> None:
+        have = game.players[player].goods[good]
+        if have < n:
+            raise Refused(f"{what} needs {n} {good.replace('_', ' ')} (has {have})")
+        game.players[player].goods[good] -= n
+        game.emit("spend", player, f"pays {n} {good}", good=good, n=n)
+
+    def step_deal(self, game, step, scenario) -> Outcome:
+        """Make a card in hand into a Deal: spend Blue Contacts equal to its Distance."""
+        player = scenario.player_index(step.get("player"))
+        uid = self._uid(game, scenario, step["deal"])
+        if not self._in_hand(game, player, uid):
+            return self.refuse(game, player, f"{self.name_of(game, uid)} is not in your hand")
+        try:
+            self._pay(game, player, "blue_contact", self._distance(game, uid), "a Deal")
+        except Refused as exc:
+            return self.refuse(game, player, exc.reason)
+        game.move(uid, game.zone_key("deals", player))
+        game.emit("deal", player, f"makes {self.name_of(game, uid)} into a Deal")
+        return Outcome("done")
+
+    def step_raze(self, game, step, scenario) -> Outcome:
+        """Raze a card from hand (Red Contacts = Distance; gain its Spoils) or a Location in your
+        State (M12: a Razed Hacked card goes to the Machine discard pile and you gain a Ruins)."""
+        player = scenario.player_index(step.get("player"))
+        uid = self._uid(game, scenario, step["raze"])
+        inst = game.instances[uid]
+        if self._in_hand(game, player, uid):
+            try:
+                self._pay(game, player, "red_contact", self._distance(game, uid), "Razing")
+            except Refused as exc:
+                return self.refuse(game, player, exc.reason)
+            name = self.name_of(game, uid)
+            game.emit("raze", player, f"razes {name} from hand")
+            rec = face_view(game.record(uid), inst)
+            if inst.face == "hacked":
+                # M12: to the Machine discard pile, and a Ruins. The Hacked side's Spoils (3) are
+                # printed but what they give is base-game knowledge the rulebooks lack: not gained.
+                self.discard_card(game, uid, player)
+                self.gain_ruins(game, player)
+            else:
+                self.discard_card(game, uid, player)
+                if "spoils" in rec.get("slots", {}):
+                    self.run(game, rec["slots"]["spoils"], player, None)
+            return Outcome("done")
+        if game.where[uid] == game.zone_key("state", player) and inst.face != "ruins":
+            self.raze_location(game, uid, by=game.players[player].name)
+            return Outcome("done")
+        return self.refuse(game, player, f"{self.name_of(game, uid)} is neither in your hand nor in your State")
+
+    def step_discard(self, game, step, scenario) -> Outcome:
+        player = scenario.player_index(step.get("player"))
+        uid = self._uid(game, scenario, step["discard"])
+        if not self._in_hand(game, player, uid):
+            return self.refuse(game, player, f"{self.name_of(game, uid)} is not in your hand")
+        self.discard_card(game, uid, player)
+        return Outcome("done")
+
+    def step_develop(self, game, step, scenario) -> Outcome:
+        """Develop: a card from hand replaces a Location of your State, which is discarded.
+        (The base game's Development rules are not in the rulebooks; only the replacement and
+        M14's discarded Goods are modelled.)"""
+        player = scenario.player_index(step.get("player"))
+        old = self._uid(game, scenario, step["develop"])
+        new = self._uid(game, scenario, step["with"])
+        if game.where[old] != game.zone_key("state", player) or game.instances[old].face == "ruins":
+            return self.refuse(game, player, f"{self.name_of(game, old)} is not a Location in your State")
+        if not self._in_hand(game, player, new):
+            return self.refuse(game, player, f"{self.name_of(game, new)} is not in your hand")
+        self.leave_state(game, old, "developed")
+        game.emit("develop", player, f"develops {self.name_of(game, old)} into {self.name_of(game, new)}")
+        self.discard_card(game, old, player)
+        self.place_in_state(game, new, player)
+        return Outcome("done")
+
+    # --- planning (used by efficient Assault) ------------------------------------------------
+    def sandbox(self, game: GameState) -> GameState:
+        """A throwaway copy of the game to try effects on (the original is never touched)."""
+        memo = {id(game.cards): game.cards, id(game.vocab): game.vocab, id(game.engine): game.engine,
+                id(game.verbs): game.verbs}
+        if getattr(game, "compiled", None) is not None:
+            memo[id(game.compiled)] = game.compiled
+        until = game.until
+        game.until = []  # callbacks are closures over the real game: never copied
+        try:
+            twin = copy.deepcopy(game, memo)
+        finally:
+            game.until = until
+        twin.tracing = False
+        return twin
+
+
+def goods_text(c: Counter | dict) -> str:
+    return ", ".join(f"{n} {g.replace('_', ' ')}" for g, n in sorted(c.items()) if n) or "nothing"
+
+
+_ = (Any, Ctx, Unmet)

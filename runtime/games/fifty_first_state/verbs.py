@@ -1,0 +1,168 @@
+"""Verbs of the 51st State effect language (registered for the ``fifty_first_state`` engine only).
+
+``gain`` and ``discard`` replace the core verbs for this game: gaining a Good group ("1 resource")
+asks which, gaining a Card draws it, "gain goods of target" produces another Location's Goods (M17);
+a discarded card goes where the State Packs' hooks say (a Hacked card to the Machine discard
+pile, M12). ``raze``, ``block`` and ``store`` are new.
+
+Targeted verbs (``raze``, ``discard``) pick their cards through ``pick_targets``: normally the
+acting player's agent chooses; during an Assault the efficient assignment decides (M04, see
+``moloch.AssaultPlan``).
+"""
+from __future__ import annotations
+
+from runtime.context import Ctx, face_view
+from runtime.errors import Refused
+from runtime.refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
+from runtime.verbs import Slot, verb
+
+E = "fifty_first_state"
+
+
+def pick_targets(ctx: Ctx, sel: Sel, verb_name: str, strict: bool) -> list[int]:
+    """The cards a targeted verb acts on. Costs (``strict``) need them all or refuse first."""
+    plan = getattr(ctx.game, "assault", None)
+    if plan is not None and ctx.card is not None:
+        return plan.targets(ctx, sel, verb_name)
+    options = ctx.options(sel)
+    if sel.category == VAR or isinstance(sel.amount, AllOf):
+        return options
+    if isinstance(sel.amount, UpTo):
+        return ctx.ask(options, sel.amount.n, low=0, prompt=f"{verb_name} up to {sel.amount.n} {sel.noun}")
+    n = ctx.amount(sel)
+    if strict and len(options) < n:
+        raise Refused(f"not enough {sel.noun.replace('_', ' ')} to {verb_name} (needs {n}, has {len(options)})")
+    return ctx.ask(options, min(n, len(options)), prompt=f"{verb_name} {sel.noun}")
+
+
+def give_goods(ctx: Ctx, player: int, good: str, n: int) -> None:
+    """``player`` gains ``n`` of ``good`` (a group asks which; a Card is drawn from the Deck)."""
+    g = ctx.game
+    groups = g.vocab.get("good_groups") or {}
+    if n <= 0:
+        return
+    if good in groups:
+        asker = Ctx(g, player, ctx.card, ctx.opponent)
+        for _ in range(n):
+            pick = asker.ask(sorted(groups[good]), 1, prompt=f"choose a {good}")[0]
+            give_goods(ctx, player, pick, 1)
+        return
+    if good == "card":
+        Ctx(g, player, ctx.card, ctx.opponent).draw_cards(Sel(CARD, "card", n), None, strict=False)
+        return
+    g.players[player].goods[good] += n
+    g.emit("gain", player, f"gains {n} {good}", good=good, n=n)
+
+
+@verb("gain", template="gain {obj}[ instead of {instead of}]", example="gain goods of target instead of target's owner",
+      obj=Slot((GOOD, THING), required=True, many=True), phrases={"instead of": Slot((PLAYER, VAR))}, engine=E)
+def gain(ctx, objs, ph, strict):
+    """Gain Goods. "1 resource" lets you choose which; a Card is drawn from the Deck. "goods of
+    <Location>" gains what that Location's Production provides, counted in its owner's State
+    (M17); with "instead of <its owner>" the owner does not get it this round. "1 ruins" gains a
+    Ruins (M11)."""
+    g = ctx.game
+    for sel in objs:
+        if sel.category == THING:
+            if sel.noun != "ruins":
+                raise Refused(f"cannot gain {sel.noun}: only Goods and Ruins are gained")
+            for _ in range(ctx.amount(sel)):  # M11: a card from the Deck, face down in the State
+                g.engine.gain_ruins(g, getattr(g, "gain_to", {}).get(ctx.player, ctx.player))
+            continue
+        if sel.noun in ("goods", "good") and sel.of is not None:
+            for uid in ctx.options(sel.of):
+                produce_for(ctx, uid, diverted="instead of" in ph)
+            continue
+        recipient = getattr(g, "gain_to", {}).get(ctx.player, ctx.player)
+        give_goods(ctx, recipient, ctx.good_of(sel), ctx.amount(sel))
+
+
+def produce_for(ctx: Ctx, uid: int, diverted: bool) -> None:
+    """Run Location ``uid``'s Production as its owner would (counting in the owner's State,
+    M17), but the Goods go to the acting player."""
+    g = ctx.game
+    inst = g.instances[uid]
+    owner = inst.owner if inst.owner is not None else g.where[uid][1]
+    rec = face_view(g.record(uid), inst)
+    fn = rec.get("slots", {}).get("production")
+    name = g.engine.name_of(g, uid)
+    if fn is None or inst.face == "ruins":
+        g.emit("gain", ctx.player, f"{name} provides nothing")
+        return
+    g.emit("divert" if diverted else "copy", ctx.player,
+           f"takes the Production of {name} ({g.players[owner].name})" + (" instead of its owner" if diverted else ""))
+    if diverted:
+        inst.props["diverted_round"] = g.round
+    saved = dict(getattr(g, "gain_to", {}))
+    g.gain_to = {**saved, owner: ctx.player}
+    try:
+        fn(Ctx(g, owner, uid, ctx.opponent))
+    finally:
+        g.gain_to = saved
+
+
+@verb("discard", template="discard {obj}[ from {from}]", example="discard 1 card from your hand",
+      obj=Slot((CARD, THING, VAR), required=True), phrases={"from": Slot((ZONE, VAR))}, engine=E)
+def discard(ctx, objs, ph, strict):
+    """Discard cards (from your hand, or Deals/Locations of yours); each goes where the State
+    Packs say (a Hacked card to the Machine discard pile, M12)."""
+    sel = objs[0]
+    if ph.get("from") is not None:
+        sel = Sel(sel.category, sel.noun, sel.amount, sel.owner, sel.filters, sel.of, ph["from"], sel.per)
+    g = ctx.game
+    for uid in pick_targets(ctx, sel, "discard", strict):
+        owner = g.where[uid][1] if g.where[uid][1] is not None else ctx.player
+        if g.where[uid][0] == "state":
+            g.engine.leave_state(g, uid, "removed from the State")
+        g.engine.discard_card(g, uid, owner)
+
+
+@verb("raze", template="raze {obj}", example="raze 1 of your locations with icon green or worker",
+      obj=Slot((THING, VAR), required=True), engine=E)
+def raze(ctx, objs, ph, strict):
+    """Raze Locations: each flips to its Ruins side and its owner gains its Deal Goods (M05); a
+    Hacked card goes to the Machine discard pile and its owner gains a Ruins (M12)."""
+    g = ctx.game
+    by = g.engine.name_of(g, ctx.card) if ctx.card is not None else g.players[ctx.player].name
+    for uid in pick_targets(ctx, objs[0], "raze", strict):
+        g.engine.raze_location(g, uid, by=by)
+
+
+@verb("block", template="block {obj}[ until {until}]", example="block 1 of your faction actions with icon action until cleanup",
+      obj=Slot((THING, VAR), required=True), engine=E, phrases={"until": Slot(("phase",))})
+def block(ctx, objs, ph, strict):
+    """Put a marker on Faction board Actions: they cannot be used while it is there; "until
+    <phase>" removes it in that phase (the Conflagrator's gear, M18)."""
+    g = ctx.game
+    source = g.engine.name_of(g, ctx.card) if ctx.card is not None else "a card"
+    until = ph.get("until")
+    label = f"marker from {source}" + (f" until {until.name}" if until else "")
+    for uid in pick_targets(ctx, objs[0], "block", strict):
+        marks = list(g.instances[uid].props.get("blocked") or [])
+        marks.append(label)
+        g.instances[uid].props["blocked"] = marks
+        g.emit("block", ctx.player, f"{g.engine.name_of(g, uid)} is blocked ({label})")
+        if until is not None:
+            def undo(game, uid=uid, label=label):
+                left = [m for m in game.instances[uid].props.get("blocked") or [] if m != label]
+                if left:
+                    game.instances[uid].props["blocked"] = left
+                else:
+                    game.instances[uid].props.pop("blocked", None)
+                game.emit("unblock", game.instances[uid].owner,
+                          f"{game.engine.name_of(game, uid)} is available again ({label} removed)")
+            g.until.append((until.name, undo))
+
+
+@verb("store", template="store {obj} on this card", example="spend 1 worker: store 1 iron and store 1 red contact",
+      obj=Slot((GOOD,), required=True, many=True), engine=E)
+def store(ctx, objs, ph, strict):
+    """Place Goods from the supply on the card whose effect this is (a Location that holds Goods
+    only for Hacking/Destroying, M14)."""
+    if ctx.card is None:
+        raise Refused("'store' needs a card to store the Goods on")
+    for sel in objs:
+        ctx.place_goods(sel, ctx.card)
+
+
+_ = (THING,)

@@ -1,0 +1,79 @@
+"""Moloch Assault: efficient resolution (M04), Razing with Deal Goods (M05), the named Machines (M21)."""
+from __future__ import annotations
+
+import pytest
+
+from runtime.games.fifty_first_state.matching import Demand, best_assignments, max_matching
+
+from .helpers import compiled, new_game, pack, run_scenario
+
+
+@pytest.mark.rule("M04")
+@pytest.mark.rule("M05")
+def test_rulebook_example_mother_and_juggernaut_raze_both():
+    sc, run = run_scenario("assault_efficient")
+    g = run.game
+    kate = 0
+    faces = sorted(g.instances[u].face for u in g.zone("state", kate))
+    assert faces == ["ruins", "ruins"]
+    assert g.players[kate].goods["brick"] == 2  # 1 Brick from each Deal field
+
+
+@pytest.mark.rule("M04")
+def test_first_come_first_served_would_fail_but_efficient_does_not():
+    # Juggernaut comes first in the Deployed pile and could take Brick Supplier; efficient
+    # resolution still gives it Brick Storage so that Mother resolves too.
+    game, eng, u = new_game(state={"Ann": {"state": ["brick_supplier", "brick_storage"]},
+                                   "game": {"deployed": ["juggernaut", "mother"]}})
+    choice = pack(game).assault(eng, game, 0)
+    assert choice.size == 2
+    assert choice.targets((u["juggernaut"], 0)) == (u["brick_storage"],)
+    assert choice.targets((u["mother"], 0)) == (u["brick_supplier"],)
+
+
+@pytest.mark.rule("M04")
+def test_agent_chooses_among_equally_efficient_assignments():
+    # Two green Locations, one Mother: two equally efficient assignments; the script picks the second.
+    game, eng, u = new_game(state={"Ann": {"state": ["oil_rig", "oil_rig"]}, "game": {"deployed": ["mother"]}},
+                            answers={"Ann": ["Mother razes: Oil Rig"]})
+    before = [g.face for g in game.instances.values()]
+    assert before.count("ruins") == 0
+    pack(game).assault(eng, game, 0)
+    faces = [game.instances[x].face for x in (u["oil_rig"], u["oil_rig#2"])]
+    assert sorted(faces) == ["front", "ruins"]
+
+
+@pytest.mark.rule("M04")
+def test_unresolvable_effect_is_ignored():
+    game, eng, u = new_game(state={"Ann": {"state": ["iron_mine"]}, "game": {"deployed": ["mother", "juggernaut"]}})
+    snap = game.snapshot()["cards"][u["iron_mine"]]
+    pack(game).assault(eng, game, 0)
+    assert game.snapshot()["cards"][u["iron_mine"]] == snap
+    assert "efficient Assault: 0 of 2 targeted effects can resolve" in game.trace_text()
+
+
+@pytest.mark.rule("M04")
+def test_matching_finds_maximum_and_lists_only_maximum_assignments():
+    d = [Demand("J", ("S", "T"), 1, "J"), Demand("M", ("S",), 1, "M")]
+    assert max_matching(d) == 2
+    best = best_assignments(d)
+    assert [a.picks for a in best] == [(("J", ("T",)), ("M", ("S",)))]
+    # a two-target effect and a one-target effect over three cards
+    d = [Demand("A", ("x", "y", "z"), 2), Demand("B", ("x",), 1)]
+    assert max_matching(d) == 3
+    assert all(a.size == 3 for a in best_assignments(d))
+    assert {a.targets("B") for a in best_assignments(d)} == {("x",)}
+
+
+@pytest.mark.rule("M21")
+def test_named_machines_compile_with_uncertain_icons_marked():
+    cards = compiled().cards
+    for cid in ("mother", "juggernaut", "conflagrator"):
+        rec = cards[cid]
+        assert rec["kind"] == "machine" and rec["source"].startswith("rulebook 000_")
+        assert "assault" in rec["slots"] and "assault" in rec["uncertain"]
+    assert cards["mother"]["texts"]["assault"] == "raze 1 of your locations with icon green or worker"
+    assert cards["juggernaut"]["texts"]["assault"] == "raze 1 of your locations with icon orange or purple"
+    assert cards["conflagrator"]["defense"] == 4 and "defense" not in cards["conflagrator"]["provisional"]
+    assert "uncertain" in compiled().vocab["icons"]["gear"]
+    assert "uncertain" in compiled().vocab["icons"]["action"]
