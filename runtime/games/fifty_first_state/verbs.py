@@ -54,7 +54,7 @@ def give_goods(ctx: Ctx, player: int, good: str, n: int) -> None:
     g.emit("gain", player, f"gains {n} {good}", good=good, n=n)
 
 
-@verb("gain", template="gain {obj}[ instead of {instead of}]", example="gain goods of target instead of target's owner",
+@verb("gain", template="gain {obj}[ instead of {instead of}]", example="choose enemy production location without feature as target; gain goods of target instead of target's owner",
       obj=Slot((GOOD, THING), required=True, many=True), phrases={"instead of": Slot((PLAYER, VAR))}, engine=E)
 def gain(ctx, objs, ph, strict):
     """Gain Goods. "1 resource" lets you choose which; a Card is drawn from the Deck. "goods of
