@@ -1,0 +1,660 @@
+"""Stage 6a — English: an effect's AST rendered as clear card-style English.
+
+The rules reference never copies effect text from YAML. It reads the parsed effect and writes
+English through two sources only:
+
+- the **verb templates** of the runtime registry (``Verb.template``, see below), so that a verb
+  added by a game engine reads right without touching this module;
+- the **vocabulary's printed names** (``name:`` of Goods, zones, icons, phases; card kinds' slot
+  and field names), so "vp" prints as "Victory Point" and "parts_pile" as "Parts pile".
+
+Template mini-language (``Verb.template``): ``{obj}`` is the verb's objects ("1 Gun and 1
+Worker"); ``{<prep>}`` is the target of a prepositional phrase (``{from}``, ``{to}``, ``{on}``,
+``{instead of}``, ``{until}``…); ``[ … ]`` is an optional group, written only when every
+placeholder inside it has a value (groups may nest). A phrase the template does not mention is
+appended as "<prep> <target>", so no statement ever loses a part or shows a raw placeholder.
+
+Grammatical number follows the effect text where the text spells a name out ("2 fuel" stays
+"2 Fuel": a mass noun, as the designer wrote it) and English otherwise ("2 vp" → "2 Victory
+Points", "2 cards"). Names bound by ``choose … as NAME`` / ``for each … as NAME`` read as "it"
+while they are the only choice in play, else as "the chosen <noun>".
+
+Icons come out as markers (``ICON_START key ICON_END``) so that HTML can draw a badge that reads
+in black and white; :func:`render_effect` replaces them with the icon's printed name.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE
+
+from . import ast as A
+from .vocabulary import Vocabulary, plurals
+
+ICON_START = "\x01"
+ICON_END = "\x02"
+_ICON_RE = re.compile("\x01([^\x02]*)\x02")
+
+_SMALL_WORDS = {"of", "the", "and", "in", "on", "a", "an", "to", "for", "or", "at", "from"}
+_CMP_WORDS = {"=": "is", "!=": "is not", "<": "is less than", ">": "is more than", "<=": "is at most",
+              ">=": "is at least"}
+_OP_WORDS = {"+": "plus", "-": "minus", "*": "times"}
+_PREC = {"+": 1, "-": 1, "*": 2}
+
+
+# --- public API ----------------------------------------------------------------------------------
+
+
+def render_effect(effect: A.Effect, vocab: Vocabulary, verbs: dict | None = None, kind: str = "effect") -> str:
+    """Card-style English for one parsed effect (plain text; icons as their printed names).
+
+    ``kind="condition"`` renders a bare-condition slot (a card's ``requires``, parsed as
+    ``requires <condition>``) as the condition alone: "You have at least 1 card in your Hand."
+    """
+    return plain(render_marked(effect, vocab, verbs, kind))
+
+
+def render_marked(effect: A.Effect, vocab: Vocabulary, verbs: dict | None = None, kind: str = "effect") -> str:
+    """Like :func:`render_effect`, with icons left as markers for the HTML renderer."""
+    if verbs is None:
+        from runtime.verbs import verbs_for
+
+        verbs = verbs_for(vocab.engine)
+    return _Renderer(vocab, verbs, effect).effect(effect, kind)
+
+
+def plain(marked: str) -> str:
+    """Replace icon markers by the icon key (callers wanting names use :func:`icon_names`)."""
+    return _ICON_RE.sub(lambda m: m.group(1).split("|", 1)[-1], marked)
+
+
+def split_icons(marked: str) -> list[tuple[str, str]]:
+    """``[("text", s) | ("icon", key)]`` pieces of a marked rendering, for templates."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    for m in _ICON_RE.finditer(marked):
+        if m.start() > pos:
+            out.append(("text", marked[pos:m.start()]))
+        out.append(("icon", m.group(1).split("|", 1)[0]))
+        pos = m.end()
+    if pos < len(marked):
+        out.append(("text", marked[pos:]))
+    return out
+
+
+def title(key: str) -> str:
+    """A vocabulary key as a printed game term: "production_location" → "Production Location"."""
+    words = key.replace("_", " ").split()
+    return " ".join(w if (i and w in _SMALL_WORDS) else w[:1].upper() + w[1:] for i, w in enumerate(words))
+
+
+def english_plural(name: str) -> str:
+    if not name:
+        return name
+    last = name.split(" ")[-1]
+    if last.isupper() or last.endswith("s") or not last[-1:].isalpha():
+        return name
+    return (plurals(name) or [name])[0]
+
+
+def article(following: str) -> str:
+    """ "a" or "an" for the word that follows (icon markers count as the icon's name)."""
+    word = plain(following).lstrip("(").strip()
+    if not word:
+        return "a"
+    w = word.lower()
+    if w.startswith(("uni", "use", "one", "eu")):
+        return "a"
+    if w[0] in "aeiou" or (w[0] in "x" and len(w) > 1 and not w[1].isalpha()) or w.startswith(("hour", "honest")):
+        return "an"
+    if word[0].isupper() and len(word.split()[0]) == 1 and word[0] in "AEFHILMNORSX":
+        return "an"  # "an X", "an M"
+    return "a"
+
+
+def sentence(text: str) -> str:
+    """Capitalise the first letter and end with a full stop."""
+    text = text.strip()
+    if not text:
+        return text
+    i = 0
+    if text.startswith(ICON_START):
+        return text + ("" if text.endswith(".") else ".")
+    text = text[:i] + text[i].upper() + text[i + 1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+# --- templates -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Part:
+    kind: str  # "text" | "slot" | "group"
+    value: object
+
+
+def parse_template(template: str) -> list[_Part]:
+    """Parse the template mini-language into parts; unbalanced brackets are taken literally."""
+    parts, _ = _parse_parts(template, 0, top=True)
+    return parts
+
+
+def _parse_parts(t: str, i: int, top: bool) -> tuple[list[_Part], int]:
+    parts: list[_Part] = []
+    buf = ""
+    while i < len(t):
+        c = t[i]
+        if c == "{":
+            j = t.find("}", i)
+            if j < 0:
+                buf += t[i:]
+                break
+            if buf:
+                parts.append(_Part("text", buf))
+                buf = ""
+            parts.append(_Part("slot", t[i + 1:j].strip()))
+            i = j + 1
+            continue
+        if c == "[":
+            if buf:
+                parts.append(_Part("text", buf))
+                buf = ""
+            inner, i = _parse_parts(t, i + 1, top=False)
+            parts.append(_Part("group", inner))
+            continue
+        if c == "]" and not top:
+            if buf:
+                parts.append(_Part("text", buf))
+            return parts, i + 1
+        buf += c
+        i += 1
+    if buf:
+        parts.append(_Part("text", buf))
+    return parts, i
+
+
+def _slots_in(parts: list[_Part]) -> set[str]:
+    """The placeholders directly in a group (a nested group decides for itself)."""
+    return {p.value for p in parts if p.kind == "slot"}
+
+
+def fill_template(template: str, values: dict[str, str]) -> tuple[str, set[str]]:
+    """Fill a template; returns the text and the placeholders it used."""
+    parts = parse_template(template)
+    used: set[str] = set()
+
+    def go(ps: list[_Part]) -> str:
+        out = ""
+        for p in ps:
+            if p.kind == "text":
+                out += p.value
+            elif p.kind == "slot":
+                v = values.get(p.value)
+                if v:
+                    used.add(p.value)
+                    out += v
+            else:
+                need = _slots_in(p.value)
+                if all(values.get(s) for s in need):
+                    out += go(p.value)
+        return out
+
+    text = go(parts)
+    return re.sub(r"\s+", " ", text).strip(), used
+
+
+# --- the renderer ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Bound:
+    name: str
+    category: str  # what the chosen thing is
+    noun: str  # its printed singular noun ("Production Location", "icon", "player")
+
+
+class _Renderer:
+    def __init__(self, vocab: Vocabulary, verbs: dict, effect: A.Effect):
+        self.v = vocab
+        self.verbs = verbs
+        self.resolved: dict = {}
+        self.scope: list[_Bound] = []
+        try:
+            from .check import Checker
+
+            checked = Checker(vocab, verbs).check(effect, lambda *a, **k: None)
+            self.resolved = checked.resolved
+        except Exception:  # noqa: BLE001 - English must render even what the checker rejects
+            self.resolved = {}
+
+    # statements ----------------------------------------------------------------------------------
+    def effect(self, effect: A.Effect, kind: str) -> str:
+        stmts = list(effect.statements)
+        if kind == "condition" and len(stmts) == 1 and isinstance(stmts[0], A.Requires):
+            return sentence(self.cond(stmts[0].condition))
+        sentences: list[str] = []
+        run: list[str] = []  # consecutive simple statements share one sentence, joined by "; "
+        for st in stmts:
+            if isinstance(st, (A.Action, A.Choose)):
+                run.append(self.simple(st))
+                continue
+            if run:
+                sentences.append(sentence("; ".join(run)))
+                run = []
+            sentences.append(sentence(self.compound(st)))
+        if run:
+            sentences.append(sentence("; ".join(run)))
+        return " ".join(sentences)
+
+    def compound(self, st) -> str:
+        if isinstance(st, A.Requires):
+            return f"requirement: {self.cond(st.condition)}"
+        if isinstance(st, A.Let):
+            q = self.quantity(st.value, the=True)
+            text = f"X is {q}"
+            if st.minimum is not None:
+                text += f"; usable only while X is at least {st.minimum}"
+            return text
+        if isinstance(st, A.If):
+            return f"if {self.cond(st.condition)}, {self.body(st.body)}"
+        if isinstance(st, A.Cost):
+            return f"{self.action(st.action)} to {self.body(st.body)}"
+        if isinstance(st, A.ForEach):
+            head = self.foreach_head(st)
+            noun = self._noun_of(st.selector, plural=False)[0]
+            cat = self._cat(st.selector)
+            self.scope.append(_Bound(st.name.text if st.name else "it", cat, noun))
+            try:
+                return f"for each {head}, {self.body(st.body)}"
+            finally:
+                self.scope.pop()
+        return self.simple(st)
+
+    def body(self, body) -> str:
+        return " and ".join(self.simple(b) for b in body)
+
+    def simple(self, st) -> str:
+        if isinstance(st, A.Choose):
+            text = "choose " + self.selector(st.selector, indefinite=True)
+            noun = self._noun_of(st.selector, plural=False)[0]
+            self.scope.append(_Bound(st.name.text, self._cat(st.selector), noun))
+            return text
+        if isinstance(st, A.Action):
+            return self.action(st)
+        return self.compound(st)
+
+    def foreach_head(self, st: A.ForEach) -> str:
+        sel = st.selector
+        if sel.amount is None or isinstance(sel.amount, A.All):
+            return self.selector(sel, drop_amount=True, force_plural=False)
+        text = self.selector(sel)
+        return text if text.startswith("of ") else f"of {text}"
+
+    def action(self, act: A.Action) -> str:
+        verb = self.verbs.get(act.verb.text)
+        template = verb.template if verb is not None and getattr(verb, "template", None) else ""
+        if not template:
+            template = act.verb.text + " {obj}"
+        values: dict[str, str] = {}
+        if act.objects:
+            values["obj"] = _join_and([self.selector(o) for o in act.objects])
+        order: list[str] = []
+        for ph in act.phrases:
+            if isinstance(ph, A.Until):
+                key, val = "until", self.phase(ph.phase)
+            else:
+                key, val = ph.prep, self.target(ph.target)
+            if key not in values:
+                values[key] = val
+                order.append(key)
+        if "obj" in values and "{obj}" not in template.replace(" ", ""):
+            head, _, rest = template.partition(" ")
+            template = f"{head} {{obj}} {rest}".strip()
+        text, used = fill_template(template, values)
+        extra = [f"{k} {values[k]}" for k in order if k not in used]
+        return " ".join([text, *extra]).strip()
+
+    # conditions and quantities -------------------------------------------------------------------
+    def cond(self, c) -> str:
+        if isinstance(c, A.Compare):
+            return f"{self.quantity(c.left, the=True)} {_CMP_WORDS.get(c.op, c.op)} {self.quantity(c.right, the=True)}"
+        return self.exists(c.selector)
+
+    def exists(self, sel: A.Selector) -> str:
+        cat = self._cat(sel)
+        amount = sel.amount
+        if isinstance(amount, (A.Num, A.X, A.BinOp, A.Count)):
+            lead = "at least "
+        else:
+            lead = ""
+        if cat == GOOD:
+            who, verb = self._holder(sel.owner)
+            return f"{who} {verb} {lead}{self.selector(sel, no_owner=True)}".strip()
+        if sel.place is not None and sel.place.owner is not None and sel.place.owner.kind == "your" \
+                and sel.owner is None:
+            return f"you have {lead}{self.selector(sel, indefinite=True)}"
+        many = self._is_plural_amount(amount) or isinstance(amount, A.All)
+        return f"there {'are' if many else 'is'} {lead}{self.selector(sel, indefinite=True)}"
+
+    def _holder(self, owner: A.Owner | None) -> tuple[str, str]:
+        if owner is None or owner.kind == "your":
+            return "you", "have"
+        if owner.kind == "enemy":
+            return "an enemy", "has"
+        return self.possessive(owner)[:-2] if self.possessive(owner).endswith("'s") else "they", "has"
+
+    def quantity(self, q, the: bool = False) -> str:
+        if isinstance(q, A.Num):
+            return str(q.value)
+        if isinstance(q, A.X):
+            return "X"
+        if isinstance(q, A.Count):
+            return self.count(q.selector)
+        if isinstance(q, A.BinOp):
+            def side(s, right: bool) -> str:
+                text = self.quantity(s)
+                if isinstance(s, A.BinOp) and (_PREC[s.op] < _PREC[q.op] or (right and _PREC[s.op] == _PREC[q.op])):
+                    return f"({text})"
+                return text
+            return f"{side(q.left, False)} {_OP_WORDS.get(q.op, q.op)} {side(q.right, True)}"
+        return str(q)
+
+    def count(self, sel: A.Selector) -> str:
+        if self._cat(sel) == GOOD:
+            who, verb = self._holder(sel.owner)
+            return f"the amount of {self.selector(sel, drop_amount=True, no_owner=True)} {who} {verb}"
+        return "the number of " + self.selector(sel, drop_amount=True, force_plural=True)
+
+    # selectors -------------------------------------------------------------------------------------
+    def _cat(self, node) -> str | None:
+        r = self.resolved.get(id(node))
+        if r is not None:
+            return r.category
+        if isinstance(node, (A.Selector, A.Ref)):
+            name = node.noun.text
+            if any(b.name == name for b in self.scope):
+                return VAR
+            entries = self.v.lookup(name)
+            return entries[0][0] if entries else None
+        return None
+
+    def _key(self, node) -> str:
+        r = self.resolved.get(id(node))
+        if r is not None:
+            return r.noun
+        name = node.noun.text
+        entries = self.v.lookup(name)
+        return entries[0][1] if entries and not any(b.name == name for b in self.scope) else name
+
+    def _is_plural_amount(self, amount) -> bool:
+        if amount is None or isinstance(amount, A.One):
+            return False
+        if isinstance(amount, A.Num):
+            return amount.value != 1
+        return True
+
+    def selector(self, sel: A.Selector, *, indefinite: bool = False, drop_amount: bool = False,
+                 force_plural: bool = False, no_owner: bool = False) -> str:
+        cat = self._cat(sel)
+        if cat == VAR:
+            return self.var_ref(sel.noun.text)
+        if cat == PLAYER and not sel.filters and sel.of is None and sel.place is None:
+            return self.player(self._key(sel), sel.owner, sel.amount)
+        amount = None if drop_amount else sel.amount
+        dynamic = isinstance(amount, (A.BinOp, A.Count))
+        plural = force_plural or self._is_plural_amount(amount)
+        noun, is_plural = self._noun_of(sel, plural=plural)
+        # "goods of target": the Goods a chosen card provides
+        if cat == GOOD and self._key(sel) in ("good", "goods") and sel.of is not None:
+            subject = self.ref_subject(sel.of)
+            verb = "provide" if subject in ("they",) else "provides"
+            return f"the {noun} {subject} {verb}" + self._tail(sel, skip_of=True)
+        words: list[str] = []
+        if sel.owner is not None and not no_owner:
+            words.append(self.owner(sel.owner))
+        words.append(noun)
+        core = " ".join(words) + self._filters(sel) + self._tail(sel)
+        if amount is None:
+            if cat == ZONE and sel.owner is None:
+                return self.zone_default(sel, core)
+            if indefinite and (sel.owner is None or sel.owner.kind == "enemy"):
+                return f"{article(core)} {core}"
+            return core
+        if dynamic:
+            return f"{core} equal to {self.quantity(amount)}"
+        lead = self.amount(amount, core)
+        of = " of" if sel.of_form else ""
+        return f"{lead}{of} {core}"
+
+    def amount(self, a, following: str) -> str:
+        if isinstance(a, A.Num):
+            return str(a.value)
+        if isinstance(a, A.X):
+            return "X"
+        if isinstance(a, A.UpTo):
+            return f"up to {a.value}"
+        if isinstance(a, A.All):
+            return "all"
+        if isinstance(a, A.One):
+            return article(following)
+        return f"({self.quantity(a)})"
+
+    def _filters(self, sel) -> str:
+        out = ""
+        for f in sel.filters:
+            out += " " + self.filter(f)
+        return out
+
+    def _tail(self, sel: A.Selector, skip_of: bool = False) -> str:
+        out = ""
+        if sel.of is not None and not skip_of:
+            prep = "on" if self._cat(sel) == ICON else "of"
+            out += f" {prep} {self.ref(sel.of)}"
+        if sel.place is not None:
+            out += f" in {self.ref(sel.place)}"
+        if sel.per is not None:
+            per = self.ref(sel.per.ref, plural=False, definite=False)
+            out += f" for each {per}" + "".join(" " + self.filter(f) for f in sel.per.filters)
+            if sel.per.place is not None:
+                out += f" in {self.ref(sel.per.place)}"
+        return out
+
+    def filter(self, f) -> str:
+        if isinstance(f, A.WithIcon):
+            icons = [self.icon(i.text) for i in f.icons]
+            joined = " or ".join(icons)
+            return f"with {article(icons[0])} {joined} icon"
+        if isinstance(f, A.With):
+            return f"with {self.field_name(f.noun.text, plural=True)}"
+        if isinstance(f, A.Without):
+            return f"without {self.field_name(f.noun.text, plural=True)}"
+        if isinstance(f, A.Matching):
+            return f"matching {self.var_ref(f.name.text)}"
+        return ""
+
+    def field_name(self, words: str, plural: bool) -> str:
+        key = words.replace(" ", "_")
+        names = self._field_names()
+        if key not in names and key.endswith("s") and key[:-1] in names:
+            key = key[:-1]
+        if key in names:
+            name, is_slot = names[key]
+            return english_plural(name) if (plural and is_slot) else name
+        return title(words)
+
+    def _field_names(self) -> dict[str, tuple[str, bool]]:
+        out: dict[str, tuple[str, bool]] = {}
+        for spec in self.v.card_kinds.values():
+            spec = spec or {}
+            for k, s in (spec.get("fields") or {}).items():
+                label = s.get("title") if isinstance(s, dict) else None
+                out.setdefault(k, (label or title(k), False))
+            for k, s in (spec.get("slots") or {}).items():
+                out[k] = ((s or {}).get("name") or title(k), True)
+        for k in self.v.data.get("card_flags") or {}:
+            out.setdefault(k, (title(k), False))
+        return out
+
+    def icon(self, key: str) -> str:
+        spec = (self.v.data.get("icons") or {}).get(key) or {}
+        name = spec.get("name") or title(key)
+        return f"{ICON_START}{key}|{name}{ICON_END}"
+
+    # references, owners, players -------------------------------------------------------------------
+    def ref(self, ref: A.Ref, plural: bool | None = None, definite: bool = True) -> str:
+        cat = self._cat(ref)
+        if cat == VAR:
+            return self.var_ref(ref.noun.text)
+        if cat == PLAYER:
+            return self.player(self._key(ref), ref.owner, None)
+        noun, _ = self._noun_of(ref, plural=bool(plural))
+        text = f"{self.owner(ref.owner)} {noun}" if ref.owner is not None else noun
+        if ref.of is not None:
+            text += f" of {self.ref(ref.of)}"
+        if ref.owner is None and definite:
+            if cat == ZONE:
+                return self.zone_default(ref, text)
+            if cat == PHASE:
+                return f"the {text} phase"
+            return f"the {text}"
+        return text
+
+    def ref_subject(self, ref: A.Ref) -> str:
+        """A reference used as the subject of "… provides"."""
+        return self.ref(ref)
+
+    def zone_default(self, node, text: str) -> str:
+        """A zone without an owner: the acting player's own when zones are per player."""
+        spec = (self.v.data.get("zones") or {}).get(self._key(node)) or {}
+        if spec.get("per", "player") == "player":
+            return f"your {text}"
+        return f"the {text}"
+
+    def owner(self, owner: A.Owner) -> str:
+        if owner.kind == "your":
+            return "your"
+        if owner.kind == "enemy":
+            return "enemy"
+        return self.possessive(owner)
+
+    def possessive(self, owner: A.Owner) -> str:
+        q, n = owner.qualifier, owner.name
+        if n == "opponent":
+            return "another opponent's" if q == "another" else "your opponent's"
+        if n == "owner":
+            return "its owner's"
+        if n == "player":
+            return {"another": "another player's", "any": "any player's", "each": "each player's"}.get(
+                q or "", "a player's")
+        if q is None and any(b.name == n for b in self.scope):
+            b = self._bound(n)
+            if b.category == PLAYER:
+                return "that player's"
+            return "its owner's" if self._is_pronoun(n) else f"the chosen {b.noun}'s owner's"
+        return f"{q + ' ' if q else ''}{title(n)}'s"
+
+    def player(self, key: str, owner: A.Owner | None, amount) -> str:
+        base = {"you": "you", "opponent": "your opponent", "owner": "its owner"}.get(key)
+        if base is not None:
+            return base
+        spec = (self.v.data.get("players") or {}).get(key) or {}
+        name = spec.get("name") if isinstance(spec, dict) else None
+        if key == "player":
+            name = "player"
+        name = name or key.replace("_", " ")
+        if isinstance(amount, A.All) or (owner is not None and owner.qualifier == "each"):
+            return f"each {name}"
+        if owner is not None and owner.qualifier == "another":
+            return f"another {name}"
+        return f"{article(name)} {name}"
+
+    def phase(self, words: A.Words) -> str:
+        key = words.text.replace(" ", "_")
+        for ph in self.v.data.get("phases") or []:
+            if isinstance(ph, dict) and ph.get("id") == key and ph.get("name"):
+                return ph["name"]
+        return title(key)
+
+    def target(self, sel: A.Selector) -> str:
+        return self.selector(sel)
+
+    # bound names ---------------------------------------------------------------------------------
+    def _bound(self, name: str) -> _Bound:
+        for b in reversed(self.scope):
+            if b.name == name:
+                return b
+        return _Bound(name, THING, title(name))
+
+    def _is_pronoun(self, name: str) -> bool:
+        if name == "it":
+            return True
+        return len(self.scope) == 1 and self.scope[0].name == name and self.scope[0].category != PLAYER
+
+    def var_ref(self, name: str) -> str:
+        if self._is_pronoun(name):
+            return "it"
+        b = self._bound(name)
+        if b.category == PLAYER:
+            return "that player"
+        same = [x for x in self.scope if x.noun == b.noun]
+        if len(same) > 1:
+            return f"the {b.noun} chosen as “{name}”"
+        return f"the chosen {b.noun}"
+
+    # nouns -----------------------------------------------------------------------------------------
+    def _noun_of(self, node, plural: bool) -> tuple[str, bool]:
+        """The printed noun of a selector or reference, in the right number."""
+        cat = self._cat(node)
+        words = node.noun.text
+        if cat == VAR:
+            return self._bound(words).noun, False
+        key = self._key(node)
+        name, spec_names = self._printed(cat, key, words)
+        written_plural = self._written_plural(words, spec_names)
+        if written_plural:
+            return english_plural(name), True
+        if not plural:
+            return name, False
+        if words in spec_names and words == name.lower():
+            return name, False  # the text spells the name in the singular: a mass noun ("2 fuel")
+        return english_plural(name), True
+
+    def _written_plural(self, words: str, names: list[str]) -> bool:
+        if words in names:
+            return words.endswith("s") and words[:-1] in names
+        return any(words in plurals(n) for n in names) or words in ("cards", "players", "icons", "goods")
+
+    def _printed(self, cat: str | None, key: str, words: str) -> tuple[str, list[str]]:
+        """(printed singular name, the names the text may use for it in the singular)."""
+        d = self.v.data
+        section = {GOOD: "goods", ZONE: "zones", THING: "things", ICON: "icons"}.get(cat or "")
+        if section:
+            spec = (d.get(section) or {}).get(key)
+            if spec is not None or key in (d.get(section) or {}):
+                spec = spec or {}
+                names = [key.replace("_", " "), *(spec.get("aliases") or [])]
+                return spec.get("name") or title(key), names
+        if cat == GOOD:
+            if key in (d.get("good_groups") or {}):
+                return title(key), [key.replace("_", " ")]
+            if key in ("good", "goods"):
+                return "Good", ["good"]
+        if cat == CARD:
+            if key == "card":
+                return "card", ["card"]
+            spec = (d.get("card_sources") or {}).get(key) or {}
+            return title(key), [key.replace("_", " "), *(spec.get("aliases") or [])]
+        if cat == ICON:
+            return "icon", ["icon"]
+        if cat == PHASE:
+            return self.phase(A.Words(tuple(key.split("_")))), [key.replace("_", " ")]
+        if cat == PLAYER:
+            return key.replace("_", " "), [key.replace("_", " ")]
+        return (title(words) if cat is not None else words), [words]
+
+
+def _join_and(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
