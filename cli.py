@@ -143,7 +143,46 @@ def build(path, out, reference_out, fmt):
     click.echo(f"built {len(result.games)} games ({cards} cards): code in {display_path(out_dir)} "
                f"({len(changed)} changed)")
     for w in written:
-        click.echo(f"  reference: {w}")
+        click.echo(f"  reference: {display_path(w)}")
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--format", "formats", type=click.Choice(["html", "md", "pdf", "json"]), multiple=True,
+              help="html (default), md or pdf; repeat for several. 'json' reports the written files as JSON.")
+@click.option("--out", type=click.Path(), help="Output folder (default: build/reference beside the data).")
+@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="Paper size for PDF (the HTML prints on both).")
+def reference(game, formats, out, data_path, paper):
+    """Render the printable rules reference of GAME (default: every game) as HTML, Markdown or PDF."""
+    from compiler.reference import PdfError, render_all
+
+    data = _data_arg(data_path)
+    as_json = "json" in formats
+    kinds = tuple(dict.fromkeys(f for f in formats if f != "json")) or ("html",)
+    result = compile_tree(data, only={game} if game else None)
+    if not result.ok:
+        _emit(result.diags, "json" if as_json else "text")
+        sys.exit(1)
+    if game and game not in result.games:
+        everything = compile_tree(data)
+        click.echo(f"no game '{game}' under {display_path(data)} "
+                   f"(games: {', '.join(sorted(everything.games)) or 'none'})", err=True)
+        sys.exit(2)
+    out_dir = Path(out) if out else default_out(data, "build") / "reference"
+    try:
+        written = render_all(result, data, out_dir, formats=kinds, paper=paper)
+    except PdfError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    if as_json:
+        _emit(result.diags, "json", {"references": [display_path(w) for w in written]})
+        return
+    click.echo(f"rules reference of {len(result.games)} game{'s' if len(result.games) != 1 else ''} "
+               f"in {display_path(out_dir)}:")
+    for w in written:
+        click.echo(f"  {display_path(w)}")
 
 
 def _compiled_for(data: Path):

@@ -1,0 +1,792 @@
+"""Stage 6b — the printable rules reference, rendered from the compiled content.
+
+Input is a clean :class:`compiler.build.BuildResult`: the generated modules (``MODULE``,
+``CARDS``, ``RULES``, ``TABLES``, ``MAP`` of each data file) and each game's vocabulary. Every
+effect is re-parsed from the compiled card record and written in English by
+:mod:`compiler.english` — never copied from the YAML text. The views built here are plain
+dataclasses; jinja2 templates under ``compiler/templates/`` turn them into HTML (autoescaped,
+self-contained, print stylesheet for A4 and Letter), Markdown, and — through a headless
+Chromium when one is installed — PDF.
+
+Nothing here is specific to one game: tables are drawn from their shape, card fields from their
+declared types (``goods``, ``icons``, ``sockets``, ``bool`` …), maps by ``compiler.mapsvg`` when
+that module exists.
+"""
+from __future__ import annotations
+
+import ast as pyast
+import html
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from . import resources
+from .codegen import identifier
+from .english import ICON_END, ICON_START, plain, render_marked, split_icons, title
+from .parser import parse_effect
+from .vocabulary import Vocabulary
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+FORMATS = ("html", "md", "pdf")
+PAPERS = {"a4": "A4", "letter": "letter"}
+_RECORD_KEYS = {"id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text", "at",
+                "texts", "slots", "faces"}
+_CLAUSE_ID = re.compile(r"\b([A-Z][0-9]{2})\b")
+_RULEBOOK = re.compile(r"\b([0-9]{3}_[0-9a-f]{6,})(?:\.txt)?\b")
+
+
+# --- views -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Field:
+    label: str
+    kind: str  # "text" | "icons" | "goods" | "flag" | "sockets"
+    value: Any
+    mark: str = ""  # "provisional" | "uncertain" | ""
+    why: str = ""
+
+
+@dataclass
+class Effect:
+    label: str
+    marked: str  # English with icon markers
+    kind: str = "effect"  # "effect" | "condition"
+
+    @property
+    def text(self) -> str:
+        return plain(self.marked)
+
+
+@dataclass
+class Face:
+    name: str
+    fields: list[Field]
+    effects: list[Effect]
+
+
+@dataclass
+class Card:
+    id: str
+    name: str
+    kind: str
+    count: int | None
+    source: str
+    fields: list[Field]
+    effects: list[Effect]
+    faces: list[Face]
+    sockets: dict | None
+    notes: list[tuple[str, str, str]]  # (mark, field label, why)
+    note: str | None
+    printed: str | None
+    at: str
+
+
+@dataclass
+class Table:
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    note: str | None = None
+
+
+@dataclass
+class Module:
+    id: str
+    name: str
+    source: str | None
+    note: str | None
+    setup: list[str]
+    tables: list[Table]
+    map_svg: str | None
+    map_note: str | None
+    cards: list[Card]
+    rules: list[Effect]
+    file: str
+
+
+@dataclass
+class Clause:
+    id: str
+    group: str
+    rule: str
+    open: str | None
+    implemented: list[str]
+    tests: list[str]
+    scenarios: list[str]
+
+
+@dataclass
+class Game:
+    id: str
+    name: str
+    source: str | None
+    note: str | None
+    phases: list[dict]
+    icons: list[dict]
+    goods: list[dict]
+    zones: list[dict]
+    things: list[dict]
+    card_sources: list[dict]
+    sockets: list[dict]
+    card_kinds: list[dict]
+    tables: list[Table]
+    modules: list[Module]
+    clauses: list[Clause] = field(default_factory=list)
+    coverage_known: bool = True
+
+    @property
+    def card_count(self) -> int:
+        return sum(len(m.cards) for m in self.modules)
+
+
+# --- building the views -----------------------------------------------------------------------------
+
+
+def _exec_generated(src: str, name: str) -> dict:
+    """Run one generated module (the code generator's own output, never data text)."""
+    ns: dict = {"__name__": name}
+    exec(compile(src, name, "exec"), ns)  # noqa: S102 - generated code, see the docstring
+    return ns
+
+
+class _GameViewBuilder:
+    def __init__(self, vocab: Vocabulary, verbs: dict):
+        self.v = vocab
+        self.verbs = verbs
+        self.d = vocab.data
+        self._cache: dict[tuple[str, str], str] = {}
+
+    # English -------------------------------------------------------------------------------------
+    def english(self, text: str, kind: str) -> str:
+        key = (text, kind)
+        if key not in self._cache:
+            prefix = "requires " if kind == "condition" else ""
+            effect, problem = parse_effect(prefix + text)
+            if problem is not None:  # compiled content always parses; say so plainly if not
+                self._cache[key] = f"(this effect does not parse: {problem.message})"
+            else:
+                self._cache[key] = render_marked(effect, self.v, self.verbs, kind)
+        return self._cache[key]
+
+    # names ---------------------------------------------------------------------------------------
+    def good_name(self, key: str) -> str:
+        spec = (self.d.get("goods") or {}).get(key) or {}
+        return spec.get("name") or title(str(key))
+
+    def icon_marker(self, key: str) -> str:
+        spec = (self.d.get("icons") or {}).get(key) or {}
+        return f"{ICON_START}{key}|{spec.get('name') or title(str(key))}{ICON_END}"
+
+    # cards ---------------------------------------------------------------------------------------
+    def field_value(self, ftype: Any, value: Any) -> tuple[str, Any]:
+        if isinstance(ftype, dict):
+            t = ftype.get("type")
+            if "enum" in ftype and isinstance(value, str):
+                return "text", title(value)
+            ftype = {"boolean": "bool", "integer": "int", "number": "number"}.get(t, "str")
+        if ftype in ("good", "goods"):
+            vals = value if isinstance(value, list) else [value]
+            return "text", ", ".join(self.good_name(g) for g in vals)
+        if ftype in ("icon", "icons"):
+            vals = value if isinstance(value, list) else [value]
+            return "icons", ", ".join(self.icon_marker(i) for i in vals)
+        if ftype == "bool" or isinstance(value, bool):
+            return "flag", bool(value)
+        if ftype == "sockets":
+            return "sockets", value
+        if isinstance(value, list):
+            return "text", ", ".join(str(x) for x in value)
+        if isinstance(value, dict):
+            return "text", "; ".join(f"{title(str(k))}: {v}" for k, v in value.items())
+        return "text", "" if value is None else str(value)
+
+    def fields_of(self, rec: dict, fspecs: dict, marks: dict[str, tuple[str, str]]) -> list[Field]:
+        out = []
+        keys = [k for k in fspecs if k in rec] + [k for k in rec if k not in fspecs and k not in _RECORD_KEYS]
+        for k in keys:
+            spec = fspecs.get(k, "str")
+            kind, value = self.field_value(spec, rec[k])
+            label = (spec.get("title") if isinstance(spec, dict) else None) or title(k)
+            mark, why = marks.get(k, ("", ""))
+            out.append(Field(label, kind, value, mark, why))
+        return out
+
+    def card(self, rec: dict) -> Card:
+        kind_spec = self.v.card_kinds.get(rec.get("kind")) or {}
+        marks: dict[str, tuple[str, str]] = {}
+        notes = []
+        for mark in ("provisional", "uncertain"):
+            for k, why in (rec.get(mark) or {}).items():
+                marks[k] = (mark, why)
+                notes.append((mark, title(k), why))
+        fspecs = dict(kind_spec.get("fields") or {})
+        fields = [f for f in self.fields_of(rec, fspecs, marks) if f.kind != "sockets"]
+        sockets = None
+        for k, spec in fspecs.items():
+            if spec == "sockets" and isinstance(rec.get(k), dict):
+                sockets = self.sockets_view(rec[k], marks.get(k, ("", ""))[0])
+        slots = kind_spec.get("slots") or {}
+        effects = self.effects(rec.get("texts") or {}, slots)
+        faces = []
+        for fname, face in (rec.get("faces") or {}).items():
+            fspec = (kind_spec.get("faces") or {}).get(fname) or {}
+            ffields = {k: v for k, v in face.items() if k not in ("texts", "slots")}
+            faces.append(Face((fspec.get("name") or title(fname)),
+                              self.fields_of(ffields, dict(fspec.get("fields") or {}), {}),
+                              self.effects(face.get("texts") or {}, fspec.get("slots") or {})))
+        src = rec.get("source") or ""
+        return Card(id=rec["id"], name=rec.get("name", rec["id"]), kind=kind_spec.get("name") or title(rec.get("kind", "")),
+                    count=rec.get("count"), source=src, fields=fields, effects=effects, faces=faces,
+                    sockets=sockets, notes=notes, note=rec.get("note"), printed=rec.get("text"), at=rec.get("at", ""))
+
+    def effects(self, texts: dict, slots: dict) -> list[Effect]:
+        order = [s for s in slots if s in texts] + [s for s in texts if s not in slots]
+        out = []
+        for s in order:
+            spec = slots.get(s) or {}
+            kind = spec.get("kind", "effect")
+            out.append(Effect(spec.get("name") or title(s), self.english(texts[s], kind), kind))
+        return out
+
+    def socket_table(self) -> dict:
+        return dict(((self.d.get("tables") or {}).get("sockets")) or {})
+
+    def socket_letter(self, key: str) -> str:
+        spec = self.socket_table().get(key) or {}
+        if spec.get("letter"):
+            return str(spec["letter"])
+        name = spec.get("name") or title(key)
+        return "".join(w[0] for w in name.split()[:2]).upper()
+
+    def sockets_view(self, value: dict, mark: str) -> dict:
+        out = {}
+        for side in ("top", "left", "right", "bottom"):
+            key = value.get(side)
+            if key is None:
+                continue
+            spec = self.socket_table().get(key) or {}
+            out[side] = {"key": key, "name": spec.get("name") or title(str(key)), "letter": self.socket_letter(key)}
+        return {"sides": out, "mark": mark, "svg": socket_svg(out)}
+
+    # tables --------------------------------------------------------------------------------------
+    def tables(self, tables: dict, skip: set[str] = frozenset()) -> list[Table]:
+        out = []
+        for key, value in tables.items():
+            if key in skip:
+                continue
+            out.append(table_view(key, value))
+        return out
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None:
+        return "—"
+    if isinstance(v, list):
+        return ", ".join(_cell(x) for x in v)
+    if isinstance(v, dict):
+        return "; ".join(f"{title(str(k))}: {_cell(x)}" for k, x in v.items())
+    return str(v)
+
+
+def table_view(key: str, value: Any) -> Table:
+    """Draw a rules table from its shape: a matrix, a record list, a key/value list, or a value."""
+    name = title(str(key))
+    note = None
+    if isinstance(value, dict) and ("rows" in value or "note" in value or "title" in value) and \
+            not all(isinstance(v, dict) for v in value.values()):
+        note = value.get("note")
+        name = value.get("title") or name
+        value = value.get("rows", {k: v for k, v in value.items() if k not in ("note", "title")})
+    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+        cols: list[str] = []
+        for v in value.values():
+            for c in v:
+                if c not in cols:
+                    cols.append(c)
+        rows = [[title(str(k))] + [_cell(v.get(c)) if c in v else "" for c in cols] for k, v in value.items()]
+        return Table(name, [""] + [_colname(c) for c in cols], rows, note)
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        cols = []
+        for v in value:
+            for c in v:
+                if c not in cols:
+                    cols.append(c)
+        return Table(name, [_colname(c) for c in cols], [[_cell(v.get(c)) for c in cols] for v in value], note)
+    if isinstance(value, dict):
+        return Table(name, ["", ""], [[title(str(k)), _cell(v)] for k, v in value.items()], note)
+    if isinstance(value, list):
+        return Table(name, [""], [[_cell(v)] for v in value], note)
+    return Table(name, [""], [[_cell(value)]], note)
+
+
+def _colname(c: Any) -> str:
+    if isinstance(c, int):
+        return str(c)
+    return title(str(c))
+
+
+def socket_svg(sides: dict) -> str:
+    """A small card outline with its four sockets, each a circle carrying the socket's letter(s)."""
+    w, h, r = 120, 78, 11
+    pos = {"top": (w / 2, 0), "bottom": (w / 2, h), "left": (0, h / 2), "right": (w, h / 2)}
+    pad = r + 2
+    parts = [f'<svg class="sockets" viewBox="{-pad} {-pad} {w + 2 * pad} {h + 2 * pad}" '
+             f'width="{w + 2 * pad}" height="{h + 2 * pad}" role="img" aria-label="sockets">',
+             f'<rect x="0" y="0" width="{w}" height="{h}" rx="6" fill="#fff" stroke="#000" stroke-width="1.5"/>']
+    for side, (x, y) in pos.items():
+        s = sides.get(side)
+        if not s:
+            continue
+        letter = html.escape(s["letter"])
+        dash = ' stroke-dasharray="3 2"' if s["key"] == "universal" else ""
+        parts.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" stroke="#000" stroke-width="1.5"{dash}/>')
+        parts.append(f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" font-weight="bold" '
+                     f'font-family="sans-serif">{letter}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+# --- clauses and where they are proved ---------------------------------------------------------------
+
+
+def clauses_file() -> Path:
+    return resources.RESOURCE_ROOT / "docs" / "clauses.yaml"
+
+
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _yaml(text: str) -> Any:
+    return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader
+
+
+def load_clauses(path: Path | None = None) -> tuple[list[dict], dict[str, str]]:
+    """The clause list (group, id, rule, open) and each group's rulebook file."""
+    path = path or clauses_file()
+    if not path.is_file():
+        return [], {}
+    return _load_clauses(str(path), path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _load_clauses(path: str, _mtime: int) -> tuple[list[dict], dict[str, str]]:
+    text = Path(path).read_text(encoding="utf-8")
+    data = _yaml(text) or {}
+    books = {}
+    for line in text.splitlines():
+        m = re.match(r"^([a-z_]+):\s*#\s*([0-9]{3}_[0-9a-f]+)", line)
+        if m:
+            books[m.group(1)] = m.group(2)
+    out = []
+    for group, items in data.items():
+        for c in items or []:
+            out.append({"group": group, "id": str(c["id"]), "rule": c.get("rule", ""), "open": c.get("open")})
+    return out, books
+
+
+def project_root() -> Path | None:
+    """The source checkout (tests live there), or None for an installed wheel."""
+    return resources.RESOURCE_ROOT if resources.is_checkout() else None
+
+
+def rule_tests(tests_dir: Path) -> dict[str, list[str]]:
+    """Clause id -> tests marked ``@pytest.mark.rule("ID")``, found by reading the test sources."""
+    out: dict[str, list[str]] = {}
+    if not tests_dir.is_dir():
+        return out
+    for path in sorted(tests_dir.rglob("*.py")):
+        try:
+            tree = pyast.parse(path.read_text(encoding="utf-8"))
+        except (SyntaxError, UnicodeDecodeError, OSError):
+            continue
+        rel = path.relative_to(tests_dir.parent).as_posix()
+        module_ids = []
+        for node in tree.body:
+            if isinstance(node, pyast.Assign) and any(isinstance(t, pyast.Name) and t.id == "pytestmark"
+                                                      for t in node.targets):
+                module_ids += _rule_ids(node.value)
+
+        def visit(body, prefix: str, inherited: list[str]):
+            for node in body:
+                if isinstance(node, pyast.ClassDef):
+                    ids = inherited + [i for d in node.decorator_list for i in _rule_ids(d)]
+                    visit(node.body, f"{prefix}{node.name}::", ids)
+                elif isinstance(node, (pyast.FunctionDef, pyast.AsyncFunctionDef)) and node.name.startswith("test"):
+                    ids = inherited + [i for d in node.decorator_list for i in _rule_ids(d)]
+                    for i in dict.fromkeys(ids):
+                        out.setdefault(i, []).append(f"{rel}::{prefix}{node.name}")
+
+        visit(tree.body, "", module_ids)
+    return out
+
+
+def _rule_ids(node) -> list[str]:
+    ids = []
+    for n in pyast.walk(node):
+        if isinstance(n, pyast.Call) and isinstance(n.func, pyast.Attribute) and n.func.attr == "rule":
+            for a in n.args:
+                if isinstance(a, pyast.Constant) and isinstance(a.value, str):
+                    ids.append(a.value)
+    return ids
+
+
+def implementations(root: Path, data_root: Path, ids: set[str]) -> dict[str, list[str]]:
+    """Clause id -> code and data files that name it (comments, notes, decisions in code)."""
+    out: dict[str, list[str]] = {}
+    places = [(root / "runtime", "*.py"), (root / "compiler", "*.py"), (data_root, "*.yaml")]
+    seen = set()
+    for base, pattern in places:
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob(pattern)):
+            if "_bundled" in path.parts or "scenarios" in path.parts or path in seen or "schema" in path.parts:
+                continue
+            seen.add(path)
+            try:
+                lines = path.read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                continue
+            rel = _rel(path, root, data_root)
+            for n, line in enumerate(lines, 1):
+                for m in _CLAUSE_ID.finditer(line):
+                    if m.group(1) in ids:
+                        where = f"{rel}:{n}"
+                        lst = out.setdefault(m.group(1), [])
+                        if not any(w.startswith(rel + ":") for w in lst):
+                            lst.append(where)
+    return out
+
+
+def scenario_rules(data_root: Path) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    if not data_root.is_dir():
+        return out
+    for path in sorted(data_root.glob("*/scenarios/*.yaml")):
+        try:
+            data = _yaml(path.read_text(encoding="utf-8")) or {}
+        except (yaml.YAMLError, OSError):
+            continue
+        for i in data.get("rules") or [] if isinstance(data, dict) else []:
+            out.setdefault(str(i), []).append(f"{path.parent.parent.name}/scenarios/{path.name}")
+    return out
+
+
+def _rel(path: Path, root: Path, data_root: Path) -> str:
+    for base, prefix in ((root, ""), (data_root.parent, "")):
+        try:
+            return prefix + path.resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            continue
+    return path.name
+
+
+def clause_views(data_root: Path, tests_dir: Path | None = None, root: Path | None = None) -> tuple[list[Clause], bool]:
+    """Every clause with where it is implemented and which tests prove it.
+
+    Returns the clauses and whether tests could be looked for (an installed wheel has no tests/).
+    """
+    raw, _ = load_clauses()
+    root = root if root is not None else project_root()
+    if tests_dir is None and root is not None:
+        tests_dir = root / "tests"
+    known = tests_dir is not None and tests_dir.is_dir()
+    tests = rule_tests(tests_dir) if known else {}
+    ids = {c["id"] for c in raw}
+    code_root = Path(__file__).resolve().parent.parent  # holds compiler/ and runtime/, checkout or wheel
+    impl = implementations(code_root, data_root, ids)
+    scen = scenario_rules(data_root)
+    return [Clause(c["id"], c["group"], c["rule"], c["open"], impl.get(c["id"], []), tests.get(c["id"], []),
+                   scen.get(c["id"], [])) for c in raw], known
+
+
+# --- the game view ----------------------------------------------------------------------------------
+
+
+def game_view(result, game: str, verbs: dict | None = None) -> Game:
+    from runtime.verbs import verbs_for
+
+    gb = result.games[game]
+    vocab = gb.vocab
+    b = _GameViewBuilder(vocab, verbs if verbs is not None else verbs_for(vocab.engine))
+    d = vocab.data
+    has_sockets = any(spec == "sockets" for k in vocab.card_kinds.values()
+                      for spec in ((k or {}).get("fields") or {}).values())
+    modules = []
+    for stem in gb.modules:
+        rel = f"{game}/{identifier(stem)}.py"
+        if rel not in result.outputs:
+            continue
+        ns = _exec_generated(result.outputs[rel], f"_cardwright_ref_{game}_{identifier(stem)}")
+        meta = ns.get("MODULE") or {}
+        cards = [b.card(rec) for rec in (ns.get("CARDS") or {}).values()]
+        doc_rules = (gb.modules[stem].data.get("rules") or {}) if gb.modules.get(stem) is not None else {}
+        rules = [Effect(title(k), b.english(t, "effect")) for k, t in doc_rules.items()
+                 if k in (ns.get("RULES") or {})]
+        map_svg, map_note = render_map(ns.get("MAP"), vocab)
+        modules.append(Module(id=meta.get("id", stem), name=meta.get("name") or title(stem), source=meta.get("source"),
+                              note=meta.get("note"), setup=list(meta.get("setup") or []),
+                              tables=b.tables(ns.get("TABLES") or {}), map_svg=map_svg, map_note=map_note,
+                              cards=cards, rules=rules, file=meta.get("file", "")))
+    phases = []
+    for ph in d.get("phases") or []:
+        spec = {"id": ph} if isinstance(ph, str) else dict(ph)
+        skip = spec.get("skip_in_round") or []
+        phases.append({"name": spec.get("name") or title(spec["id"]), "note": spec.get("note"),
+                       "skip": ", ".join(str(r) for r in skip)})
+    icons = []
+    for key, spec in (d.get("icons") or {}).items():
+        spec = spec or {}
+        good = spec.get("good")
+        icons.append({"key": key, "marker": b.icon_marker(key), "name": spec.get("name") or title(key),
+                      "good": b.good_name(good) if good else "no effect", "uncertain": spec.get("uncertain"),
+                      "note": spec.get("note")})
+    goods = [{"name": (s or {}).get("name") or title(k), "kind": (s or {}).get("kind"), "note": (s or {}).get("note")}
+             for k, s in (d.get("goods") or {}).items()]
+    zones = [{"name": (s or {}).get("name") or title(k), "per": (s or {}).get("per", "player"),
+              "hidden": bool((s or {}).get("hidden")), "note": (s or {}).get("note")}
+             for k, s in (d.get("zones") or {}).items()]
+    things = [{"name": title(k), "zones": ", ".join(((d.get("zones") or {}).get(z) or {}).get("name") or title(z)
+                                                    for z in s.get("zones", [])),
+               "kinds": ", ".join((vocab.card_kinds.get(kk) or {}).get("name") or title(kk) for kk in s.get("kinds") or []),
+               "note": s.get("note")} for k, s in (d.get("things") or {}).items()]
+    sources = [{"name": title(k), "zone": ((d.get("zones") or {}).get(s.get("zone")) or {}).get("name") or title(s.get("zone", "")),
+                "end": s.get("end", "top"), "face": title(s["face"]) if s.get("face") else None, "note": s.get("note")}
+               for k, s in (d.get("card_sources") or {}).items()]
+    sockets = []
+    if has_sockets:
+        for key, spec in b.socket_table().items():
+            spec = spec or {}
+            one = {"key": key, "name": spec.get("name") or title(key), "letter": b.socket_letter(key)}
+            sockets.append({**one, "note": spec.get("note"), "svg": socket_svg({"top": one})})
+    kinds = []
+    for key, spec in vocab.card_kinds.items():
+        spec = spec or {}
+        kinds.append({"name": spec.get("name") or title(key), "note": spec.get("note"),
+                      "slots": ", ".join((s or {}).get("name") or title(k) for k, s in (spec.get("slots") or {}).items()),
+                      "fields": ", ".join((s.get("title") if isinstance(s, dict) else None) or title(k)
+                                          for k, s in (spec.get("fields") or {}).items()),
+                      "faces": ", ".join((s or {}).get("name") or title(k) for k, s in (spec.get("faces") or {}).items())})
+    return Game(id=game, name=vocab.name, source=d.get("source"), note=d.get("note"), phases=phases, icons=icons,
+                goods=goods, zones=zones, things=things, card_sources=sources, sockets=sockets, card_kinds=kinds,
+                tables=b.tables(d.get("tables") or {}, skip={"sockets"} if has_sockets else set()),
+                modules=modules)
+
+
+def render_map(map_data: Any, vocab: Vocabulary) -> tuple[str | None, str | None]:
+    """The module's hex map as SVG, by ``compiler.mapsvg`` (when that stage is part of this build)."""
+    if not map_data:
+        return None, None
+    try:
+        from .mapsvg import render_map_svg
+    except ImportError:
+        return None, "This build has no map renderer (compiler/mapsvg.py); the map is listed in the data only."
+    try:
+        return str(render_map_svg(map_data, vocab)), None
+    except Exception as exc:  # noqa: BLE001 - a drawing problem must not stop the reference
+        return None, f"The map could not be drawn: {exc}"
+
+
+def game_rulebooks(result, game: str) -> set[str]:
+    """The rulebook files a game's content cites (game file, modules, cards)."""
+    gb = result.games[game]
+    texts = [str(gb.vocab.data.get("source") or "")]
+    for doc in gb.modules.values():
+        texts.append(str(doc.data.get("source") or ""))
+        texts += [str(c.get("source") or "") for c in doc.data.get("cards") or [] if isinstance(c, dict)]
+    return {m.group(1) for t in texts for m in _RULEBOOK.finditer(t)}
+
+
+# --- rendering --------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=2)
+def _env(fmt: str):
+    """One template environment per output kind, built once (templates compile on first use)."""
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=(fmt == "html"),
+                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["marked_html"] = _marked_html
+    env.filters["marked_md"] = _marked_md
+    env.filters["md"] = _md_escape
+    env.filters["mdcell"] = lambda s: _md_escape(s).replace("|", "\\|").replace("\n", " ")
+    env.filters["anchor"] = lambda s: re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
+    env.globals["icons_of"] = {}
+    return env
+
+
+def _marked_html(marked: str, icons: dict | None = None):
+    from markupsafe import Markup, escape
+
+    out = []
+    for kind, value in split_icons(str(marked)):
+        if kind == "text":
+            out.append(str(escape(value)))
+        else:
+            spec = (icons or {}).get(value) or {}
+            name = spec.get("name") or title(value)
+            letter = spec.get("letter") or name[:1].upper()
+            colour = spec.get("colour")
+            style = f' style="--icon: {escape(colour)}"' if colour and re.fullmatch(r"[#a-zA-Z0-9(),. %-]+", colour) else ""
+            out.append(f'<span class="icon"{style}><b>{escape(letter)}</b>{escape(name)}</span>')
+    return Markup("".join(out))
+
+
+def _marked_md(marked: str, icons: dict | None = None) -> str:
+    out = []
+    for kind, value in split_icons(str(marked)):
+        if kind == "text":
+            out.append(_md_escape(value))
+        else:
+            spec = (icons or {}).get(value) or {}
+            name = spec.get("name") or title(value)
+            letter = spec.get("letter") or name[:1].upper()
+            out.append(f"{_md_escape(name)} [{_md_escape(letter)}]")
+    return "".join(out)
+
+
+def _md_escape(s: Any) -> str:
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def render_game(view: Game, fmt: str, icons: dict, with_clauses: bool = True, paper: str | None = None) -> str:
+    env = _env("html" if fmt in ("html", "pdf") else "md")
+    name = "game.html.j2" if fmt in ("html", "pdf") else "game.md.j2"
+    return env.get_template(name).render(g=view, icons=icons, with_clauses=with_clauses,
+                                         paper=PAPERS.get(paper or "", None))
+
+
+def render_index(games: list[Game], clauses: list[Clause], coverage_known: bool, fmt: str,
+                 paper: str | None = None) -> str:
+    env = _env("html" if fmt in ("html", "pdf") else "md")
+    name = "index.html.j2" if fmt in ("html", "pdf") else "index.md.j2"
+    return env.get_template(name).render(games=games, clauses=clauses, coverage_known=coverage_known,
+                                         paper=PAPERS.get(paper or "", None))
+
+
+def build_views(result, data_root: Path, only: set[str] | None = None) -> tuple[list[Game], list[Clause], bool]:
+    clauses, known = clause_views(Path(data_root))
+    _, books = load_clauses()
+    games = []
+    for game in sorted(result.games):
+        if only and game not in only:
+            continue
+        view = game_view(result, game)
+        cited = game_rulebooks(result, game)
+        groups = {g for g, book in books.items() if book in cited}
+        view.clauses = [c for c in clauses if c.group in groups]
+        view.coverage_known = known
+        games.append(view)
+    return games, clauses, known
+
+
+def render_all(result, data_root, out_dir, formats=("html",), only: set[str] | None = None,
+               paper: str = "a4") -> list[str]:
+    """Write the reference of every game (and an index with every rule clause); return the paths."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    games, clauses, known = build_views(result, Path(data_root), only)
+    written: list[str] = []
+    for fmt in formats:
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown reference format {fmt!r} (use one of {', '.join(FORMATS)})")
+    for fmt in formats:
+        if fmt == "pdf":
+            continue
+        ext = "html" if fmt == "html" else "md"
+        for g in games:
+            icons = g_icons(result, g.id)
+            text = render_game(g, fmt, icons)
+            if fmt == "md":
+                for m in g.modules:
+                    if m.map_svg:
+                        svg = out_dir / f"{g.id}-{m.id}-map.svg"
+                        _write(svg, m.map_svg)
+                        written.append(str(svg))
+            path = out_dir / f"{g.id}.{ext}"
+            _write(path, text)
+            written.append(str(path))
+        path = out_dir / f"index.{ext}"
+        _write(path, render_index(games, clauses, known, fmt))
+        written.append(str(path))
+    if "pdf" in formats:
+        with tempfile.TemporaryDirectory(prefix="cardwright-pdf-") as tmp:
+            jobs = []
+            for g in games:
+                src = Path(tmp) / f"{g.id}.html"
+                _write(src, render_game(g, "pdf", g_icons(result, g.id), paper=paper))
+                jobs.append((src, out_dir / f"{g.id}.pdf"))
+            src = Path(tmp) / "index.html"
+            _write(src, render_index(games, clauses, known, "pdf", paper=paper))
+            jobs.append((src, out_dir / "index.pdf"))
+            # one browser process per document, a few at a time (each is mostly start-up time)
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=max(1, min(3, os.cpu_count() or 1))) as pool:
+                for _ in pool.map(lambda job: print_pdf(*job), jobs):
+                    pass
+            written += [str(pdf) for _, pdf in jobs]
+    return written
+
+
+def g_icons(result, game: str) -> dict:
+    return dict(result.games[game].vocab.data.get("icons") or {})
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8", newline="\n")
+    os.replace(tmp, path)
+
+
+# --- PDF through a headless Chromium ------------------------------------------------------------------
+
+
+class PdfError(RuntimeError):
+    pass
+
+
+def find_browser() -> str | None:
+    """A headless Chromium: $CARDWRIGHT_CHROMIUM, else chromium / chromium-browser / google-chrome."""
+    env = os.environ.get("CARDWRIGHT_CHROMIUM")
+    if env:
+        return env if shutil.which(env) or Path(env).is_file() else None
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def print_pdf(html_file: Path, pdf: Path, browser: str | None = None, timeout: float = 120) -> None:
+    browser = browser or find_browser()
+    if browser is None:
+        raise PdfError("PDF output needs a headless Chromium (Debian/Ubuntu: apt-get install chromium); "
+                       "set CARDWRIGHT_CHROMIUM to its path if it is installed elsewhere")
+    pdf.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="cardwright-chromium-") as profile:
+        cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--disable-extensions", "--disable-default-apps", "--mute-audio", "--no-pdf-header-footer",
+               f"--user-data-dir={profile}", f"--print-to-pdf={pdf.resolve()}",
+               html_file.resolve().as_uri()]
+        try:
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise PdfError(f"the browser could not print {html_file.name}: {exc}") from exc
+    if proc.returncode != 0 or not pdf.is_file() or pdf.stat().st_size == 0:
+        tail = proc.stderr.decode("utf-8", "replace").strip().splitlines()[-3:]
+        raise PdfError(f"the browser could not print {html_file.name} (exit {proc.returncode}): {' / '.join(tail)}")
