@@ -22,6 +22,7 @@ from .check import Checker
 from .codegen import HEADER, ModuleWriter, comment, identifier, literal
 from .diagnostics import Diagnostics, display_path
 from .loader import Document, load_file, path_text
+from .maps import check_map
 from .parser import parse_effect
 from .schema import card_schema, validate
 from .vocabulary import Vocabulary
@@ -141,6 +142,8 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         cards = doc.data.get("cards") or []
         for i, card in enumerate(cards):
             validate(doc, cschema, diags, ("cards", i))
+        if isinstance(doc.data.get("map"), dict) and validate(doc, "map", diags, ("map",)):
+            check_map(doc, gdoc.data, diags)  # geometry a schema cannot express (E601)
         t = timer.add("validate", t)
         gb.modules[path.stem] = doc
         rel = f"{rel_root.name}/{path.relative_to(rel_root).as_posix()}"
