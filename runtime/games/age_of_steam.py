@@ -1,0 +1,704 @@
+"""The Age of Steam engine, for the Moon map (rulebook 002_18a981a1c9ecbefd.txt, clauses A01–A13).
+
+Everything map-specific comes from the data: the hexes, terrain and track costs, the Town cost, the
+wrap-around labels, the Satellite spaces and the day/night line are read from the compiled game
+(``generated/age_of_steam``: ``VOCAB['tables']`` and ``MAPS['moon']``). No cost is written here.
+
+What the base game defines and this rulebook does not — auctions and turn order bidding, shares,
+the full income track with its expenses and income reduction, locomotives (link length), the
+Goods Display's exact columns, Urbanization, tile shapes (crossings, complex tiles), losing
+unfinished track — is not modelled. The engine models only what clauses A01–A13 need; every
+simplification is marked "Decision:" below and listed in docs/decisions.md ("Age of Steam — Moon").
+
+Model in brief:
+- Track is built as *links*: a player builds from a node (the Landing hex or a City connected to it
+  by Complete Links) through track hexes, one tile per hex, until the link reaches a City, a Town or
+  the Landing hex (then it is a Complete Link) — or stops unfinished, to be continued by its owner.
+- A cube lies on a hex: on a City, Town or the Landing hex, on a track tile, or on a bare hex (put
+  there by the Satellite). A cube on track is deliverable from there (A13).
+- Moving a cube follows Complete Links from node to node; each link used gives its owner +1 income,
+  except the one opponent link a Low Gravitation holder uses as their own (A07).
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from runtime.engine import CompiledGame, Engine, Outcome, register
+from runtime.errors import Refused, RulesError
+from runtime.hexgrid import HexMap, fmt, parse_coord
+from runtime.refs import GOOD
+from runtime.state import GameState
+from runtime.verbs import Slot, verb
+
+ENGINE = "age_of_steam"
+
+
+# --- state ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Link:
+    """Track from one node towards another. Complete when ``end`` is set."""
+
+    id: str
+    owner: int
+    start: tuple
+    hexes: list = field(default_factory=list)  # track hexes in building order
+    end: tuple | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.end is not None
+
+    def tip(self) -> tuple:
+        return self.hexes[-1] if self.hexes else self.start
+
+
+@dataclass
+class MoonState:
+    map: HexMap
+    terrain: dict
+    town_cost: dict
+    colours: list
+    links: dict = field(default_factory=dict)  # id -> Link
+    next_link: int = 1
+    track: dict = field(default_factory=dict)  # track hex -> link id
+    cubes: dict = field(default_factory=dict)  # hex -> [colour…]
+    sun: str = ""
+    turn: int = 1
+    built: dict = field(default_factory=dict)  # player -> tiles built this turn
+    move_round: int = 0  # 0 outside Move Goods, else 1 or 2
+    moved: set = field(default_factory=set)  # players who moved a cube this round
+    borrowed: dict = field(default_factory=dict)  # player -> the opponent link used via Low Gravitation
+    satellite_at: str | None = None
+    satellite_cubes: list = field(default_factory=list)
+    satellite_on: bool = True
+    display: dict = field(default_factory=dict)  # Goods Display column -> [colour…]
+    new_cities: dict = field(default_factory=dict)  # hex -> {id, colour, number}
+    new_city_tiles: list = field(default_factory=list)
+    removed: list = field(default_factory=list)  # components removed at setup
+    turn_order: list = field(default_factory=list)
+
+    def snapshot(self) -> dict:
+        return {
+            "links": {k: (v.owner, v.start, list(v.hexes), v.end) for k, v in sorted(self.links.items())},
+            "next_link": self.next_link,
+            "cubes": {fmt(h): sorted(c) for h, c in sorted(self.cubes.items()) if c},
+            "sun": self.sun, "turn": self.turn, "built": dict(sorted(self.built.items())),
+            "move_round": self.move_round, "moved": sorted(self.moved),
+            "borrowed": dict(sorted(self.borrowed.items())),
+            "satellite": (self.satellite_at, list(self.satellite_cubes)),
+            "display": {k: list(v) for k, v in sorted(self.display.items())},
+            "new_cities": {fmt(h): dict(v) for h, v in sorted(self.new_cities.items())},
+            "turn_order": list(self.turn_order),
+        }
+
+
+class MoonGame(GameState):
+    """A GameState whose snapshot also covers the map state (so 'state unchanged' means all of it)."""
+
+    moon: MoonState
+
+    def snapshot(self) -> dict:
+        snap = super().snapshot()
+        snap["moon"] = self.moon.snapshot()
+        return snap
+
+
+# --- verbs ------------------------------------------------------------------------------------
+
+
+@verb("build", template="build {obj}", example="build up to 3 track tiles",
+      obj=Slot((GOOD,), required=True), engine=ENGINE)
+def build_allowance(ctx, objs, ph, strict):
+    """Allow the player to build up to N track tiles this turn (the highest allowance granted counts)."""
+    sel = objs[0]
+    if sel.noun != "track_tile":
+        raise RulesError(f"'build' takes track tiles, not {sel.noun}")
+    n = ctx.amount(sel)
+    p = ctx.game.players[ctx.player]
+    if n > p.goods["track_tile"]:
+        p.goods["track_tile"] = n
+    ctx.game.emit("build", ctx.player, f"may build up to {p.goods['track_tile']} track tiles this turn")
+
+
+# --- the engine -------------------------------------------------------------------------------
+
+
+class AgeOfSteam(Engine):
+    name = ENGINE
+    steps = {**Engine.steps, "build": "step_build", "action": "step_action", "move": "step_move",
+             "satellite": "step_satellite"}
+
+    # --- creating a game -----------------------------------------------------------------------
+    def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
+                 options: dict | None = None, setup: bool = True) -> MoonGame:
+        options = dict(options or {})
+        mod, data = _map_of(compiled, options.get("map"))
+        lim = data.get("players") or {}
+        if lim and not (lim.get("min", 1) <= len(players) <= lim.get("max", 99)):
+            raise Refused(f"{data.get('name', mod)} is a map for {lim['min']} to {lim['max']} players, "
+                          f"not {len(players)}")
+        game = MoonGame(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
+        game.engine = self
+        game.compiled = compiled
+        from runtime.verbs import verbs_for
+
+        game.verbs = verbs_for(self.name)
+        tables = compiled.vocab.get("tables") or {}
+        hm = HexMap.from_data(data)
+        game.moon = MoonState(hm, dict(tables.get("terrain") or {}), dict(tables.get("town_cost") or {}),
+                              sorted(tables.get("cube_colours") or {}))
+        m = game.moon
+        m.sun = (data.get("day_night") or {}).get("sun_start", "")
+        m.satellite_on = options.get("satellite", True) is not False
+        m.satellite_at = (data.get("satellite") or {}).get("start") if m.satellite_on else None
+        m.turn_order = list(range(len(players)))
+        m.new_city_tiles = [dict(t) for t in ((tables.get("new_cities") or {}).get("tiles") or [])]
+        if setup:
+            self.setup(game)
+        return game
+
+    def setup(self, game: MoonGame) -> None:
+        """A02 and A11: cubes on Cities and the Landing hex, New Cities, Goods Display, Sun, Satellite."""
+        m = game.moon
+        st = (game.vocab.get("tables") or {}).get("setup") or {}
+        for h in sorted(self.cities(game)):
+            m.cubes.setdefault(h, []).extend(self.draw_cubes(game, st.get("cubes_per_city", 2)))
+        n = st.get("cubes_per_player_on_landing", 2) * len(game.players)
+        m.cubes.setdefault(m.map.landing, []).extend(self.draw_cubes(game, n))
+        # "Remove the black New City tiles from the game."
+        m.removed = [t["id"] for t in m.new_city_tiles if t.get("colour") == "black"]
+        m.new_city_tiles = [t for t in m.new_city_tiles if t.get("colour") != "black"]
+        # "Fill the Goods Display as usual with the exception of the black New Cities." Decision: one
+        # column per City growth number and one per remaining New City tile, each filled with the
+        # (provisional) display_cubes_per_column cubes.
+        per = st.get("display_cubes_per_column", 3)
+        for num in sorted({c["number"] for c in self.cities(game).values() if c.get("number")}):
+            m.display[str(num)] = self.draw_cubes(game, per)
+        for t in m.new_city_tiles:
+            m.display[t["id"]] = self.draw_cubes(game, per)
+        if m.satellite_on:
+            m.satellite_cubes = self.draw_cubes(game, self.satellite_cube_count(game))
+        for cid, rec in sorted(game.cards.items()):
+            if rec.get("kind") == "action":
+                game.create(cid, game.zone_key("action_tiles", None))
+        game.emit("setup", None, f"setup: 2 cubes on each of {len(self.cities(game))} Cities, {n} on the Landing hex; "
+                  f"removed {', '.join(m.removed) or 'nothing'}; Sun on {m.sun} ({self.day_label(game)} is day)"
+                  + (f"; Satellite on {m.satellite_at} with {len(m.satellite_cubes)} cubes" if m.satellite_on else ""))
+
+    def satellite_cube_count(self, game: MoonGame) -> int:
+        _, data = _map_of(game.compiled, game.options.get("map"))
+        for row in (data.get("satellite") or {}).get("cubes") or []:
+            if row["players"] == len(game.players):
+                return row["cubes"]
+        raise RulesError(f"the map gives no Satellite cube count for {len(game.players)} players")
+
+    def draw_cubes(self, game: MoonGame, n: int) -> list[str]:
+        # Decision: the base game's cube bag is not in this rulebook; cubes are drawn uniformly from the
+        # cube colours of game.yaml with the game's seeded RNG.
+        return [game.rng.choice(game.moon.colours) for _ in range(n)]
+
+    # --- map queries ---------------------------------------------------------------------------
+    def cities(self, game: MoonGame) -> dict:
+        """hex -> City record (printed Cities and New Cities placed on Towns)."""
+        out = {h: rec["city"] for h, rec in game.moon.map.hexes.items() if rec.get("city")}
+        out.update(game.moon.new_cities)
+        return out
+
+    def node_kind(self, game: MoonGame, h: tuple) -> str | None:
+        m = game.moon
+        if h == m.map.landing:
+            return "landing"
+        if h in m.new_cities or (m.map.hexes.get(h) or {}).get("city"):
+            return "city"
+        if (m.map.hexes.get(h) or {}).get("town"):
+            return "town"
+        return None
+
+    def label(self, game: MoonGame, h: tuple) -> str:
+        rec = game.moon.map.hexes.get(h) or {}
+        if h in game.moon.new_cities:
+            return f"New City {game.moon.new_cities[h]['id']} ({fmt(h)})"
+        for k in ("city", "town"):
+            if rec.get(k):
+                return rec[k]["name"]
+        return rec.get("name") or fmt(h)
+
+    def hex_of(self, game: MoonGame, ref) -> tuple:
+        m = game.moon
+        h = parse_coord(ref) if isinstance(ref, str) else None
+        if h is None:
+            h = m.map.names.get(ref)
+            if h is None and isinstance(ref, str) and ref.lower() in ("landing", "landing hex"):
+                h = m.map.landing
+        if h is None or h not in m.map.hexes:
+            raise Refused(f"there is no hex {ref!r} on the map")
+        return h
+
+    def day_side(self, game: MoonGame) -> str:
+        return game.moon.sun
+
+    def day_label(self, game: MoonGame) -> str:
+        return f"the {game.moon.sun.replace('_', ' ')} side"
+
+    def is_day(self, game: MoonGame, h: tuple) -> bool:
+        return game.moon.map.sun_side_of(h) == game.moon.sun
+
+    def accepts(self, game: MoonGame, h: tuple) -> str | None:
+        """The cube colour a City accepts now: its colour by day, black by night (A09); None otherwise."""
+        if self.node_kind(game, h) != "city":
+            return None
+        return self.cities(game)[h]["colour"] if self.is_day(game, h) else "black"
+
+    def connected(self, game: MoonGame) -> set:
+        """Nodes connected to the Landing hex by Complete Links (of any owner)."""
+        m = game.moon
+        adj: dict = {}
+        for ln in m.links.values():
+            if ln.complete:
+                adj.setdefault(ln.start, set()).add(ln.end)
+                adj.setdefault(ln.end, set()).add(ln.start)
+        seen = {m.map.landing}
+        todo = deque([m.map.landing])
+        while todo:
+            for n in sorted(adj.get(todo.popleft(), ())):
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return seen
+
+    def sections_at_town(self, game: MoonGame, h: tuple) -> int:
+        return sum((ln.start == h) + (ln.end == h) for ln in game.moon.links.values())
+
+    # --- building track (A03–A06, A13) ------------------------------------------------------
+    def build(self, game: MoonGame, player: int, hexes: list, start=None, cont: str | None = None,
+              free: bool = False) -> Link:
+        """Build track tiles along ``hexes``; refused (state unchanged) when the rules forbid it.
+
+        ``start`` is the node built from (the Landing hex or a connected City); ``cont`` continues the
+        player's own unfinished link. ``free`` lays pre-existing track for scenarios (no cost, no limit).
+        """
+        m = game.moon
+        who = game.players[player].name
+        if not hexes:
+            raise Refused("a build names at least one hex")
+        path = [self.hex_of(game, h) for h in hexes]
+        if cont is not None:
+            link = m.links.get(cont)
+            if link is None:
+                raise Refused(f"there is no link {cont!r}")
+            if link.owner != player:
+                raise Refused(f"{cont} belongs to {game.players[link.owner].name}: only its owner continues it")
+            if link.complete:
+                raise Refused(f"{cont} is already a Complete Link")
+            origin, start_node = link.tip(), link.start
+        else:
+            start_node = self.hex_of(game, start if start is not None else "landing")
+            kind = self.node_kind(game, start_node)
+            # A04: "Players can only build from the Landing hex or a City that is connected by Complete
+            # Links to the Landing hex." Decision: a Town never qualifies, connected or not.
+            if kind not in ("landing", "city"):
+                raise Refused(f"{who} may build only from the Landing hex or a City connected to it by Complete "
+                              f"Links; {self.label(game, start_node)} is not a City")
+            if kind == "city" and not free and start_node not in self.connected(game):
+                raise Refused(f"{who} may build only from the Landing hex or a City connected to it by Complete "
+                              f"Links; {self.label(game, start_node)} is not connected to the Landing hex")
+            origin = start_node
+        prev, cost, tiles, end, parts = origin, 0, 0, None, []
+        seen = set()
+        for i, h in enumerate(path):
+            if m.map.link_side(prev, h) is None:
+                raise Refused(f"{self.label(game, h)} is not next to {self.label(game, prev)}")
+            kind = self.node_kind(game, h)
+            last = i == len(path) - 1
+            if kind is not None:
+                if not last:
+                    raise Refused(f"track ends at {self.label(game, h)}: a link stops at the first City or Town")
+                if h == start_node:
+                    raise Refused("a link cannot end where it started")
+                if kind == "town":
+                    tc = m.town_cost
+                    # A06: "Towns cost $2 + $1 for every track section leading to the Town." Decision: each
+                    # build into a Town places the Town tile with all sections now leading to it.
+                    sections = self.sections_at_town(game, h) + 1
+                    c = tc["base"] + tc["per_track_section"] * sections
+                    cost += c
+                    tiles += 1
+                    parts.append(f"{self.label(game, h)} (town, {sections} section{'s' * (sections > 1)} ${c})")
+                else:
+                    parts.append(self.label(game, h))
+                end = h
+                break
+            if h in m.track or h in seen:
+                # Decision: tiles are simple track only; a hex holds one track (no crossings, no complex tiles).
+                raise Refused(f"{self.label(game, h)} already has track")
+            terrain = m.map.hexes[h]["terrain"]
+            c = (m.terrain.get(terrain) or {}).get("track_cost")
+            if c is None:
+                raise Refused(f"no track may be built on {terrain} ({self.label(game, h)})")
+            cost += c
+            tiles += 1
+            seen.add(h)
+            parts.append(f"{self.label(game, h)} ({terrain} ${c})")
+            prev = h
+        p = game.players[player]
+        if not free:
+            limit = p.goods["track_tile"]
+            done = m.built.get(player, 0)
+            if done + tiles > limit:
+                raise Refused(f"over the build limit: {who} may build {limit} track tiles this turn, has built "
+                              f"{done} and this build needs {tiles}")
+            if p.goods["money"] < cost:
+                raise Refused(f"too little money: this build costs ${cost}, {who} has ${p.goods['money']}")
+        # --- nothing has changed so far; from here on the build happens ---
+        if cont is not None:
+            link = m.links[cont]
+        else:
+            link = Link(f"L{m.next_link}", player, start_node)
+            m.next_link += 1
+            m.links[link.id] = link
+        track = [h for h in path if self.node_kind(game, h) is None]
+        link.hexes += track
+        link.end = end
+        for h in track:
+            m.track[h] = link.id
+        if not free:
+            p.goods["money"] -= cost
+            m.built[player] = m.built.get(player, 0) + tiles
+        state = "complete" if link.complete else "unfinished"
+        game.emit("build", player, f"builds {link.id} from {self.label(game, origin)}: " + " → ".join(parts)
+                  + (f": ${cost}, {tiles} tile{'s' * (tiles != 1)} ({m.built.get(player, 0)} of "
+                     f"{p.goods['track_tile']} this turn)" if not free else " (laid out)") + f"; {state}",
+                  link=link.id, cost=cost)
+        for h in track:
+            for c in m.cubes.get(h, []):
+                # A13: "If a player builds track over a hex with a cube, then the cube is placed on the tile
+                # and may be delivered."
+                game.emit("cube", player, f"the {c} cube on {fmt(h)} is now on {link.id}'s track tile and may be "
+                          "delivered")
+        return link
+
+    # --- actions -------------------------------------------------------------------------------
+    def take_action(self, game: MoonGame, player: int, action: str) -> Outcome:
+        zone = game.zone_key("action_tiles", None)
+        uid = next((u for u in game.zones[zone] if game.instances[u].card_id == action), None)
+        if uid is None:
+            taken = [game.players[p.index].name for p in game.players
+                     if any(game.instances[u].card_id == action for u in game.zone("actions", p.index))]
+            raise Refused(f"the {action} action is not available" + (f" (taken by {taken[0]})" if taken else ""))
+        game.move(uid, game.zone_key("actions", player))
+        game.instances[uid].owner = player
+        game.emit("action", player, f"takes the {game.cards[action]['name']} action")
+        if game.cards[action].get("slots", {}).get("effect"):
+            return self.run_slot(game, uid, "effect", player)
+        return Outcome("done")
+
+    def holds(self, game: MoonGame, player: int, action: str) -> bool:
+        return any(game.instances[u].card_id == action for u in game.zone("actions", player))
+
+    # --- moving goods (A07, A08, A09, A13) ---------------------------------------------------
+    def move(self, game: MoonGame, player: int, cube: str, frm, path: list, borrow: str | None = None) -> None:
+        m = game.moon
+        who = game.players[player].name
+        if m.move_round not in (1, 2):
+            raise Refused("cubes move only during Move Goods")
+        if player in m.moved:
+            raise Refused(f"{who} has already moved a cube in Move Goods round {m.move_round}")
+        src = self.hex_of(game, frm)
+        if cube not in m.cubes.get(src, []):
+            raise Refused(f"there is no {cube} cube on {self.label(game, src)}")
+        nodes = [self.hex_of(game, h) for h in path]
+        if not nodes:
+            raise Refused("a move names the nodes the cube travels to")
+        legs = []  # (link, from, to)
+        here = src
+        if self.node_kind(game, src) is None:
+            lid = m.track.get(src)
+            if lid is None:
+                raise Refused(f"the {cube} cube on {fmt(src)} is not on track: it moves once track is built there")
+            ln = m.links[lid]
+            if not ln.complete or nodes[0] not in (ln.start, ln.end):
+                raise Refused(f"the {cube} cube on {lid}'s track can only travel along {lid} to "
+                              + " or ".join(self.label(game, n) for n in (ln.start, ln.end) if n is not None)
+                              + (" once it is complete" if not ln.complete else ""))
+            # A13: a cube on a track tile is delivered from that track segment along its link.
+            legs.append((ln, src, nodes[0]))
+            here = nodes[0]
+            nodes = nodes[1:]
+        visited = {here}
+        for n in nodes:
+            if n in visited:
+                raise Refused(f"the cube would visit {self.label(game, n)} twice")
+            ln = self.link_between(game, player, here, n, borrow)
+            if ln is None:
+                raise Refused(f"no Complete Link joins {self.label(game, here)} and {self.label(game, n)}")
+            legs.append((ln, here, n))
+            visited.add(n)
+            here = n
+        dest = here
+        kind = self.node_kind(game, dest)
+        if kind == "landing":
+            raise Refused("the Landing hex is a colourless City: it does not accept goods (cubes may pass through)")
+        if kind != "city":
+            raise Refused(f"{self.label(game, dest)} is not a City: only Cities accept goods")
+        want = self.accepts(game, dest)
+        if want != cube:
+            night = "" if self.is_day(game, dest) else " (it is on the night side, so it is black)"
+            raise Refused(f"{self.label(game, dest)} accepts only {want} cubes{night}, not {cube}")
+        used = [ln for ln, _, _ in legs]
+        mine = m.borrowed.get(player)
+        if borrow is not None:
+            if not self.holds(game, player, "low_gravitation"):
+                raise Refused(f"{who} does not hold the Low Gravitation action")
+            ln = m.links.get(borrow)
+            if ln is None or not ln.complete or ln.owner == player:
+                raise Refused(f"Low Gravitation uses a Complete Link of another player; {borrow} is not one")
+            if mine is not None and mine != borrow:
+                raise Refused(f"Low Gravitation lets {who} use one opponent link as their own this turn, "
+                              f"and it is {mine}")
+            if ln not in used:
+                raise Refused(f"this move does not use {borrow}")
+            mine = borrow
+        # --- legal: move the cube ---
+        if borrow is not None:
+            m.borrowed[player] = borrow
+        m.cubes[src].remove(cube)
+        m.moved.add(player)
+        gains: dict[int, int] = {}
+        notes = []
+        for ln, a, b in legs:
+            earner = player if ln.id == mine else ln.owner
+            gains[earner] = gains.get(earner, 0) + 1
+            notes.append(f"{ln.id} ({game.players[ln.owner].name}"
+                         + (f", used as {who}'s by Low Gravitation" if earner != ln.owner else "") + ")")
+        for p, n in sorted(gains.items()):
+            game.players[p].goods["income"] += n
+        route = " → ".join([self.label(game, src)] + [self.label(game, b) for _, _, b in legs])
+        game.emit("move", player, f"moves a {cube} cube {route} over {', '.join(notes)}; income "
+                  + ", ".join(f"{game.players[p].name} +{n}" for p, n in sorted(gains.items())))
+
+    def link_between(self, game: MoonGame, player: int, a: tuple, b: tuple, borrow: str | None):
+        cands = [ln for ln in game.moon.links.values() if ln.complete and {ln.start, ln.end} == {a, b}]
+        if not cands:
+            return None
+        # Decision: with several links between two nodes, the named borrowed link, then the mover's own,
+        # then the lowest id.
+        cands.sort(key=lambda ln: (ln.id != borrow, ln.owner != player, int(ln.id[1:])))
+        return cands[0]
+
+    # --- phases --------------------------------------------------------------------------------
+    def phase(self, game: MoonGame, name: str, **kw) -> None:
+        m = game.moon
+        game.phase = name
+        if name == "select_actions":
+            game.emit("phase", None, f"turn {m.turn}: Select Actions")
+        elif name == "build_track":
+            game.emit("phase", None, f"turn {m.turn}: Build Track")
+            fn = game.compiled.rules["build_track"]
+            for p in m.turn_order:
+                self.run(game, fn, p)
+        elif name == "move_goods":
+            if m.move_round >= 2:
+                raise Refused("Move Goods has two rounds per turn")
+            m.move_round += 1
+            m.moved = set()
+            game.emit("phase", None, f"turn {m.turn}: Move Goods round {m.move_round}")
+        elif name == "goods_growth":
+            self.goods_growth(game, kw.get("dice"))
+        elif name == "end_of_turn":
+            if m.satellite_on:
+                self.satellite(game, kw.get("cube"), kw.get("hex"))
+            self.reset_turn(game)
+        else:
+            raise RulesError(f"the age_of_steam engine has no phase {name!r}")
+
+    def goods_growth(self, game: MoonGame, dice: list | None = None) -> None:
+        """A10: roll 2 dice per player; day-side Cities connected to the Landing hex receive cubes."""
+        m = game.moon
+        per = ((game.vocab.get("tables") or {}).get("goods_growth") or {}).get("dice_per_player", 2)
+        n = per * len(game.active_players())
+        if dice is None:
+            dice = [game.rng.randint(1, 6) for _ in range(n)]
+        elif len(dice) != n:
+            raise RulesError(f"Goods Growth rolls {n} dice ({per} per player), {len(dice)} given")
+        game.emit("growth", None, f"Goods Growth: rolls {', '.join(map(str, dice))}")
+        connected = self.connected(game)
+        for d in dice:
+            for h, city in sorted(self.cities(game).items()):
+                if city.get("number") != d:
+                    continue
+                col = city.get("id") if h in m.new_cities else str(d)
+                why = None
+                if not self.is_day(game, h):
+                    why = "is on the night side"
+                elif h not in connected:
+                    why = "is not connected to the Landing hex by Complete Links"
+                elif not m.display.get(col):
+                    why = f"has no cube left in its Goods Display column {col}"
+                if why:
+                    game.emit("growth", None, f"  {d}: {self.label(game, h)} {why}: no cube")
+                    continue
+                c = m.display[col].pop(0)
+                m.cubes.setdefault(h, []).append(c)
+                game.emit("growth", None, f"  {d}: {self.label(game, h)} receives a {c} cube")
+        other = [s for s in sorted(m.map.sun_spaces) if s != m.sun]
+        m.sun = other[0] if other else m.sun
+        m.turn += 1
+        game.emit("sun", None, f"the Sun moves to {m.sun}: {self.day_label(game)} is day; turn marker to {m.turn}")
+
+    def satellite_chooser(self, game: MoonGame) -> int:
+        """A12: last on the income track; ties go to the player last in turn order."""
+        order = game.moon.turn_order
+        return min(order, key=lambda p: (game.players[p].goods["income"], -order.index(p)))
+
+    def satellite(self, game: MoonGame, cube: str | None = None, hex_ref=None) -> None:
+        """A12: the chooser puts one Satellite cube on a hex next to it; the Satellite moves on."""
+        m = game.moon
+        if not m.satellite_on or m.satellite_at is None:
+            raise Refused("this game is played without the Satellite")
+        p = self.satellite_chooser(game)
+        here = m.map.space(m.satellite_at)
+        options = m.map.hexes_next_to(here)
+        if m.satellite_cubes:
+            if cube is None:
+                cube = game.agent(p).choose(game, p, sorted(set(m.satellite_cubes)), 1,
+                                            prompt="choose a Satellite cube")[0]
+            if cube not in m.satellite_cubes:
+                raise Refused(f"there is no {cube} cube on the Satellite")
+            h = (self.hex_of(game, hex_ref) if hex_ref is not None else
+                 game.agent(p).choose(game, p, options, 1, prompt="choose a hex next to the Satellite")[0])
+            if h not in options:
+                raise Refused(f"{self.label(game, h)} is not next to the Satellite on {m.satellite_at} "
+                              f"(next to it: {', '.join(fmt(o) for o in options)})")
+            m.satellite_cubes.remove(cube)
+            m.cubes.setdefault(h, []).append(cube)
+            where = (f"onto {m.track[h]}'s track, from where it may be delivered" if h in m.track
+                     else f"on {self.label(game, h)}")
+            game.emit("satellite", p, f"places a {cube} cube from the Satellite {where}")
+        else:
+            # Decision: an empty Satellite places nothing but still moves.
+            game.emit("satellite", p, "the Satellite has no cubes left: nothing is placed")
+        ids = [s for s, _ in m.map.spaces]
+        m.satellite_at = ids[(ids.index(m.satellite_at) + 1) % len(ids)]
+        game.emit("satellite", None, f"the Satellite moves counter-clockwise to {m.satellite_at}")
+
+    def reset_turn(self, game: MoonGame) -> None:
+        m = game.moon
+        m.built, m.move_round, m.moved, m.borrowed = {}, 0, set(), {}
+        for p in game.players:
+            p.goods["track_tile"] = 0
+            for uid in list(game.zone("actions", p.index)):
+                game.move(uid, game.zone_key("action_tiles", None))
+                game.instances[uid].owner = None
+        game.emit("phase", None, "end of turn: action tiles return; build allowances reset")
+
+    # --- scenario steps ------------------------------------------------------------------------
+    def step_phase(self, game, step, scenario) -> Outcome:
+        kw = {k: step[k] for k in ("dice", "cube", "hex") if k in step}
+        self.phase(game, step["phase"], **kw)
+        return Outcome("done")
+
+    def step_build(self, game, step, scenario) -> Outcome:
+        spec = step["build"]
+        p = scenario.player_index(step.get("player"))
+        self.build(game, p, list(spec.get("hexes") or []), start=spec.get("from"), cont=spec.get("continue"))
+        return Outcome("done")
+
+    def step_action(self, game, step, scenario) -> Outcome:
+        return self.take_action(game, scenario.player_index(step.get("player")), step["action"])
+
+    def step_move(self, game, step, scenario) -> Outcome:
+        spec = step["move"]
+        self.move(game, scenario.player_index(step.get("player")), spec["cube"], spec["from"],
+                  list(spec.get("path") or []), spec.get("borrow"))
+        return Outcome("done")
+
+    def step_satellite(self, game, step, scenario) -> Outcome:
+        spec = step["satellite"] or {}
+        self.satellite(game, spec.get("cube"), spec.get("hex"))
+        return Outcome("done")
+
+    def scenario_state(self, game: MoonGame, data: dict, scenario) -> None:
+        m = game.moon
+        if "turn_order" in data:
+            m.turn_order = [scenario.player_index(n) for n in data["turn_order"]]
+        if "turn" in data:
+            m.turn = data["turn"]
+        if "sun" in data:
+            if data["sun"] not in m.map.sun_spaces:
+                raise RulesError(f"unknown Sun space {data['sun']!r}")
+            m.sun = data["sun"]
+        for spec in data.get("new_cities") or []:
+            h = self.hex_of(game, spec["hex"])
+            m.new_cities[h] = {"id": spec["id"], "colour": spec["colour"], "number": spec["number"]}
+            m.display.setdefault(spec["id"], [])
+        for spec in data.get("links") or []:
+            self.build(game, scenario.player_index(spec["owner"]), spec["hexes"], start=spec.get("from"),
+                       free=True)
+        for ref, cubes in (data.get("cubes") or {}).items():
+            m.cubes[self.hex_of(game, ref)] = list(cubes)
+        for col, cubes in (data.get("display") or {}).items():
+            m.display[str(col)] = list(cubes)
+        if "satellite" in data:
+            sat = data["satellite"]
+            m.satellite_at = sat.get("at", m.satellite_at)
+            m.satellite_cubes = list(sat.get("cubes", m.satellite_cubes))
+        if "move_round" in data:
+            m.move_round = data["move_round"]
+
+    def scenario_expect(self, game: MoonGame, data: dict, scenario):
+        m = game.moon
+        for ref, want in (data.get("cubes") or {}).items():
+            have = sorted(m.cubes.get(self.hex_of(game, ref), []))
+            if have != sorted(want):
+                yield f"{ref} holds cubes {have}, expected {sorted(want)}", ["cubes", ref]
+        if "sun" in data and m.sun != data["sun"]:
+            yield f"the Sun is on {m.sun}, expected {data['sun']}", ["sun"]
+        if "turn" in data and m.turn != data["turn"]:
+            yield f"the turn marker is on {m.turn}, expected {data['turn']}", ["turn"]
+        if "satellite" in data:
+            sat = data["satellite"]
+            if "at" in sat and m.satellite_at != sat["at"]:
+                yield f"the Satellite is on {m.satellite_at}, expected {sat['at']}", ["satellite", "at"]
+            if "cubes" in sat:
+                have = len(m.satellite_cubes) if isinstance(sat["cubes"], int) else sorted(m.satellite_cubes)
+                want = sat["cubes"] if isinstance(sat["cubes"], int) else sorted(sat["cubes"])
+                if have != want:
+                    yield f"the Satellite holds {have} cubes, expected {want}", ["satellite", "cubes"]
+        for lid, want in (data.get("links") or {}).items():
+            ln = m.links.get(lid)
+            if ln is None:
+                yield f"there is no link {lid}", ["links", lid]
+                continue
+            if "owner" in want and game.players[ln.owner].name != want["owner"]:
+                yield f"{lid} belongs to {game.players[ln.owner].name}", ["links", lid, "owner"]
+            if "complete" in want and ln.complete != want["complete"]:
+                yield f"{lid} complete={ln.complete}, expected {want['complete']}", ["links", lid, "complete"]
+        if "connected" in data:
+            have = sorted(self.label(game, h) for h in self.connected(game) if self.node_kind(game, h) == "city")
+            if have != sorted(data["connected"]):
+                yield f"Cities connected to the Landing hex: {have}, expected {sorted(data['connected'])}", ["connected"]
+        if "night_cities" in data:
+            have = sorted(self.label(game, h) for h in self.cities(game) if not self.is_day(game, h))
+            if have != sorted(data["night_cities"]):
+                yield f"night-side Cities: {have}, expected {sorted(data['night_cities'])}", ["night_cities"]
+        for col, want in (data.get("display") or {}).items():
+            have = len(m.display.get(str(col), []))
+            if have != want:
+                yield f"Goods Display column {col} holds {have} cubes, expected {want}", ["display", col]
+
+
+def _map_of(compiled: CompiledGame, name: str | None = None) -> tuple[str, dict]:
+    maps = {k: v for k, v in sorted(compiled.maps.items()) if v}
+    if name is not None:
+        if name not in maps:
+            raise RulesError(f"no map {name!r} (maps: {', '.join(maps) or 'none'})")
+        return name, maps[name]
+    if not maps:
+        raise RulesError(f"game {compiled.game!r} has no map")
+    return next(iter(maps.items()))
+
+
+register(AgeOfSteam())
