@@ -346,5 +346,50 @@ def docs(check, out):
     click.echo(f"wrote {display_path(target)}.")
 
 
+@main.group()
+def new():
+    """Create a new game folder or a skeleton card."""
+
+
+@new.command("game")
+@click.argument("name")
+@click.option("--path", "data_path", type=click.Path(file_okay=False), default="data", show_default=True,
+              help="The data folder to create the game in.")
+def new_game_cmd(name, data_path):
+    """Create data/NAME/: a vocabulary, one module with one card and one scenario, ready to build."""
+    from compiler.scaffold import ScaffoldError, new_game
+
+    try:
+        made = new_game(name, Path(data_path))
+    except ScaffoldError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    for p in made.created:
+        click.echo(f"created {display_path(p)}")
+    data = display_path(Path(data_path))
+    scen = display_path(Path(data_path) / name / "scenarios" / "first_card.yaml")
+    click.echo(f"next: cardwright validate {data} && cardwright run {scen} --data {data}")
+
+
+@new.command("card")
+@click.option("--game", required=True, help="The game to add the card to.")
+@click.option("--kind", required=True, help="A card kind declared in the game's game.yaml.")
+@click.option("--id", "card_id", help="The new card's id (default: new_<kind>).")
+@click.option("--module", help="The module file to append to (default: the one holding cards of this kind).")
+@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+def new_card_cmd(game, kind, card_id, module, data_path):
+    """Append a skeleton card of KIND to a module file (comments and layout are kept)."""
+    from compiler.scaffold import ScaffoldError, new_card
+
+    data = _data_arg(data_path)
+    try:
+        made = new_card(data, game, kind, card_id, module)
+    except ScaffoldError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(f"appended card '{made.card_id}' to {display_path(made.changed[0])}:")
+    click.echo(made.text.rstrip("\n"))
+
+
 if __name__ == "__main__":
     main()
