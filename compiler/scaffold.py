@@ -1,8 +1,8 @@
 """Scaffolding: a new game folder that builds and plays at once, and skeleton cards.
 
 ``new_game`` writes a minimal game (vocabulary, one module with one card, one scenario) from text
-templates, so the files carry comments that teach. ``new_card`` *appends text* to a module file,
-never re-dumping the YAML, so the designer's comments and layout survive; the result is checked by
+templates, so the files carry comments that teach. ``new_card`` *inserts text* at the end of a module's
+card list, never re-dumping the YAML, so the designer's comments and layout survive; the result is checked by
 the real pipeline and the file is restored when it does not build. Skeleton values are marked
 ``provisional`` (DESIGN: never invent card values silently). Nothing here prints.
 """
@@ -172,7 +172,9 @@ def _skeleton_value(schema: dict, vocab_data: dict):
     if t == "string":
         return "TODO"
     if t == "array":
-        return []
+        n = schema.get("minItems", 0)
+        item = _skeleton_value(schema.get("items") or {}, vocab_data) if n else None
+        return [item] * n
     if t == "object":
         props = schema.get("properties") or {}
         return {k: _skeleton_value(v, vocab_data) for k, v in props.items() if k in (schema.get("required") or [])}
@@ -227,28 +229,31 @@ _TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
 _ITEM = re.compile(r"^(\s*)- ")
 
 
-def _append_point(text: str) -> tuple[str, bool]:
-    """(item indentation, whether a ``cards:`` line must be added) for appending to the cards list.
+def _insert_point(text: str) -> tuple[int, str, bool]:
+    """Where to insert a card: (line index, item indentation, whether a ``cards:`` line is needed).
 
-    Appending text is only safe when ``cards:`` is the last top-level key, in block style.
+    The card goes at the end of the block-style ``cards:`` list: before the next top-level key and
+    the comments and blank lines right above it (they belong to that key), or at the end of the file.
     """
     lines = text.splitlines()
     top = [(i, m.group(1)) for i, ln in enumerate(lines) if (m := _TOP_KEY.match(ln))]
     cards_at = [i for i, k in top if k == "cards"]
     if not cards_at:
-        return "  ", True
+        return len(lines), "  ", True
     i = cards_at[0]
     if lines[i].split(":", 1)[1].split("#", 1)[0].strip():
         raise ScaffoldError("`cards:` is written in flow style ([...]); write it as a block list to append to it")
-    if any(j > i for j, _ in top):
-        later = next(k for j, k in top if j > i)
-        raise ScaffoldError(f"`cards:` is not the last section of the file (`{later}:` follows it); "
-                            f"move `cards:` to the end of the file, or add the card by hand")
-    for ln in lines[i + 1:]:
+    end = next((j for j, _ in top if j > i), len(lines))
+    if end < len(lines):
+        while end - 1 > i and (not lines[end - 1].strip() or lines[end - 1].startswith("#")):
+            end -= 1
+    indent = "  "
+    for ln in lines[i + 1:end]:
         m = _ITEM.match(ln)
         if m:
-            return m.group(1), False
-    return "  ", False
+            indent = m.group(1)
+            break
+    return end, indent, False
 
 
 def _choose_module(game_dir: Path, kind: str, module: str | None) -> Path:
@@ -296,10 +301,12 @@ def new_card(data_root: Path, game: str, kind: str, card_id: str | None = None,
         raise ScaffoldError(f"card id '{card_id}' is already used in {game}")
     path = _choose_module(game_dir, kind, module)
     original = path.read_text(encoding="utf-8")
-    indent, add_key = _append_point(original)
+    at, indent, add_key = _insert_point(original)
     text = ("cards:\n" if add_key else "") + skeleton_card(vocab, kind, card_id, indent)
-    path.write_text(original + ("" if original.endswith("\n") or not original else "\n") + text,
-                    encoding="utf-8", newline="\n")
+    lines = original.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    path.write_text("".join(lines[:at]) + text + "".join(lines[at:]), encoding="utf-8", newline="\n")
     after = compile_tree(data_root, only={game})
     new_errors = {d.headline() for d in after.diags.errors} - {d.headline() for d in before.diags.errors}
     if new_errors:

@@ -73,11 +73,26 @@ def test_new_card_errors_leave_the_file_alone(runner, mini_game):
     res = runner.invoke(main, ["new", "card", "--game", "mini", "--kind", "location", "--id", "oil_rig",
                                "--data", str(mini_game)])
     assert res.exit_code == 2 and "already used" in res.output
-    base.write_text(base.read_text(encoding="utf-8") + "setup: [shuffle]\n", encoding="utf-8")
-    before = base.read_text(encoding="utf-8")
-    res = runner.invoke(main, ["new", "card", "--game", "mini", "--kind", "location", "--data", str(mini_game)])
-    assert res.exit_code == 2 and "not the last section" in res.output
-    assert base.read_text(encoding="utf-8") == before
+    flow = mini_game / "mini" / "flow.yaml"
+    flow.write_text("name: Flow\ncards: []\n", encoding="utf-8")
+    res = runner.invoke(main, ["new", "card", "--game", "mini", "--kind", "location", "--module", "flow",
+                               "--data", str(mini_game)])
+    assert res.exit_code == 2 and "flow style" in res.output
+    assert flow.read_text(encoding="utf-8") == "name: Flow\ncards: []\n"
+
+
+def test_new_card_goes_at_the_end_of_the_card_list_not_the_file(runner, mini_game):
+    base = mini_game / "mini" / "base.yaml"
+    base.write_text(base.read_text(encoding="utf-8") + "\n# setup of the base set\nsetup: [shuffle]\n",
+                    encoding="utf-8")
+    res = runner.invoke(main, ["new", "card", "--game", "mini", "--kind", "location", "--id", "well",
+                               "--data", str(mini_game)])
+    assert res.exit_code == 0, res.output
+    text = base.read_text(encoding="utf-8")
+    assert text.endswith("\n# setup of the base set\nsetup: [shuffle]\n")
+    data = yaml.safe_load(text)
+    assert data["cards"][-1]["id"] == "well" and data["setup"] == ["shuffle"]
+    assert compile_tree(mini_game).ok
 
 
 def _kinds():
