@@ -148,7 +148,7 @@ def test_every_core_verb_template_renders_its_own_example():
         effect, problem = parse_effect(verb.example)
         assert problem is None, (name, problem)
         out = render_effect(effect, vocab, verbs_for("core"))
-        assert "{" not in out and "[" not in out and out.lower().startswith(name), (name, out)
+        assert "{" not in out and "[" not in out and name in out.lower(), (name, out)
 
 
 def test_render_never_copies_the_source_text():

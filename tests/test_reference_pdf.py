@@ -28,7 +28,7 @@ def _need(tool: str | None, what: str):
 
 
 def _pages_text(pdf) -> list[str]:
-    out = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     return out.split("\f")[:-1] if out.endswith("\f") else out.split("\f")
 
 
