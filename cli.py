@@ -391,5 +391,24 @@ def new_card_cmd(game, kind, card_id, module, data_path):
     click.echo(made.text.rstrip("\n"))
 
 
+@main.command()
+@click.argument("old_path", type=click.Path())
+@click.argument("new_path", type=click.Path())
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+def diff(old_path, new_path, fmt):
+    """List cards added, removed and changed between two data folders (effects in English)."""
+    from compiler.carddiff import diff_trees, render_text
+
+    result = diff_trees(Path(old_path), Path(new_path))
+    if fmt == "json":
+        click.echo(json.dumps(result.to_json(), indent=2, sort_keys=True, ensure_ascii=False))
+    else:
+        for d in result.diags.sorted():
+            click.echo(d.render(), err=True)
+        for line in render_text(result):
+            click.echo(line)
+    sys.exit(1 if result.diags.errors else 0)
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,279 @@
+"""Card diff: what changed between two versions of a data folder, for errata and changelogs.
+
+Cards are matched by id within each game. Fields are compared as values; effect slots are compared
+as **ASTs** (spans excluded), so re-wrapping, re-spacing or re-casing an effect is no change, while
+any change of meaning is. Changed effects are shown in rendered English (compiler.english) when it
+is available, else in the canonical printer's text; the raw text is kept too. Nothing here prints.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .build import GAME_FILE, discover_games, module_files
+from .diagnostics import Diagnostics
+from .loader import load_file
+from .parser import parse_effect
+from .printer import print_effect
+from .vocabulary import Vocabulary
+
+
+@dataclass
+class EffectChange:
+    slot: str  # "assault", "hacked.production"
+    old: str | None  # rendered (English or canonical); None when the slot is new
+    new: str | None  # None when the slot was removed
+    old_text: str | None = None
+    new_text: str | None = None
+
+    def to_json(self) -> dict:
+        return {"slot": self.slot, "old": self.old, "new": self.new, "old_text": self.old_text,
+                "new_text": self.new_text}
+
+
+@dataclass
+class CardChange:
+    id: str
+    name: str | None
+    module: str
+    old_module: str | None = None  # set when the card moved between modules
+    fields: dict[str, tuple[Any, Any]] = field(default_factory=dict)  # field -> (old, new); missing = None
+    effects: list[EffectChange] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "module": self.module, "old_module": self.old_module,
+                "fields": {k: {"old": o, "new": n} for k, (o, n) in self.fields.items()},
+                "effects": [e.to_json() for e in self.effects]}
+
+
+@dataclass
+class CardRef:
+    id: str
+    name: str | None
+    kind: str | None
+    module: str
+    effects: dict[str, str] = field(default_factory=dict)  # slot -> rendered
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "kind": self.kind, "module": self.module,
+                "effects": self.effects}
+
+
+@dataclass
+class GameDiff:
+    game: str
+    added: list[CardRef] = field(default_factory=list)
+    removed: list[CardRef] = field(default_factory=list)
+    changed: list[CardChange] = field(default_factory=list)
+    status: str = "same"  # "same" | "changed" | "added" | "removed"
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed) and self.status == "same"
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "status": self.status, "added": [c.to_json() for c in self.added],
+                "removed": [c.to_json() for c in self.removed], "changed": [c.to_json() for c in self.changed]}
+
+
+@dataclass
+class DiffResult:
+    games: list[GameDiff]
+    diags: Diagnostics
+    renderer: str  # "english" | "canonical"
+
+    def to_json(self) -> dict:
+        return {"ok": not self.diags.errors, "renderer": self.renderer,
+                "games": [g.to_json() for g in self.games if not g.empty],
+                "diagnostics": [d.to_json() for d in self.diags.sorted()]}
+
+
+# --- loading one side ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Side:
+    vocab: Vocabulary | None
+    cards: dict[str, tuple[str, dict]]  # id -> (module file name, card)
+
+
+def _games(root: Path) -> dict[str, Path]:
+    if not root.exists():
+        return {}
+    return {p.name: p for p in discover_games(root)}
+
+
+def _load_game(game_dir: Path, diags: Diagnostics) -> _Side:
+    gdoc = load_file(game_dir / GAME_FILE, diags)
+    vocab = None
+    if gdoc is not None and isinstance(gdoc.data, dict) and isinstance(gdoc.data.get("game"), str):
+        try:
+            vocab = Vocabulary.from_data(gdoc.data)
+        except (KeyError, TypeError, AttributeError, ValueError):
+            vocab = None
+    cards: dict[str, tuple[str, dict]] = {}
+    for path in module_files(game_dir):
+        doc = load_file(path, diags)
+        if doc is None or not isinstance(doc.data, dict):
+            continue
+        for card in doc.data.get("cards") or []:
+            if isinstance(card, dict) and isinstance(card.get("id"), str):
+                cards.setdefault(card["id"], (path.name, card))
+    return _Side(vocab, cards)
+
+
+# --- effects -------------------------------------------------------------------------------------------
+
+
+class _Effects:
+    """Parse and render effect slots of one side's vocabulary."""
+
+    def __init__(self, vocab: Vocabulary | None):
+        self.vocab = vocab
+        self.english = None
+        try:
+            from .english import render_effect
+
+            self.english = render_effect
+        except ImportError:  # the English renderer is optional: fall back to canonical text
+            self.english = None
+
+    def slots(self, kind: Any) -> tuple[dict, dict]:
+        """(slot name -> slot kind, face name -> {slot name -> slot kind}) for a card kind."""
+        spec = (self.vocab.card_kinds.get(kind) if self.vocab and isinstance(kind, str) else None) or {}
+        slots = {s: (v or {}).get("kind", "effect") for s, v in (spec.get("slots") or {}).items()}
+        faces = {f: {s: (v or {}).get("kind", "effect") for s, v in ((fv or {}).get("slots") or {}).items()}
+                 for f, fv in (spec.get("faces") or {}).items()}
+        return slots, faces
+
+    def parse(self, text: Any, slot_kind: str):
+        if not isinstance(text, str):
+            return None
+        prefix = "requires " if slot_kind == "condition" else ""
+        effect, problem = parse_effect(prefix + text)
+        return None if problem else effect
+
+    def render(self, text: Any, slot_kind: str) -> str | None:
+        if text is None:
+            return None
+        effect = self.parse(text, slot_kind)
+        if effect is None:
+            return " ".join(str(text).split())  # does not parse: show the text as written
+        if self.english is not None and self.vocab is not None:
+            from runtime.verbs import verbs_for
+
+            try:
+                return self.english(effect, self.vocab, verbs_for(self.vocab.engine), kind=slot_kind)
+            except Exception:  # noqa: BLE001 - rendering must never stop a diff; fall back to canonical
+                pass
+        text = print_effect(effect)
+        return text[len("requires "):] if slot_kind == "condition" and text.startswith("requires ") else text
+
+
+def _same_effect(a: Any, b: Any, kind: str, old: _Effects, new: _Effects) -> bool:
+    ea, eb = old.parse(a, kind), new.parse(b, kind)
+    if ea is not None and eb is not None:
+        return ea == eb  # AST equality: spans are excluded, so layout and case do not count
+    return " ".join(str(a).lower().split()) == " ".join(str(b).lower().split())
+
+
+_MISSING = object()
+
+
+def _compare(old: dict, new: dict, slots: dict, faces: dict, prefix: str, change: CardChange,
+             eo: _Effects, en: _Effects) -> None:
+    for key in sorted(set(old) | set(new), key=str):
+        a, b = old.get(key, _MISSING), new.get(key, _MISSING)
+        name = f"{prefix}{key}"
+        if key in slots:
+            kind = slots[key]
+            if a is _MISSING or b is _MISSING or not _same_effect(a, b, kind, eo, en):
+                if a is not _MISSING and b is not _MISSING and a == b:
+                    continue
+                av = None if a is _MISSING else a
+                bv = None if b is _MISSING else b
+                change.effects.append(EffectChange(name, eo.render(av, kind), en.render(bv, kind), av, bv))
+        elif key in faces and isinstance(a, dict) and isinstance(b, dict):
+            _compare(a, b, faces[key], {}, f"{name}.", change, eo, en)
+        elif a != b:
+            change.fields[name] = (None if a is _MISSING else a, None if b is _MISSING else b)
+
+
+def _ref(cid: str, module: str, card: dict, eff: _Effects) -> CardRef:
+    slots, faces = eff.slots(card.get("kind"))
+    rendered = {s: eff.render(card[s], k) for s, k in slots.items() if s in card}
+    for face, fslots in faces.items():
+        if isinstance(card.get(face), dict):
+            rendered.update({f"{face}.{s}": eff.render(card[face][s], k) for s, k in fslots.items()
+                             if s in card[face]})
+    name = card.get("name")
+    return CardRef(cid, name if isinstance(name, str) else None, card.get("kind"), module, rendered)
+
+
+def diff_trees(old_root: Path, new_root: Path) -> DiffResult:
+    diags = Diagnostics()
+    old_games, new_games = _games(old_root), _games(new_root)
+    for root, games in ((old_root, old_games), (new_root, new_games)):
+        if not games:
+            diags.error("E101", f"no game folders with a {GAME_FILE} found", file=str(root))
+    out = []
+    renderer = "canonical"
+    for game in sorted(set(old_games) | set(new_games)):
+        old = _load_game(old_games[game], diags) if game in old_games else _Side(None, {})
+        new = _load_game(new_games[game], diags) if game in new_games else _Side(None, {})
+        eo, en = _Effects(old.vocab or new.vocab), _Effects(new.vocab or old.vocab)
+        if en.english is not None:
+            renderer = "english"
+        gd = GameDiff(game, status="added" if game not in old_games else
+                      "removed" if game not in new_games else "same")
+        for cid in sorted(set(new.cards) - set(old.cards)):
+            gd.added.append(_ref(cid, new.cards[cid][0], new.cards[cid][1], en))
+        for cid in sorted(set(old.cards) - set(new.cards)):
+            gd.removed.append(_ref(cid, old.cards[cid][0], old.cards[cid][1], eo))
+        for cid in sorted(set(old.cards) & set(new.cards)):
+            (om, oc), (nm, nc) = old.cards[cid], new.cards[cid]
+            name = nc.get("name") if isinstance(nc.get("name"), str) else None
+            ch = CardChange(cid, name, nm, om if om != nm else None)
+            slots, faces = en.slots(nc.get("kind"))
+            _compare(oc, nc, slots, faces, "", ch, eo, en)
+            if ch.fields or ch.effects or ch.old_module:
+                gd.changed.append(ch)
+        if gd.status == "same" and (gd.added or gd.removed or gd.changed):
+            gd.status = "changed"
+        out.append(gd)
+    return DiffResult(out, diags, renderer)
+
+
+def _value(v: Any) -> str:
+    return "(none)" if v is None else repr(v) if isinstance(v, str) else str(v)
+
+
+def render_text(result: DiffResult) -> list[str]:
+    """The diff as lines of text for the terminal (cli.py prints them)."""
+    lines: list[str] = []
+    for g in result.games:
+        if g.empty:
+            continue
+        counts = f"{len(g.added)} added, {len(g.removed)} removed, {len(g.changed)} changed"
+        lines.append(f"{g.game}: " + (f"game {g.status}; " if g.status in ("added", "removed") else "") + counts)
+        for c in g.added:
+            lines.append(f"  + {c.id} ({c.kind}, {c.module})" + (f": {c.name}" if c.name else ""))
+            for slot, text in c.effects.items():
+                lines.append(f"      {slot}: {text}")
+        for c in g.removed:
+            lines.append(f"  - {c.id} ({c.kind}, {c.module})" + (f": {c.name}" if c.name else ""))
+        for c in g.changed:
+            where = f"{c.old_module} -> {c.module}" if c.old_module else c.module
+            lines.append(f"  ~ {c.id} ({where})" + (f": {c.name}" if c.name else ""))
+            for fname, (a, b) in c.fields.items():
+                lines.append(f"      {fname}: {_value(a)} -> {_value(b)}")
+            for e in c.effects:
+                lines.append(f"      {e.slot}:")
+                if e.old is not None:
+                    lines.append(f"        - {e.old}")
+                if e.new is not None:
+                    lines.append(f"        + {e.new}")
+    if not lines:
+        lines.append("no card changes.")
+    return lines
