@@ -410,5 +410,21 @@ def diff(old_path, new_path, fmt):
     sys.exit(1 if result.diags.errors else 0)
 
 
+@main.command()
+@click.option("--game", help="Only this game's per-game schema (the generic ones are always written).")
+@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--out", type=click.Path(file_okay=False), required=True, help="Folder to write the schemas to.")
+def schema(game, data_path, out):
+    """Export the JSON Schemas (generic and per game) and a VS Code settings example, for editors."""
+    from compiler.schemaexport import export
+
+    diags = Diagnostics()
+    written = export(_data_arg(data_path), Path(out), game, diags)
+    _emit(diags, "text")
+    for p in written:
+        click.echo(f"wrote {display_path(p)}")
+    sys.exit(1 if diags.errors else 0)
+
+
 if __name__ == "__main__":
     main()
