@@ -125,6 +125,15 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         diags.error("E201", f"unknown engine '{vocab.engine}'", file=gdoc.file, line=line, column=col,
                     source_line=src, hint=did_you_mean(vocab.engine, ENGINES))
         return None
+    engine = ENGINES[vocab.engine]
+    for tname, tspec in sorted((gdoc.data.get("things") or {}).items()):
+        ef = (tspec or {}).get("engine_filter")
+        if ef is not None and ef not in engine.thing_filters:
+            from .diagnostics import did_you_mean
+
+            line, col, src = gdoc.where(("things", tname, "engine_filter"))
+            diags.error("E201", f"the '{vocab.engine}' engine has no thing filter '{ef}'", file=gdoc.file,
+                        line=line, column=col, source_line=src, hint=did_you_mean(ef, engine.thing_filters))
     checker = Checker(vocab, verbs_for(vocab.engine))
     cschema = card_schema(gdoc.data)
     seen_ids: dict[str, str] = {}

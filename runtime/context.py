@@ -213,11 +213,17 @@ class Ctx:
         faces = spec.get("faces")
         kinds = spec.get("kinds")
         where = spec.get("where", {})
+        # a predicate only the game's engine can compute (e.g. Infernal Contraption's "terminal":
+        # a card attached at one socket), named in the vocabulary, never code from the data
+        ef = spec.get("engine_filter")
+        test = self.engine.thing_filter(ef) if ef else None
         out = []
         for key in zones:
             for uid in reversed(g.zones[key]) if spec.get("top_only") is None else g.top(key, 1):
                 inst = g.instances[uid]
                 if faces and inst.face not in faces:
+                    continue
+                if test is not None and not test(g, uid):
                     continue
                 rec = face_view(g.cards[inst.card_id], inst)
                 if kinds and rec.get("kind") not in kinds:

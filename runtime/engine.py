@@ -79,6 +79,15 @@ class Engine:
             self.setup(game)
         return game
 
+    # predicates a game's vocabulary may name in a thing's ``engine_filter`` (name -> fn(game, uid))
+    thing_filters: dict[str, Callable] = {}
+
+    def thing_filter(self, name: str) -> Callable:
+        fn = self.thing_filters.get(name)
+        if fn is None:
+            raise RulesError(f"the {self.name} engine has no thing filter {name!r}")
+        return fn
+
     def setup(self, game: GameState) -> None:
         """Game-specific setup; the core engine starts from empty zones (scenarios fill them)."""
 
