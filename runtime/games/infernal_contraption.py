@@ -147,6 +147,7 @@ class ICGame(GameState):
         self.plays = 0  # cards attached this turn
         self.refitted = False  # scrapped-and-drew instead of playing this turn
         self.stats: dict | None = None  # {"plays": Counter, "activations": Counter} when recording
+        self.observer: Callable | None = None  # observer(game, event, player) at step boundaries (tests)
         self._eliminating = False
 
     def create(self, card_id, zone, face="front", owner=None):
@@ -584,6 +585,8 @@ class InfernalContraption(Engine):
         if not game.over and not game.players[p].out:
             game.step = "cleanup"
             self.run_rule(game, "cleanup", p)
+            if game.observer is not None:
+                game.observer(game, "cleanup", p)
         self.next_turn(game)
 
     def next_turn(self, game: ICGame) -> None:
@@ -636,6 +639,9 @@ class InfernalContraption(Engine):
                 return
             if game.where.get(uid) != here:
                 continue
+            if game.tracing:
+                game.emit("visit", player, f"{self.position_of(game, uid)}: {self.name_of(game, uid)}",
+                          card=game.instances[uid].card_id)
             try:
                 self.resolve(game, uid, player, opponent)
             except Stop as s:
@@ -670,8 +676,6 @@ class InfernalContraption(Engine):
         req = slots.get("requires")
         if fn is None and req is None:
             return "skip"
-        if game.tracing:
-            game.emit("resolve", player, f"resolves {rec['name']}", card=rec["id"], uid=uid)
         if req is not None and not req(Ctx(game, player, uid, opponent)):
             # I18: nothing of the card or its Upgrades; an unmet Consumable (or Sabotage) stays
             game.emit("unmet", player, f"{rec['name']}: requirement not met ({rec['texts']['requires']})")
@@ -730,7 +734,10 @@ class InfernalContraption(Engine):
         agent = game.agent(p)
         pick = getattr(agent, "choose_move", None)
         move = pick(game, p, moves) if pick else agent.choose(game, p, moves, 1, None, "choose a move")[0]
-        return self.apply(game, move)
+        out = self.apply(game, move)
+        if game.observer is not None:
+            game.observer(game, "decision", p)
+        return out
 
     # --- helpers ----------------------------------------------------------------------------------
     def name_of(self, game: ICGame, uid: int) -> str:

@@ -1,0 +1,216 @@
+"""The machine: geometry, placement legality, power (I01–I09), through the compiled game."""
+from __future__ import annotations
+
+import pytest
+
+from runtime.games.infernal_contraption import Move, is_plug, is_terminal, sockets_match
+from runtime.errors import RulesError
+
+
+def play(t, card, anchor, side, machine=0, cost=0):
+    return t.eng.play(t.game, Move("play", card, machine, anchor, side, cost))
+
+
+@pytest.mark.rule("I01")
+def test_main_line_grows_only_at_its_ends_and_nothing_attaches_to_a_plug(table):
+    t = table()
+    t.pile(0, 5)
+    (core, shredder), top, bottom = t.machine(0, ["power_core", "scrap_shredder"], bottom={0: "spare_parts_crate"})
+    boiler, boiler2, coil = t.hand(0, "steam_boiler", "steam_boiler", "amplifier_coil")
+    g = t.game
+    before = g.snapshot()
+    # "right of" the Power Core is not an end any more: the shredder is
+    out = play(t, coil, core, "right")
+    assert out.status == "refused" and "left or right end" in out.reason
+    # nothing attaches to a plug
+    out = play(t, coil, bottom[0], "bottom")
+    assert out.status == "refused" and "plug" in out.reason
+    assert g.snapshot() == before
+    # the left end takes a card whose right socket matches the core's left (steam pipe)
+    assert play(t, boiler, core, "left").ok
+    assert g.machines[0].main == [boiler, core, shredder]
+
+
+@pytest.mark.rule("I01")
+def test_terminals_are_cards_attached_at_one_socket(table):
+    t = table()
+    (boiler, core, shredder), top, bottom = t.machine(0, ["steam_boiler", "power_core", "scrap_shredder"],
+                                                       top={1: "blasting_charge"})
+    g = t.game
+    assert is_terminal(g, boiler) and is_terminal(g, shredder) and is_terminal(g, top[1])
+    assert not is_terminal(g, core)  # attached at three sockets
+    assert is_plug(g, top[1]) and not is_plug(g, core)
+
+
+@pytest.mark.rule("I02")
+def test_six_card_types_in_the_vocabulary_and_the_deck(ic):
+    kinds = {"power_core", "power_source", "contraption", "upgrade", "consumable", "sabotage"}
+    assert set(ic.vocab["card_kinds"]) == kinds
+    assert {c["kind"] for c in ic.cards.values()} == kinds
+    names = {k: v["name"] for k, v in ic.vocab["card_kinds"].items()}
+    assert names["power_source"] == "Power Source" and names["sabotage"] == "Sabotage"
+
+
+@pytest.mark.rule("I02")
+def test_example_deck_is_marked_and_covers_every_socket(ic):
+    example = [c for c in ic.cards.values() if c.get("source") == "example"]
+    assert sum(c.get("count", 1) for c in example) >= 40
+    sockets = {s for c in ic.cards.values() for s in c["sockets"].values()}
+    assert sockets == {"gears", "voltaic_coils", "steam_pipe", "alchemical_apparatus", "universal"}
+    ep = ic.cards["entropic_processor"]
+    assert ep["source"].startswith("rulebook 003_") and "sockets" in ep["provisional"]
+
+
+@pytest.mark.rule("I03")
+def test_power_core_never_leaves_and_counts_as_a_power_source(table):
+    t = table()
+    t.pile(0, 5)
+    t.pile(1, 5)
+    (core,), _, _ = t.machine(0, ["power_core"])
+    (bcore, hurler), _, _ = t.machine(1, ["power_core", "cog_hurler"])
+    g = t.game
+    # the Power Core alone is attached at no socket; "scrap 1 terminal" never takes it
+    out = t.eng.resolve(g, hurler, 1, 0)  # Bob's Cog Hurler: scrap 1 terminal in opponent's machine
+    assert out == "done" and g.machines[0].main == [core]
+    assert t.eng.powered(g, 1, hurler)  # the Power Core powers the Contraption beside it
+    with pytest.raises(RulesError):
+        g.move(core, ("scrap", None))
+    assert g.where[core] == ("machine", 0)
+
+
+@pytest.mark.rule("I04")
+def test_power_sources_power_attached_contraptions_in_main_line_or_as_plugs(table):
+    t = table()
+    (shred, boiler_far), top, bottom = t.machine(0, ["scrap_shredder", "grinding_maw"],
+                                                 bottom={0: "tesla_dynamo"})
+    g = t.game
+    # the Tesla Dynamo as a bottom plug powers the Scrap Shredder; the Grinding Maw touches no source
+    assert t.eng.powered(g, 0, shred)
+    assert not t.eng.powered(g, 0, boiler_far)
+    (s2, b2), _, _ = t.machine(1, ["scrap_shredder", "steam_boiler"])
+    assert t.eng.powered(g, 1, s2)  # a Power Source in the main line powers its neighbour
+
+
+@pytest.mark.rule("I05")
+def test_unpowered_contraption_may_be_played_but_does_not_activate(table):
+    t = table()
+    t.pile(0, 5)
+    t.pile(1, 6)
+    (core, boiler), _, _ = t.machine(0, ["power_core", "grease_nozzle"])
+    shred, = t.hand(0, "scrap_shredder")
+    g = t.game
+    # the Scrap Shredder's left socket (gears) fits the Grease Nozzle's right (gears): legal, unpowered
+    assert play(t, shred, boiler, "right").ok
+    assert not t.eng.powered(g, 0, shred)
+    t.eng.activate(g, 0, 1)
+    assert len(g.zones[("parts_pile", 1)]) == 6  # nothing milled
+    assert "Scrap Shredder is not attached to a Power Source" in g.trace_text()
+
+
+@pytest.mark.rule("I06")
+@pytest.mark.rule("I16")
+def test_upgrades_in_main_line_and_as_plug_need_no_power_and_modify_their_contraption(table):
+    t = table()
+    t.pile(0, 5)
+    t.pile(1, 20)
+    (core, shred), _, _ = t.machine(0, ["power_core", "scrap_shredder"])
+    nozzle, hopper, spare = t.hand(0, "grease_nozzle", "feeder_hopper", "gremlin")
+    g = t.game
+    # main line: the Grease Nozzle's left socket (steam pipe) fits the Shredder's right (steam pipe)
+    assert play(t, nozzle, shred, "right").ok
+    # plug: the Feeder Hopper's bottom socket is Universal; the second play costs a card (I14)
+    assert play(t, hopper, shred, "top", cost=spare).ok
+    assert not t.eng.powered(g, 0, nozzle) and not t.eng.powered(g, 0, hopper)
+    hand_before = len(g.zones[("hand", 0)])
+    t.eng.activate(g, 0, 1)
+    # Shredder scraps 2; the Nozzle (unpowered) adds 1 more; the Hopper draws 1 for Ann
+    assert len(g.zones[("parts_pile", 1)]) == 17
+    assert len(g.zones[("hand", 0)]) == hand_before + 1
+    order = [e.text for e in g.log if e.verb == "upgrade"]
+    assert order == ["Feeder Hopper upgrades Scrap Shredder", "Grease Nozzle upgrades Scrap Shredder"]
+
+
+@pytest.mark.rule("I16")
+def test_upgrade_repeat_makes_the_contraption_resolve_again(table):
+    t = table()
+    t.pile(0, 5)
+    t.pile(1, 20)
+    # Power Core | Parts Grabber (draw 2 from opponent's parts pile) with an Amplifier Coil below
+    # (coil's top socket is Universal; the Grabber's bottom is gears)
+    (core, grab), _, bottom = t.machine(0, ["power_core", "parts_grabber"], bottom={1: "amplifier_coil"})
+    g = t.game
+    t.eng.activate(g, 0, 1)
+    assert len(g.zones[("hand", 0)]) == 4 and len(g.zones[("parts_pile", 1)]) == 16
+
+
+@pytest.mark.rule("I07")
+def test_consumable_only_as_a_plug_on_a_power_source(table):
+    t = table()
+    t.pile(0, 5)
+    t.pile(1, 9)
+    (core, shred), _, _ = t.machine(0, ["power_core", "scrap_shredder"])
+    charge, crate, other = t.hand(0, "blasting_charge", "spare_parts_crate", "gremlin")
+    g = t.game
+    before = g.snapshot()
+    out = play(t, charge, shred, "right")
+    assert out.status == "refused" and "only be played as a plug" in out.reason
+    out = play(t, crate, shred, "top")  # Spare Parts Crate bottom: steam pipe; Shredder top: coils
+    assert out.status == "refused"
+    out = play(t, charge, shred, "bottom")  # socket fits (universal) but the Shredder is no Power Source
+    assert out.status == "refused" and "Power Source" in out.reason
+    assert g.snapshot() == before
+    assert play(t, charge, core, "bottom").ok  # top socket coils on the core's bottom coils
+    t.eng.activate(g, 0, 1)
+    # Blasting Charge scraps 3, Shredder 2; then the Charge is removed from the game (I17)
+    assert len(g.zones[("parts_pile", 1)]) == 4
+    assert t.ids("removed", None) == ["blasting_charge"]
+    assert g.machines[0].bottom == {}
+
+
+@pytest.mark.rule("I08")
+def test_sabotage_only_into_an_opponents_machine_needs_no_power(table):
+    t = table()
+    t.pile(0, 5)
+    t.pile(1, 9)
+    (core, boiler), _, _ = t.machine(0, ["power_core", "steam_boiler"])
+    (bcore, bshred), _, _ = t.machine(1, ["power_core", "scrap_shredder"])
+    wrench, = t.hand(0, "monkey_wrench")
+    g = t.game
+    before = g.snapshot()
+    out = play(t, wrench, core, "bottom", machine=0)
+    assert out.status == "refused" and "opponent" in out.reason
+    out = play(t, wrench, bshred, "right", machine=1)
+    assert out.status == "refused"
+    assert g.snapshot() == before
+    # Monkey Wrench's top socket (coils) fits the Shredder's top? no: it goes below... top plug
+    # touches with its bottom socket (alchemical) the anchor's top; the core's top is Universal.
+    assert play(t, wrench, bcore, "top", machine=1).ok
+    assert g.instances[wrench].owner == 1
+    # Bob activates his machine: the Sabotage resolves with Bob as "you" (scrap 2 of his own pile)
+    t.eng.activate(g, 1, 0)
+    assert len(g.zones[("parts_pile", 1)]) == 9 - 2
+    assert len(g.zones[("parts_pile", 0)]) == 5 - 2  # Bob's Shredder hits Ann
+    assert t.ids("removed", None) == ["monkey_wrench"]
+
+
+@pytest.mark.rule("I09")
+def test_sockets_must_match_or_one_be_universal(table, ic):
+    t = table()
+    t.pile(0, 5)
+    (core,), _, _ = t.machine(0, ["power_core"])
+    arm, maw, shred = t.hand(0, "pilfering_arm", "grinding_maw", "scrap_shredder")
+    g = t.game
+    before = g.snapshot()
+    # Power Core right socket: gears. Pilfering Arm left: voltaic coils → refused, state unchanged
+    out = play(t, arm, core, "right")
+    assert out.status == "refused" and "sockets" in out.reason
+    assert g.snapshot() == before
+    assert play(t, shred, core, "right").ok  # gears to gears
+    t2 = table()
+    t2.pile(0, 5)
+    (c2,), _, _ = t2.machine(0, ["power_core"])
+    maw2, = t2.hand(0, "grinding_maw")
+    assert t2.eng.play(t2.game, Move("play", maw2, 0, c2, "right")).ok  # Universal fits gears
+    assert sockets_match(0, 3) and sockets_match(2, 2) and not sockets_match(1, 2)
+    assert set(ic.vocab["tables"]["sockets"]) == {"gears", "voltaic_coils", "steam_pipe",
+                                                  "alchemical_apparatus", "universal"}
