@@ -67,10 +67,19 @@ class Scripted(Agent):
         out = []
         for a in picks:
             for o in options:
-                if (o == a or str(o) == str(a) or getattr(o, "label", None) == a) and o not in out:
+                if (o == a or str(o) == str(a) or getattr(o, "label", None) == a
+                        or a in _card_names(game, o)) and o not in out:
                     out.append(o)
                     break
             else:
                 raise ScriptRanDry(f"scripted answer {a!r} is not a legal option for {prompt or 'a choice'} "
                                    f"(options: {[str(o) for o in options]})")
         return out
+
+
+def _card_names(game, option) -> tuple:
+    """A card option (a card uid) may be answered by its card id or printed name."""
+    inst = getattr(game, "instances", {}).get(option) if isinstance(option, int) else None
+    if inst is None:
+        return ()
+    return (inst.card_id, game.cards.get(inst.card_id, {}).get("name"))
