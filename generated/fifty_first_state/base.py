@@ -12,15 +12,16 @@ _C4 = Sel(category='good', noun='iron', amount=1)
 _C5 = Sel(category='good', noun='iron', amount=2)
 _C6 = Sel(category='good', noun='gun', amount=1)
 _C7 = Sel(category='good', noun='gun', amount=2)
-_C8 = Sel(category='good', noun='blue_contact', amount=1)
-_C9 = Sel(category='good', noun='red_contact', amount=1)
-_C10 = Sel(category='good', noun='worker', amount=1)
-_C11 = Sel(category='good', noun='vp', amount=1)
-_C12 = Sel(category='good', noun='resource', amount=1)
-_C13 = Sel(category='good', noun='card', amount=1)
-_C14 = Sel(category='good', noun='worker', amount=2)
-_C15 = Sel(category='card', noun='card', amount=2)
-_C16 = Sel(category='zone', noun='hand', owner='you')
+_C8 = Sel(category='good', noun='iron', amount=1, per=Sel(category='thing', noun='location', filters=(('icon', ('grey',)),)))
+_C9 = Sel(category='good', noun='blue_contact', amount=1)
+_C10 = Sel(category='good', noun='red_contact', amount=1)
+_C11 = Sel(category='good', noun='worker', amount=1)
+_C12 = Sel(category='good', noun='vp', amount=1)
+_C13 = Sel(category='good', noun='resource', amount=1)
+_C14 = Sel(category='good', noun='card', amount=1)
+_C15 = Sel(category='good', noun='worker', amount=2)
+_C16 = Sel(category='card', noun='card', amount=2)
+_C17 = Sel(category='zone', noun='hand', owner='you')
 
 
 def brick_supplier__production(ctx):
@@ -113,117 +114,135 @@ def gun_shop__spoils(ctx):
     ctx.call('gain', (_C7,), {})
 
 
+def foundry__production(ctx):
+    # data/fifty_first_state/base.yaml:93 card 'foundry' production
+    # 'gain 1 iron per location with icon grey'
+    ctx.call('gain', (_C8,), {})
+
+
+def foundry__deal(ctx):
+    # data/fifty_first_state/base.yaml:94 card 'foundry' deal
+    # 'gain 1 iron'
+    ctx.call('gain', (_C4,), {})
+
+
+def foundry__spoils(ctx):
+    # data/fifty_first_state/base.yaml:95 card 'foundry' spoils
+    # 'gain 2 iron'
+    ctx.call('gain', (_C5,), {})
+
+
 def trading_post__action(ctx):
-    # data/fifty_first_state/base.yaml:94 card 'trading_post' action
+    # data/fifty_first_state/base.yaml:106 card 'trading_post' action
     # 'spend 1 brick: gain 1 blue contact'
     ctx.call('spend', (_C0,), {}, strict=True)
-    ctx.call('gain', (_C8,), {})
-
-
-def trading_post__deal(ctx):
-    # data/fifty_first_state/base.yaml:95 card 'trading_post' deal
-    # 'gain 1 blue contact'
-    ctx.call('gain', (_C8,), {})
-
-
-def trading_post__spoils(ctx):
-    # data/fifty_first_state/base.yaml:96 card 'trading_post' spoils
-    # 'gain 1 red contact'
     ctx.call('gain', (_C9,), {})
 
 
-def barracks__action(ctx):
-    # data/fifty_first_state/base.yaml:106 card 'barracks' action
-    # 'spend 1 gun, 1 worker: gain 1 vp'
-    ctx.call('spend', (_C6, _C10), {}, strict=True)
-    ctx.call('gain', (_C11,), {})
+def trading_post__deal(ctx):
+    # data/fifty_first_state/base.yaml:107 card 'trading_post' deal
+    # 'gain 1 blue contact'
+    ctx.call('gain', (_C9,), {})
 
 
-def barracks__deal(ctx):
-    # data/fifty_first_state/base.yaml:107 card 'barracks' deal
-    # 'gain 1 worker'
+def trading_post__spoils(ctx):
+    # data/fifty_first_state/base.yaml:108 card 'trading_post' spoils
+    # 'gain 1 red contact'
     ctx.call('gain', (_C10,), {})
 
 
+def barracks__action(ctx):
+    # data/fifty_first_state/base.yaml:118 card 'barracks' action
+    # 'spend 1 gun, 1 worker: gain 1 vp'
+    ctx.call('spend', (_C6, _C11), {}, strict=True)
+    ctx.call('gain', (_C12,), {})
+
+
+def barracks__deal(ctx):
+    # data/fifty_first_state/base.yaml:119 card 'barracks' deal
+    # 'gain 1 worker'
+    ctx.call('gain', (_C11,), {})
+
+
 def barracks__spoils(ctx):
-    # data/fifty_first_state/base.yaml:108 card 'barracks' spoils
+    # data/fifty_first_state/base.yaml:120 card 'barracks' spoils
     # 'gain 1 gun'
     ctx.call('gain', (_C6,), {})
 
 
 def monument__feature(ctx):
-    # data/fifty_first_state/base.yaml:117 card 'monument' feature
+    # data/fifty_first_state/base.yaml:129 card 'monument' feature
     # 'gain 1 vp'
-    ctx.call('gain', (_C11,), {})
+    ctx.call('gain', (_C12,), {})
 
 
 def monument__deal(ctx):
-    # data/fifty_first_state/base.yaml:118 card 'monument' deal
+    # data/fifty_first_state/base.yaml:130 card 'monument' deal
     # 'gain 1 vp'
-    ctx.call('gain', (_C11,), {})
+    ctx.call('gain', (_C12,), {})
 
 
 def monument__spoils(ctx):
-    # data/fifty_first_state/base.yaml:119 card 'monument' spoils
+    # data/fifty_first_state/base.yaml:131 card 'monument' spoils
     # 'gain 1 vp'
-    ctx.call('gain', (_C11,), {})
+    ctx.call('gain', (_C12,), {})
 
 
 def refugee_camp__production(ctx):
-    # data/fifty_first_state/base.yaml:129 card 'refugee_camp' production
+    # data/fifty_first_state/base.yaml:141 card 'refugee_camp' production
     # 'gain 1 worker'
-    ctx.call('gain', (_C10,), {})
+    ctx.call('gain', (_C11,), {})
 
 
 def refugee_camp__deal(ctx):
-    # data/fifty_first_state/base.yaml:130 card 'refugee_camp' deal
+    # data/fifty_first_state/base.yaml:142 card 'refugee_camp' deal
     # 'gain 1 worker'
-    ctx.call('gain', (_C10,), {})
+    ctx.call('gain', (_C11,), {})
 
 
 def refugee_camp__spoils(ctx):
-    # data/fifty_first_state/base.yaml:131 card 'refugee_camp' spoils
+    # data/fifty_first_state/base.yaml:143 card 'refugee_camp' spoils
     # 'gain 1 worker'
-    ctx.call('gain', (_C10,), {})
+    ctx.call('gain', (_C11,), {})
 
 
 def scrap_pile__production(ctx):
-    # data/fifty_first_state/base.yaml:141 card 'scrap_pile' production
+    # data/fifty_first_state/base.yaml:153 card 'scrap_pile' production
     # 'gain 1 resource'
-    ctx.call('gain', (_C12,), {})
+    ctx.call('gain', (_C13,), {})
 
 
 def scrap_pile__deal(ctx):
-    # data/fifty_first_state/base.yaml:142 card 'scrap_pile' deal
+    # data/fifty_first_state/base.yaml:154 card 'scrap_pile' deal
     # 'gain 1 card'
-    ctx.call('gain', (_C13,), {})
+    ctx.call('gain', (_C14,), {})
 
 
 def scrap_pile__spoils(ctx):
-    # data/fifty_first_state/base.yaml:143 card 'scrap_pile' spoils
+    # data/fifty_first_state/base.yaml:155 card 'scrap_pile' spoils
     # 'gain 1 card'
-    ctx.call('gain', (_C13,), {})
+    ctx.call('gain', (_C14,), {})
 
 
 def work_action__action(ctx):
-    # data/fifty_first_state/base.yaml:151 card 'work_action' action
+    # data/fifty_first_state/base.yaml:163 card 'work_action' action
     # 'spend 2 worker: gain 1 resource'
-    ctx.call('spend', (_C14,), {}, strict=True)
-    ctx.call('gain', (_C12,), {})
-
-
-def salvage_action__action(ctx):
-    # data/fifty_first_state/base.yaml:160 card 'salvage_action' action
-    # 'spend 1 worker: gain 1 card'
-    ctx.call('spend', (_C10,), {}, strict=True)
+    ctx.call('spend', (_C15,), {}, strict=True)
     ctx.call('gain', (_C13,), {})
 
 
+def salvage_action__action(ctx):
+    # data/fifty_first_state/base.yaml:172 card 'salvage_action' action
+    # 'spend 1 worker: gain 1 card'
+    ctx.call('spend', (_C11,), {}, strict=True)
+    ctx.call('gain', (_C14,), {})
+
+
 def recruit_action__action(ctx):
-    # data/fifty_first_state/base.yaml:169 card 'recruit_action' action
+    # data/fifty_first_state/base.yaml:181 card 'recruit_action' action
     # 'discard 2 cards from your hand: gain 1 worker'
-    ctx.call('discard', (_C15,), {'from': _C16}, strict=True)
-    ctx.call('gain', (_C10,), {})
+    ctx.call('discard', (_C16,), {'from': _C17}, strict=True)
+    ctx.call('gain', (_C11,), {})
 
 
 MODULE = {'id': 'base', 'name': '51st State — Base Set stand-ins', 'source': 'example', 'note': "Not the Base Set: the base game's 88 cards are not in the rulebooks. Examples and two cards named by the Moloch rulebook.", 'setup': [], 'file': 'data/fifty_first_state/base.yaml'}
@@ -234,14 +253,15 @@ CARDS = {
     'oil_rig': {**{'id': 'oil_rig', 'kind': 'location', 'name': 'Oil Rig', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['green'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:49', 'texts': {'production': 'gain 1 fuel', 'deal': 'gain 1 fuel', 'spoils': 'gain 2 fuel'}}, 'slots': {'production': oil_rig__production, 'deal': oil_rig__deal, 'spoils': oil_rig__spoils}, 'faces': {}},
     'iron_mine': {**{'id': 'iron_mine', 'kind': 'location', 'name': 'Iron Mine', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['grey'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:61', 'texts': {'production': 'gain 1 iron', 'deal': 'gain 1 iron', 'spoils': 'gain 2 iron'}}, 'slots': {'production': iron_mine__production, 'deal': iron_mine__deal, 'spoils': iron_mine__spoils}, 'faces': {}},
     'gun_shop': {**{'id': 'gun_shop', 'kind': 'location', 'name': 'Gun Shop', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['red'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:73', 'texts': {'production': 'gain 1 gun', 'deal': 'gain 1 gun', 'spoils': 'gain 2 gun'}}, 'slots': {'production': gun_shop__production, 'deal': gun_shop__deal, 'spoils': gun_shop__spoils}, 'faces': {}},
-    'trading_post': {**{'id': 'trading_post', 'kind': 'location', 'name': 'Trading Post', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'at': 'data/fifty_first_state/base.yaml:85', 'texts': {'action': 'spend 1 brick: gain 1 blue contact', 'deal': 'gain 1 blue contact', 'spoils': 'gain 1 red contact'}}, 'slots': {'action': trading_post__action, 'deal': trading_post__deal, 'spoils': trading_post__spoils}, 'faces': {}},
-    'barracks': {**{'id': 'barracks', 'kind': 'location', 'name': 'Barracks', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['action'], 'icons': ['red', 'worker'], 'distance': 2, 'at': 'data/fifty_first_state/base.yaml:97', 'texts': {'action': 'spend 1 gun, 1 worker: gain 1 vp', 'deal': 'gain 1 worker', 'spoils': 'gain 1 gun'}}, 'slots': {'action': barracks__action, 'deal': barracks__deal, 'spoils': barracks__spoils}, 'faces': {}},
-    'monument': {**{'id': 'monument', 'kind': 'location', 'name': 'Monument', 'set': 'base', 'source': 'example', 'rows': ['feature'], 'icons': ['purple'], 'distance': 3, 'at': 'data/fifty_first_state/base.yaml:109', 'texts': {'feature': 'gain 1 vp', 'deal': 'gain 1 vp', 'spoils': 'gain 1 vp'}}, 'slots': {'feature': monument__feature, 'deal': monument__deal, 'spoils': monument__spoils}, 'faces': {}},
-    'refugee_camp': {**{'id': 'refugee_camp', 'kind': 'location', 'name': 'Refugee Camp', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['worker'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:120', 'texts': {'production': 'gain 1 worker', 'deal': 'gain 1 worker', 'spoils': 'gain 1 worker'}}, 'slots': {'production': refugee_camp__production, 'deal': refugee_camp__deal, 'spoils': refugee_camp__spoils}, 'faces': {}},
-    'scrap_pile': {**{'id': 'scrap_pile', 'kind': 'location', 'name': 'Scrap Pile', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['grey', 'card'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:132', 'texts': {'production': 'gain 1 resource', 'deal': 'gain 1 card', 'spoils': 'gain 1 card'}}, 'slots': {'production': scrap_pile__production, 'deal': scrap_pile__deal, 'spoils': scrap_pile__spoils}, 'faces': {}},
-    'work_action': {**{'id': 'work_action', 'kind': 'faction_action', 'name': 'Faction Action: Work', 'source': 'example', 'icons': ['action'], 'provisional': {'action': "the base game's Faction board is not in the rulebooks; this Action is the project's stand-in", 'icons': "this is the Action the Conflagrator targets ('[Action icon]', itself an uncertain reading)"}, 'at': 'data/fifty_first_state/base.yaml:146', 'texts': {'action': 'spend 2 worker: gain 1 resource'}}, 'slots': {'action': work_action__action}, 'faces': {}},
-    'salvage_action': {**{'id': 'salvage_action', 'kind': 'faction_action', 'name': 'Faction Action: Salvage', 'source': 'example', 'icons': ['gear'], 'provisional': {'action': "the base game's Faction board is not in the rulebooks; this Action is the project's stand-in", 'icons': "the Action 'to gain a [gear icon]' of the Appallach Federation clarification (M19), an uncertain reading"}, 'at': 'data/fifty_first_state/base.yaml:155', 'texts': {'action': 'spend 1 worker: gain 1 card'}}, 'slots': {'action': salvage_action__action}, 'faces': {}},
-    'recruit_action': {**{'id': 'recruit_action', 'kind': 'faction_action', 'name': 'Faction Action: Recruit', 'source': 'example', 'icons': ['worker'], 'provisional': {'action': "the base game's Faction board is not in the rulebooks; this Action is the project's stand-in"}, 'at': 'data/fifty_first_state/base.yaml:164', 'texts': {'action': 'discard 2 cards from your hand: gain 1 worker'}}, 'slots': {'action': recruit_action__action}, 'faces': {}},
+    'foundry': {**{'id': 'foundry', 'kind': 'location', 'name': 'Foundry', 'set': 'base', 'source': 'example', 'rows': ['production'], 'icons': ['grey'], 'distance': 2, 'note': "Counts types in its owner's State: a Hacked Conflagrator taking its Production counts the Foundry owner's State (M17).", 'at': 'data/fifty_first_state/base.yaml:85', 'texts': {'production': 'gain 1 iron per location with icon grey', 'deal': 'gain 1 iron', 'spoils': 'gain 2 iron'}}, 'slots': {'production': foundry__production, 'deal': foundry__deal, 'spoils': foundry__spoils}, 'faces': {}},
+    'trading_post': {**{'id': 'trading_post', 'kind': 'location', 'name': 'Trading Post', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'at': 'data/fifty_first_state/base.yaml:97', 'texts': {'action': 'spend 1 brick: gain 1 blue contact', 'deal': 'gain 1 blue contact', 'spoils': 'gain 1 red contact'}}, 'slots': {'action': trading_post__action, 'deal': trading_post__deal, 'spoils': trading_post__spoils}, 'faces': {}},
+    'barracks': {**{'id': 'barracks', 'kind': 'location', 'name': 'Barracks', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['action'], 'icons': ['red', 'worker'], 'distance': 2, 'at': 'data/fifty_first_state/base.yaml:109', 'texts': {'action': 'spend 1 gun, 1 worker: gain 1 vp', 'deal': 'gain 1 worker', 'spoils': 'gain 1 gun'}}, 'slots': {'action': barracks__action, 'deal': barracks__deal, 'spoils': barracks__spoils}, 'faces': {}},
+    'monument': {**{'id': 'monument', 'kind': 'location', 'name': 'Monument', 'set': 'base', 'source': 'example', 'rows': ['feature'], 'icons': ['purple'], 'distance': 3, 'at': 'data/fifty_first_state/base.yaml:121', 'texts': {'feature': 'gain 1 vp', 'deal': 'gain 1 vp', 'spoils': 'gain 1 vp'}}, 'slots': {'feature': monument__feature, 'deal': monument__deal, 'spoils': monument__spoils}, 'faces': {}},
+    'refugee_camp': {**{'id': 'refugee_camp', 'kind': 'location', 'name': 'Refugee Camp', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['worker'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:132', 'texts': {'production': 'gain 1 worker', 'deal': 'gain 1 worker', 'spoils': 'gain 1 worker'}}, 'slots': {'production': refugee_camp__production, 'deal': refugee_camp__deal, 'spoils': refugee_camp__spoils}, 'faces': {}},
+    'scrap_pile': {**{'id': 'scrap_pile', 'kind': 'location', 'name': 'Scrap Pile', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['grey', 'card'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:144', 'texts': {'production': 'gain 1 resource', 'deal': 'gain 1 card', 'spoils': 'gain 1 card'}}, 'slots': {'production': scrap_pile__production, 'deal': scrap_pile__deal, 'spoils': scrap_pile__spoils}, 'faces': {}},
+    'work_action': {**{'id': 'work_action', 'kind': 'faction_action', 'name': 'Faction Action: Work', 'source': 'example', 'icons': ['action'], 'provisional': {'action': "the base game's Faction board is not in the rulebooks; this Action is the project's stand-in", 'icons': "this is the Action the Conflagrator targets ('[Action icon]', itself an uncertain reading)"}, 'at': 'data/fifty_first_state/base.yaml:158', 'texts': {'action': 'spend 2 worker: gain 1 resource'}}, 'slots': {'action': work_action__action}, 'faces': {}},
+    'salvage_action': {**{'id': 'salvage_action', 'kind': 'faction_action', 'name': 'Faction Action: Salvage', 'source': 'example', 'icons': ['gear'], 'provisional': {'action': "the base game's Faction board is not in the rulebooks; this Action is the project's stand-in", 'icons': "the Action 'to gain a [gear icon]' of the Appallach Federation clarification (M19), an uncertain reading"}, 'at': 'data/fifty_first_state/base.yaml:167', 'texts': {'action': 'spend 1 worker: gain 1 card'}}, 'slots': {'action': salvage_action__action}, 'faces': {}},
+    'recruit_action': {**{'id': 'recruit_action', 'kind': 'faction_action', 'name': 'Faction Action: Recruit', 'source': 'example', 'icons': ['worker'], 'provisional': {'action': "the base game's Faction board is not in the rulebooks; this Action is the project's stand-in"}, 'at': 'data/fifty_first_state/base.yaml:176', 'texts': {'action': 'discard 2 cards from your hand: gain 1 worker'}}, 'slots': {'action': recruit_action__action}, 'faces': {}},
 }
 
 RULES = {}

@@ -63,7 +63,8 @@ class FiftyFirstState(Engine):
     steps = {**Engine.steps,
              "round": "step_round", "use": "step_use", "faction_action": "step_faction_action",
              "construct": "step_construct", "deal": "step_deal", "raze": "step_raze",
-             "discard": "step_discard", "develop": "step_develop", "end_game": "step_end_game"}
+             "discard": "step_discard", "develop": "step_develop", "end_game": "step_end_game",
+             "raze_location": "step_raze_location"}
 
     # --- packs -------------------------------------------------------------------------------
     def packs(self, game: GameState) -> list[Pack]:
@@ -265,6 +266,8 @@ class FiftyFirstState(Engine):
 
     def discard_card(self, game: GameState, uid: int, player: int | None) -> None:
         """Discard a card; the packs' ``discard_pile`` hooks decide where it goes."""
+        inst = game.instances[uid]
+        name = self.name_of(game, uid) if inst.face != "ruins" else game.record(uid).get("name", inst.card_id)
         to = None
         for pack in self.packs(game):
             to = pack.discard_pile(self, game, uid, player)
@@ -272,8 +275,6 @@ class FiftyFirstState(Engine):
                 break
         if to is None:
             to = game.zone_key(game.vocab.get("rules", {}).get("discard_to", "discard"), player)
-        inst = game.instances[uid]
-        name = self.name_of(game, uid) if inst.face != "ruins" else game.record(uid).get("name", inst.card_id)
         game.move(uid, to)
         inst.props.pop("row", None)
         game.emit("discard", player, f"{name} goes to the {to[0].replace('_', ' ')}"
@@ -418,6 +419,30 @@ class FiftyFirstState(Engine):
             self.raze_location(game, uid, by=game.players[player].name)
             return Outcome("done")
         return self.refuse(game, player, f"{self.name_of(game, uid)} is neither in your hand nor in your State")
+
+    def raze_cost(self, game: GameState, uid: int) -> tuple[str, int]:
+        """The cost to Raze a Location in a State: by the row it is *placed* in (M15: a card with
+        a Production and a Feature is placed in the Production row and costs its 3). The table
+        ``row_raze_cost`` prints Production 3; the other rows and the Good paid are provisional."""
+        table = game.vocab.get("tables", {}).get("row_raze_cost") or {}
+        row = game.instances[uid].props.get("row") or self.row_of(game, uid)
+        return table.get("good", "red_contact"), int(table[row])
+
+    def step_raze_location(self, game, step, scenario) -> Outcome:
+        """Raze a Location in another player's State, paying its row's cost."""
+        player = scenario.player_index(step.get("player"))
+        uid = self._uid(game, scenario, step["raze_location"])
+        where = game.where[uid]
+        if where[0] != "state" or where[1] == player or game.instances[uid].face == "ruins":
+            return self.refuse(game, player, f"{self.name_of(game, uid)} is not a Location in another player's State")
+        good, n = self.raze_cost(game, uid)
+        row = game.instances[uid].props.get("row")
+        try:
+            self._pay(game, player, good, n, f"Razing a Location of the {row} row")
+        except Refused as exc:
+            return self.refuse(game, player, exc.reason)
+        self.raze_location(game, uid, by=game.players[player].name)
+        return Outcome("done")
 
     def step_discard(self, game, step, scenario) -> Outcome:
         player = scenario.player_index(step.get("player"))

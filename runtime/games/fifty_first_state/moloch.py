@@ -63,7 +63,8 @@ class Moloch(Pack):
     name = "moloch"
     module = "moloch"
     phases = ("assault", "deploy")
-    steps = {"hack": "step_hack", "destroy": "step_destroy", "contribute": "step_contribute",
+    # "contribute" first: its steps also carry a "hack:"/"destroy:" key (what the payment is for)
+    steps = {"contribute": "step_contribute", "hack": "step_hack", "destroy": "step_destroy",
              "deploy": "step_deploy", "assault": "step_assault"}
 
     # --- setup (M02) -------------------------------------------------------------------------
