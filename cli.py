@@ -426,5 +426,57 @@ def schema(game, data_path, out):
     sys.exit(1 if diags.errors else 0)
 
 
+@main.command()
+@click.argument("game")
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True, help="How many games to play.")
+@click.option("--players", type=click.IntRange(min=2), default=2, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i is seeded from (seed, i).")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes; the result is the same whatever this is.")
+@click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True)
+@click.option("--turn-cap", type=click.IntRange(min=1), default=200, show_default=True,
+              help="A game still running after this many turns stops without a winner (reported).")
+@click.option("--out", type=click.Path(file_okay=False), default="build/simulate", show_default=True,
+              help="Folder for <game>-<players>p-seed<seed>.json and .html.")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+def simulate(game, games, players, seed, jobs, agent, turn_cap, out, fmt):
+    """Play GAME many times with seeded agents and report the deck's balance (JSON + HTML)."""
+    import time
+
+    from runtime.simulate import SimConfig, render_html
+    from runtime.simulate import simulate as run_sim
+
+    cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs)
+    start = time.perf_counter()
+    try:
+        with click.progressbar(length=games, label=f"simulating {game}", file=sys.stderr) as bar:
+            result = run_sim(cfg, progress=bar.update)
+    except ModuleNotFoundError:
+        click.echo(f"error: no compiled game '{game}' (run `cardwright compile`)", err=True)
+        sys.exit(2)
+    except ValueError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    elapsed = time.perf_counter() - start
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"{game}-{players}p-seed{seed}"
+    json_path, html_path = out_dir / f"{stem}.json", out_dir / f"{stem}.html"
+    json_path.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    html_path.write_text(render_html(result), encoding="utf-8")
+    if fmt == "json":
+        click.echo(json.dumps({"result": str(json_path), "report": str(html_path), "seconds": round(elapsed, 3)}))
+        return
+    click.echo(f"{games} games of {game}, {players} players, agent {agent}, seed {seed}: "
+               f"{games / elapsed:.0f} games/s with {jobs} job{'s' if jobs != 1 else ''}")
+    rates = ", ".join(f"seat {s}: {v:.1%}" for s, v in result["win_rate_by_seat"].items())
+    click.echo(f"  win rate by seat (seat 1 went first): {rates}")
+    ln = result["length"]
+    click.echo(f"  game length in turns: mean {ln['mean']}, median {ln['median']}, min {ln['min']}, max {ln['max']}")
+    click.echo(f"  games that hit the turn cap ({turn_cap}): {result['capped']['count']}")
+    click.echo(f"  cards never activated: {', '.join(result['never_activated']) or 'none'}")
+    click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,272 @@
+"""Balance simulation: play many seeded games of a compiled game and measure the deck.
+
+``simulate(config)`` plays ``config.games`` games with agents (seeded random or greedy), one
+process or several, and returns a plain dict (the JSON result): win rate by seat, game lengths,
+how often each card was played and activated, cards never activated, games that hit the turn cap.
+``render_html(result)`` draws the same as an offline HTML page with inline SVG charts (no JS).
+
+Determinism: game ``i`` is seeded from ``(seed, i)`` alone (``game_seed``) and results are
+aggregated in game order, so the result is identical whatever ``jobs`` is. Timings are not part of
+the result (they vary from run to run); the caller measures them.
+
+This module never prints: progress is reported through a callback (``cli.py`` draws the bar).
+"""
+from __future__ import annotations
+
+import hashlib
+import html
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+AGENTS = ("random", "greedy")
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    game: str
+    games: int = 1000
+    players: int = 2
+    seed: int = 0
+    agent: str = "random"
+    turn_cap: int = 200
+    jobs: int = 1
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded ``seed``: independent of process and order."""
+    return int.from_bytes(hashlib.sha256(f"{seed}:{index}".encode()).digest()[:8], "big")
+
+
+# --- one game (runs in a worker process) --------------------------------------------------------
+
+_COMPILED: dict = {}
+
+
+def _compiled(game: str):
+    if game not in _COMPILED:
+        from .engine import load_compiled
+
+        _COMPILED[game] = load_compiled(game)
+    return _COMPILED[game]
+
+
+def _agent(kind: str):
+    from .agents import SeededRandom
+
+    if kind == "greedy":
+        from .games.infernal_contraption import Greedy
+
+        return Greedy()
+    return SeededRandom()
+
+
+def play_one(args: tuple) -> dict:
+    """Play game ``index`` of a run and return its record (plain values only, for pickling)."""
+    game_name, players, seed, index, agent, turn_cap = args
+    from .engine import engine_for
+
+    compiled = _compiled(game_name)
+    eng = engine_for(compiled)
+    gs = game_seed(seed, index)
+    agents = {i: _agent(agent) for i in range(players)}
+    g = eng.new_game(compiled, [f"P{i + 1}" for i in range(players)], seed=gs, agents=agents, setup=False)
+    g.tracing = False
+    g.stats = {"plays": Counter(), "activations": Counter()}
+    eng.setup(g)
+    eng.play_game(g, turn_cap)
+    first = g.first_player
+    seat = None if g.winner is None else (g.winner - first) % players
+    return {"index": index, "seed": gs, "first": first, "winner": g.winner, "winner_seat": seat,
+            "turns": g.turn, "capped": bool(g.capped), "plays": dict(g.stats["plays"]),
+            "activations": dict(g.stats["activations"])}
+
+
+def _tasks(cfg: SimConfig) -> Iterable[tuple]:
+    for i in range(cfg.games):
+        yield (cfg.game, cfg.players, cfg.seed, i, cfg.agent, cfg.turn_cap)
+
+
+def run_games(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> list[dict]:
+    """Every game's record, in game order; ``progress(n)`` after each n finished games."""
+    records: list[dict] = []
+    if cfg.jobs <= 1:
+        for t in _tasks(cfg):
+            records.append(play_one(t))
+            if progress:
+                progress(1)
+        return records
+    import multiprocessing as mp
+
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+    chunk = max(1, min(64, cfg.games // (cfg.jobs * 8) or 1))
+    with ctx.Pool(cfg.jobs) as pool:
+        for rec in pool.imap(play_one, _tasks(cfg), chunksize=chunk):  # imap keeps game order
+            records.append(rec)
+            if progress:
+                progress(1)
+    return records
+
+
+# --- aggregation ------------------------------------------------------------------------------
+
+
+def deck_counts(game: str) -> dict[str, dict]:
+    compiled = _compiled(game)
+    return {cid: {"name": rec.get("name", cid), "kind": rec.get("kind"), "copies": int(rec.get("count", 1)),
+                  "source": rec.get("source", ""), "has_effect": "effect" in (rec.get("slots") or {})}
+            for cid, rec in compiled.cards.items()}
+
+
+def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
+    n = len(records)
+    seats = Counter(r["winner_seat"] for r in records if r["winner_seat"] is not None)
+    turns = [r["turns"] for r in records]
+    capped = [r["index"] for r in records if r["capped"]]
+    no_winner = sum(1 for r in records if r["winner_seat"] is None and not r["capped"])
+    plays: Counter = Counter()
+    acts: Counter = Counter()
+    played_games: Counter = Counter()
+    for r in records:
+        plays.update(r["plays"])
+        acts.update(r["activations"])
+        played_games.update(r["plays"].keys())
+    deck = deck_counts(cfg.game)
+    cards = []
+    for cid, info in deck.items():
+        if info["kind"] == "power_core":
+            continue  # never played: it starts in play
+        cards.append({"id": cid, "name": info["name"], "kind": info["kind"], "copies": info["copies"],
+                      "has_effect": info["has_effect"],
+                      "plays": plays.get(cid, 0), "activations": acts.get(cid, 0),
+                      "plays_per_game": round(plays.get(cid, 0) / n, 4) if n else 0.0,
+                      "activations_per_game": round(acts.get(cid, 0) / n, 4) if n else 0.0,
+                      "games_played_in": played_games.get(cid, 0)})
+    # a card without an effect (a plain Power Source) cannot activate: it is not a finding
+    never = sorted(c["id"] for c in cards if c["activations"] == 0 and c["has_effect"])
+    hist = Counter(turns)
+    return {
+        "game": cfg.game, "games": n, "players": cfg.players, "seed": cfg.seed, "agent": cfg.agent,
+        "turn_cap": cfg.turn_cap,
+        "seat_note": "seat 1 is the player who went first (chosen at random each game)",
+        "wins_by_seat": {str(s + 1): seats.get(s, 0) for s in range(cfg.players)},
+        "win_rate_by_seat": {str(s + 1): round(seats.get(s, 0) / n, 4) if n else 0.0 for s in range(cfg.players)},
+        "no_winner": no_winner,
+        "capped": {"count": len(capped), "games": capped[:50],
+                   "note": "games that reached the turn cap without a winner: a deck that cannot finish"},
+        "length": {"mean": round(statistics.fmean(turns), 3) if turns else 0.0,
+                   "median": statistics.median(turns) if turns else 0, "min": min(turns, default=0),
+                   "max": max(turns, default=0), "histogram": {str(k): hist[k] for k in sorted(hist)}},
+        "cards": cards,
+        "never_activated": never,
+    }
+
+
+def simulate(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> dict:
+    if cfg.games < 1 or cfg.players < 2 or cfg.jobs < 1:
+        raise ValueError("games and jobs must be at least 1, players at least 2")
+    if cfg.agent not in AGENTS:
+        raise ValueError(f"unknown agent {cfg.agent!r} (agents: {', '.join(AGENTS)})")
+    from .engine import engine_for
+
+    eng = engine_for(_compiled(cfg.game))
+    if not hasattr(eng, "play_game"):
+        raise ValueError(f"the {eng.name} engine cannot play whole games")
+    return aggregate(cfg, run_games(cfg, progress))
+
+
+# --- HTML report with inline SVG ------------------------------------------------------------------
+
+_E = html.escape
+
+
+def _bar_chart(title: str, items: list[tuple[str, float]], fmt: Callable[[float], str], width: int = 640,
+               color: str = "#4a6fa5") -> str:
+    """A horizontal bar chart: one labelled bar per item."""
+    row, label_w, pad = 22, 210, 8
+    h = pad * 2 + row * max(1, len(items)) + 24
+    top = max((v for _, v in items), default=0) or 1
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" role="img" '
+           f'aria-label="{_E(title)}" font-family="sans-serif" font-size="12">',
+           f'<text x="{pad}" y="16" font-weight="bold">{_E(title)}</text>']
+    bar_w = width - label_w - 70
+    for i, (label, v) in enumerate(items):
+        y = 24 + pad + i * row
+        w = 0 if v <= 0 else max(1, round(bar_w * v / top))
+        out.append(f'<text x="{label_w - 6}" y="{y + 14}" text-anchor="end">{_E(label)}</text>')
+        out.append(f'<rect x="{label_w}" y="{y + 3}" width="{w}" height="{row - 6}" fill="{color}"/>')
+        out.append(f'<text x="{label_w + w + 4}" y="{y + 14}">{_E(fmt(v))}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _column_chart(title: str, items: list[tuple[str, float]], width: int = 640, height: int = 220,
+                  color: str = "#8a5a44") -> str:
+    """Vertical columns (a histogram)."""
+    pad, base = 30, height - 28
+    top = max((v for _, v in items), default=0) or 1
+    n = max(1, len(items))
+    col = (width - 2 * pad) / n
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+           f'aria-label="{_E(title)}" font-family="sans-serif" font-size="11">',
+           f'<text x="{pad}" y="16" font-weight="bold" font-size="12">{_E(title)}</text>',
+           f'<line x1="{pad}" y1="{base}" x2="{width - pad}" y2="{base}" stroke="#333"/>']
+    step = max(1, n // 20)
+    for i, (label, v) in enumerate(items):
+        h = (base - 30) * v / top
+        x = pad + i * col
+        out.append(f'<rect x="{x + 1:.1f}" y="{base - h:.1f}" width="{max(1.0, col - 2):.1f}" height="{h:.1f}" '
+                   f'fill="{color}"><title>{_E(label)}: {v:g}</title></rect>')
+        if i % step == 0:
+            out.append(f'<text x="{x + col / 2:.1f}" y="{base + 14}" text-anchor="middle">{_E(label)}</text>')
+    out.append(f'<text x="{pad}" y="{base - (base - 30) - 4}" >{top:g}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def render_html(result: dict) -> str:
+    r = result
+    seats = [(f"seat {s}", float(v)) for s, v in r["win_rate_by_seat"].items()]
+    hist = [(k, float(v)) for k, v in r["length"]["histogram"].items()]
+    cards = sorted(r["cards"], key=lambda c: (-c["activations_per_game"], c["id"]))
+    rows = "\n".join(
+        f"<tr><td>{_E(c['name'])}</td><td>{_E(c['kind'].replace('_', ' '))}</td><td>{c['copies']}</td>"
+        f"<td>{c['plays']}</td><td>{c['plays_per_game']:.2f}</td><td>{c['activations']}</td>"
+        f"<td>{c['activations_per_game']:.2f}</td></tr>" for c in cards)
+    never = ", ".join(_E(c) for c in r["never_activated"]) or "none"
+    capped = r["capped"]
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{_E(r['game'])} — balance simulation</title>
+<style>
+body {{ font-family: sans-serif; max-width: 60rem; margin: 2rem auto; color: #222; }}
+table {{ border-collapse: collapse; font-size: 0.9rem; }}
+td, th {{ border: 1px solid #bbb; padding: 0.2rem 0.5rem; text-align: right; }}
+td:first-child, th:first-child, td:nth-child(2) {{ text-align: left; }}
+.finding {{ background: #fff3cd; padding: 0.5rem; border: 1px solid #e0c060; }}
+</style></head><body>
+<h1>{_E(r['game'])} — balance simulation</h1>
+<p>{r['games']} games · {r['players']} players · agent: {_E(r['agent'])} · seed {r['seed']} ·
+turn cap {r['turn_cap']}. {_E(r['seat_note'])}.</p>
+<h2>Win rate by seat</h2>
+{_bar_chart("Win rate by seat", seats, lambda v: f"{v:.1%}")}
+<p>Games without a winner (everyone out at once): {r['no_winner']}.</p>
+<h2>Game length (turns)</h2>
+<p>mean {r['length']['mean']}, median {r['length']['median']}, min {r['length']['min']}, max {r['length']['max']}</p>
+{_column_chart("Games by length in turns", hist)}
+<h2>Turn cap</h2>
+<p class="{'finding' if capped['count'] else ''}">{capped['count']} games reached the turn cap of
+{r['turn_cap']} turns without a winner{'' if not capped['count'] else ' — the deck may be unable to finish (game indexes: ' + ', '.join(map(str, capped['games'])) + ')'}.</p>
+<h2>Cards</h2>
+{_bar_chart("Activations per game", [(c['name'], c['activations_per_game']) for c in cards], lambda v: f"{v:.2f}", color="#5a8a44")}
+{_bar_chart("Plays per game", [(c['name'], c['plays_per_game']) for c in cards], lambda v: f"{v:.2f}")}
+<p class="{'finding' if r['never_activated'] else ''}">Never activated: {never}.</p>
+<table><thead><tr><th>Card</th><th>Kind</th><th>Copies</th><th>Plays</th><th>per game</th>
+<th>Activations</th><th>per game</th></tr></thead>
+<tbody>
+{rows}
+</tbody></table>
+</body></html>
+"""
