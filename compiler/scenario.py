@@ -94,8 +94,12 @@ class Scenario:
                 self.err(f"answers for unknown player '{name}'", ("answers", name))
                 return run
             agents[self.players.index(name)] = Scripted(ans, fallback=None)
-        game = engine.new_game(self.compiled, self.players, seed=self.data.get("seed", 0), agents=agents,
-                               options=self.data.get("options") or {}, setup=bool(self.data.get("setup")))
+        try:
+            game = engine.new_game(self.compiled, self.players, seed=self.data.get("seed", 0), agents=agents,
+                                   options=self.data.get("options") or {}, setup=bool(self.data.get("setup")))
+        except (RulesError, KeyError, ValueError) as exc:  # e.g. an option the game's setup rejects
+            self.err(f"cannot start the game: {exc}", ("options",) if self.data.get("options") else ("game",))
+            return run
         game.default_agent = FirstLegal()
         run.game = game
         try:
