@@ -114,3 +114,16 @@ def test_deploy_takes_from_the_bottom_and_reshuffles_the_discard():
     assert deployed[2] in ("shredder", "wrecker")
     assert all(g.instances[u].face == "front" for u in g.zone("deployed"))  # Machine side up
     assert not any("Hacked" in e.text for e in g.log if e.verb == "deploy")  # nobody looks at the Hacked side
+
+
+@pytest.mark.rule("M02")
+def test_bad_difficulty_in_a_scenario_is_a_located_diagnostic(tmp_path, runner):
+    from cli import main
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("scenario: bad\ngame: fifty_first_state\nplayers: [Ann]\nsetup: true\n"
+                   "options: {difficulty: expert}\nsteps:\n  - {phase: deploy}\n")
+    res = runner.invoke(main, ["run", str(bad)])
+    assert res.exit_code == 1
+    assert "bad.yaml:5:10: E701 cannot start the game: unknown difficulty 'expert'" in res.output
+    assert "Traceback" not in res.output
