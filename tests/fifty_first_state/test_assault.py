@@ -77,3 +77,22 @@ def test_named_machines_compile_with_uncertain_icons_marked():
     assert cards["conflagrator"]["defense"] == 4 and "defense" not in cards["conflagrator"]["provisional"]
     assert "uncertain" in compiled().vocab["icons"]["gear"]
     assert "uncertain" in compiled().vocab["icons"]["action"]
+
+
+@pytest.mark.rule("M04")
+def test_other_assault_kinds_and_the_agents_choice():
+    sc, run = run_scenario("assault_kinds")
+    g = run.game
+    assert [g.instances[x].card_id for x in g.zone("hand", 0)] == ["oil_rig"]
+    assert g.players[0].goods["fuel"] == 1 and g.players[0].goods["vp"] == 2
+    assert "2 of 2 targeted effects can resolve" in g.trace_text()
+
+
+@pytest.mark.rule("M04")
+def test_assault_planning_leaves_the_real_game_untouched_until_execution():
+    game, eng, u = new_game(state={"Ann": {"goods": {"fuel": 3}, "state": ["oil_rig"]},
+                                   "game": {"deployed": ["leech", "mother"]}})
+    twin = eng.sandbox(game)
+    assert twin is not game and twin.snapshot() == game.snapshot()
+    twin.players[0].goods["fuel"] = 0
+    assert game.players[0].goods["fuel"] == 3
