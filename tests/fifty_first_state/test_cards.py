@@ -185,3 +185,17 @@ def test_appallach_federation_optional_marker():
     sc2 = SimpleNamespace(player_index=lambda n: 0, card_uid=lambda n: u[n])
     assert eng.step_construct(game, {"construct": "appallach_federation"}, sc2).ok
     assert eng.use_action(game, 0, u["salvage_action"]).ok
+
+
+@pytest.mark.rule("M11")
+def test_you_may_look_at_your_own_ruins_only():
+    from runtime.errors import Refused
+
+    game, eng, u = new_game(state={"Ann": {"state": ["monument:ruins", "oil_rig"]}, "Bob": {"state": ["gun_shop:ruins"]}})
+    assert eng.look_at_ruins(game, 0, u["monument"]) == "monument"
+    before = game.snapshot()
+    with pytest.raises(Refused, match="your own Ruins"):
+        eng.look_at_ruins(game, 0, u["gun_shop"])
+    with pytest.raises(Refused, match="not a Ruins"):
+        eng.look_at_ruins(game, 0, u["oil_rig"])
+    assert game.snapshot() == before

@@ -64,7 +64,7 @@ class FiftyFirstState(Engine):
              "round": "step_round", "use": "step_use", "faction_action": "step_faction_action",
              "construct": "step_construct", "deal": "step_deal", "raze": "step_raze",
              "discard": "step_discard", "develop": "step_develop", "end_game": "step_end_game",
-             "raze_location": "step_raze_location"}
+             "raze_location": "step_raze_location", "look": "step_look"}
 
     # --- packs -------------------------------------------------------------------------------
     def packs(self, game: GameState) -> list[Pack]:
@@ -229,6 +229,24 @@ class FiftyFirstState(Engine):
         inst.props.pop("row", None)
         game.emit("ruins", player, "gains a Ruins (a card from the Deck, face down in the State)")
         return uid
+
+    def look_at_ruins(self, game: GameState, player: int, uid: int) -> str:
+        """M11/S11: a player may look at the front of their OWN Ruins (only theirs)."""
+        inst = game.instances[uid]
+        if inst.face != "ruins":
+            raise Refused(f"{self.name_of(game, uid)} is not a Ruins")
+        if game.where[uid] != game.zone_key("state", player):
+            raise Refused("you may look only at the front of your own Ruins")
+        return inst.card_id
+
+    def step_look(self, game, step, scenario) -> Outcome:
+        player = scenario.player_index(step.get("player"))
+        try:
+            cid = self.look_at_ruins(game, player, self._uid(game, scenario, step["look"]))
+        except Refused as exc:
+            return self.refuse(game, player, exc.reason)
+        game.emit("look", player, f"looks at the front of a Ruins of theirs: {game.cards[cid].get('name', cid)}")
+        return Outcome("done")
 
     def leave_state(self, game: GameState, uid: int, why: str) -> None:
         """A Location leaves its State (or flips): Goods limited to Hacking/Destroying go (M14).
