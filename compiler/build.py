@@ -74,7 +74,8 @@ class _Timer:
         return now
 
 
-def compile_tree(data_root: Path, only: set[str] | None = None) -> BuildResult:
+def compile_tree(data_root: Path, only: set[str] | None = None, cache=None) -> BuildResult:
+    """``cache``: a compiler.cache.ModuleCache (watch mode) that replays unchanged modules."""
     result = BuildResult(Diagnostics())
     diags = result.diags
     if not data_root.exists():
@@ -88,7 +89,7 @@ def compile_tree(data_root: Path, only: set[str] | None = None) -> BuildResult:
     for game_dir in games:
         if only and game_dir.name not in only:
             continue
-        gb = _compile_game(game_dir, data_root, result, timer)
+        gb = _compile_game(game_dir, data_root, result, timer, cache)
         if gb is not None:
             result.games[gb.game] = gb
     return result
@@ -98,7 +99,8 @@ def _package_init() -> str:
     return HEADER.format(source="the data folder") + '"""Compiled games, one package per game."""\n'
 
 
-def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _Timer) -> GameBuild | None:
+def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _Timer,
+                  cache=None) -> GameBuild | None:
     diags = result.diags
     t = time.perf_counter()
     gdoc = load_file(game_dir / GAME_FILE, diags)
@@ -140,6 +142,9 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     module_names = []
     rel_root = data_root if game_dir != data_root else data_root.parent
     for path in module_files(game_dir):
+        if cache is not None and cache.replay(path, game_dir, rel_root, result, gb, seen_ids, module_names):
+            continue  # unchanged since it was last compiled (compiler/cache.py)
+        mark = cache.mark(result, gb, seen_ids, module_names) if cache is not None else None
         t = time.perf_counter()
         doc = load_file(path, diags)
         t = timer.add("load", t)
@@ -190,6 +195,8 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             except SyntaxError as exc:  # pragma: no cover - a compiler bug, reported as such
                 diags.error("E501", f"generated code does not compile: {exc}", file=doc.file)
         timer.add("emit", t)
+        if cache is not None:
+            cache.store(path, game_dir, rel_root, result, gb, seen_ids, module_names, mark)
     result.outputs[f"{vocab.game}/__init__.py"] = _game_init(vocab, module_names, gdoc, rel_root)
     return gb
 
