@@ -478,5 +478,64 @@ def simulate(game, games, players, seed, jobs, agent, turn_cap, out, fmt):
     click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")
 
 
+def _watch_report(rep, first: bool) -> None:
+    from datetime import datetime
+
+    stamp = datetime.now().strftime("%H:%M:%S")
+    what = "build" if first else ", ".join(display_path(p) for p in rep.changed_files[:3]) + \
+        (f" and {len(rep.changed_files) - 3} more" if len(rep.changed_files) > 3 else "") + " changed"
+    counts = []
+    if rep.new:
+        counts.append(f"{len(rep.new)} new error{'s' if len(rep.new) != 1 else ''}")
+    if rep.fixed:
+        counts.append(f"{len(rep.fixed)} fixed")
+    if not counts:
+        counts.append("no change in errors" if rep.errors else "ok")
+    click.echo(f"[{stamp}] {what}: {', '.join(counts)} ({rep.errors} error{'s' if rep.errors != 1 else ''} "
+               f"in all; {rep.seconds:.2f} s, {rep.reparsed} module{'s' if rep.reparsed != 1 else ''} "
+               f"recompiled, {rep.reused} reused)")
+    for d in rep.fixed:
+        click.echo(f"  fixed: {d.headline()}")
+    for d in rep.new:
+        click.echo("  new:   " + d.render().replace("\n", "\n         "))
+    for w in rep.written:
+        click.echo(f"  wrote {w}")
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path())
+@click.option("--out", type=click.Path(), help="Output folder (default: generated/ beside the data).")
+@click.option("--interval", type=float, default=0.3, show_default=True, help="Seconds between looks.")
+@click.option("--cache-dir", type=click.Path(file_okay=False),
+              help="Cache folder (default: .cardwright-cache/ beside the data; safe to delete).")
+@click.option("--no-write", is_flag=True, help="Only revalidate; do not write generated code.")
+@click.option("--once", is_flag=True, help="Build once (filling the cache), report, and exit.")
+def watch(path, out, interval, cache_dir, no_write, once):
+    """Revalidate and recompile on every save; print only the errors that appear or go away."""
+    import time
+
+    from compiler.cache import ModuleCache
+    from compiler.watch import Watcher
+
+    data = _data_arg(path)
+    out_dir = None if no_write else (Path(out) if out else default_out(data, "generated"))
+    cache = ModuleCache(Path(cache_dir) if cache_dir else default_out(data, ".cardwright-cache"))
+    watcher = Watcher(data, out_dir, cache)
+    watcher.poll()
+    rep = watcher.build()
+    _watch_report(rep, first=True)
+    if once:
+        sys.exit(0 if rep.ok else 1)
+    click.echo(f"watching {display_path(data)} ({len(watcher.stamps)} files); Ctrl-C to stop.")
+    try:
+        while True:
+            time.sleep(interval)
+            changed = watcher.poll()
+            if changed:
+                _watch_report(watcher.build(changed), first=False)
+    except KeyboardInterrupt:
+        click.echo("stopped.")
+
+
 if __name__ == "__main__":
     main()
