@@ -36,6 +36,12 @@ ICON_START = "\x01"
 ICON_END = "\x02"
 _ICON_RE = re.compile("\x01([^\x02]*)\x02")
 
+# English mass nouns a game's Goods are often named by: "2 Fuel", not "2 Fuels". A game can say
+# otherwise for any Good with `plural:` in its game.yaml entry.
+MASS_NOUNS = {"fuel", "iron", "steel", "wood", "food", "water", "oil", "money", "gold", "silver", "coal", "stone",
+              "ore", "steam", "energy", "power", "scrap", "cash", "grain", "wheat", "sand", "clay", "cloth", "salt",
+              "spice", "sugar", "coffee", "tea", "rice", "meat", "fish", "copper", "lumber", "timber", "glass",
+              "livestock", "research", "influence", "prestige", "information", "knowledge", "fame", "corn"}
 _SMALL_WORDS = {"of", "the", "and", "in", "on", "a", "an", "to", "for", "or", "at", "from"}
 _CMP_WORDS = {"=": "is", "!=": "is not", "<": "is less than", ">": "is more than", "<=": "is at most",
               ">=": "is at least"}
@@ -464,7 +470,8 @@ class _Renderer:
         if isinstance(f, A.WithIcon):
             icons = [self.icon(i.text) for i in f.icons]
             joined = " or ".join(icons)
-            return f"with {article(icons[0])} {joined} icon"
+            named = "icon" in plain(icons[-1]).lower().split()  # "Green type icon" needs no second "icon"
+            return f"with {article(icons[0])} {joined}" + ("" if named else " icon")
         if isinstance(f, A.With):
             return f"with {self.field_name(f.noun.text, plural=True)}"
         if isinstance(f, A.Without):
@@ -611,14 +618,22 @@ class _Renderer:
             return self._bound(words).noun, False
         key = self._key(node)
         name, spec_names = self._printed(cat, key, words)
-        written_plural = self._written_plural(words, spec_names)
-        if written_plural:
-            return english_plural(name), True
+        if self._written_plural(words, spec_names):
+            return self._plural_name(cat, key, name), True
         if not plural:
             return name, False
-        if words in spec_names and words == name.lower():
-            return name, False  # the text spells the name in the singular: a mass noun ("2 fuel")
-        return english_plural(name), True
+        return self._plural_name(cat, key, name), True
+
+    def _plural_name(self, cat: str | None, key: str, name: str) -> str:
+        """The printed plural: the vocabulary's ``plural:`` if given, the name itself for a mass
+        noun ("2 Fuel", "3 Iron"), else the English plural ("2 Bricks", "2 Victory Points")."""
+        section = {GOOD: "goods", ZONE: "zones", THING: "things", ICON: "icons"}.get(cat or "")
+        spec = ((self.v.data.get(section) or {}).get(key) or {}) if section else {}
+        if isinstance(spec, dict) and spec.get("plural"):
+            return str(spec["plural"])
+        if name.split(" ")[-1].lower() in MASS_NOUNS:
+            return name
+        return english_plural(name)
 
     def _written_plural(self, words: str, names: list[str]) -> bool:
         if words in names:

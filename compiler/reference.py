@@ -60,6 +60,8 @@ class Effect:
     label: str
     marked: str  # English with icon markers
     kind: str = "effect"  # "effect" | "condition"
+    mark: str = ""  # "provisional" | "uncertain" | ""
+    why: str = ""
 
     @property
     def text(self) -> str:
@@ -222,12 +224,13 @@ class _GameViewBuilder:
 
     def card(self, rec: dict) -> Card:
         kind_spec = self.v.card_kinds.get(rec.get("kind")) or {}
-        marks: dict[str, tuple[str, str]] = {}
+        face_specs = kind_spec.get("faces") or {}
+        marks: dict[str, tuple[str, str]] = {}  # "field" or "face.field" -> (mark, why)
         notes = []
         for mark in ("provisional", "uncertain"):
             for k, why in (rec.get(mark) or {}).items():
                 marks[k] = (mark, why)
-                notes.append((mark, title(k), why))
+                notes.append((mark, self.mark_label(k, kind_spec), why))
         fspecs = dict(kind_spec.get("fields") or {})
         fields = [f for f in self.fields_of(rec, fspecs, marks) if f.kind != "sockets"]
         sockets = None
@@ -235,26 +238,53 @@ class _GameViewBuilder:
             if spec == "sockets" and isinstance(rec.get(k), dict):
                 sockets = self.sockets_view(rec[k], marks.get(k, ("", ""))[0])
         slots = kind_spec.get("slots") or {}
-        effects = self.effects(rec.get("texts") or {}, slots)
+        effects = self.effects(rec.get("texts") or {}, slots, marks)
         faces = []
         for fname, face in (rec.get("faces") or {}).items():
-            fspec = (kind_spec.get("faces") or {}).get(fname) or {}
+            fspec = face_specs.get(fname) or {}
+            fmarks = {k[len(fname) + 1:]: v for k, v in marks.items() if k.startswith(fname + ".")}
             ffields = {k: v for k, v in face.items() if k not in ("texts", "slots")}
-            faces.append(Face((fspec.get("name") or title(fname)),
-                              self.fields_of(ffields, dict(fspec.get("fields") or {}), {}),
-                              self.effects(face.get("texts") or {}, fspec.get("slots") or {})))
+            faces.append(Face(self.face_name(fname, fspec),
+                              self.fields_of(ffields, dict(fspec.get("fields") or {}), fmarks),
+                              self.effects(face.get("texts") or {}, fspec.get("slots") or {}, fmarks)))
         src = rec.get("source") or ""
         return Card(id=rec["id"], name=rec.get("name", rec["id"]), kind=kind_spec.get("name") or title(rec.get("kind", "")),
                     count=rec.get("count"), source=src, fields=fields, effects=effects, faces=faces,
                     sockets=sockets, notes=notes, note=rec.get("note"), printed=rec.get("text"), at=rec.get("at", ""))
 
-    def effects(self, texts: dict, slots: dict) -> list[Effect]:
-        order = [s for s in slots if s in texts] + [s for s in texts if s not in slots]
+    @staticmethod
+    def face_name(key: str, spec: dict) -> str:
+        name = spec.get("name") or title(key)
+        return name if name.lower().endswith("side") else f"{name} side"
+
+    def mark_label(self, key: str, kind_spec: dict) -> str:
+        """ "hacked.production" → "Hacked side: Production" (names from the card kind)."""
+        face, _, rest = key.partition(".")
+        if rest:
+            fspec = (kind_spec.get("faces") or {}).get(face) or {}
+            return f"{self.face_name(face, fspec)}: {self.part_name(rest, fspec)}"
+        return self.part_name(key, kind_spec)
+
+    @staticmethod
+    def part_name(key: str, spec: dict) -> str:
+        slot = (spec.get("slots") or {}).get(key)
+        if isinstance(slot, dict) and slot.get("name"):
+            return slot["name"]
+        f = (spec.get("fields") or {}).get(key)
+        if isinstance(f, dict) and f.get("title"):
+            return f["title"]
+        return title(key)
+
+    def effects(self, texts: dict, slots: dict, marks: dict | None = None) -> list[Effect]:
+        # a bare condition (a requirement) first: it decides whether anything else happens
+        order = [s for s in slots if s in texts and (slots.get(s) or {}).get("kind") == "condition"]
+        order += [s for s in slots if s in texts and s not in order] + [s for s in texts if s not in slots]
         out = []
         for s in order:
             spec = slots.get(s) or {}
             kind = spec.get("kind", "effect")
-            out.append(Effect(spec.get("name") or title(s), self.english(texts[s], kind), kind))
+            mark, why = (marks or {}).get(s, ("", ""))
+            out.append(Effect(spec.get("name") or title(s), self.english(texts[s], kind), kind, mark, why))
         return out
 
     def socket_table(self) -> dict:
@@ -283,7 +313,7 @@ class _GameViewBuilder:
         for key, value in tables.items():
             if key in skip:
                 continue
-            out.append(table_view(key, value))
+            out += table_views(key, value)
         return out
 
 
@@ -299,35 +329,77 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
+_NOTE_KEYS = ("note", "provisional", "uncertain")
+
+
+def _is_record_map(value: Any) -> bool:
+    return isinstance(value, dict) and bool(value) and all(isinstance(v, dict) for v in value.values())
+
+
+def _is_record_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value)
+
+
+def _complex(value: Any) -> bool:
+    return _is_record_map(value) or _is_record_list(value) or (
+        isinstance(value, dict) and any(isinstance(v, (dict, list)) for v in value.values()))
+
+
 def table_view(key: str, value: Any) -> Table:
-    """Draw a rules table from its shape: a matrix, a record list, a key/value list, or a value."""
-    name = title(str(key))
-    note = None
-    if isinstance(value, dict) and ("rows" in value or "note" in value or "title" in value) and \
-            not all(isinstance(v, dict) for v in value.values()):
-        note = value.get("note")
-        name = value.get("title") or name
-        value = value.get("rows", {k: v for k, v in value.items() if k not in ("note", "title")})
-    if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+    """The first (main) table of :func:`table_views`."""
+    return table_views(key, value)[0]
+
+
+def table_views(key: str, value: Any, name: str | None = None) -> list[Table]:
+    """Draw a rules table from its shape: a matrix (records keyed by name), a record list, a
+    key/value list, a list or one value. Nested records become tables of their own, and ``note``,
+    ``provisional`` and ``uncertain`` entries become the table's notes (marked † and ?)."""
+    name = name or title(str(key))
+    notes: list[str] = []
+    marks: dict[str, str] = {}  # entry -> "†" / "?"
+    if isinstance(value, dict) and not _is_record_map(value):
+        for k in _NOTE_KEYS:
+            sym = {"provisional": "†", "uncertain": "?"}.get(k, "")
+            if isinstance(value.get(k), str):
+                notes.append({"provisional": "† Provisional: ", "uncertain": "? Uncertain: "}.get(k, "") + value[k])
+            elif isinstance(value.get(k), dict) and sym:
+                for entry, why in value[k].items():
+                    marks[str(entry)] = sym
+                    notes.append(f"{sym} {title(str(entry))}: {why}")
+        if isinstance(value.get("title"), str):
+            name = value["title"]
+        value = {k: v for k, v in value.items() if k not in _NOTE_KEYS and k != "title"}
+    note = " ".join(notes) or None
+    if _is_record_map(value):
         cols: list[str] = []
         for v in value.values():
             for c in v:
                 if c not in cols:
                     cols.append(c)
         rows = [[title(str(k))] + [_cell(v.get(c)) if c in v else "" for c in cols] for k, v in value.items()]
-        return Table(name, [""] + [_colname(c) for c in cols], rows, note)
-    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        return [Table(name, [""] + [_colname(c) for c in cols], rows, note)]
+    if _is_record_list(value):
         cols = []
         for v in value:
             for c in v:
                 if c not in cols:
                     cols.append(c)
-        return Table(name, [_colname(c) for c in cols], [[_cell(v.get(c)) for c in cols] for v in value], note)
+        return [Table(name, [_colname(c) for c in cols], [[_cell(v.get(c)) for c in cols] for v in value], note)]
     if isinstance(value, dict):
-        return Table(name, ["", ""], [[title(str(k)), _cell(v)] for k, v in value.items()], note)
+        simple = {k: v for k, v in value.items() if not _complex(v)}
+        nested = [(k, v) for k, v in value.items() if _complex(v)]
+        out = []
+        if simple or not nested:
+            out.append(Table(name, ["", ""], [[title(str(k)) + (" " + marks[str(k)] if str(k) in marks else ""), _cell(v)]
+                                              for k, v in simple.items()], note))
+        elif note:
+            out.append(Table(name, [], [], note))
+        for k, v in nested:
+            out += table_views(k, v, f"{name}: {title(str(k))}")
+        return out
     if isinstance(value, list):
-        return Table(name, [""], [[_cell(v)] for v in value], note)
-    return Table(name, [""], [[_cell(value)]], note)
+        return [Table(name, [""], [[_cell(v)] for v in value], note)]
+    return [Table(name, [""], [[_cell(value)]], note)]
 
 
 def _colname(c: Any) -> str:
@@ -621,6 +693,7 @@ def _env(fmt: str):
     env.filters["marked_html"] = _marked_html
     env.filters["marked_md"] = _marked_md
     env.filters["md"] = _md_escape
+    env.filters["isnum"] = lambda s: bool(re.fullmatch(r"[-+]?[0-9]+(\.[0-9]+)?|[-—]|yes|no", str(s).strip()))
     env.filters["mdcell"] = lambda s: _md_escape(s).replace("|", "\\|").replace("\n", " ")
     env.filters["anchor"] = lambda s: re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
     env.globals["icons_of"] = {}
