@@ -24,7 +24,7 @@ from .diagnostics import Diagnostics, display_path
 from .loader import Document, load_file, path_text
 from .maps import check_map
 from .parser import parse_effect
-from .schema import card_schema, validate
+from .schema import prepare_cards, validate
 from .vocabulary import Vocabulary
 
 GAME_FILE = "game.yaml"
@@ -38,6 +38,7 @@ class GameBuild:
     modules: dict[str, Document] = field(default_factory=dict)
     card_count: int = 0
     effect_count: int = 0
+    checked: dict = field(default_factory=dict)  # (slot kind, text) -> (Checked, problems): one check per text
 
 
 @dataclass
@@ -137,7 +138,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             diags.error("E201", f"the '{vocab.engine}' engine has no thing filter '{ef}'", file=gdoc.file,
                         line=line, column=col, source_line=src, hint=did_you_mean(ef, engine.thing_filters))
     checker = Checker(vocab, verbs_for(vocab.engine))
-    cschema = card_schema(gdoc.data)
+    cschema = prepare_cards(gdoc.data)
     seen_ids: dict[str, str] = {}
     module_names = []
     rel_root = data_root if game_dir != data_root else data_root.parent
@@ -268,7 +269,15 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
     if problem is not None:
         report("E301", problem.message, A.Span(problem.offset, problem.offset + problem.length))
         return None
-    checked = checker.check(effect, report)
+    key = (slot_kind, text)
+    cached = gb.checked.get(key)
+    if cached is None:  # the same text always checks the same way in one game: check it once
+        problems: list[tuple] = []
+        checked = checker.check(effect, lambda *args: problems.append(args))
+        cached = gb.checked[key] = (checked, problems)
+    checked, problems = cached
+    for args in problems:
+        report(*args)
     t = timer.add("check", t)
     if not checked.ok:
         return None
@@ -276,7 +285,7 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
     where = f"{doc.rel}:{pos.line + 1}" + (f" card {card!r}" if card else "") + f" {path[-1]}"
     where = where.replace("\n", " ")
     if slot_kind == "condition":
-        name = mw.condition_function(fname, checked, where)
+        name = mw.condition_function(fname, checked, where, text)
     else:
         name = mw.effect_function(fname, checked, where, text)
     timer.add("emit", t)

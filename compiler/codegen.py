@@ -34,9 +34,26 @@ class UnsafeValue(TypeError):
     pass
 
 
+def _plain(value: Any) -> bool:
+    """True when ``value`` is made only of exact str/int/bool/None/finite float/list/dict: then the
+    builtin ``repr`` of the whole value is already a Python literal of it (checked by a property test)."""
+    t = type(value)
+    if t is str or t is int or t is bool or value is None:
+        return True
+    if t is float:
+        return value - value == 0.0  # finite: inf - inf and nan - nan are nan
+    if t is list:
+        return all(_plain(v) for v in value)
+    if t is dict:
+        return all((type(k) is str or type(k) is int) and _plain(v) for k, v in value.items())
+    return False
+
+
 def literal(value: Any) -> str:
     """Python source for a data value, through ``repr`` of exact builtin types only."""
     t = type(value)
+    if (t is dict or t is list) and _plain(value):
+        return repr(value)  # one C call for a whole card record
     if value is None or t in (bool, int, str):
         return repr(value)
     if t is float:
@@ -84,6 +101,7 @@ class ModuleWriter:
     def __init__(self, source: str):
         self.source = source
         self.lines: list[str] = []
+        self._bodies: dict[tuple, list[str]] = {}
         self.consts: dict[str, str] = {}  # literal text -> constant name
         self.names: set[str] = set()
         self.indent = 0
@@ -112,28 +130,44 @@ class ModuleWriter:
         self.w(f"def {fname}(ctx):")
         self.indent += 1
         self.w(f"# {comment(where)}")
-        self.w(f"# {literal(text)[:100]}" if "\n" not in text else f"# {literal(text)[:100]}")
-        gen = _EffectGen(self, checked)
-        for st in checked.effect.statements:
-            gen.stmt(st)
+        if not self._reuse(("effect", text)):
+            start = len(self.lines)
+            self.w(f"# {literal(text)[:100]}")
+            gen = _EffectGen(self, checked)
+            for st in checked.effect.statements:
+                gen.stmt(st)
+            self._bodies[("effect", text)] = self.lines[start:]
         self.indent -= 1
         self.w()
         self.w()
         return fname
 
-    def condition_function(self, name: str, checked: Checked, where: str) -> str:
+    def condition_function(self, name: str, checked: Checked, where: str, text: str | None = None) -> str:
         """A slot holding a bare condition (e.g. a card's ``requires``): returns True or False."""
         fname = self.unique(name)
         self.w(f"def {fname}(ctx):")
         self.indent += 1
         self.w(f"# {comment(where)}")
-        gen = _EffectGen(self, checked)
-        req = checked.effect.statements[0]
-        self.w(f"return {gen.cond(req.condition)}")
+        if text is None or not self._reuse(("condition", text)):
+            start = len(self.lines)
+            gen = _EffectGen(self, checked)
+            req = checked.effect.statements[0]
+            self.w(f"return {gen.cond(req.condition)}")
+            if text is not None:
+                self._bodies[("condition", text)] = self.lines[start:]
         self.indent -= 1
         self.w()
         self.w()
         return fname
+
+    def _reuse(self, key: tuple) -> bool:
+        """Cards printing the same text get the same body (its constants are already hoisted in this
+        module): written once, copied after. Same input, same lines — only faster."""
+        body = self._bodies.get(key)
+        if body is None:
+            return False
+        self.lines.extend(body)
+        return True
 
     def render(self, tables: list[tuple[str, str]]) -> str:
         out = [HEADER.format(source=comment(self.source)), '"""Compiled card effects. See the header for provenance."""',

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -34,19 +34,41 @@ _FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$|^[-+
 _NULL = {"", "~", "null", "Null", "NULL"}
 _TRUE = {"true", "True", "TRUE"}
 _FALSE = {"false", "False", "FALSE"}
+_WORDS = _NULL | _TRUE | _FALSE  # the only plain scalars starting with a letter that are not text
 _ALLOWED_TAGS = {None, "!", "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:map",
                  "tag:yaml.org,2002:seq", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"}
 
 
-@dataclass(frozen=True)
-class Pos:
-    """Where a value sits in its file. line/column are 0-based here (as PyYAML counts)."""
+class Pos(NamedTuple):
+    """Where a value sits in its file. line/column are 0-based here (as PyYAML counts).
+
+    A NamedTuple rather than a frozen dataclass: the loader makes one per value (hundreds of
+    thousands for a big corpus) and tuple construction is several times cheaper.
+    """
 
     line: int
     column: int
     end_line: int
     end_column: int
     style: str | None = None  # None plain, "'" or '"' quoted, "|" literal, ">" folded
+
+
+class _PosDict(dict):
+    """path -> Pos. The loader stores plain tuples (cheap: one per value of every file); reading
+    gives ``Pos`` named tuples, so users write ``doc.positions[path].line``."""
+
+    def __getitem__(self, key):
+        return Pos(*dict.__getitem__(self, key))
+
+    def get(self, key, default=None):
+        t = dict.get(self, key)
+        return default if t is None else Pos(*t)
+
+    def values(self):  # pragma: no cover - convenience for callers iterating positions
+        return [Pos(*t) for t in dict.values(self)]
+
+    def items(self):  # pragma: no cover
+        return [(k, Pos(*t)) for k, t in dict.items(self)]
 
 
 @dataclass
@@ -57,8 +79,8 @@ class Document:
     path: Path
     text: str
     data: Any
-    positions: dict = field(default_factory=dict)  # path tuple -> Pos of the value
-    key_positions: dict = field(default_factory=dict)  # path tuple -> Pos of the mapping key
+    positions: dict = field(default_factory=lambda: _PosDict())  # path tuple -> Pos of the value
+    key_positions: dict = field(default_factory=lambda: _PosDict())  # path tuple -> Pos of the mapping key
     rel: str = ""  # path relative to the data folder's parent: what generated code may mention
 
     _lines: list[str] | None = None
@@ -167,7 +189,7 @@ class _Builder:
         return values[0] if values else None
 
     def _refuse_anchor(self, ev, path: Path_) -> bool:
-        if isinstance(ev, yaml.AliasEvent):
+        if type(ev) is _Alias:
             self._err("E105", f"alias '*{ev.anchor}' is not allowed: write the value out in full",
                       ev.start_mark, len(ev.anchor) + 1, path)
             self.failed = True
@@ -185,65 +207,89 @@ class _Builder:
         return False
 
     def _node(self, ev, it, path: Path_) -> Any:
+        """One value. The common case (a plain or quoted scalar without anchor or tag) is inlined in
+        the loops below: this runs once per value of every data file, so it is kept tight."""
+        if type(ev) is _Scalar and ev.anchor is None and ev.tag is None:
+            s, e = ev.start_mark, ev.end_mark
+            self.doc.positions[path] = (s.line, s.column, e.line, e.column, ev.style or None)
+            return _scalar(ev)
         if self._refuse_anchor(ev, path):
             return None
-        if len(path) >= MAX_DEPTH and not isinstance(ev, yaml.ScalarEvent):
+        cls = type(ev)
+        if len(path) >= MAX_DEPTH and cls is not _Scalar:
             self._err("E103", f"values are nested more than {MAX_DEPTH} levels deep", ev.start_mark, 1, path)
             self.failed = True
             return None
-        if isinstance(ev, yaml.ScalarEvent):
-            self.doc.positions[path] = Pos(ev.start_mark.line, ev.start_mark.column,
-                                           ev.end_mark.line, ev.end_mark.column, ev.style or None)
+        positions = self.doc.positions
+        if cls is _Scalar:
+            s, e = ev.start_mark, ev.end_mark
+            positions[path] = (s.line, s.column, e.line, e.column, ev.style or None)
             return _scalar(ev)
-        if isinstance(ev, yaml.SequenceStartEvent):
+        if cls is _SeqStart:
             start = ev.start_mark
             out = []
             for ev2 in it:
-                if isinstance(ev2, yaml.SequenceEndEvent):
-                    self.doc.positions[path] = Pos(start.line, start.column, ev2.end_mark.line,
-                                                   ev2.end_mark.column)
+                if type(ev2) is _SeqEnd:
+                    positions[path] = (start.line, start.column, ev2.end_mark.line, ev2.end_mark.column)
                     return out
                 out.append(self._node(ev2, it, path + (len(out),)))
                 if self.failed:
                     return None
-        if isinstance(ev, yaml.MappingStartEvent):
+        if cls is _MapStart:
             start = ev.start_mark
             out: dict = {}
+            key_positions = self.doc.key_positions
             for ev2 in it:
-                if isinstance(ev2, yaml.MappingEndEvent):
-                    self.doc.positions[path] = Pos(start.line, start.column, ev2.end_mark.line,
-                                                   ev2.end_mark.column)
+                if type(ev2) is _MapEnd:
+                    positions[path] = (start.line, start.column, ev2.end_mark.line, ev2.end_mark.column)
                     return out
-                if self._refuse_anchor(ev2, path):
-                    return None
-                if not isinstance(ev2, yaml.ScalarEvent):
-                    self._err("E103", "a mapping key must be a plain value, not a list or mapping",
-                              ev2.start_mark, 1, path)
-                    self.failed = True
-                    return None
-                key = _scalar(ev2)
-                if not isinstance(key, (str, int)) or isinstance(key, bool):
-                    key = ev2.value  # keys are names: `true:` or `1.5:` as keys stay text
-                kpos = Pos(ev2.start_mark.line, ev2.start_mark.column, ev2.end_mark.line,
-                           ev2.end_mark.column, ev2.style or None)
+                if type(ev2) is not _Scalar or ev2.anchor is not None or ev2.tag is not None:
+                    if self._refuse_anchor(ev2, path):
+                        return None
+                    if type(ev2) is not _Scalar:
+                        self._err("E103", "a mapping key must be a plain value, not a list or mapping",
+                                  ev2.start_mark, 1, path)
+                        self.failed = True
+                        return None
+                key = ev2.value
+                if not ev2.style and not (key[:1].isalpha() and key not in _WORDS):
+                    key = _scalar(ev2)
+                    if type(key) is not str and type(key) is not int:
+                        key = ev2.value  # keys are names: `true:` or `1.5:` as keys stay text
+                s, e = ev2.start_mark, ev2.end_mark
+                kpath = path + (key,)
                 if key in out:
-                    first = self.doc.key_positions.get(path + (key,))
+                    first = key_positions.get(kpath)
                     where = f" (first at line {first.line + 1})" if first else ""
-                    self._err("E104", f"duplicate key '{key}'{where}", ev2.start_mark,
-                              len(str(ev2.value)), path + (key,))
+                    self._err("E104", f"duplicate key '{key}'{where}", s, len(str(ev2.value)), kpath)
                     self.failed = True
                     return None
-                self.doc.key_positions[path + (key,)] = kpos
-                out[key] = self._node(next(it), it, path + (key,))
+                key_positions[kpath] = (s.line, s.column, e.line, e.column, ev2.style or None)
+                ev3 = next(it)
+                if type(ev3) is _Scalar and ev3.anchor is None and ev3.tag is None:
+                    s, e = ev3.start_mark, ev3.end_mark
+                    style = ev3.style
+                    positions[kpath] = (s.line, s.column, e.line, e.column, style or None)
+                    v = ev3.value
+                    out[key] = v if style or (v[:1].isalpha() and v not in _WORDS) else _scalar(ev3)
+                    continue
+                out[key] = self._node(ev3, it, kpath)
                 if self.failed:
                     return None
         return None
+
+
+_Scalar, _Alias = yaml.ScalarEvent, yaml.AliasEvent
+_SeqStart, _SeqEnd = yaml.SequenceStartEvent, yaml.SequenceEndEvent
+_MapStart, _MapEnd = yaml.MappingStartEvent, yaml.MappingEndEvent
 
 
 def _scalar(ev) -> Any:
     """YAML 1.2 core-schema resolution for plain scalars; quoted scalars are always strings."""
     value = ev.value
     if ev.style or ev.tag in ("tag:yaml.org,2002:str", "!"):
+        return value
+    if value[:1].isalpha() and value not in _WORDS:  # most scalars are words: no regex needed
         return value
     if value in _NULL:
         return None
@@ -279,7 +325,11 @@ def load_text(text: str, file: str, diags: Diagnostics, path: Path | None = None
         return None
     builder = _Builder(doc, diags)
     try:
-        doc.data = builder.build(yaml.parse(text, Loader=_Loader))
+        loader = _Loader(text)
+        try:  # get_event returns None after the stream's end (C and Python parsers alike)
+            doc.data = builder.build(iter(loader.get_event, None))
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or "malformed YAML"

@@ -6,10 +6,16 @@ caller maps back to the YAML file's line and column.
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+import lark
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
@@ -23,11 +29,86 @@ _TERMINAL_WORDS = {
 }
 
 
+_OPTIONS = dict(parser="lalr", strict=True, propagate_positions=True, maybe_placeholders=True)
+
+
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
+    """The effect parser, built once per process.
+
+    Building it (LALR tables plus strict mode's terminal-collision check) takes about a second, so
+    the built tables are kept in a cache file keyed by the grammar's text, the Lark version and the
+    options: the strict build runs whenever the grammar changes, and later processes load tables
+    made by exactly that build. The file is JSON (data, never code or pickle); if it is missing,
+    unreadable or wrong in any way, the parser is simply built again.
+    """
     grammar = (GRAMMAR_DIR / "effects.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", strict=True, propagate_positions=True, maybe_placeholders=True,
-                cache=False)
+    path = _cache_path(grammar)
+    if path is not None:
+        try:
+            parser = Lark.__new__(Lark)._load(json.loads(path.read_text(encoding="utf-8"),
+                                                         object_hook=_json_hook))
+            if parser.parse("gain 1 x").data == "start":
+                return parser
+        except Exception:  # noqa: BLE001 - any problem with the cache: build afresh
+            pass
+    parser = Lark(grammar, **_OPTIONS)
+    if path is not None:
+        _write_cache(parser, path)
+    return parser
+
+
+def _cache_path(grammar: str) -> Path | None:
+    root = os.environ.get("CARDWRIGHT_CACHE")
+    if root == "":
+        return None  # caching switched off
+    folder = Path(root) if root else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardwright"
+    key = hashlib.sha256(repr((grammar, lark.__version__, sorted(_OPTIONS.items()))).encode()).hexdigest()[:24]
+    return folder / f"effects-{key}.json"
+
+
+def _write_cache(parser: Lark, path: Path) -> None:
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    try:
+        data, memo = parser.memo_serialize([TerminalDef, Rule])
+        text = json.dumps(_json_encode({"data": data, "memo": memo}), separators=(",", ":"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".effects.", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except (OSError, TypeError, ValueError):  # a read-only home, an unexpected value: no cache then
+        pass
+
+
+# Lark's serialised tables use int keys and tuples, which JSON lacks: tag them.
+_DICT, _TUPLE = "\u0000d", "\u0000t"
+
+
+def _json_encode(x):
+    t = type(x)
+    if t is dict:
+        if all(type(k) is str and k not in (_DICT, _TUPLE) for k in x):
+            return {k: _json_encode(v) for k, v in x.items()}
+        return {_DICT: [[_json_encode(k), _json_encode(v)] for k, v in x.items()]}
+    if t is tuple:
+        return {_TUPLE: [_json_encode(v) for v in x]}
+    if t is list:
+        return [_json_encode(v) for v in x]
+    if x is None or t in (str, int, float, bool):
+        return x
+    raise TypeError(f"cannot cache a {t.__name__}")
+
+
+def _json_hook(d: dict):
+    if len(d) == 1:
+        if _DICT in d:
+            return {k: v for k, v in d[_DICT]}
+        if _TUPLE in d:
+            return tuple(d[_TUPLE])
+    return d
 
 
 @dataclass(frozen=True)
@@ -47,8 +128,20 @@ def _tspan(tok: Token) -> A.Span:
     return A.Span(tok.start_pos, tok.end_pos)
 
 
-@v_args(meta=True, inline=True)
-class _ToAst(Transformer):
+class _ToAst:
+    """Parse tree → AST. One method per rule (or alias), called as ``method(meta, *children)``.
+
+    A small recursive walk of our own instead of ``lark.Transformer`` with ``v_args(meta=True)``: Lark
+    builds a wrapper object for every callback it makes that way, which was a third of parse time.
+    """
+
+    def transform(self, tree):
+        children = [self.transform(c) if type(c) is Tree else c for c in tree.children]
+        method = getattr(self, tree.data, None)
+        if method is None:  # pragma: no cover - every rule of the grammar has a method
+            raise TypeError(f"no AST for grammar rule {tree.data!r}")
+        return method(tree.meta, *children)
+
     # statements
     def start(self, meta, *stmts):
         return A.Effect(tuple(stmts), _span(meta))
@@ -196,8 +289,13 @@ class _ToAst(Transformer):
 _TRANSFORMER = _ToAst()
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_effect(text: str) -> tuple[A.Effect | None, SyntaxProblem | None]:
-    """Parse one effect text. Returns (ast, None) or (None, problem)."""
+    """Parse one effect text. Returns (ast, None) or (None, problem).
+
+    Cached by text: the AST is immutable and its spans are offsets into the text, so cards that
+    print the same effect ("gain 1 fuel") share one parse. ``parse_effect.__wrapped__`` parses afresh.
+    """
     # Card text is case-insensitive ("Gain 2 Fuel" reads like the printed card); offsets are kept
     # because lower-casing is applied only when it does not change the length.
     low = text.lower()
