@@ -159,8 +159,11 @@ def test_any_card_text_ends_up_only_in_string_literals(tmp_path_factory, name, t
             "source": "example", "row": "production", "production": "gain 2 fuel"}
     if prov:
         card["provisional"] = prov
+    # Every scalar double-quoted: PyYAML's dumper speaks YAML 1.1 and would leave e.g. 0E0 plain,
+    # which YAML 1.2 (our loader) reads as a number — hypothesis found that.
     (data / "mini" / "base.yaml").write_text(
-        yaml.safe_dump({"name": name, "cards": [card]}, allow_unicode=True, sort_keys=False), encoding="utf-8")
+        yaml.safe_dump({"name": name, "cards": [card]}, allow_unicode=True, sort_keys=False,
+                       default_style='"'), encoding="utf-8")
     result = compile_tree(data)
     assert result.ok, [d.render() for d in result.diags]
     src = result.outputs["mini/base.py"]
