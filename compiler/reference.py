@@ -125,6 +125,15 @@ class Clause:
     tests: list[str]
     scenarios: list[str]
 
+    @property
+    def tests_by_file(self) -> list[tuple[str, list[str]]]:
+        """``[(file, [test names])]``: the tests, grouped by file, for a compact table."""
+        out: dict[str, list[str]] = {}
+        for t in self.tests:
+            file, _, name = t.partition("::")
+            out.setdefault(file, []).append(name)
+        return list(out.items())
+
 
 @dataclass
 class Game:
@@ -693,6 +702,7 @@ def _env(fmt: str):
     env.filters["marked_html"] = _marked_html
     env.filters["marked_md"] = _marked_md
     env.filters["md"] = _md_escape
+    env.filters["join_tests"] = lambda pair: f"{pair[0]}: {', '.join(pair[1])}"
     env.filters["isnum"] = lambda s: bool(re.fullmatch(r"[-+]?[0-9]+(\.[0-9]+)?|[-—]|yes|no", str(s).strip()))
     env.filters["mdcell"] = lambda s: _md_escape(s).replace("|", "\\|").replace("\n", " ")
     env.filters["anchor"] = lambda s: re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
