@@ -79,13 +79,26 @@ class ModuleCache:
     misses: int = 0
     used: set[str] = field(default_factory=set)  # keys hit or stored by the current build
     _game_hash: dict[str, str] = field(default_factory=dict)
+    _stat_hash: dict[str, tuple] = field(default_factory=dict)  # path -> ((mtime_ns, size), hash)
+    _names: dict[tuple, tuple] = field(default_factory=dict)  # (path, root, cwd) -> (rel, display path)
 
     # --- keys -----------------------------------------------------------------------------------
     def key(self, path: Path, game_file: Path, rel: str, shown: str) -> str:
         gkey = str(game_file)
         if gkey not in self._game_hash:
             self._game_hash[gkey] = _digest(game_file.read_bytes())
-        return _digest(compiler_version(), self._game_hash[gkey], path.read_bytes(), rel, shown)
+        return _digest(compiler_version(), self._game_hash[gkey], self._file_hash(path), rel, shown)
+
+    def _file_hash(self, path: Path) -> str:
+        """The hash of a file's bytes, re-read only when its size or modification time changed."""
+        st = path.stat()
+        stamp = (st.st_mtime_ns, st.st_size)
+        known = self._stat_hash.get(str(path))
+        if known is not None and known[0] == stamp:
+            return known[1]
+        digest = _digest(path.read_bytes())
+        self._stat_hash[str(path)] = (stamp, digest)
+        return digest
 
     def begin_build(self) -> None:
         """Forget per-build state (the game files' hashes are re-read each build)."""
@@ -129,8 +142,12 @@ class ModuleCache:
     def _key_for(self, path: Path, game_dir: Path, rel_root: Path) -> str:
         from .diagnostics import display_path
 
-        rel = f"{rel_root.name}/{path.relative_to(rel_root).as_posix()}"
-        return self.key(path, game_dir / "game.yaml", rel, display_path(path))
+        where = (str(path), str(rel_root), os.getcwd())
+        names = self._names.get(where)
+        if names is None:  # resolving paths costs more than hashing; they only change with the cwd
+            names = self._names[where] = (f"{rel_root.name}/{path.relative_to(rel_root).as_posix()}",
+                                          display_path(path))
+        return self.key(path, game_dir / "game.yaml", *names)
 
     @staticmethod
     def _output_key(gb, path: Path) -> str:
