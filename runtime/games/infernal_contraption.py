@@ -138,6 +138,7 @@ class ICGame(GameState):
         self.kind_of: dict[int, str] = {}
         self.sock_of: dict[int, tuple[int, int, int, int]] = {}
         self.socket_codes = _socket_codes(self.vocab)
+        self.card_info: dict[str, tuple] = {}  # card id -> (kind, socket codes); shared per compiled game
         self.turn = 0  # turns begun
         self.first_player: int | None = None
         self.winner: int | None = None
@@ -152,11 +153,14 @@ class ICGame(GameState):
 
     def create(self, card_id, zone, face="front", owner=None):
         inst = super().create(card_id, zone, face, owner)
-        rec = self.cards[card_id]
-        self.kind_of[inst.uid] = rec["kind"]
-        s = rec.get("sockets") or {}
-        codes = self.socket_codes
-        self.sock_of[inst.uid] = tuple(codes.get(s.get(k), -1) for k in SIDES)
+        info = self.card_info.get(card_id)
+        if info is None:  # computed once per card id (a hot path in simulations)
+            rec = self.cards[card_id]
+            s = rec.get("sockets") or {}
+            codes = self.socket_codes
+            info = self.card_info[card_id] = (rec["kind"], tuple(codes.get(s.get(k), -1) for k in SIDES))
+        self.kind_of[inst.uid] = info[0]
+        self.sock_of[inst.uid] = info[1]
         return inst
 
     def move(self, uid, to, bottom=False):
@@ -248,12 +252,17 @@ class InfernalContraption(Engine):
 
     def __init__(self) -> None:
         self._verbs: dict | None = None
+        self._card_info: dict[int, tuple] = {}  # id(compiled game) -> (compiled game, {card id: info})
 
     # --- games ---------------------------------------------------------------------------------
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0,
                  agents: dict[int, Agent] | None = None, options: dict | None = None,
                  setup: bool = True) -> ICGame:
         game = ICGame(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
+        cache = self._card_info.get(id(compiled))
+        if cache is None or cache[0] is not compiled:
+            cache = self._card_info[id(compiled)] = (compiled, {})
+        game.card_info = cache[1]
         game.engine = self
         game.compiled = compiled
         game.verbs = self.guarded_verbs()
@@ -408,28 +417,37 @@ class InfernalContraption(Engine):
             return "the touching sockets do not match and neither is Universal (I09)"
         return None
 
-    def open_slots(self, game: ICGame, player: int) -> list[tuple[int, int, str, int, bool]]:
-        """(machine owner, anchor, side, anchor's socket, anchor is a Power Source)."""
-        out = []
+    def open_slots(self, game: ICGame, player: int) -> tuple[list, list, list]:
+        """Free places: (ends of the player's main line, plug places in the player's machine, plug
+        places in opponents' machines). Each is (owner, anchor, side, anchor's socket there, index
+        of the new card's touching socket, anchor is a Power Source)."""
         kinds = game.kind_of
         socks = game.sock_of
+        ends, own, opp = [], [], []
         for owner in game.active_players():
             m = game.machines[owner]
-            if not m.main:
+            main = m.main
+            if not main:
                 continue
-            if owner == player:
-                out.append((owner, m.main[0], "left", socks[m.main[0]][0], False))
-                out.append((owner, m.main[-1], "right", socks[m.main[-1]][1], False))
-            for c in m.main:
+            mine = owner == player
+            if mine:
+                ends.append((owner, main[0], "left", socks[main[0]][0], 1, False))
+                ends.append((owner, main[-1], "right", socks[main[-1]][1], 0, False))
+            out = own if mine else opp
+            top, bottom = m.top, m.bottom
+            for c in main:
                 pw = kinds[c] in POWER_KINDS
-                if c not in m.top:
-                    out.append((owner, c, "top", socks[c][2], pw))
-                if c not in m.bottom:
-                    out.append((owner, c, "bottom", socks[c][3], pw))
-        return out
+                sc = socks[c]
+                if c not in top:
+                    out.append((owner, c, "top", sc[2], 3, pw))
+                if c not in bottom:
+                    out.append((owner, c, "bottom", sc[3], 2, pw))
+        return ends, own, opp
 
     def legal_moves(self, game: ICGame) -> list[Move]:
-        """Every legal decision of the attach step for the player whose turn it is (I14)."""
+        """Every legal decision of the attach step for the player whose turn it is (I14).
+
+        Two copies of one card in hand have the same moves: only the first is listed."""
         if game.step != "attach" or game.over:
             return []
         p = game.turn_player
@@ -441,31 +459,35 @@ class InfernalContraption(Engine):
             moves.append(REFIT)
         if game.plays >= 1 and len(hand) < 2:  # an extra play needs another card to scrap first
             return moves
-        slots = self.open_slots(game, p)
+        ends, own, opp = self.open_slots(game, p)
         kinds = game.kind_of
         socks = game.sock_of
+        instances = game.instances
         seen = set()
+        add = moves.append
         for uid in hand:
-            key = game.instances[uid].card_id
-            if key in seen:  # two copies of one card have the same moves: list the first only
+            key = instances[uid].card_id
+            if key in seen:
                 continue
             seen.add(key)
             kind = kinds[uid]
             s = socks[uid]
-            for owner, anchor, side, need, power in slots:
-                if owner == p:
-                    if kind == "sabotage":
-                        continue
-                    if side == "left" or side == "right":
-                        if kind not in MAIN_KINDS:
-                            continue
-                    elif kind == "consumable" and not power:
-                        continue
-                elif kind != "sabotage":
+            if kind == "sabotage":
+                places = opp
+            else:
+                if kind in MAIN_KINDS:
+                    for owner, anchor, side, need, f, _ in ends:
+                        mine = s[f]
+                        if mine == need or mine == 0 or need == 0:
+                            add(Move("play", uid, owner, anchor, side))
+                places = own
+            consumable = kind == "consumable"
+            for owner, anchor, side, need, f, power in places:
+                if consumable and not power:
                     continue
-                mine = s[_FACING[side]]
+                mine = s[f]
                 if mine == need or mine == 0 or need == 0:
-                    moves.append(Move("play", uid, owner, anchor, side))
+                    add(Move("play", uid, owner, anchor, side))
         return moves
 
     # --- the attach step (I14) -----------------------------------------------------------------
@@ -973,6 +995,8 @@ def scrap(ctx, objs, ph, strict):
     hand (at random), the top of a parts pile, or terminals of a machine (never a Power Core)."""
     zone, picks, most = _pick(ctx, objs[0], ph.get("from"), "scrap", strict)
     _strict_check(picks, most, "scrap", strict)
+    if zone is None and picks:
+        zone = ctx.game.where[picks[0]]
     n = _move_all(ctx, picks, ("scrap", None), None)
     g = ctx.game
     if g.tracing:
@@ -987,6 +1011,8 @@ def take(ctx, objs, ph, strict):
     """Put cards into your hand: the top of a pile (I11), or at random from another player's hand."""
     zone, picks, most = _pick(ctx, objs[0], ph.get("from"), "take", strict)
     _strict_check(picks, most, "take", strict)
+    if zone is None and picks:
+        zone = ctx.game.where[picks[0]]
     n = _move_all(ctx, picks, ("hand", ctx.player), ctx.player)
     g = ctx.game
     if g.tracing:

@@ -214,3 +214,38 @@ def test_sockets_must_match_or_one_be_universal(table, ic):
     assert sockets_match(0, 3) and sockets_match(2, 2) and not sockets_match(1, 2)
     assert set(ic.vocab["tables"]["sockets"]) == {"gears", "voltaic_coils", "steam_pipe",
                                                   "alchemical_apparatus", "universal"}
+
+
+@pytest.mark.rule("I14")
+@pytest.mark.rule("I09")
+def test_legal_moves_agree_with_placement_rules_on_random_positions(eng, ic):
+    """The fast enumeration lists exactly the plays that `placement_problem` allows."""
+    from runtime.agents import SeededRandom
+
+    checked = 0
+    for seed in range(25):
+        g = eng.new_game(ic, ["A", "B", "C"], seed=seed, agents={i: SeededRandom() for i in range(3)})
+        g.tracing = False
+        eng.begin_turn(g)
+        for _ in range(12):
+            if g.over:
+                break
+            moves = eng.legal_moves(g)
+            p = g.turn_player
+            plays = {(g.instances[m.card].card_id, m.machine, m.anchor, m.side) for m in moves if m.kind == "play"}
+            brute = set()
+            hand = g.zones[("hand", p)]
+            if not g.refitted and (g.plays == 0 or len(hand) >= 2):
+                seen = {}
+                for uid in hand:
+                    seen.setdefault(g.instances[uid].card_id, uid)
+                for cid, uid in seen.items():
+                    for owner in g.active_players():
+                        for anchor in g.machines[owner].cards():
+                            for side in ("left", "right", "top", "bottom"):
+                                if eng.placement_problem(g, p, uid, owner, anchor, side) is None:
+                                    brute.add((cid, owner, anchor, side))
+            assert plays == brute
+            checked += 1
+            eng.take_decision(g)
+    assert checked > 100
