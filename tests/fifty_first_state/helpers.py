@@ -59,3 +59,13 @@ def new_game(players=("Ann", "Bob"), state: dict | None = None, answers: dict | 
 
 def pack(game, name="moloch"):
     return next(p for p in game.engine.packs(game) if p.name == name)
+
+
+def run_effect(game, text: str, player: int = 0, card: int | None = None):
+    """Compile an effect text through the real pipeline (parse, check, emit) and run it."""
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+
+    ex = explain_effect(text, Vocabulary.from_data(game.vocab))
+    assert not ex.diags.errors, [d.message for d in ex.diags.errors]
+    return game.engine.run(game, effect_function(ex), player, card)

@@ -11,6 +11,8 @@ acting player's agent chooses; during an Assault the efficient assignment decide
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from runtime.context import Ctx, face_view
 from runtime.errors import Refused
 from runtime.refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
@@ -99,6 +101,64 @@ def produce_for(ctx: Ctx, uid: int, diverted: bool) -> None:
         fn(Ctx(g, owner, uid, ctx.opponent))
     finally:
         g.gain_to = saved
+
+
+def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
+    """Pay Goods: a Good group ("1 resource") asks which of the Goods you have; a Card is
+    discarded from hand (S09: "spent from your hand"). ``strict`` (a cost): all or refuse first."""
+    g = ctx.game
+    me = g.players[ctx.player]
+    groups = g.vocab.get("good_groups") or {}
+    need: Counter = Counter()
+    cards = 0
+    picks = []
+    for sel in objs:
+        good, n = ctx.good_of(sel), ctx.amount(sel)
+        if good == "card":
+            cards += n
+        elif good in groups:
+            picks.append((good, n))
+        else:
+            need[good] += n
+    for group, n in picks:
+        for _ in range(n):
+            options = [m for m in sorted(groups[group]) if me.goods[m] - need[m] > 0]
+            if not options:
+                if strict:
+                    raise Refused(f"not enough {group} to {verb_name}")
+                break
+            need[ctx.ask(options, 1, prompt=f"which {group} to {verb_name}")[0]] += 1
+    hand = g.zone_key(ctx.hand_zone(), ctx.player)
+    if strict:
+        short = {k: n - me.goods[k] for k, n in need.items() if me.goods[k] < n}
+        if short or cards > len(g.zones[hand]):
+            parts = [f"{k.replace('_', ' ')} (needs {need[k]}, has {me.goods[k]})" for k in sorted(short)]
+            if cards > len(g.zones[hand]):
+                parts.append(f"cards in hand (needs {cards}, has {len(g.zones[hand])})")
+            raise Refused("not enough " + ", ".join(parts))
+    for k in sorted(need):
+        n = min(need[k], me.goods[k])
+        me.goods[k] -= n
+        g.emit("spend", ctx.player, f"pays {n} {k}", good=k, n=n)
+    if cards:
+        options = list(reversed(g.zones[hand]))
+        for uid in ctx.ask(options, min(cards, len(options)), prompt=f"cards to {verb_name}"):
+            g.engine.discard_card(g, uid, ctx.player)
+
+
+@verb("spend", template="spend {obj}", example="spend 1 resource, 1 card: gain 1 vp",
+      obj=Slot((GOOD,), required=True, many=True), engine=E)
+def spend(ctx, objs, ph, strict):
+    """Pay Goods to the supply; "1 resource" lets you choose which; a Card is discarded from hand.
+    As a cost (before ':') all of it must be paid or nothing is."""
+    pay(ctx, objs, True, "spend")
+
+
+@verb("lose", template="lose {obj}", example="lose 2 vp per deployed machine",
+      obj=Slot((GOOD,), required=True, many=True), engine=E)
+def lose(ctx, objs, ph, strict):
+    """Lose Goods (a Card: discard one from hand), as many as the player has (never below zero)."""
+    pay(ctx, objs, strict, "lose")
 
 
 @verb("discard", template="discard {obj}[ from {from}]", example="discard 1 card from your hand",
