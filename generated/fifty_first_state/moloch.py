@@ -188,25 +188,25 @@ def machine_graveyard__deal(ctx):
 
 
 def salvage_refinery__production(ctx):
-    # data/fifty_first_state/moloch.yaml:195 card 'salvage_refinery' production
+    # data/fifty_first_state/moloch.yaml:196 card 'salvage_refinery' production
     # 'gain 1 iron'
     ctx.call('gain', (_C14,), {})
 
 
 def salvage_refinery__feature(ctx):
-    # data/fifty_first_state/moloch.yaml:196 card 'salvage_refinery' feature
+    # data/fifty_first_state/moloch.yaml:197 card 'salvage_refinery' feature
     # 'gain 1 vp'
     ctx.call('gain', (_C26,), {})
 
 
 def salvage_refinery__deal(ctx):
-    # data/fifty_first_state/moloch.yaml:197 card 'salvage_refinery' deal
+    # data/fifty_first_state/moloch.yaml:198 card 'salvage_refinery' deal
     # 'gain 1 iron'
     ctx.call('gain', (_C14,), {})
 
 
 def armory_vault__action(ctx):
-    # data/fifty_first_state/moloch.yaml:208 card 'armory_vault' action
+    # data/fifty_first_state/moloch.yaml:209 card 'armory_vault' action
     # 'spend 1 worker: store 1 iron and store 1 red contact'
     ctx.call('spend', (_C24,), {}, strict=True)
     ctx.call('store', (_C14,), {})
@@ -214,25 +214,25 @@ def armory_vault__action(ctx):
 
 
 def armory_vault__deal(ctx):
-    # data/fifty_first_state/moloch.yaml:209 card 'armory_vault' deal
+    # data/fifty_first_state/moloch.yaml:210 card 'armory_vault' deal
     # 'gain 1 gun'
     ctx.call('gain', (_C11,), {})
 
 
 def ruin_pickers__production(ctx):
-    # data/fifty_first_state/moloch.yaml:220 card 'ruin_pickers' production
+    # data/fifty_first_state/moloch.yaml:221 card 'ruin_pickers' production
     # 'gain 1 ruins'
     ctx.call('gain', (_C27,), {})
 
 
 def ruin_pickers__deal(ctx):
-    # data/fifty_first_state/moloch.yaml:221 card 'ruin_pickers' deal
+    # data/fifty_first_state/moloch.yaml:222 card 'ruin_pickers' deal
     # 'gain 1 card'
     ctx.call('gain', (_C28,), {})
 
 
 def rule__end_game_penalty(ctx):
-    # data/fifty_first_state/moloch.yaml:236 end_game_penalty
+    # data/fifty_first_state/moloch.yaml:237 end_game_penalty
     # 'lose 2 vp per deployed machine'
     ctx.call('lose', (_C29,), {})
 
@@ -251,10 +251,10 @@ CARDS = {
     'stalker': {**{'id': 'stalker', 'kind': 'machine', 'name': 'Stalker', 'source': 'example', 'code': ['iron', 'fuel'], 'defense': 2, 'rage': False, 'at': 'data/fifty_first_state/moloch.yaml:139', 'texts': {'assault': 'raze 1 of your locations with icon red or grey'}}, 'slots': {'assault': stalker__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['action'], 'icons': ['grey'], 'texts': {'action': 'spend 1 iron: draw 1 hacked'}}, 'slots': {'action': stalker__hacked__action}}}},
     'appallach_federation': {**{'id': 'appallach_federation', 'kind': 'location', 'name': 'Appallach Federation', 'set': 'moloch', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'When you play the Appallach Federation you may place a [orange icon] on your Faction board to indicate that you may not perform an Action to gain a [gear icon].', 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'provisional': {'rows': 'the card itself is not printed in the rulebook, only its clarification', 'icons': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text'}, 'uncertain': {'on_play': 'the [orange icon] marker and the [gear icon] were read from low-resolution card art (the rulebook says so); modelled as an optional marker on the Faction board Action with the gear icon'}, 'at': 'data/fifty_first_state/moloch.yaml:150', 'texts': {'on_play': 'block up to 1 of your faction actions with icon gear'}}, 'slots': {'on_play': appallach_federation__on_play}, 'faces': {}},
     'hacker_den': {**{'id': 'hacker_den', 'kind': 'location', 'name': 'Hacker Den', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'at': 'data/fifty_first_state/moloch.yaml:166', 'texts': {'action': 'spend 2 worker: draw 1 hacked', 'deal': 'gain 1 blue contact'}}, 'slots': {'action': hacker_den__action, 'deal': hacker_den__deal}, 'faces': {}},
-    'machine_graveyard': {**{'id': 'machine_graveyard', 'kind': 'location', 'name': 'Machine Graveyard', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['grey'], 'distance': 2, 'at': 'data/fifty_first_state/moloch.yaml:176', 'texts': {'action': 'x is the number of deployed machines (min 1); spend 1 worker: gain x iron', 'deal': 'gain 1 iron'}}, 'slots': {'action': machine_graveyard__action, 'deal': machine_graveyard__deal}, 'faces': {}},
-    'salvage_refinery': {**{'id': 'salvage_refinery', 'kind': 'location', 'name': 'Salvage Refinery', 'set': 'moloch', 'source': 'example', 'count': 2, 'rows': ['production', 'feature'], 'icons': ['grey'], 'distance': 2, 'note': 'Has both a Production and a Feature: counted in both rows, placed in the Production row (M15).', 'at': 'data/fifty_first_state/moloch.yaml:186', 'texts': {'production': 'gain 1 iron', 'feature': 'gain 1 vp', 'deal': 'gain 1 iron'}}, 'slots': {'production': salvage_refinery__production, 'feature': salvage_refinery__feature, 'deal': salvage_refinery__deal}, 'faces': {}},
-    'armory_vault': {**{'id': 'armory_vault', 'kind': 'location', 'name': 'Armory Vault', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['red'], 'distance': 2, 'holds_for': ['hack', 'destroy'], 'note': 'Goods stored here may only be used to Hack or Destroy a Machine; they are discarded when it is Razed, Developed or removed (M14).', 'at': 'data/fifty_first_state/moloch.yaml:199', 'texts': {'action': 'spend 1 worker: store 1 iron and store 1 red contact', 'deal': 'gain 1 gun'}}, 'slots': {'action': armory_vault__action, 'deal': armory_vault__deal}, 'faces': {}},
-    'ruin_pickers': {**{'id': 'ruin_pickers', 'kind': 'location', 'name': 'Ruin Pickers', 'set': 'moloch', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['pale_green'], 'distance': 1, 'at': 'data/fifty_first_state/moloch.yaml:211', 'texts': {'production': 'gain 1 ruins', 'deal': 'gain 1 card'}}, 'slots': {'production': ruin_pickers__production, 'deal': ruin_pickers__deal}, 'faces': {}},
+    'machine_graveyard': {**{'id': 'machine_graveyard', 'kind': 'location', 'name': 'Machine Graveyard', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['grey'], 'distance': 2, 'note': 'X is the number of Deployed Machines (min. 1 Deployed): the Action can be used only while a Machine is Deployed (M16).', 'at': 'data/fifty_first_state/moloch.yaml:176', 'texts': {'action': 'x is the number of deployed machines (min 1); spend 1 worker: gain x iron', 'deal': 'gain 1 iron'}}, 'slots': {'action': machine_graveyard__action, 'deal': machine_graveyard__deal}, 'faces': {}},
+    'salvage_refinery': {**{'id': 'salvage_refinery', 'kind': 'location', 'name': 'Salvage Refinery', 'set': 'moloch', 'source': 'example', 'count': 2, 'rows': ['production', 'feature'], 'icons': ['grey'], 'distance': 2, 'note': 'Has both a Production and a Feature: counted in both rows, placed in the Production row (M15).', 'at': 'data/fifty_first_state/moloch.yaml:187', 'texts': {'production': 'gain 1 iron', 'feature': 'gain 1 vp', 'deal': 'gain 1 iron'}}, 'slots': {'production': salvage_refinery__production, 'feature': salvage_refinery__feature, 'deal': salvage_refinery__deal}, 'faces': {}},
+    'armory_vault': {**{'id': 'armory_vault', 'kind': 'location', 'name': 'Armory Vault', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['red'], 'distance': 2, 'holds_for': ['hack', 'destroy'], 'note': 'Goods stored here may only be used to Hack or Destroy a Machine; they are discarded when it is Razed, Developed or removed (M14).', 'at': 'data/fifty_first_state/moloch.yaml:200', 'texts': {'action': 'spend 1 worker: store 1 iron and store 1 red contact', 'deal': 'gain 1 gun'}}, 'slots': {'action': armory_vault__action, 'deal': armory_vault__deal}, 'faces': {}},
+    'ruin_pickers': {**{'id': 'ruin_pickers', 'kind': 'location', 'name': 'Ruin Pickers', 'set': 'moloch', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['pale_green'], 'distance': 1, 'at': 'data/fifty_first_state/moloch.yaml:212', 'texts': {'production': 'gain 1 ruins', 'deal': 'gain 1 card'}}, 'slots': {'production': ruin_pickers__production, 'deal': ruin_pickers__deal}, 'faces': {}},
 }
 
 RULES = {'end_game_penalty': rule__end_game_penalty}

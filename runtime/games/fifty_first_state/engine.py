@@ -347,7 +347,8 @@ class FiftyFirstState(Engine):
         out = self.run(game, fn, player, uid)
         if out.status == "unmet":
             # An Action whose condition is not met cannot be taken: a refusal (nothing changed,
-            # since guards come before actions, checker E304).
+            # since guards come before actions, checker E304). M16: "x is the number of deployed
+            # machines (min 1)" with no Deployed Machine is refused here.
             return Outcome("refused", out.reason)
         return out
 
