@@ -41,7 +41,9 @@ def _text(x: float, y: float, s: str, size: float = 10, weight: str = "normal", 
 
 
 def render_map_svg(map_data: dict, vocab: dict) -> str:
-    """The map as an SVG document (a string)."""
+    """The map as an SVG document (a string). ``vocab``: game.yaml as a dict, or a ``Vocabulary``."""
+    if vocab is not None and not isinstance(vocab, dict):
+        vocab = getattr(vocab, "data", None) or {}  # compiler.vocabulary.Vocabulary keeps game.yaml in .data
     tables = (vocab or {}).get("tables") or {}
     terrain = tables.get("terrain") or {}
     colours = tables.get("cube_colours") or {}

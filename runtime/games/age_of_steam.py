@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from runtime.engine import CompiledGame, Engine, Outcome, register
 from runtime.errors import Refused, RulesError
-from runtime.hexgrid import HexMap, fmt, parse_coord
+from runtime.hexgrid import HexMap, fmt, parse_coord, step
 from runtime.refs import GOOD
 from runtime.state import GameState
 from runtime.verbs import Slot, verb
@@ -228,7 +228,7 @@ class AgeOfSteam(Engine):
 
     def hex_of(self, game: MoonGame, ref) -> tuple:
         m = game.moon
-        h = parse_coord(ref) if isinstance(ref, str) else None
+        h = tuple(ref) if isinstance(ref, tuple) else parse_coord(ref) if isinstance(ref, str) else None
         if h is None:
             h = m.map.names.get(ref)
             if h is None and isinstance(ref, str) and ref.lower() in ("landing", "landing hex"):
@@ -328,7 +328,8 @@ class AgeOfSteam(Engine):
                     tiles += 1
                     parts.append(f"{self.label(game, h)} (town, {sections} section{'s' * (sections > 1)} ${c})")
                 else:
-                    parts.append(self.label(game, h))
+                    note = self._wrap_note(game, prev, h)
+                    parts.append(self.label(game, h) + (f" ({note[2:]})" if note else ""))
                 end = h
                 break
             if h in m.track or h in seen:
@@ -341,7 +342,7 @@ class AgeOfSteam(Engine):
             cost += c
             tiles += 1
             seen.add(h)
-            parts.append(f"{self.label(game, h)} ({terrain} ${c})")
+            parts.append(f"{self.label(game, h)} ({terrain} ${c}{self._wrap_note(game, prev, h)})")
             prev = h
         p = game.players[player]
         if not free:
@@ -379,6 +380,12 @@ class AgeOfSteam(Engine):
                 game.emit("cube", player, f"the {c} cube on {fmt(h)} is now on {link.id}'s track tile and may be "
                           "delivered")
         return link
+
+    def _wrap_note(self, game: MoonGame, a: tuple, b: tuple) -> str:
+        side = game.moon.map.link_side(a, b)
+        if side is not None and step(a, side) != b:  # A05: reached across a labelled wrap-around edge
+            return f", across edge {game.moon.map.wrap_labels[(a, side)]}"
+        return ""
 
     # --- actions -------------------------------------------------------------------------------
     def take_action(self, game: MoonGame, player: int, action: str) -> Outcome:
