@@ -15,14 +15,15 @@ from pathlib import Path
 
 from .build import compile_tree
 from .diagnostics import Diagnostics
-from .langref import check_example, example_games
+from .explain import explain_effect
+from .langref import example_games, vocabulary_of
 
 _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```\s*$", re.M | re.S)
 
 
 @dataclass
 class Block:
-    kind: str  # "effect" | "yaml"
+    kind: str  # "effect" | "yaml" | "output" (what the block before it reports)
     attrs: dict
     text: str
     line: int
@@ -33,6 +34,7 @@ class Checked:
     block: Block
     problem: str | None = None
     codes: list[str] = field(default_factory=list)
+    headlines: list[str] = field(default_factory=list)  # the diagnostics, paths as "data/<game>/…"
 
 
 def extract(markdown: str) -> list[Block]:
@@ -44,6 +46,8 @@ def extract(markdown: str) -> list[Block]:
         kind, rest = info[0], info[1:]
         if kind == "yaml" and rest[:1] == ["cardwright"]:
             rest = rest[1:]
+        elif kind == "text" and rest[:1] == ["output"]:
+            kind, rest = "output", rest[1:]
         elif kind != "effect":
             continue
         attrs = dict(a.split("=", 1) for a in rest if "=" in a)
@@ -54,8 +58,11 @@ def extract(markdown: str) -> list[Block]:
 
 def check_blocks(blocks: list[Block], scratch: Path) -> list[Checked]:
     workspace: dict[str, Path] = {}  # game -> its scratch data folder
-    out = []
+    out: list[Checked] = []
     for b in blocks:
+        if b.kind == "output":
+            out.append(_check_output(b, out[-1] if out else None))
+            continue
         game = b.attrs.get("game")
         if not game:
             out.append(Checked(b, "the block names no game= to check it against"))
@@ -67,20 +74,41 @@ def check_blocks(blocks: list[Block], scratch: Path) -> list[Checked]:
     return out
 
 
+_HEADLINE = re.compile(r"^\S+:\d+:\d+: E\d{3} ")
+
+
+def _check_output(b: Block, before: Checked | None) -> Checked:
+    """Every diagnostic line shown in an output block is one the block before it really produced."""
+    if before is None:
+        return Checked(b, "an output block must follow the example it reports on")
+    shown = [ln.strip() for ln in b.text.splitlines() if _HEADLINE.match(ln.strip())]
+    if not shown:
+        return Checked(b, "the output block shows no diagnostic line (file:line:col: Exxx …)")
+    missing = [ln for ln in shown if ln not in before.headlines]
+    if missing:
+        return Checked(b, f"the output shown is not what cardwright says: {missing[0]!r}; it says: "
+                          f"{before.headlines or 'nothing'}")
+    return Checked(b)
+
+
 def _expect(b: Block, codes: list[str], messages: list[str]) -> Checked:
     want = b.attrs.get("error")
     if want:
         if want in codes:
-            return Checked(b, None, codes)
-        return Checked(b, f"expected an {want} error, got: {'; '.join(messages) or 'no error'}", codes)
+            return Checked(b, None, codes, messages)
+        return Checked(b, f"expected an {want} error, got: {'; '.join(messages) or 'no error'}", codes, messages)
     if messages:
-        return Checked(b, "; ".join(messages), codes)
-    return Checked(b, None, codes)
+        return Checked(b, "; ".join(messages), codes, messages)
+    return Checked(b, None, codes, messages)
 
 
 def _check_effect(b: Block, game: str) -> Checked:
-    problems = check_example(b.text.strip(), game)
-    return _expect(b, [p.split(" ", 1)[0] for p in problems], problems)
+    """Compile the effect for ``game`` exactly as ``cardwright explain "…" --game GAME`` does."""
+    vocab = vocabulary_of(game)
+    if vocab is None:
+        return Checked(b, f"no game '{game}' to check the example against")
+    ex = explain_effect(b.text.strip(), vocab)
+    return _expect(b, [d.code for d in ex.diags.errors], [d.headline() for d in ex.diags.errors])
 
 
 def _data_copy(game: str, workspace: dict, scratch: Path) -> Path | None:
@@ -88,7 +116,7 @@ def _data_copy(game: str, workspace: dict, scratch: Path) -> Path | None:
         src = example_games().get(game)
         if src is None:
             return None
-        data = scratch / f"data_{len(workspace)}"
+        data = scratch / str(len(workspace)) / "data"
         shutil.copytree(src.parent, data / game, ignore=shutil.ignore_patterns("__pycache__"))
         workspace[game] = data
     return workspace[game]
@@ -112,9 +140,10 @@ def _check_yaml(b: Block, game: str, workspace: dict, scratch: Path) -> Checked:
         target.write_text(b.text, encoding="utf-8")
     result = compile_tree(data)
     codes = [d.code for d in result.diags.errors]
-    messages = [d.headline() for d in result.diags.errors]
+    messages = [_as_data(d.headline(), data) for d in result.diags.errors]
     if not messages and rel.startswith("scenarios/"):
         codes, messages = _run_scenario(target, data, result)
+        messages = [_as_data(m, data) for m in messages]
     checked = _expect(b, codes, messages)
     if "error" in b.attrs:  # a deliberate mistake: undo it, as the guide then tells the reader to
         if before is None:
@@ -122,6 +151,16 @@ def _check_yaml(b: Block, game: str, workspace: dict, scratch: Path) -> Checked:
         else:
             target.write_text(before, encoding="utf-8")
     return checked
+
+
+def _as_data(headline: str, data: Path) -> str:
+    """Diagnostics name the scratch copy; show them as the reader sees them: data/<game>/…"""
+    from .diagnostics import display_path
+
+    for prefix in {display_path(data), str(data), str(data.resolve())}:
+        if headline.startswith(prefix + "/"):
+            return "data/" + headline[len(prefix) + 1:]
+    return headline
 
 
 def _run_scenario(path: Path, data: Path, result) -> tuple[list[str], list[str]]:

@@ -90,3 +90,37 @@ def test_yaml_blocks_accumulate_and_scenarios_run(tmp_path):
     assert [r.problem for r in results[:3]] == [None, None, None]
     # the scenario expects 3 fuel but the Spring gives 2: the example is caught
     assert results[3].problem and "E702" in results[3].problem
+
+
+OUTPUT_DOC = '''
+```effect game=mini error=E201
+gain 2 fule
+```
+
+```text output
+$ cardwright explain "gain 2 fule" --game mini
+<effect>:1:8: E201 unknown good 'fule' (did you mean 'fuel'?)
+```
+
+```yaml cardwright game=mini file=extra.yaml error=E401
+cards:
+  - id: well
+    kind: location
+    name: Well
+    sauce: example
+```
+
+```text output
+data/mini/extra.yaml:5:5: E401 unknown field 'sauce' (did you mean 'source'?) in card 'well'
+```
+
+```text output
+data/mini/extra.yaml:5:5: E401 unknown field 'sorce' in card 'well'
+```
+'''
+
+
+def test_output_blocks_must_match_what_cardwright_says(tmp_path):
+    results = docexamples.check_blocks(docexamples.extract(OUTPUT_DOC), tmp_path)
+    assert [r.problem for r in results[:4]] == [None, None, None, None], [r.problem for r in results]
+    assert results[4].problem and "not what cardwright says" in results[4].problem
