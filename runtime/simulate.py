@@ -148,7 +148,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     never = sorted(c["id"] for c in cards if c["activations"] == 0 and c["has_effect"])
     hist = Counter(turns)
     return {
-        "game": cfg.game, "games": n, "players": cfg.players, "seed": cfg.seed, "agent": cfg.agent,
+        "game": cfg.game, "name": _compiled(cfg.game).vocab.get("name", cfg.game), "games": n, "players": cfg.players, "seed": cfg.seed, "agent": cfg.agent,
         "turn_cap": cfg.turn_cap,
         "seat_note": "seat 1 is the player who went first (chosen at random each game)",
         "wins_by_seat": {str(s + 1): seats.get(s, 0) for s in range(cfg.players)},
@@ -205,7 +205,7 @@ def _bar_chart(title: str, items: list[tuple[str, float]], fmt: Callable[[float]
 def _column_chart(title: str, items: list[tuple[str, float]], width: int = 640, height: int = 220,
                   color: str = "#8a5a44") -> str:
     """Vertical columns (a histogram)."""
-    pad, base = 30, height - 28
+    pad, base, head = 30, height - 28, 44  # head: room for the title and the scale label
     top = max((v for _, v in items), default=0) or 1
     n = max(1, len(items))
     col = (width - 2 * pad) / n
@@ -215,13 +215,14 @@ def _column_chart(title: str, items: list[tuple[str, float]], width: int = 640, 
            f'<line x1="{pad}" y1="{base}" x2="{width - pad}" y2="{base}" stroke="#333"/>']
     step = max(1, n // 20)
     for i, (label, v) in enumerate(items):
-        h = (base - 30) * v / top
+        h = (base - head) * v / top
         x = pad + i * col
         out.append(f'<rect x="{x + 1:.1f}" y="{base - h:.1f}" width="{max(1.0, col - 2):.1f}" height="{h:.1f}" '
                    f'fill="{color}"><title>{_E(label)}: {v:g}</title></rect>')
         if i % step == 0:
             out.append(f'<text x="{x + col / 2:.1f}" y="{base + 14}" text-anchor="middle">{_E(label)}</text>')
-    out.append(f'<text x="{pad}" y="{base - (base - 30) - 4}" >{top:g}</text>')
+    out.append(f'<line x1="{pad - 4}" y1="{head}" x2="{pad}" y2="{head}" stroke="#333"/>')
+    out.append(f'<text x="{pad - 6}" y="{head + 4}" text-anchor="end">{top:g}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -239,7 +240,7 @@ def render_html(result: dict) -> str:
     capped = r["capped"]
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<title>{_E(r['game'])} — balance simulation</title>
+<title>{_E(r.get('name', r['game']))} — balance simulation</title>
 <style>
 body {{ font-family: sans-serif; max-width: 60rem; margin: 2rem auto; color: #222; }}
 table {{ border-collapse: collapse; font-size: 0.9rem; }}
@@ -247,7 +248,7 @@ td, th {{ border: 1px solid #bbb; padding: 0.2rem 0.5rem; text-align: right; }}
 td:first-child, th:first-child, td:nth-child(2) {{ text-align: left; }}
 .finding {{ background: #fff3cd; padding: 0.5rem; border: 1px solid #e0c060; }}
 </style></head><body>
-<h1>{_E(r['game'])} — balance simulation</h1>
+<h1>{_E(r.get('name', r['game']))} — balance simulation</h1>
 <p>{r['games']} games · {r['players']} players · agent: {_E(r['agent'])} · seed {r['seed']} ·
 turn cap {r['turn_cap']}. {_E(r['seat_note'])}.</p>
 <h2>Win rate by seat</h2>
@@ -260,7 +261,7 @@ turn cap {r['turn_cap']}. {_E(r['seat_note'])}.</p>
 <p class="{'finding' if capped['count'] else ''}">{capped['count']} games reached the turn cap of
 {r['turn_cap']} turns without a winner{'' if not capped['count'] else ' — the deck may be unable to finish (game indexes: ' + ', '.join(map(str, capped['games'])) + ')'}.</p>
 <h2>Cards</h2>
-{_bar_chart("Activations per game", [(c['name'], c['activations_per_game']) for c in cards], lambda v: f"{v:.2f}", color="#5a8a44")}
+{_bar_chart("Activations per game (cards with an effect)", [(c['name'], c['activations_per_game']) for c in cards if c['has_effect']], lambda v: f"{v:.2f}", color="#5a8a44")}
 {_bar_chart("Plays per game", [(c['name'], c['plays_per_game']) for c in cards], lambda v: f"{v:.2f}")}
 <p class="{'finding' if r['never_activated'] else ''}">Never activated: {never}.</p>
 <table><thead><tr><th>Card</th><th>Kind</th><th>Copies</th><th>Plays</th><th>per game</th>

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from compiler.diagnostics import Diagnostics
 from compiler.scenario import load_scenario
@@ -12,6 +13,12 @@ from runtime.engine import load_compiled
 
 SCEN = Path(__file__).resolve().parents[2] / "data" / "infernal_contraption" / "scenarios"
 FILES = sorted(SCEN.glob("*.yaml"))
+
+
+def _param(path: Path):
+    """Each scenario is marked with the clauses its `rules:` list says it shows."""
+    rules = yaml.safe_load(path.read_text(encoding="utf-8")).get("rules") or []
+    return pytest.param(path, id=path.stem, marks=[pytest.mark.rule(r) for r in rules])
 
 
 def run(path: Path):
@@ -22,9 +29,22 @@ def run(path: Path):
     return result, diags
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+@pytest.mark.parametrize("path", [_param(p) for p in FILES])
 def test_scenario(path, snapshot):
     result, diags = run(path)
     assert result.ok, "\n".join(d.render() for d in diags)
     assert result.game.check_conservation() == []
     assert result.trace() == snapshot
+
+
+@pytest.mark.rule("I15")
+def test_sample_machine_activation_order():
+    """The illustrative sample machine (the rulebook's picture is not in its text): for each
+    main-line card from the left, its top plug, the card, its bottom plug."""
+    result, diags = run(SCEN / "sample_machine.yaml")
+    assert result.ok
+    order = [e.data["card"] for e in result.game.log if e.verb == "visit"]
+    assert order == ["blasting_charge", "steam_boiler", "spare_parts_crate",
+                     "tesla_dynamo", "power_core", "monkey_wrench",
+                     "feeder_hopper", "scrap_shredder", "parts_grabber",
+                     "grease_nozzle"]
