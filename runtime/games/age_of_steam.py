@@ -709,3 +709,39 @@ def _map_of(compiled: CompiledGame, name: str | None = None) -> tuple[str, dict]
 
 
 register(AgeOfSteam())
+
+
+def check_invariants(game: MoonGame) -> list[str]:
+    """Problems with the map state (empty when sound): the track index matches the links, no hex holds
+    two tracks, links run hex to adjacent hex, Complete Links end on a node, nothing is out of the map."""
+    m, e = game.moon, game.engine
+    problems = []
+    owned: dict = {}
+    for lid, ln in sorted(m.links.items()):
+        prev = ln.start
+        for hx in ln.hexes:
+            if hx in owned:
+                problems.append(f"{fmt(hx)} is in {owned[hx]} and {lid}")
+            owned[hx] = lid
+            if m.map.link_side(prev, hx) is None:
+                problems.append(f"{lid}: {fmt(hx)} is not next to {fmt(prev)}")
+            if e.node_kind(game, hx) is not None:
+                problems.append(f"{lid}: track on node {fmt(hx)}")
+            prev = hx
+        if ln.end is not None and (e.node_kind(game, ln.end) is None or m.map.link_side(prev, ln.end) is None):
+            problems.append(f"{lid}: ends on {fmt(ln.end)}, not a node next to its last hex")
+    if owned != m.track:
+        problems.append("the track index does not match the links")
+    for hx in m.cubes:
+        if hx not in m.map.hexes:
+            problems.append(f"cubes off the map at {fmt(hx)}")
+    if any(p.goods["money"] < 0 for p in game.players):
+        problems.append("negative money")
+    return problems
+
+
+def cube_total(game: MoonGame) -> int:
+    """Cubes on the board, on the Goods Display and on the Satellite."""
+    m = game.moon
+    return (sum(len(c) for c in m.cubes.values()) + sum(len(c) for c in m.display.values())
+            + len(m.satellite_cubes))

@@ -285,6 +285,8 @@ def test_goods_growth_day_side_connected_cities_and_new_cities_then_sun_and_turn
     assert "2: Copernicus is on the night side: no cube" in text
     assert "3: Kepler is not connected to the Landing hex by Complete Links: no cube" in text
     assert "the Sun moves to bottom_left: the bottom left side is day; turn marker to 2" in text
+    assert "4: New City new_yellow (2,0) receives a blue cube" in text  # by day, on its number
+    assert "4: New City new_yellow (2,0) is on the night side: no cube" in text  # next turn, at night
 
 
 @pytest.mark.rule("A10")
