@@ -60,8 +60,12 @@ def test_the_tiny_map_is_clean():
 
 
 def test_the_moon_map_is_clean():
-    result = compile_tree(ROOT / "data")
-    assert not [d for d in result.diags if d.code == "E601"]
+    from compiler.loader import load_file
+
+    diags = Diagnostics()
+    doc = load_file(ROOT / "data" / "age_of_steam" / "moon.yaml", diags)
+    assert validate(doc, "map", diags, ("map",)) and check_map(doc, compiled().vocab, diags)
+    assert diags == []
 
 
 def test_malformed_coordinate():
@@ -185,3 +189,43 @@ def test_the_build_reports_map_errors_and_writes_nothing(tmp_path):
     bad = [d for d in result.diags if "cratr" in d.message][0]
     assert bad.file.endswith("age_of_steam/moon.yaml") and bad.hint == "did you mean 'crater'?"
     assert text.splitlines()[bad.line - 1].lstrip().startswith('- {at: "0,0"')
+
+
+MORE = [
+    (('{at: "-1,1", terrain: crater, town: {name: Beta}}',
+      '{at: "-1,1", terrain: crater, town: {name: Beta}, city: {name: Gamma, colour: blue}}'),
+     ["tiny.yaml:10:43: E601 hex '-1,1' holds city and town: a hex holds at most one of the Landing hex, a City, "
+      "a Town"]),
+    (("town: {name: Beta}", "town: {name: Alpha}"),
+     ["tiny.yaml:10:50: E601 the name 'Alpha' is already used by hex '0,-1'"]),
+    (('{id: X2, at: "-2,0"}', '{id: X2, at: "west"}'),
+     ["tiny.yaml:15:22: E601 malformed coordinate 'west' of Satellite space 'X2': write 'q,r'"]),
+    (('{id: X3, at: "0,2"}', '{id: X2, at: "0,2"}'),
+     ["tiny.yaml:16:14: E601 Satellite space 'X2' is listed twice",
+      "tiny.yaml:19:16: E601 the day/night line runs to 'X3', which is not a Satellite space"]),
+    (("start: X1", "start: X7"),
+     ["tiny.yaml:17:12: E601 the Satellite starts on 'X7', which is not one of its spaces"]),
+    (("line: [X1, X3]", "line: [X1, X9]"),
+     ["tiny.yaml:19:16: E601 the day/night line runs to 'X9', which is not a Satellite space"]),
+    (('{id: west, at: "-3,1"}', '{id: west, at: "-3"}'),
+     ["tiny.yaml:22:24: E601 malformed coordinate '-3' of Sun space 'west': write 'q,r'"]),
+    (('{id: west, at: "-3,1"}', '{id: west, at: "-1,0"}'),
+     ["tiny.yaml:22:24: E601 Sun space 'west' at '-1,0' is a hex of the map: it lies off the map"]),
+    (("sun_start: east", "sun_start: north"),
+     ["tiny.yaml:23:16: E601 the Sun starts on 'north', which is not a Sun space"]),
+    (("players: {min: 3, max: 4}", "players: {min: 5, max: 4}"),
+     ["tiny.yaml:3:12: E601 players: min 5 is more than max 4"]),
+]
+
+
+@pytest.mark.parametrize("change,expected", MORE, ids=[m[1][0].split("E601 ")[1][:40] for m in MORE])
+def test_more_located_map_errors(change, expected):
+    assert problems(edit(*change)) == expected
+
+
+def test_a_game_without_terrain_table():
+    diags = Diagnostics()
+    doc = load_text(TINY, "tiny.yaml", diags)
+    assert check_map(doc, {"tables": {}}, diags) is False
+    assert diags[0].headline() == ("tiny.yaml:5:28: E601 unknown terrain 'crater': the game declares no terrain "
+                                   "(tables.terrain in game.yaml)")
