@@ -324,8 +324,35 @@ class _Renderer:
     # conditions and quantities -------------------------------------------------------------------
     def cond(self, c) -> str:
         if isinstance(c, A.Compare):
+            held = self.held_compare(c)
+            if held:
+                return held
             return f"{self.quantity(c.left, the=True)} {_CMP_WORDS.get(c.op, c.op)} {self.quantity(c.right, the=True)}"
         return self.exists(c.selector)
+
+    def held_compare(self, c: A.Compare) -> str | None:
+        """ "number of cards in your hand < 4" → "you have fewer than 4 cards in your Hand"."""
+        flip = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "=": "=", "!=": "!="}
+        if isinstance(c.left, A.Count) and isinstance(c.right, A.Num):
+            sel, op, n = c.left.selector, c.op, c.right.value
+        elif isinstance(c.right, A.Count) and isinstance(c.left, A.Num):
+            sel, op, n = c.right.selector, flip[c.op], c.left.value
+        else:
+            return None
+        if sel.amount is not None or sel.owner is not None and sel.owner.kind != "your":
+            return None
+        if self._cat(sel) == GOOD:
+            rest = self.selector(sel, drop_amount=True, no_owner=True, force_plural=n != 1)
+        elif sel.place is not None and sel.place.owner is not None and sel.place.owner.kind == "your" \
+                and sel.owner is None and self._cat(sel) != VAR:
+            rest = self.selector(sel, drop_amount=True, force_plural=n != 1)
+        else:
+            return None
+        if op == "=" and n == 0:
+            return f"you have no {self.selector(sel, drop_amount=True, no_owner=True, force_plural=True)}"
+        words = {"=": "exactly", "!=": "other than", "<": "fewer than", ">": "more than", "<=": "at most",
+                 ">=": "at least"}[op]
+        return f"you have {words} {n} {rest}"
 
     def exists(self, sel: A.Selector) -> str:
         cat = self._cat(sel)

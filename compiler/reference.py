@@ -387,6 +387,13 @@ def table_views(key: str, value: Any, name: str | None = None) -> list[Table]:
                     cols.append(c)
         rows = [[title(str(k))] + [_cell(v.get(c)) if c in v else "" for c in cols] for k, v in value.items()]
         return [Table(name, [""] + [_colname(c) for c in cols], rows, note)]
+    if isinstance(value, dict) and value and all(isinstance(v, list) and v and not any(isinstance(x, (dict, list))
+                                                                            for x in v) for v in value.values()) \
+            and len({len(v) for v in value.values()}) == 1 and len(next(iter(value.values()))) > 1:
+        # rows of equal-length lists ("deploy: {recruit: [1, 2, 3, 4]}"): columns numbered 1..N
+        n = len(next(iter(value.values())))
+        rows = [[title(str(k))] + [_cell(x) for x in v] for k, v in value.items()]
+        return [Table(name, [""] + [str(i) for i in range(1, n + 1)], rows, note)]
     if _is_record_list(value):
         cols = []
         for v in value:

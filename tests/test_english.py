@@ -118,8 +118,12 @@ def test_icons_carry_their_printed_name_and_a_marker_for_badges():
 
 def test_conditions_and_quantities_in_words():
     assert english("1 card in your hand", kind="condition") == "You have at least 1 card in your Hand."
-    assert english("if number of cards in your hand = 0: draw 7 cards") == \
-        "If the number of cards in your Hand is 0, draw 7 cards."
+    assert english("if number of cards in your hand = 0: draw 7 cards") == "If you have no cards in your Hand, draw 7 cards."
+    assert english("if number of cards in your hand < 4: draw 4 cards") == \
+        "If you have fewer than 4 cards in your Hand, draw 4 cards."
+    assert english("if 1 <= number of fuel: gain 1 vp") == "If you have at least 1 Fuel, gain 1 Victory Point."
+    assert english("if number of cards in your hand = x: draw 1 card") == \
+        "If the number of cards in your Hand is X, draw 1 card."
     assert english("draw (3 - number of cards in your hand) cards") == \
         "Draw cards equal to 3 minus the number of cards in your Hand."
     assert english("requires 2 fuel; gain 1 vp") == "Requirement: you have at least 2 Fuel. Gain 1 Victory Point."

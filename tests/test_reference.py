@@ -123,6 +123,8 @@ def test_names_from_data_are_escaped_in_html(tmp_path):
 
 
 def test_tables_drawn_from_their_shape():
+    by_list = table_view("deploy", {"recruit": [1, 2, 3, 4], "veteran": [3, 4, 5, 6]})
+    assert by_list.columns == ["", "1", "2", "3", "4"] and by_list.rows[1] == ["Veteran", "3", "4", "5", "6"]
     deploy = table_view("deploy", {"recruit": {1: 1, 2: 2}, "private": {1: 2, 2: 3}})
     assert deploy.title == "Deploy" and deploy.columns == ["", "1", "2"]
     assert deploy.rows == [["Recruit", "1", "2"], ["Private", "2", "3"]]
