@@ -82,6 +82,8 @@ def literal(value: Any) -> str:
 def comment(text: str) -> str:
     """Text for a ``#`` comment: anything that is not printable (a line break, a carriage return, which
     Python also reads as the end of a line) becomes '?', so a file name can never end the comment."""
+    if text.isprintable():  # the usual case, in one C call
+        return text
     return "".join(c if c.isprintable() else "?" for c in text)
 
 
