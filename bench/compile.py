@@ -243,9 +243,15 @@ def measure_baseline(data: str) -> dict:
             "texts": len(texts), "distinct": len(set(texts))}
 
 
+GRAMMAR_CACHE = True
+
+
 def _child(kind: str, data: str) -> dict:
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    if not GRAMMAR_CACHE:
+        env["CARDWRIGHT_CACHE"] = ""  # no parser-table cache: the strict Lark build runs in every process
     proc = subprocess.run([sys.executable, __file__, f"--{kind}", data], capture_output=True, text=True,
-                          cwd=ROOT, env=dict(os.environ, PYTHONHASHSEED="0"))
+                          cwd=ROOT, env=env)
     if proc.returncode:
         raise SystemExit(proc.stderr)
     return json.loads(proc.stdout)
@@ -272,7 +278,8 @@ def run(sizes: list[int], runs: int) -> list[dict]:
                    "baseline_parse_cpu_s": med([b["parse_cpu"] for b in bases]),
                    "baseline_cpu_s": base,
                    "baseline_wall_s": med([b["load_wall"] + b["parse_wall"] for b in bases]),
-                   "ratio": round(pipe / base, 2), "runs": runs, "loadavg_1min": round(os.getloadavg()[0], 1)}
+                   "ratio": round(pipe / base, 2), "runs": runs, "loadavg_1min": round(os.getloadavg()[0], 1),
+                   "grammar_cache": GRAMMAR_CACHE}
             rows.append(row)
             print(f"{n:>6} cards ({row['effects']} effects, {row['distinct_texts']} distinct texts, {row['yaml_mb']} MB, "
                   f"{row['modules']} modules)\n"
@@ -281,7 +288,8 @@ def run(sizes: list[int], runs: int) -> list[dict]:
                   + ", ".join(f"{k} {v:.2f}" for k, v in stages.items())
                   + f"\n       load+parse {base:.2f} s CPU (load {row['baseline_load_cpu_s']:.2f}, parse "
                   f"{row['baseline_parse_cpu_s']:.2f}; wall {row['baseline_wall_s']:.2f})"
-                  f"  ratio {row['ratio']:.2f}  [load average {row['loadavg_1min']}]", flush=True)
+                  f"  ratio {row['ratio']:.2f}  [load average {row['loadavg_1min']}"
+                  + ("" if GRAMMAR_CACHE else "; no grammar cache") + "]", flush=True)
     return rows
 
 
@@ -310,7 +318,11 @@ def main() -> None:
     ap.add_argument("--pipeline", metavar="DATA", help=argparse.SUPPRESS)
     ap.add_argument("--baseline", metavar="DATA", help=argparse.SUPPRESS)
     ap.add_argument("--write", metavar="DIR", help="only write a corpus of --sizes[0] cards to DIR")
+    ap.add_argument("--no-grammar-cache", action="store_true",
+                    help="measure the first run ever: build the parser tables in every process")
     args = ap.parse_args()
+    global GRAMMAR_CACHE
+    GRAMMAR_CACHE = not args.no_grammar_cache
     if args.pipeline:
         print(json.dumps(measure_pipeline(args.pipeline)))
     elif args.baseline:
