@@ -166,10 +166,7 @@ class Checker:
                 pf = tuple(f for f in (self._filter(f, scope, rep) for f in sel.per.filters) if f is not None)
                 pp = self._ref(sel.per.place, scope, out, rep, (ZONE, VAR)) if sel.per.place else None
                 per = Sel(per.category, per.noun, None, per.owner, pf, per.of, pp)
-        if cat == CARD and key == "card" and place is None and sel.of is None and cat not in allowed:
-            pass
-        if cat == ICON and of is not None:
-            pass
+        owner = self._others_only(cat, key, owner, sel.owner, sel.noun, rep)
         out.resolved[id(sel)] = Sel(cat, key, None, owner, filters, of, place, per)
         return cat
 
@@ -178,10 +175,32 @@ class Checker:
         if cat is None:
             return None
         owner = self._owner(ref.owner, scope, rep)
+        owner = self._others_only(cat, key, owner, ref.owner, ref.noun, rep)
         of = self._ref(ref.of, scope, out, rep, (THING, CARD, VAR, ZONE)) if ref.of is not None else None
         s = Sel(cat, key, None, owner, (), of)
         out.resolved[id(ref)] = s
         return s
+
+    # Owners that can never be the acting player; a bound name ("p's") is checked at run time.
+    _NOT_YOU = ("another", "opponent", "enemy")
+
+    def _others_only(self, cat, key, owner, node: A.Owner | None, noun: A.Words, rep) -> str | None:
+        """A zone or thing declared ``access: others`` may be named only as another player's
+        (Scavengers S07/S08: your own Personal Discard pile is never a target). A thing without an
+        owner means another player's; a zone without one would mean yours, so it is an error too."""
+        if cat not in (ZONE, THING) or not self.vocab.others_only(cat, key):
+            return owner
+        if owner is None and cat == THING:
+            return "another"
+        if owner in self._NOT_YOU or (owner or "").startswith("var:"):
+            return owner
+        said = f"{node.text} {noun.text}" if node is not None else noun.text
+        section = "zones" if cat == ZONE else "things"
+        what = ((self.vocab.data.get(section) or {}).get(key) or {}).get("name") or key.replace("_", " ")
+        span = A.Span(node.span.start, noun.span.end) if node is not None else noun.span
+        rep("E207", f"'{said}' may be your own: an effect may only name another player's {what}",
+            span, f"write 'another player's {noun.text}'")
+        return owner
 
     def _owner(self, owner: A.Owner | None, scope, rep) -> str | None:
         if owner is None:

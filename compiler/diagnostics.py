@@ -28,6 +28,7 @@ CODES = {
     "E204": "unknown effect slot for this kind of card",
     "E205": "name used in the wrong role",
     "E206": "unknown reference",
+    "E207": "names a pile an effect may not target (your own)",
     "E301": "effect syntax error",
     "E302": "unknown verb",
     "E303": "statement does not fit the verb",

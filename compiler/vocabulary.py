@@ -105,5 +105,17 @@ class Vocabulary:
         out |= set(self.data.get("card_flags") or {})
         return out
 
+    def others_only(self, category: str, key: str) -> bool:
+        """True when effects may name only ANOTHER player's one of this zone (``access: others``), or
+        for a thing, when it is declared so or selects from such a zone (Scavengers S07/S08)."""
+        zones = self.data.get("zones") or {}
+        if category == ZONE:
+            return ((zones.get(key) or {}).get("access") == "others")
+        if category == THING:
+            spec = (self.data.get("things") or {}).get(key) or {}
+            return spec.get("access") == "others" or any(
+                (zones.get(z) or {}).get("access") == "others" for z in spec.get("zones") or ())
+        return False
+
     def icon_names(self) -> list[str]:
         return sorted(self.data.get("icons") or {})

@@ -157,6 +157,8 @@ class Ctx:
             raise RulesError(f"{sel.noun} is not a zone")
         owners = self.players_for(sel.owner) if sel.owner else [default_owner if default_owner is not None
                                                                  else self.player]
+        if self.others_only(ZONE, sel.noun):
+            owners = self._not_mine(owners, sel.noun)
         if sel.owner in ("another", "enemy", "opponents", "any") and len(owners) > 1:
             # "another player's discard pile": the acting player picks whose, each time it resolves
             options = [o for o in owners if o != self.player] if sel.owner != "any" else owners
@@ -164,6 +166,35 @@ class Ctx:
         if not owners:
             raise Refused(f"there is no {sel.noun} to use")
         return self.game.zone_key(sel.noun, owners[0])
+
+    def others_only(self, category: str, noun: str) -> bool:
+        """``access: others`` on a zone (or a thing, or a thing's zone): an effect may use only
+        ANOTHER player's one (Scavengers S07/S08). The checker rejects naming your own (E207);
+        this is the run-time half, for owners only known then (a chosen player)."""
+        v = self.game.vocab
+        zones = v.get("zones", {})
+        if category == ZONE:
+            return (zones.get(noun) or {}).get("access") == "others"
+        spec = v.get("things", {}).get(noun) or {}
+        return spec.get("access") == "others" or any((zones.get(z) or {}).get("access") == "others"
+                                                     for z in spec.get("zones", ()))
+
+    def _not_mine(self, owners: list, what: str) -> list:
+        """Drop the acting player from ``owners``; refuse (nothing changed yet) if only they were meant."""
+        rest = [o for o in owners if o != self.player]
+        if owners and not rest:
+            raise Refused(f"you may never use your own {what.replace('_', ' ')}")
+        return rest
+
+    def ref_zones(self, ref: Sel) -> list:
+        """Every zone a reference names: "another player's discard pile" is each other player's."""
+        if ref.category == ZONE and ref.owner in ("another", "enemy", "opponents", "any", "each") \
+                and self.game.vocab.get("zones", {}).get(ref.noun, {}).get("per", "player") == "player":
+            owners = self.players_for(ref.owner)
+            if self.others_only(ZONE, ref.noun):
+                owners = self._not_mine(owners, ref.noun)
+            return [self.game.zone_key(ref.noun, o) for o in owners]
+        return [self.zone_for(ref)]
 
     def hand_zone(self) -> str:
         return self.game.vocab.get("rules", {}).get("hand", "hand")
@@ -205,10 +236,16 @@ class Ctx:
     def things(self, sel: Sel) -> list[int]:
         g = self.game
         spec = g.vocab["things"][sel.noun]
-        if sel.place is not None:
-            zones = [self.zone_for(sel.place)]
+        mine_barred = self.others_only(THING, sel.noun)
+        ref = sel.place if sel.place is not None else (sel.of if sel.of is not None and sel.of.category == ZONE
+                                                       else None)
+        if ref is not None:  # "in your hand", "top card of another player's discard pile"
+            zones = [z for z in self.ref_zones(ref) if z[0] in spec["zones"] or not mine_barred]
         else:
-            owners = self.players_for(sel.owner) if spec.get("per", "player") == "player" else [None]
+            owner = sel.owner or ("another" if mine_barred else None)
+            owners = self.players_for(owner) if spec.get("per", "player") == "player" else [None]
+            if mine_barred and spec.get("per", "player") == "player":
+                owners = self._not_mine(owners, sel.noun)
             zones = [g.zone_key(z, o) for z in spec["zones"] for o in owners]
         faces = spec.get("faces")
         kinds = spec.get("kinds")
