@@ -68,7 +68,7 @@ class Scripted(Agent):
         for a in picks:
             for o in options:
                 if (o == a or str(o) == str(a) or getattr(o, "label", None) == a
-                        or a in _card_names(game, o)) and o not in out:
+                        or str(a) in labels(game, o)) and o not in out:
                     out.append(o)
                     break
             else:
@@ -77,9 +77,21 @@ class Scripted(Agent):
         return out
 
 
-def _card_names(game, option) -> tuple:
-    """A card option (a card uid) may be answered by its card id or printed name."""
-    inst = getattr(game, "instances", {}).get(option) if isinstance(option, int) else None
-    if inst is None:
-        return ()
-    return (inst.card_id, game.cards.get(inst.card_id, {}).get("name"))
+def labels(game, option: Any) -> set[str]:
+    """Names a script may use for an option: a card by its id, its name or "Name (Holder)"; a
+    player (``("player", i)``) or a player's zone (``(zone, i)``) by the player's name."""
+    out: set[str] = set()
+    instances = getattr(game, "instances", None) or {}
+    players = getattr(game, "players", None) or []
+    if isinstance(option, int) and not isinstance(option, bool) and option in instances:
+        inst = instances[option]
+        name = str(game.cards.get(inst.card_id, {}).get("name", inst.card_id))
+        out |= {inst.card_id, name}
+        holder = game.where.get(option, (None, None))[1]
+        holder = inst.owner if holder is None else holder
+        if holder is not None and 0 <= holder < len(players):
+            out |= {f"{name} ({players[holder].name})", f"{inst.card_id} ({players[holder].name})"}
+    elif isinstance(option, tuple) and len(option) == 2 and isinstance(option[1], int) \
+            and 0 <= option[1] < len(players) and isinstance(option[0], str):
+        out.add(players[option[1]].name)
+    return out
