@@ -183,7 +183,10 @@ class Ctx:
         """Drop the acting player from ``owners``; refuse (nothing changed yet) if only they were meant."""
         rest = [o for o in owners if o != self.player]
         if owners and not rest:
-            raise Refused(f"you may never use your own {what.replace('_', ' ')}")
+            v = self.game.vocab
+            name = ((v.get("zones", {}).get(what) or v.get("things", {}).get(what) or {}).get("name")
+                    or what.replace("_", " "))
+            raise Refused(f"you may never use your own {name}")
         return rest
 
     def ref_zones(self, ref: Sel) -> list:

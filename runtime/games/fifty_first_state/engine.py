@@ -248,6 +248,22 @@ class FiftyFirstState(Engine):
         game.emit("look", player, f"looks at the front of a Ruins of theirs: {game.cards[cid].get('name', cid)}")
         return Outcome("done")
 
+    def rebuild_ruins(self, game: GameState, uid: int, player: int) -> None:
+        """Rebuild a Ruins (Scavengers S12; Moloch's Ruins too): flip it face up; it is a Location
+        again, placed in the row its type requires, active at once — a Production Location
+        produces immediately."""
+        inst = game.instances[uid]
+        if inst.face != "ruins" or game.where[uid] != game.zone_key("state", player):
+            raise Refused(f"{self.name_of(game, uid)} is not a Ruins in your State")
+        inst.face = "front"
+        self.place_in_state(game, uid, player)
+        rec = face_view(game.record(uid), inst)
+        game.emit("rebuild", player, f"rebuilds a Ruins: it is {self.name_of(game, uid)} again, in the "
+                  f"{inst.props.get('row', '?')} row")
+        if "production" in (rec.get("rows") or ()) and "production" in rec.get("slots", {}):
+            game.emit("produce", player, f"{self.name_of(game, uid)} produces at once")
+            self.run_slot(game, uid, "production", player=player)
+
     def leave_state(self, game: GameState, uid: int, why: str) -> None:
         """A Location leaves its State (or flips): Goods limited to Hacking/Destroying go (M14).
 

@@ -177,6 +177,94 @@ def discard(ctx, objs, ph, strict):
         g.engine.discard_card(g, uid, owner)
 
 
+@verb("spend", template="spend {obj}", example="spend 1 gun, 1 worker: gain 1 vp",
+      obj=Slot((GOOD,), required=True, many=True), engine=E)
+def spend(ctx, objs, ph, strict):
+    """Pay Goods to the supply; all of it or nothing. Spending a Card discards one from your hand
+    (the icon-to-Good table, Scavengers S09): you choose which, and it goes where discards go."""
+    g = ctx.game
+    cards = sum(ctx.amount(s) for s in objs if ctx.good_of(s) == "card")
+    hand = g.zone_key(ctx.hand_zone(), ctx.player)
+    if cards > len(g.zones[hand]):
+        raise Refused(f"not enough cards in hand to spend (needs {cards}, has {len(g.zones[hand])})")
+    rest = [s for s in objs if ctx.good_of(s) != "card"]
+    if rest:
+        ctx.pay_goods(rest, strict=True)  # refuses before paying anything when short
+    # the card being played (a Connection card still in hand) cannot pay for itself
+    options = [u for u in reversed(g.zones[hand]) if u != ctx.card]
+    if cards > len(options):
+        raise Refused(f"not enough cards in hand to spend (needs {cards}, has {len(options)})")
+    for uid in ctx.ask(options, cards, prompt="spend a card from your hand"):
+        g.emit("spend", ctx.player, "pays 1 card from hand", good="card", n=1)
+        g.engine.discard_card(g, uid, ctx.player)
+
+
+@verb("draw", template="draw {obj}[ from {from}]", example="draw 1 symbol card",
+      obj=Slot((CARD, THING, VAR), required=True), phrases={"from": Slot((ZONE, VAR))}, engine=E)
+def draw(ctx, objs, ph, strict):
+    """Take cards into your hand: from the Deck; "1 hacked" from the bottom of the Machine deck
+    (M13); "1 symbol card" — the top card of another player's Personal Discard pile (Scavengers
+    S08; you choose whose, never your own). From "another player's <pile>" you choose among the
+    piles that have cards."""
+    g = ctx.game
+    sel = objs[0]
+    if sel.category in (THING, VAR):
+        picks = pick_targets(ctx, sel, "draw", strict)
+        hand = g.zone_key(ctx.hand_zone(), ctx.player)
+        for uid in picks:
+            frm = g.where[uid]
+            g.move(uid, hand)
+            g.instances[uid].owner = ctx.player
+            g.instances[uid].props.pop("row", None)
+            pile = (g.vocab.get("zones", {}).get(frm[0]) or {}).get("name") or frm[0].replace("_", " ")
+            g.emit("draw", ctx.player, f"draws {g.engine.name_of(g, uid)} from the {pile}"
+                   + (f" of {g.players[frm[1]].name}" if frm[1] is not None else ""), n=1)
+        if not picks:
+            g.emit("draw", ctx.player, f"draws nothing: there is no {sel.noun}", n=0)
+        return
+    src = ph.get("from")
+    if src is not None and src.category == ZONE and src.owner in ("another", "enemy", "opponents", "any", "each"):
+        zones = [z for z in ctx.ref_zones(src) if g.zones[z]]
+        pile = (g.vocab.get("zones", {}).get(src.noun) or {}).get("name") or src.noun.replace("_", " ")
+        if not zones:
+            if strict:
+                raise Refused(f"every {pile} you may draw from is empty")
+            g.emit("draw", ctx.player, f"draws nothing: every {pile} you may draw from is empty", n=0)
+            return
+        pick = ctx.ask(zones, 1, prompt=f"choose whose {pile}")[0]
+        ctx.bind("__pile", ("zone", pick))
+        src = Sel(VAR, "__pile")
+    ctx.draw_cards(sel, src, strict=strict)
+
+
+@verb("place", template="place {obj} on {on}", example="for each up to 3 of your ruins as r: place 1 resource on r",
+      obj=Slot((GOOD,), required=True, many=True), phrases={"on": Slot((THING, VAR), required=True)}, engine=E)
+def place(ctx, objs, ph, strict):
+    """Place Goods from the general supply on a card; "1 resource" lets you choose which (each
+    may differ: Pony Express, S13)."""
+    g = ctx.game
+    uid = ctx.one_card(ph["on"])
+    groups = g.vocab.get("good_groups") or {}
+    for sel in objs:
+        good, n = ctx.good_of(sel), ctx.amount(sel)
+        if good not in groups:
+            ctx.place_goods(sel, uid)
+            continue
+        for _ in range(n):
+            pick = ctx.ask(sorted(groups[good]), 1, prompt=f"choose a {good} to place")[0]
+            ctx.place_goods(Sel(GOOD, pick, 1), uid)
+
+
+@verb("rebuild", template="rebuild {obj}", example="rebuild 1 of your ruins",
+      obj=Slot((THING, VAR), required=True), engine=E)
+def rebuild(ctx, objs, ph, strict):
+    """Rebuild Ruins: each flips face up and is a Location again, in the row its type requires;
+    a Production Location produces at once (Scavengers S12)."""
+    g = ctx.game
+    for uid in pick_targets(ctx, objs[0], "rebuild", strict):
+        g.engine.rebuild_ruins(g, uid, ctx.player)
+
+
 @verb("raze", template="raze {obj}", example="raze 1 of your locations with icon green or worker",
       obj=Slot((THING, VAR), required=True), engine=E)
 def raze(ctx, objs, ph, strict):
