@@ -57,7 +57,7 @@ def test_content_exercises_every_mechanic():
 def test_setup_deck_machine_deck_and_difficulty():
     c = compiled()
     eng = engine_for(c)
-    game = eng.new_game(c, ["Ann", "Bob"], seed=5, options={"difficulty": "veteran"})
+    game = eng.new_game(c, ["Ann", "Bob"], seed=5, options={"difficulty": "veteran", "packs": ["moloch"]})
     deck = [game.instances[u].card_id for u in game.zone("deck")]
     sets = Counter(c.cards[cid].get("set") for cid in deck)
     assert sets["moloch"] == sum(r.get("count", 1) for r in c.cards.values()

@@ -1,0 +1,248 @@
+"""The Scavengers State Pack (rulebook 001_98b215467e46d1ec.txt, clauses S01–S14).
+
+What is data (data/fifty_first_state/): the icon-to-Good table (game.yaml ``icons``, S09), the
+Personal Discard piles (zone ``personal_discard``, ``access: others``: an effect can only name
+another player's pile, S07/S08 — the checker says E207, the runtime refuses), the [symbol]
+(thing ``symbol card``: the top card of another player's Personal Discard pile), the Yellow
+Connection pile (zone ``yellow_connections``, card source ``yellow connection``), the cards
+(scavengers.yaml) and the rules ``take_yellow_connection`` and ``starting_discard``.
+
+What is here (procedures, not card effects):
+- setup (S01/S02): the Yellow Connection pile; starting hands, of which each player discards 2;
+- where discards go (S02/S04): every card a player discards goes to that player's own pile;
+- Lookout (S03): reveal the top Yellow Connection card; the draft's left-over card goes to the
+  current Starting Player's Personal Discard pile;
+- take or play a Yellow Connection (S05); Cleanup (S06): the revealed card, if not taken, is
+  discarded;
+- the verb ``demolish`` (Demolition Mike / Tommy, S14).
+
+Decisions on cases the rulebook leaves open (also in docs/decisions.md, "51st State — Scavengers"):
+- A Yellow Connection card discarded at Cleanup belongs to no player: it goes to the shared
+  Connection discard pile, which is shuffled into a new Yellow Connection pile when that runs out.
+- A Yellow Connection card played from hand is then discarded by its player: to their Personal
+  Discard pile (S04: any card discarded from your hand).
+- Taking a Yellow Connection takes the top card of the pile, revealed or not; a revealed card
+  taken during the round is not replaced until the next Lookout.
+- The base game's Lookout draft and starting hand are not in the rulebooks: the pack models the
+  least S02/S03 need (tables ``lookout`` and ``starting_hand`` in scavengers.yaml, provisional).
+- A card discarded by no player (none of the above) still goes to the central discard pile.
+"""
+from __future__ import annotations
+
+from runtime.context import Ctx, face_view
+from runtime.engine import Outcome
+from runtime.errors import Refused, RulesError
+from runtime.refs import THING, VAR
+from runtime.verbs import Slot, verb
+
+from .engine import FiftyFirstState, Pack, register_pack
+from .verbs import pick_targets
+
+E = "fifty_first_state"
+
+
+class Scavengers(Pack):
+    name = "scavengers"
+    module = "scavengers"
+    steps = {"take_connection": "step_take_connection", "play_connection": "step_play_connection",
+             "draft": "step_draft"}
+
+    # --- setup (S01, S02) --------------------------------------------------------------------
+    def setup(self, engine: FiftyFirstState, game) -> None:
+        """S01: the Scavengers cards are already in the Deck (their ``set``); the Yellow
+        Connection cards form a face-down pile. S02: starting hands; each player discards 2 of
+        them (rule ``starting_discard``) to their own Personal Discard pile."""
+        pile = game.zone_key("yellow_connections", None)
+        for cid, rec in sorted(game.cards.items()):
+            if rec.get("kind") == "connection" and rec.get("colour") == "yellow":
+                for _ in range(rec.get("count", 1)):
+                    game.create(cid, pile)
+        game.shuffle(pile)
+        game.emit("setup", None, f"the Yellow Connection pile holds {len(game.zones[pile])} cards, face down")
+        size = int((game.compiled.table("starting_hand") or {}).get("cards", 0))
+        deck = game.zone_key("deck", None)
+        for p in game.active_players():
+            hand = game.zone_key("hand", p)
+            for _ in range(min(size, len(game.zones[deck]))):
+                uid = game.zones[deck][-1]
+                game.move(uid, hand)
+                game.instances[uid].owner = p
+            game.emit("setup", p, f"draws a starting hand of {len(game.zones[hand])} cards")
+            engine.run(game, game.compiled.rules["starting_discard"], p)
+
+    # --- piles (S02, S04) --------------------------------------------------------------------
+    def discard_pile(self, engine, game, uid, player):
+        """S02/S04: a card a player discards (from hand or State: Raze, Develop…) goes to that
+        player's own Personal Discard pile, face up. (Moloch's hook comes first: a Hacked card
+        still goes to the Machine discard pile, M12.)"""
+        if player is None:
+            return None
+        inst = game.instances[uid]
+        inst.face, inst.owner = "front", player
+        inst.props.pop("revealed", None)
+        return game.zone_key("personal_discard", player)
+
+    def refill(self, engine, game, zone) -> None:
+        """Decision: an empty Yellow Connection pile is refilled from the Connection discard pile."""
+        if zone != game.zone_key("yellow_connections", None):
+            return
+        used = game.zone_key("connection_discard", None)
+        if not game.zones[used]:
+            return
+        for uid in list(game.zones[used]):
+            game.move(uid, zone)
+        game.shuffle(zone)
+        game.emit("reshuffle", None, f"the Connection discard pile is shuffled into a new Yellow Connection pile "
+                  f"({len(game.zones[zone])} cards)")
+
+    # --- phases (S03, S06) -------------------------------------------------------------------
+    def phase(self, engine, game, name) -> None:
+        if name == "lookout":
+            self.reveal_yellow(engine, game)
+            for _ in range(self.draft_rounds(game)):
+                self.draft(engine, game)
+        elif name == "cleanup":
+            self.cleanup_yellow(engine, game)
+
+    def draft_rounds(self, game) -> int:
+        """Drafting rounds per Lookout: table ``lookout`` (provisional), or ``options['draft_rounds']``
+        (a scenario that looks only at the Yellow Connection pile sets 0)."""
+        if "draft_rounds" in game.options:
+            return int(game.options["draft_rounds"])
+        return int((game.compiled.table("lookout") or {}).get("draft_rounds", 0))
+
+    def start_player(self, game) -> int:
+        """The current Starting Player: ``options['start_player']`` (a name) or the turn player."""
+        name = game.options.get("start_player")
+        if name is None:
+            return game.turn_player
+        for p in game.players:
+            if p.name == name:
+                return p.index
+        raise RulesError(f"unknown Starting Player {name!r}")
+
+    def reveal_yellow(self, engine, game) -> int | None:
+        """S03: reveal the top card of the Yellow Connection pile (it stays on top of the pile)."""
+        pile = game.zone_key("yellow_connections", None)
+        if not game.zones[pile]:
+            engine.refill(game, pile)
+        if not game.zones[pile]:
+            return None
+        uid = game.zones[pile][-1]
+        game.instances[uid].props["revealed"] = True
+        game.emit("reveal", None, f"reveals {game.record(uid).get('name')} on top of the Yellow Connection pile")
+        return uid
+
+    def cleanup_yellow(self, engine, game) -> None:
+        """S06: the revealed Yellow Connection card, if nobody took it, is discarded (decision: to
+        the shared Connection discard pile — it is no player's discard)."""
+        pile = game.zone_key("yellow_connections", None)
+        top = game.zones[pile][-1] if game.zones[pile] else None
+        if top is not None and game.instances[top].props.pop("revealed", None):
+            game.move(top, game.zone_key("connection_discard", None))
+            game.emit("discard", None, f"{game.record(top).get('name')} was not taken: it goes to the "
+                      "Connection discard pile")
+
+    def draft(self, engine, game) -> list[int]:
+        """One drafting round of the Lookout (S03): the top (players + 1) cards of the Deck are
+        revealed; from the Starting Player on, each player takes one into hand; the card left
+        over goes to the current Starting Player's Personal Discard pile. (The base game's draft
+        is not in the rulebooks: this is the least S03 needs, see table ``lookout``.)"""
+        deck = game.zone_key("deck", None)
+        players = game.active_players()
+        first = self.start_player(game)
+        order = sorted(players, key=lambda p: (p - first) % len(game.players))
+        shown = game.top(deck, len(players) + 1)
+        if not shown:
+            return []
+        game.emit("lookout", None, "reveals " + ", ".join(engine.name_of(game, u) for u in shown))
+        for p in order:
+            if not shown:
+                break
+            pick = Ctx(game, p).ask(shown, 1, prompt="draft a card")[0]
+            shown.remove(pick)
+            game.move(pick, game.zone_key("hand", p))
+            game.instances[pick].owner = p
+            game.emit("draft", p, f"drafts {engine.name_of(game, pick)}")
+        for uid in shown:  # S03: the left-over card
+            engine.discard_card(game, uid, first)
+        return shown
+
+    # --- Yellow Connection cards (S05) -------------------------------------------------------
+    def take_connection(self, engine, game, player: int) -> Outcome:
+        """S05: discard 2 cards to draw the top card of the Yellow Connection pile (rule
+        ``take_yellow_connection``: a cost, all or nothing). Refused, nothing changed, when
+        there is no card to take."""
+        pile = game.zone_key("yellow_connections", None)
+        if not game.zones[pile] and not game.zones[game.zone_key("connection_discard", None)]:
+            return engine.refuse(game, player, "the Yellow Connection pile is empty")
+        top = game.zones[pile][-1] if game.zones[pile] else None
+        out = engine.run(game, game.compiled.rules["take_yellow_connection"], player)
+        if out.status != "done":
+            return Outcome("refused", out.reason)
+        if top is not None and game.where[top] == game.zone_key("hand", player):
+            if game.instances[top].props.pop("revealed", None):
+                game.emit("take", player, f"takes the revealed {game.record(top).get('name')}")
+        return out
+
+    def play_connection(self, engine, game, player: int, uid: int) -> Outcome:
+        """S05: play a Yellow Connection card from hand: its effect resolves, then the card is
+        discarded (decision: to its player's Personal Discard pile, S04)."""
+        rec = game.record(uid)
+        if game.where[uid] != game.zone_key("hand", player):
+            return engine.refuse(game, player, f"{rec.get('name')} is not in your hand")
+        if rec.get("kind") != "connection":
+            return engine.refuse(game, player, f"{rec.get('name')} is not a Connection card")
+        game.emit("play", player, f"plays {rec.get('name')}")
+        out = engine.run(game, rec["slots"]["play"], player, uid)
+        if out.status != "done":
+            return Outcome("refused", out.reason)
+        engine.discard_card(game, uid, player)
+        return out
+
+    # --- scenario steps ----------------------------------------------------------------------
+    def step_take_connection(self, engine, game, step, scenario) -> Outcome:
+        return self.take_connection(engine, game, scenario.player_index(step.get("player")))
+
+    def step_play_connection(self, engine, game, step, scenario) -> Outcome:
+        return self.play_connection(engine, game, scenario.player_index(step.get("player")),
+                                    scenario.card_uid(step["play_connection"]))
+
+    def step_draft(self, engine, game, step, scenario) -> Outcome:
+        for _ in range(int(step["draft"])):
+            self.draft(engine, game)
+        return Outcome("done")
+
+
+@verb("demolish", template="demolish {obj}", example="choose 1 of your locations as target; demolish target",
+      obj=Slot((THING, VAR), required=True), engine=E)
+def demolish(ctx, objs, ph, strict):
+    """Take the Goods of a Location's Spoils area and of its Deal, then flip it face down: it is a
+    Ruins (Demolition Mike / Tommy, Scavengers S14). Its owner gains nothing (unlike Razing)."""
+    g = ctx.game
+    eng = g.engine
+    for uid in pick_targets(ctx, objs[0], "demolish", strict):
+        inst = g.instances[uid]
+        if inst.face == "ruins" or g.where[uid][0] != "state":
+            raise Refused(f"{eng.name_of(g, uid)} is not a Location in a State")
+        rec = face_view(g.record(uid), inst)
+        name = eng.name_of(g, uid)
+        g.emit("demolish", ctx.player, f"demolishes {name}: takes its Spoils and its Deal")
+        for slot in ("spoils", "deal"):
+            fn = rec.get("slots", {}).get(slot)
+            if fn is not None:
+                fn(Ctx(g, ctx.player, uid, ctx.opponent))
+        eng.leave_state(g, uid, "demolished")
+        owner = inst.owner if inst.owner is not None else g.where[uid][1]
+        if inst.face == "hacked":
+            # Decision: a Hacked card has no Ruins side; as when it is Razed (M12) it goes to the
+            # Machine discard pile and its owner gains a Ruins from the Deck instead.
+            eng.discard_card(g, uid, owner)
+            eng.gain_ruins(g, owner)
+            continue
+        inst.face = "ruins"
+        g.emit("ruins", owner, f"{name} is flipped face down: it is now a Ruins")
+
+
+SCAVENGERS = register_pack(Scavengers())
+_ = (THING, VAR)
