@@ -5,7 +5,7 @@ from .helpers import new_game, run_effect
 
 
 def test_spending_a_card_discards_it_from_hand_and_refuses_without_one():
-    game, eng, u = new_game(state={"Ann": {"hand": ["oil_rig"]}})
+    game, eng, u = new_game(state={"Ann": {"hand": ["oil_rig"]}}, packs=[])  # the base game alone: central discard pile
     assert run_effect(game, "spend 1 card: gain 1 vp").ok
     assert game.zone("discard") == [u["oil_rig"]] and game.players[0].goods["vp"] == 1
     before = game.snapshot()

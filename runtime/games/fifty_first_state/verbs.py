@@ -129,19 +129,21 @@ def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
                 break
             need[ctx.ask(options, 1, prompt=f"which {group} to {verb_name}")[0]] += 1
     hand = g.zone_key(ctx.hand_zone(), ctx.player)
+    # the card being played (a Connection card still in hand, S05) cannot pay for itself
+    in_hand = [u for u in reversed(g.zones[hand]) if u != ctx.card]
     if strict:
         short = {k: n - me.goods[k] for k, n in need.items() if me.goods[k] < n}
-        if short or cards > len(g.zones[hand]):
+        if short or cards > len(in_hand):
             parts = [f"{k.replace('_', ' ')} (needs {need[k]}, has {me.goods[k]})" for k in sorted(short)]
-            if cards > len(g.zones[hand]):
-                parts.append(f"cards in hand (needs {cards}, has {len(g.zones[hand])})")
+            if cards > len(in_hand):
+                parts.append(f"cards in hand (needs {cards}, has {len(in_hand)})")
             raise Refused("not enough " + ", ".join(parts))
     for k in sorted(need):
         n = min(need[k], me.goods[k])
         me.goods[k] -= n
         g.emit("spend", ctx.player, f"pays {n} {k}", good=k, n=n)
     if cards:
-        options = list(reversed(g.zones[hand]))
+        options = in_hand
         for uid in ctx.ask(options, min(cards, len(options)), prompt=f"cards to {verb_name}"):
             g.engine.discard_card(g, uid, ctx.player)
 
@@ -175,28 +177,6 @@ def discard(ctx, objs, ph, strict):
         if g.where[uid][0] == "state":
             g.engine.leave_state(g, uid, "removed from the State")
         g.engine.discard_card(g, uid, owner)
-
-
-@verb("spend", template="spend {obj}", example="spend 1 gun, 1 worker: gain 1 vp",
-      obj=Slot((GOOD,), required=True, many=True), engine=E)
-def spend(ctx, objs, ph, strict):
-    """Pay Goods to the supply; all of it or nothing. Spending a Card discards one from your hand
-    (the icon-to-Good table, Scavengers S09): you choose which, and it goes where discards go."""
-    g = ctx.game
-    cards = sum(ctx.amount(s) for s in objs if ctx.good_of(s) == "card")
-    hand = g.zone_key(ctx.hand_zone(), ctx.player)
-    if cards > len(g.zones[hand]):
-        raise Refused(f"not enough cards in hand to spend (needs {cards}, has {len(g.zones[hand])})")
-    rest = [s for s in objs if ctx.good_of(s) != "card"]
-    if rest:
-        ctx.pay_goods(rest, strict=True)  # refuses before paying anything when short
-    # the card being played (a Connection card still in hand) cannot pay for itself
-    options = [u for u in reversed(g.zones[hand]) if u != ctx.card]
-    if cards > len(options):
-        raise Refused(f"not enough cards in hand to spend (needs {cards}, has {len(options)})")
-    for uid in ctx.ask(options, cards, prompt="spend a card from your hand"):
-        g.emit("spend", ctx.player, "pays 1 card from hand", good="card", n=1)
-        g.engine.discard_card(g, uid, ctx.player)
 
 
 @verb("draw", template="draw {obj}[ from {from}]", example="draw 1 symbol card",
