@@ -433,7 +433,8 @@ def schema(game, data_path, out):
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is seeded from (seed, i).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes; the result is the same whatever this is.")
-@click.option("--agent", type=click.Choice(["random", "greedy"]), default="random", show_default=True)
+@click.option("--agent", default="random", show_default=True,
+              help="random, greedy, or one per player separated by commas (e.g. greedy,random).")
 @click.option("--turn-cap", type=click.IntRange(min=1), default=200, show_default=True,
               help="A game still running after this many turns stops without a winner (reported).")
 @click.option("--out", type=click.Path(file_okay=False), default="build/simulate", show_default=True,
@@ -443,12 +444,13 @@ def simulate(game, games, players, seed, jobs, agent, turn_cap, out, fmt):
     """Play GAME many times with seeded agents and report the deck's balance (JSON + HTML)."""
     import time
 
-    from runtime.simulate import SimConfig, render_html
+    from runtime.simulate import SimConfig, check_config, render_html
     from runtime.simulate import simulate as run_sim
 
     cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs)
     start = time.perf_counter()
     try:
+        check_config(cfg)
         with click.progressbar(length=games, label=f"simulating {game}", file=sys.stderr) as bar:
             result = run_sim(cfg, progress=bar.update)
     except ModuleNotFoundError:
@@ -471,6 +473,9 @@ def simulate(game, games, players, seed, jobs, agent, turn_cap, out, fmt):
                f"{games / elapsed:.0f} games/s with {jobs} job{'s' if jobs != 1 else ''}")
     rates = ", ".join(f"seat {s}: {v:.1%}" for s, v in result["win_rate_by_seat"].items())
     click.echo(f"  win rate by seat (seat 1 went first): {rates}")
+    if "," in agent:
+        by_agent = ", ".join(f"{a}: {v:.1%}" for a, v in result["win_rate_by_agent"].items())
+        click.echo(f"  win rate per player of each agent: {by_agent}")
     ln = result["length"]
     click.echo(f"  game length in turns: mean {ln['mean']}, median {ln['median']}, min {ln['min']}, max {ln['max']}")
     click.echo(f"  games that hit the turn cap ({turn_cap}): {result['capped']['count']}")

@@ -62,6 +62,16 @@ def _agent(kind: str):
     return SeededRandom()
 
 
+def agent_list(spec: str, players: int) -> list[str]:
+    """``random``, ``greedy`` or a comma list by player ("greedy,random": P1 greedy, P2 random,
+    then cycling), so a designer can check that playing well beats playing at random."""
+    names = [a.strip() for a in spec.split(",") if a.strip()]
+    bad = [a for a in names if a not in AGENTS]
+    if not names or bad:
+        raise ValueError(f"unknown agent {', '.join(map(repr, bad)) or repr(spec)} (agents: {', '.join(AGENTS)})")
+    return [names[i % len(names)] for i in range(players)]
+
+
 def play_one(args: tuple) -> dict:
     """Play game ``index`` of a run and return its record (plain values only, for pickling)."""
     game_name, players, seed, index, agent, turn_cap = args
@@ -70,7 +80,8 @@ def play_one(args: tuple) -> dict:
     compiled = _compiled(game_name)
     eng = engine_for(compiled)
     gs = game_seed(seed, index)
-    agents = {i: _agent(agent) for i in range(players)}
+    kinds = agent_list(agent, players)
+    agents = {i: _agent(kinds[i]) for i in range(players)}
     g = eng.new_game(compiled, [f"P{i + 1}" for i in range(players)], seed=gs, agents=agents, setup=False)
     g.tracing = False
     g.stats = {"plays": Counter(), "activations": Counter()}
@@ -123,6 +134,8 @@ def deck_counts(game: str) -> dict[str, dict]:
 def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     n = len(records)
     seats = Counter(r["winner_seat"] for r in records if r["winner_seat"] is not None)
+    by_player = Counter(r["winner"] for r in records if r["winner"] is not None)
+    kinds = agent_list(cfg.agent, cfg.players)
     turns = [r["turns"] for r in records]
     capped = [r["index"] for r in records if r["capped"]]
     no_winner = sum(1 for r in records if r["winner_seat"] is None and not r["capped"])
@@ -153,6 +166,10 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         "seat_note": "seat 1 is the player who went first (chosen at random each game)",
         "wins_by_seat": {str(s + 1): seats.get(s, 0) for s in range(cfg.players)},
         "win_rate_by_seat": {str(s + 1): round(seats.get(s, 0) / n, 4) if n else 0.0 for s in range(cfg.players)},
+        "agents_by_player": {f"P{i + 1}": kinds[i] for i in range(cfg.players)},
+        "wins_by_player": {f"P{i + 1}": by_player.get(i, 0) for i in range(cfg.players)},
+        "win_rate_by_agent": {a: round(sum(by_player.get(i, 0) for i in range(cfg.players) if kinds[i] == a)
+                                       / (n * kinds.count(a)), 4) if n else 0.0 for a in sorted(set(kinds))},
         "no_winner": no_winner,
         "capped": {"count": len(capped), "games": capped[:50],
                    "note": "games that reached the turn cap without a winner: a deck that cannot finish"},
@@ -165,16 +182,21 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
 
 
 def simulate(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> dict:
+    check_config(cfg)
+    return aggregate(cfg, run_games(cfg, progress))
+
+
+def check_config(cfg: SimConfig) -> None:
+    """Raise ValueError (a usage error) for a run that cannot start; ModuleNotFoundError for a game
+    that is not compiled."""
     if cfg.games < 1 or cfg.players < 2 or cfg.jobs < 1:
         raise ValueError("games and jobs must be at least 1, players at least 2")
-    if cfg.agent not in AGENTS:
-        raise ValueError(f"unknown agent {cfg.agent!r} (agents: {', '.join(AGENTS)})")
+    agent_list(cfg.agent, cfg.players)
     from .engine import engine_for
 
     eng = engine_for(_compiled(cfg.game))
     if not hasattr(eng, "play_game"):
         raise ValueError(f"the {eng.name} engine cannot play whole games")
-    return aggregate(cfg, run_games(cfg, progress))
 
 
 # --- HTML report with inline SVG ------------------------------------------------------------------
@@ -254,6 +276,8 @@ turn cap {r['turn_cap']}. {_E(r['seat_note'])}.</p>
 <h2>Win rate by seat</h2>
 {_bar_chart("Win rate by seat", seats, lambda v: f"{v:.1%}")}
 <p>Games without a winner (everyone out at once): {r['no_winner']}.</p>
+<p>Agents: {_E(', '.join(f'{p} {a}' for p, a in r['agents_by_player'].items()))}.
+Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['win_rate_by_agent'].items()))}.</p>
 <h2>Game length (turns)</h2>
 <p>mean {r['length']['mean']}, median {r['length']['median']}, min {r['length']['min']}, max {r['length']['max']}</p>
 {_column_chart("Games by length in turns", hist)}

@@ -59,3 +59,16 @@ def test_cli_simulate_writes_json_and_html(runner, tmp_path):
 def test_cli_simulate_unknown_game(runner, tmp_path):
     res = runner.invoke(main, ["simulate", "no_such_game", "--games", "1", "--out", str(tmp_path)])
     assert res.exit_code == 2 and "no compiled game" in res.output
+
+
+def test_mixed_agents_by_player():
+    r = simulate(SimConfig("infernal_contraption", games=30, players=2, seed=9, agent="greedy,random"))
+    assert r["agents_by_player"] == {"P1": "greedy", "P2": "random"}
+    assert sum(r["wins_by_player"].values()) == sum(r["wins_by_seat"].values())
+    assert r["win_rate_by_agent"]["greedy"] == round(r["wins_by_player"]["P1"] / 30, 4)
+
+
+def test_unknown_agent_is_a_usage_error(runner, tmp_path):
+    res = runner.invoke(main, ["simulate", "infernal_contraption", "--games", "1", "--agent", "clever",
+                               "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "unknown agent 'clever'" in res.output

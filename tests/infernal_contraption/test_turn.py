@@ -269,3 +269,37 @@ def test_whole_games_end_with_a_winner_or_the_cap(eng, ic):
         assert g.over or g.capped
         if g.over:
             assert g.winner is not None and [p.index for p in g.players if not p.out] == [g.winner]
+
+
+@pytest.mark.rule("I16")
+@pytest.mark.rule("I18")
+def test_an_upgrades_own_requirement_gates_only_that_upgrade(table):
+    # Governor (repeat) requires 3 cards in your hand, checked when it applies: after the
+    # Grabber's own draw of 2 (decision: docs/decisions.md)
+    for hand, drawn in ((0, 2), (1, 4)):
+        t = table()
+        t.pile(0, 5)
+        t.pile(1, 20)
+        if hand:
+            t.add("gremlin", "hand", 0, hand)
+        # Parts Grabber (draw 2 from opponent's parts pile) with a Governor plug above it
+        t.machine(0, ["power_core", "parts_grabber"], top={1: "governor"})
+        g = t.game
+        t.eng.activate(g, 0, 1)
+        assert len(g.zones[("hand", 0)]) == hand + drawn
+        assert len(g.zones[("parts_pile", 1)]) == 20 - drawn
+
+
+@pytest.mark.rule("I18")
+@pytest.mark.rule("I08")
+def test_unmet_sabotage_stays_in_play(table):
+    t = table()
+    t.pile(0, 5)
+    t.pile(1, 5)
+    # Butterfingers requires a card in your hand; Bob (whose machine it sits in) has none
+    (core,), top, _ = t.machine(1, ["power_core"], top={0: "butterfingers"})
+    t.machine(0, ["power_core"])
+    g = t.game
+    t.eng.activate(g, 1, 0)
+    assert g.machines[1].top == {core: top[0]}
+    assert t.ids("removed", None) == []
