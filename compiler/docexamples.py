@@ -23,7 +23,7 @@ _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```\s*$", re.M | re.S)
 
 @dataclass
 class Block:
-    kind: str  # "effect" | "yaml" | "output" (what the block before it reports)
+    kind: str  # "effect" | "yaml" | "diff" (an edit of a file) | "output" (what the block before reports)
     attrs: dict
     text: str
     line: int
@@ -44,7 +44,7 @@ def extract(markdown: str) -> list[Block]:
         if not info:
             continue
         kind, rest = info[0], info[1:]
-        if kind == "yaml" and rest[:1] == ["cardwright"]:
+        if kind in ("yaml", "diff") and rest[:1] == ["cardwright"]:
             rest = rest[1:]
         elif kind == "text" and rest[:1] == ["output"]:
             kind, rest = "output", rest[1:]
@@ -131,7 +131,14 @@ def _check_yaml(b: Block, game: str, workspace: dict, scratch: Path) -> Checked:
         return Checked(b, "a yaml cardwright block needs file=PATH or append=PATH inside the game folder")
     target = data / game / rel
     before = target.read_text(encoding="utf-8") if target.is_file() else None
-    if "append" in b.attrs:
+    if b.kind == "diff":
+        if before is None:
+            return Checked(b, f"file={rel}: no such file in the game to edit")
+        edited = apply_diff(before, b.text)
+        if isinstance(edited, str) and edited.startswith("\0"):
+            return Checked(b, edited[1:])
+        target.write_text(edited, encoding="utf-8")
+    elif "append" in b.attrs:
         if before is None:
             return Checked(b, f"append={rel}: no such file in the game")
         target.write_text(before.rstrip("\n") + "\n" + b.text, encoding="utf-8")
@@ -151,6 +158,30 @@ def _check_yaml(b: Block, game: str, workspace: dict, scratch: Path) -> Checked:
         else:
             target.write_text(before, encoding="utf-8")
     return checked
+
+
+def apply_diff(text: str, diff: str) -> str:
+    """Apply a hunk without header: lines ' ' (context), '-' (removed), '+' (added), in file order.
+
+    The context and removed lines must appear once, contiguous, exactly as in the file. A problem is
+    returned as a string starting with NUL (never a valid file here).
+    """
+    old, new = [], []
+    for ln in diff.splitlines():
+        mark, body = (ln[:1], ln[1:]) if ln else (" ", "")
+        if mark not in " -+":
+            return f"\0diff line {ln!r} must start with ' ', '-' or '+'"
+        if mark in " -":
+            old.append(body)
+        if mark in " +":
+            new.append(body)
+    lines = text.splitlines()
+    hits = [i for i in range(len(lines) - len(old) + 1) if lines[i:i + len(old)] == old]
+    if len(hits) != 1:
+        where = "nowhere" if not hits else f"{len(hits)} times"
+        return f"\0the diff's context and removed lines appear {where} in the file"
+    i = hits[0]
+    return "\n".join(lines[:i] + new + lines[i + len(old):]) + "\n"
 
 
 def _as_data(headline: str, data: Path) -> str:

@@ -9,6 +9,8 @@ Fenced blocks opt in by their info string:
   (``error=CODE``: the build must fail with that code, and the file is then removed again).
   ``file=scenarios/NAME.yaml`` — a scenario: it is run and must pass.
 - ```` ```yaml cardwright game=G append=NAME.yaml ```` — text appended to that module file.
+- ```` ```diff cardwright game=G file=NAME.yaml ```` — an edit: context lines (space), removed (-) and added (+)
+  lines, applied where the context and removed lines appear (exactly once).
 """
 from __future__ import annotations
 
@@ -124,3 +126,30 @@ def test_output_blocks_must_match_what_cardwright_says(tmp_path):
     results = docexamples.check_blocks(docexamples.extract(OUTPUT_DOC), tmp_path)
     assert [r.problem for r in results[:4]] == [None, None, None, None], [r.problem for r in results]
     assert results[4].problem and "not what cardwright says" in results[4].problem
+
+
+DIFF_DOC = '''
+```diff cardwright game=mini file=base.yaml
+     icons: [green]
+-    production: gain 2 fuel
++    production: gain 5 fuel
+```
+
+```diff cardwright game=mini file=base.yaml error=E201
+-    production: gain 5 fuel
++    production: gain 5 fule
+```
+
+```diff cardwright game=mini file=base.yaml
+-    production: gain 2 fuel
++    production: gain 6 fuel
+```
+'''
+
+
+def test_diff_blocks_edit_in_place_and_are_undone_after_an_error(tmp_path):
+    results = docexamples.check_blocks(docexamples.extract(DIFF_DOC), tmp_path)
+    assert [r.problem for r in results[:2]] == [None, None]
+    # the first edit stays (gain 5 fuel), the deliberate mistake was undone: the old line is gone
+    assert results[2].problem and "appear nowhere" in results[2].problem
+    assert docexamples.apply_diff("a\nb\n", " a\n-b\n+c").splitlines() == ["a", "c"]
