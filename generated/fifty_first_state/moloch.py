@@ -49,132 +49,132 @@ def mother__hacked__production(ctx):
 
 
 def juggernaut__assault(ctx):
-    # data/fifty_first_state/moloch.yaml:52 card 'juggernaut' assault
+    # data/fifty_first_state/moloch.yaml:53 card 'juggernaut' assault
     # 'raze 1 of your locations with icon orange or purple'
     ctx.call('raze', (_C2,), {})
 
 
 def juggernaut__hacked__production(ctx):
-    # data/fifty_first_state/moloch.yaml:58 card 'juggernaut' production
+    # data/fifty_first_state/moloch.yaml:59 card 'juggernaut' production
     # 'gain 2 brick'
     ctx.call('gain', (_C3,), {})
 
 
 def conflagrator__assault(ctx):
-    # data/fifty_first_state/moloch.yaml:76 card 'conflagrator' assault
+    # data/fifty_first_state/moloch.yaml:78 card 'conflagrator' assault
     # 'block 1 of your faction actions with icon action until cleanup'
     ctx.call('block', (_C4,), {'until': Phase(name='cleanup')})
 
 
 def conflagrator__hacked__production(ctx):
-    # data/fifty_first_state/moloch.yaml:83 card 'conflagrator' production
+    # data/fifty_first_state/moloch.yaml:85 card 'conflagrator' production
     # "choose enemy production location without feature as target; gain goods of target instead of target'
     ctx.choose(_C5, 'target')
     ctx.call('gain', (_C6,), {'instead of': _C7})
 
 
 def conflagrator__hacked__building_bonus(ctx):
-    # data/fifty_first_state/moloch.yaml:84 card 'conflagrator' building_bonus
+    # data/fifty_first_state/moloch.yaml:86 card 'conflagrator' building_bonus
     # 'choose enemy production location without feature as target; gain goods of target'
     ctx.choose(_C5, 'target')
     ctx.call('gain', (_C6,), {})
 
 
 def leech__assault(ctx):
-    # data/fifty_first_state/moloch.yaml:101 card 'leech' assault
+    # data/fifty_first_state/moloch.yaml:104 card 'leech' assault
     # 'lose 2 fuel'
     ctx.call('lose', (_C1,), {})
 
 
 def leech__hacked__production(ctx):
-    # data/fifty_first_state/moloch.yaml:102 card 'leech' production
+    # data/fifty_first_state/moloch.yaml:105 card 'leech' production
     # 'gain 1 fuel'
     ctx.call('gain', (_C8,), {})
 
 
 def shredder__assault(ctx):
-    # data/fifty_first_state/moloch.yaml:110 card 'shredder' assault
+    # data/fifty_first_state/moloch.yaml:113 card 'shredder' assault
     # 'discard 1 card from your hand'
     ctx.call('discard', (_C9,), {'from': _C10})
 
 
 def shredder__hacked__action(ctx):
-    # data/fifty_first_state/moloch.yaml:111 card 'shredder' action
+    # data/fifty_first_state/moloch.yaml:114 card 'shredder' action
     # 'spend 1 gun: gain 1 red contact'
     ctx.call('spend', (_C11,), {}, strict=True)
     ctx.call('gain', (_C12,), {})
 
 
 def wrecker__assault(ctx):
-    # data/fifty_first_state/moloch.yaml:119 card 'wrecker' assault
+    # data/fifty_first_state/moloch.yaml:122 card 'wrecker' assault
     # 'discard 1 of your deals'
     ctx.call('discard', (_C13,), {})
 
 
 def wrecker__hacked__feature(ctx):
-    # data/fifty_first_state/moloch.yaml:120 card 'wrecker' feature
+    # data/fifty_first_state/moloch.yaml:123 card 'wrecker' feature
     # 'gain 1 iron'
     ctx.call('gain', (_C14,), {})
 
 
 def tithe_engine__assault(ctx):
-    # data/fifty_first_state/moloch.yaml:128 card 'tithe_engine' assault
+    # data/fifty_first_state/moloch.yaml:131 card 'tithe_engine' assault
     # 'lose 1 vp per deployed machine'
     ctx.call('lose', (_C15,), {})
 
 
 def tithe_engine__hacked__production(ctx):
-    # data/fifty_first_state/moloch.yaml:129 card 'tithe_engine' production
+    # data/fifty_first_state/moloch.yaml:132 card 'tithe_engine' production
     # 'gain 1 brick'
     ctx.call('gain', (_C16,), {})
 
 
 def scorcher__assault(ctx):
-    # data/fifty_first_state/moloch.yaml:137 card 'scorcher' assault
+    # data/fifty_first_state/moloch.yaml:140 card 'scorcher' assault
     # 'raze 1 of your production locations'
     ctx.call('raze', (_C17,), {})
 
 
 def scorcher__hacked__production(ctx):
-    # data/fifty_first_state/moloch.yaml:138 card 'scorcher' production
+    # data/fifty_first_state/moloch.yaml:141 card 'scorcher' production
     # 'gain 1 gun'
     ctx.call('gain', (_C11,), {})
 
 
 def stalker__assault(ctx):
-    # data/fifty_first_state/moloch.yaml:146 card 'stalker' assault
+    # data/fifty_first_state/moloch.yaml:149 card 'stalker' assault
     # 'raze 1 of your locations with icon red or grey'
     ctx.call('raze', (_C18,), {})
 
 
 def stalker__hacked__action(ctx):
-    # data/fifty_first_state/moloch.yaml:147 card 'stalker' action
+    # data/fifty_first_state/moloch.yaml:150 card 'stalker' action
     # 'spend 1 iron: draw 1 hacked'
     ctx.call('spend', (_C14,), {}, strict=True)
     ctx.call('draw', (_C19,), {})
 
 
 def appallach_federation__on_play(ctx):
-    # data/fifty_first_state/moloch.yaml:159 card 'appallach_federation' on_play
+    # data/fifty_first_state/moloch.yaml:162 card 'appallach_federation' on_play
     # 'block up to 1 of your faction actions with icon gear'
     ctx.call('block', (_C20,), {})
 
 
 def hacker_den__action(ctx):
-    # data/fifty_first_state/moloch.yaml:174 card 'hacker_den' action
+    # data/fifty_first_state/moloch.yaml:177 card 'hacker_den' action
     # 'spend 2 worker: draw 1 hacked'
     ctx.call('spend', (_C21,), {}, strict=True)
     ctx.call('draw', (_C19,), {})
 
 
 def hacker_den__deal(ctx):
-    # data/fifty_first_state/moloch.yaml:175 card 'hacker_den' deal
+    # data/fifty_first_state/moloch.yaml:178 card 'hacker_den' deal
     # 'gain 1 blue contact'
     ctx.call('gain', (_C22,), {})
 
 
 def machine_graveyard__action(ctx):
-    # data/fifty_first_state/moloch.yaml:184 card 'machine_graveyard' action
+    # data/fifty_first_state/moloch.yaml:187 card 'machine_graveyard' action
     # 'x is the number of deployed machines (min 1); spend 1 worker: gain x iron'
     ctx.let_x(ctx.count(_C23), 1, 'x is the number of deployed machines (min 1)')
     ctx.call('spend', (_C24,), {}, strict=True)
@@ -182,31 +182,31 @@ def machine_graveyard__action(ctx):
 
 
 def machine_graveyard__deal(ctx):
-    # data/fifty_first_state/moloch.yaml:185 card 'machine_graveyard' deal
+    # data/fifty_first_state/moloch.yaml:188 card 'machine_graveyard' deal
     # 'gain 1 iron'
     ctx.call('gain', (_C14,), {})
 
 
 def salvage_refinery__production(ctx):
-    # data/fifty_first_state/moloch.yaml:196 card 'salvage_refinery' production
+    # data/fifty_first_state/moloch.yaml:199 card 'salvage_refinery' production
     # 'gain 1 iron'
     ctx.call('gain', (_C14,), {})
 
 
 def salvage_refinery__feature(ctx):
-    # data/fifty_first_state/moloch.yaml:197 card 'salvage_refinery' feature
+    # data/fifty_first_state/moloch.yaml:200 card 'salvage_refinery' feature
     # 'gain 1 vp'
     ctx.call('gain', (_C26,), {})
 
 
 def salvage_refinery__deal(ctx):
-    # data/fifty_first_state/moloch.yaml:198 card 'salvage_refinery' deal
+    # data/fifty_first_state/moloch.yaml:201 card 'salvage_refinery' deal
     # 'gain 1 iron'
     ctx.call('gain', (_C14,), {})
 
 
 def armory_vault__action(ctx):
-    # data/fifty_first_state/moloch.yaml:209 card 'armory_vault' action
+    # data/fifty_first_state/moloch.yaml:212 card 'armory_vault' action
     # 'spend 1 worker: store 1 iron and store 1 red contact'
     ctx.call('spend', (_C24,), {}, strict=True)
     ctx.call('store', (_C14,), {})
@@ -214,25 +214,25 @@ def armory_vault__action(ctx):
 
 
 def armory_vault__deal(ctx):
-    # data/fifty_first_state/moloch.yaml:210 card 'armory_vault' deal
+    # data/fifty_first_state/moloch.yaml:213 card 'armory_vault' deal
     # 'gain 1 gun'
     ctx.call('gain', (_C11,), {})
 
 
 def ruin_pickers__production(ctx):
-    # data/fifty_first_state/moloch.yaml:221 card 'ruin_pickers' production
+    # data/fifty_first_state/moloch.yaml:224 card 'ruin_pickers' production
     # 'gain 1 ruins'
     ctx.call('gain', (_C27,), {})
 
 
 def ruin_pickers__deal(ctx):
-    # data/fifty_first_state/moloch.yaml:222 card 'ruin_pickers' deal
+    # data/fifty_first_state/moloch.yaml:225 card 'ruin_pickers' deal
     # 'gain 1 card'
     ctx.call('gain', (_C28,), {})
 
 
 def rule__end_game_penalty(ctx):
-    # data/fifty_first_state/moloch.yaml:237 end_game_penalty
+    # data/fifty_first_state/moloch.yaml:240 end_game_penalty
     # 'lose 2 vp per deployed machine'
     ctx.call('lose', (_C29,), {})
 
@@ -240,21 +240,21 @@ def rule__end_game_penalty(ctx):
 MODULE = {'id': 'moloch', 'name': '51st State: Master Set — Moloch', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'note': "The rulebook's set has 27 Moloch cards and 23 Machines; only the ones it names are transcribed, the rest here are examples.", 'setup': ['Shuffle the Moloch cards into the Base Set cards: this is the Deck (M02).', 'Shuffle all Machine cards into the Machine deck, in the middle; leave room for the Machine discard pile (M02).', 'Choose a difficulty level: Recruit, Private or Veteran (M02, table deploy).'], 'file': 'data/fifty_first_state/moloch.yaml'}
 
 CARDS = {
-    'mother': {**{'id': 'mother', 'kind': 'machine', 'name': 'Mother', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'ASSAULT: One of your [green icon] or [grey icon with a white figure] is Razed.', 'code': ['fuel', 'worker'], 'defense': 3, 'rage': False, 'provisional': {'code': 'not printed in the rulebook text', 'defense': 'not printed in the rulebook text', 'rage': 'not printed in the rulebook text', 'hacked.rows': 'the Hacked side is not described; its type follows the first Resource of the (provisional) Code (M01)', 'hacked.production': "the Hacked side's effects are not printed in the rulebook text"}, 'uncertain': {'assault': 'icons read from low-resolution card art: [green icon] taken as the green (Fuel) type icon, [grey icon with a white figure] as the figure (Worker) type icon; it could be the grey (Iron) icon'}, 'at': 'data/fifty_first_state/moloch.yaml:20', 'texts': {'assault': 'raze 1 of your locations with icon green or worker'}}, 'slots': {'assault': mother__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['green'], 'texts': {'production': 'gain 2 fuel'}}, 'slots': {'production': mother__hacked__production}}}},
-    'juggernaut': {**{'id': 'juggernaut', 'kind': 'machine', 'name': 'Juggernaut', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'ASSAULT: One of your [orange icon] or [purple icon] is Razed.', 'code': ['brick', 'brick', 'worker'], 'defense': 4, 'rage': True, 'provisional': {'code': 'not printed in the rulebook text', 'defense': 'not printed in the rulebook text', 'rage': 'not printed in the rulebook text', 'hacked.rows': 'the Hacked side is not described; its type follows the first Resource of the (provisional) Code (M01)', 'hacked.production': "the Hacked side's effects are not printed in the rulebook text"}, 'uncertain': {'assault': 'icons read from low-resolution card art: [orange icon] taken as the orange (Brick) type icon, [purple icon] as the purple star (VP) type icon'}, 'at': 'data/fifty_first_state/moloch.yaml:44', 'texts': {'assault': 'raze 1 of your locations with icon orange or purple'}}, 'slots': {'assault': juggernaut__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['orange'], 'texts': {'production': 'gain 2 brick'}}, 'slots': {'production': juggernaut__hacked__production}}}},
-    'conflagrator': {**{'id': 'conflagrator', 'kind': 'machine', 'name': 'Conflagrator', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'ASSAULT: Place [gear icon] on the [Action icon] Action on your Faction board. It is unavailable until the [gear icon] is removed. Remove the [gear icon] during the Cleanup phase.', 'code': ['iron', 'worker'], 'defense': 4, 'rage': False, 'provisional': {'code': "not printed in the rulebook text (the design card's sketch: iron, worker)", 'rage': 'not printed in the rulebook text', 'hacked.rows': 'the Hacked side has a PRODUCTION, so it is placed in the Production row; its type follows the (provisional) Code'}, 'uncertain': {'assault': 'the [gear icon] and [Action icon] were read from low-resolution card art (the rulebook says so): which Faction board Action is blocked is uncertain'}, 'note': 'Defense 4 is printed (M18). Hacked side text (M17): PRODUCTION: Choose an enemy Production Location and you gain the Good(s) it provides instead of its owner. BUILDING BONUS: Choose an enemy Production Location and gain the Good(s) it provides. May not target a Production Location with Features.', 'at': 'data/fifty_first_state/moloch.yaml:68', 'texts': {'assault': 'block 1 of your faction actions with icon action until cleanup'}}, 'slots': {'assault': conflagrator__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['grey'], 'diverts': True, 'texts': {'production': "choose enemy production location without feature as target; gain goods of target instead of target's owner", 'building_bonus': 'choose enemy production location without feature as target; gain goods of target'}}, 'slots': {'production': conflagrator__hacked__production, 'building_bonus': conflagrator__hacked__building_bonus}}}},
-    'leech': {**{'id': 'leech', 'kind': 'machine', 'name': 'Leech', 'source': 'example', 'code': ['fuel', 'fuel'], 'defense': 2, 'rage': True, 'at': 'data/fifty_first_state/moloch.yaml:94', 'texts': {'assault': 'lose 2 fuel'}}, 'slots': {'assault': leech__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['green'], 'texts': {'production': 'gain 1 fuel'}}, 'slots': {'production': leech__hacked__production}}}},
-    'shredder': {**{'id': 'shredder', 'kind': 'machine', 'name': 'Shredder', 'source': 'example', 'code': ['gun', 'worker'], 'defense': 3, 'rage': False, 'at': 'data/fifty_first_state/moloch.yaml:103', 'texts': {'assault': 'discard 1 card from your hand'}}, 'slots': {'assault': shredder__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['action'], 'icons': ['red'], 'texts': {'action': 'spend 1 gun: gain 1 red contact'}}, 'slots': {'action': shredder__hacked__action}}}},
-    'wrecker': {**{'id': 'wrecker', 'kind': 'machine', 'name': 'Wrecker', 'source': 'example', 'code': ['iron', 'iron'], 'defense': 2, 'rage': True, 'at': 'data/fifty_first_state/moloch.yaml:112', 'texts': {'assault': 'discard 1 of your deals'}}, 'slots': {'assault': wrecker__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['feature'], 'icons': ['grey'], 'texts': {'feature': 'gain 1 iron'}}, 'slots': {'feature': wrecker__hacked__feature}}}},
-    'tithe_engine': {**{'id': 'tithe_engine', 'kind': 'machine', 'name': 'Tithe Engine', 'source': 'example', 'code': ['brick', 'fuel', 'worker'], 'defense': 3, 'rage': False, 'at': 'data/fifty_first_state/moloch.yaml:121', 'texts': {'assault': 'lose 1 vp per deployed machine'}}, 'slots': {'assault': tithe_engine__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['orange'], 'texts': {'production': 'gain 1 brick'}}, 'slots': {'production': tithe_engine__hacked__production}}}},
-    'scorcher': {**{'id': 'scorcher', 'kind': 'machine', 'name': 'Scorcher', 'source': 'example', 'code': ['gun', 'gun'], 'defense': 3, 'rage': True, 'at': 'data/fifty_first_state/moloch.yaml:130', 'texts': {'assault': 'raze 1 of your production locations'}}, 'slots': {'assault': scorcher__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['red'], 'texts': {'production': 'gain 1 gun'}}, 'slots': {'production': scorcher__hacked__production}}}},
-    'stalker': {**{'id': 'stalker', 'kind': 'machine', 'name': 'Stalker', 'source': 'example', 'code': ['iron', 'fuel'], 'defense': 2, 'rage': False, 'at': 'data/fifty_first_state/moloch.yaml:139', 'texts': {'assault': 'raze 1 of your locations with icon red or grey'}}, 'slots': {'assault': stalker__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['action'], 'icons': ['grey'], 'texts': {'action': 'spend 1 iron: draw 1 hacked'}}, 'slots': {'action': stalker__hacked__action}}}},
-    'appallach_federation': {**{'id': 'appallach_federation', 'kind': 'location', 'name': 'Appallach Federation', 'set': 'moloch', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'When you play the Appallach Federation you may place a [orange icon] on your Faction board to indicate that you may not perform an Action to gain a [gear icon].', 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'provisional': {'rows': 'the card itself is not printed in the rulebook, only its clarification', 'icons': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text'}, 'uncertain': {'on_play': 'the [orange icon] marker and the [gear icon] were read from low-resolution card art (the rulebook says so); modelled as an optional marker on the Faction board Action with the gear icon'}, 'at': 'data/fifty_first_state/moloch.yaml:150', 'texts': {'on_play': 'block up to 1 of your faction actions with icon gear'}}, 'slots': {'on_play': appallach_federation__on_play}, 'faces': {}},
-    'hacker_den': {**{'id': 'hacker_den', 'kind': 'location', 'name': 'Hacker Den', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'at': 'data/fifty_first_state/moloch.yaml:166', 'texts': {'action': 'spend 2 worker: draw 1 hacked', 'deal': 'gain 1 blue contact'}}, 'slots': {'action': hacker_den__action, 'deal': hacker_den__deal}, 'faces': {}},
-    'machine_graveyard': {**{'id': 'machine_graveyard', 'kind': 'location', 'name': 'Machine Graveyard', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['grey'], 'distance': 2, 'note': 'X is the number of Deployed Machines (min. 1 Deployed): the Action can be used only while a Machine is Deployed (M16).', 'at': 'data/fifty_first_state/moloch.yaml:176', 'texts': {'action': 'x is the number of deployed machines (min 1); spend 1 worker: gain x iron', 'deal': 'gain 1 iron'}}, 'slots': {'action': machine_graveyard__action, 'deal': machine_graveyard__deal}, 'faces': {}},
-    'salvage_refinery': {**{'id': 'salvage_refinery', 'kind': 'location', 'name': 'Salvage Refinery', 'set': 'moloch', 'source': 'example', 'count': 2, 'rows': ['production', 'feature'], 'icons': ['grey'], 'distance': 2, 'note': 'Has both a Production and a Feature: counted in both rows, placed in the Production row (M15).', 'at': 'data/fifty_first_state/moloch.yaml:187', 'texts': {'production': 'gain 1 iron', 'feature': 'gain 1 vp', 'deal': 'gain 1 iron'}}, 'slots': {'production': salvage_refinery__production, 'feature': salvage_refinery__feature, 'deal': salvage_refinery__deal}, 'faces': {}},
-    'armory_vault': {**{'id': 'armory_vault', 'kind': 'location', 'name': 'Armory Vault', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['red'], 'distance': 2, 'holds_for': ['hack', 'destroy'], 'note': 'Goods stored here may only be used to Hack or Destroy a Machine; they are discarded when it is Razed, Developed or removed (M14).', 'at': 'data/fifty_first_state/moloch.yaml:200', 'texts': {'action': 'spend 1 worker: store 1 iron and store 1 red contact', 'deal': 'gain 1 gun'}}, 'slots': {'action': armory_vault__action, 'deal': armory_vault__deal}, 'faces': {}},
-    'ruin_pickers': {**{'id': 'ruin_pickers', 'kind': 'location', 'name': 'Ruin Pickers', 'set': 'moloch', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['pale_green'], 'distance': 1, 'at': 'data/fifty_first_state/moloch.yaml:212', 'texts': {'production': 'gain 1 ruins', 'deal': 'gain 1 card'}}, 'slots': {'production': ruin_pickers__production, 'deal': ruin_pickers__deal}, 'faces': {}},
+    'mother': {**{'id': 'mother', 'kind': 'machine', 'name': 'Mother', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'ASSAULT: One of your [green icon] or [grey icon with a white figure] is Razed.', 'code': ['fuel', 'worker'], 'defense': 3, 'rage': False, 'provisional': {'code': 'not printed in the rulebook text', 'defense': 'not printed in the rulebook text', 'rage': 'not printed in the rulebook text', 'hacked.rows': 'the Hacked side is not described; its type follows the first Resource of the (provisional) Code (M01)', 'hacked.icons': "the Hacked side's type icon matches the first Resource of the Code (M01), which is provisional", 'hacked.production': "the Hacked side's effects are not printed in the rulebook text"}, 'uncertain': {'assault': 'icons read from low-resolution card art: [green icon] taken as the green (Fuel) type icon, [grey icon with a white figure] as the figure (Worker) type icon; it could be the grey (Iron) icon'}, 'at': 'data/fifty_first_state/moloch.yaml:20', 'texts': {'assault': 'raze 1 of your locations with icon green or worker'}}, 'slots': {'assault': mother__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['green'], 'texts': {'production': 'gain 2 fuel'}}, 'slots': {'production': mother__hacked__production}}}},
+    'juggernaut': {**{'id': 'juggernaut', 'kind': 'machine', 'name': 'Juggernaut', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'ASSAULT: One of your [orange icon] or [purple icon] is Razed.', 'code': ['brick', 'brick', 'worker'], 'defense': 4, 'rage': True, 'provisional': {'code': 'not printed in the rulebook text', 'defense': 'not printed in the rulebook text', 'rage': 'not printed in the rulebook text', 'hacked.rows': 'the Hacked side is not described; its type follows the first Resource of the (provisional) Code (M01)', 'hacked.icons': "the Hacked side's type icon matches the first Resource of the Code (M01), which is provisional", 'hacked.production': "the Hacked side's effects are not printed in the rulebook text"}, 'uncertain': {'assault': 'icons read from low-resolution card art: [orange icon] taken as the orange (Brick) type icon, [purple icon] as the purple star (VP) type icon'}, 'at': 'data/fifty_first_state/moloch.yaml:45', 'texts': {'assault': 'raze 1 of your locations with icon orange or purple'}}, 'slots': {'assault': juggernaut__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['orange'], 'texts': {'production': 'gain 2 brick'}}, 'slots': {'production': juggernaut__hacked__production}}}},
+    'conflagrator': {**{'id': 'conflagrator', 'kind': 'machine', 'name': 'Conflagrator', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'ASSAULT: Place [gear icon] on the [Action icon] Action on your Faction board. It is unavailable until the [gear icon] is removed. Remove the [gear icon] during the Cleanup phase.', 'code': ['iron', 'worker'], 'defense': 4, 'rage': False, 'provisional': {'code': "not printed in the rulebook text (the design card's sketch: iron, worker)", 'rage': 'not printed in the rulebook text', 'hacked.rows': 'the Hacked side has a PRODUCTION, so it is placed in the Production row; its type follows the (provisional) Code', 'hacked.icons': "the Hacked side's type icon matches the first Resource of the Code (M01), which is provisional"}, 'uncertain': {'assault': 'the [gear icon] and [Action icon] were read from low-resolution card art (the rulebook says so): which Faction board Action is blocked is uncertain'}, 'note': 'Defense 4 is printed (M18). Hacked side text (M17): PRODUCTION: Choose an enemy Production Location and you gain the Good(s) it provides instead of its owner. BUILDING BONUS: Choose an enemy Production Location and gain the Good(s) it provides. May not target a Production Location with Features.', 'at': 'data/fifty_first_state/moloch.yaml:70', 'texts': {'assault': 'block 1 of your faction actions with icon action until cleanup'}}, 'slots': {'assault': conflagrator__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['grey'], 'diverts': True, 'texts': {'production': "choose enemy production location without feature as target; gain goods of target instead of target's owner", 'building_bonus': 'choose enemy production location without feature as target; gain goods of target'}}, 'slots': {'production': conflagrator__hacked__production, 'building_bonus': conflagrator__hacked__building_bonus}}}},
+    'leech': {**{'id': 'leech', 'kind': 'machine', 'name': 'Leech', 'source': 'example', 'code': ['fuel', 'fuel'], 'defense': 2, 'rage': True, 'at': 'data/fifty_first_state/moloch.yaml:97', 'texts': {'assault': 'lose 2 fuel'}}, 'slots': {'assault': leech__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['green'], 'texts': {'production': 'gain 1 fuel'}}, 'slots': {'production': leech__hacked__production}}}},
+    'shredder': {**{'id': 'shredder', 'kind': 'machine', 'name': 'Shredder', 'source': 'example', 'code': ['gun', 'worker'], 'defense': 3, 'rage': False, 'at': 'data/fifty_first_state/moloch.yaml:106', 'texts': {'assault': 'discard 1 card from your hand'}}, 'slots': {'assault': shredder__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['action'], 'icons': ['red'], 'texts': {'action': 'spend 1 gun: gain 1 red contact'}}, 'slots': {'action': shredder__hacked__action}}}},
+    'wrecker': {**{'id': 'wrecker', 'kind': 'machine', 'name': 'Wrecker', 'source': 'example', 'code': ['iron', 'iron'], 'defense': 2, 'rage': True, 'at': 'data/fifty_first_state/moloch.yaml:115', 'texts': {'assault': 'discard 1 of your deals'}}, 'slots': {'assault': wrecker__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['feature'], 'icons': ['grey'], 'texts': {'feature': 'gain 1 iron'}}, 'slots': {'feature': wrecker__hacked__feature}}}},
+    'tithe_engine': {**{'id': 'tithe_engine', 'kind': 'machine', 'name': 'Tithe Engine', 'source': 'example', 'code': ['brick', 'fuel', 'worker'], 'defense': 3, 'rage': False, 'at': 'data/fifty_first_state/moloch.yaml:124', 'texts': {'assault': 'lose 1 vp per deployed machine'}}, 'slots': {'assault': tithe_engine__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['orange'], 'texts': {'production': 'gain 1 brick'}}, 'slots': {'production': tithe_engine__hacked__production}}}},
+    'scorcher': {**{'id': 'scorcher', 'kind': 'machine', 'name': 'Scorcher', 'source': 'example', 'code': ['gun', 'gun'], 'defense': 3, 'rage': True, 'at': 'data/fifty_first_state/moloch.yaml:133', 'texts': {'assault': 'raze 1 of your production locations'}}, 'slots': {'assault': scorcher__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['red'], 'texts': {'production': 'gain 1 gun'}}, 'slots': {'production': scorcher__hacked__production}}}},
+    'stalker': {**{'id': 'stalker', 'kind': 'machine', 'name': 'Stalker', 'source': 'example', 'code': ['iron', 'fuel'], 'defense': 2, 'rage': False, 'at': 'data/fifty_first_state/moloch.yaml:142', 'texts': {'assault': 'raze 1 of your locations with icon red or grey'}}, 'slots': {'assault': stalker__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['action'], 'icons': ['grey'], 'texts': {'action': 'spend 1 iron: draw 1 hacked'}}, 'slots': {'action': stalker__hacked__action}}}},
+    'appallach_federation': {**{'id': 'appallach_federation', 'kind': 'location', 'name': 'Appallach Federation', 'set': 'moloch', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'When you play the Appallach Federation you may place a [orange icon] on your Faction board to indicate that you may not perform an Action to gain a [gear icon].', 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'provisional': {'rows': 'the card itself is not printed in the rulebook, only its clarification', 'icons': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text'}, 'uncertain': {'on_play': 'the [orange icon] marker and the [gear icon] were read from low-resolution card art (the rulebook says so); modelled as an optional marker on the Faction board Action with the gear icon'}, 'at': 'data/fifty_first_state/moloch.yaml:153', 'texts': {'on_play': 'block up to 1 of your faction actions with icon gear'}}, 'slots': {'on_play': appallach_federation__on_play}, 'faces': {}},
+    'hacker_den': {**{'id': 'hacker_den', 'kind': 'location', 'name': 'Hacker Den', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'at': 'data/fifty_first_state/moloch.yaml:169', 'texts': {'action': 'spend 2 worker: draw 1 hacked', 'deal': 'gain 1 blue contact'}}, 'slots': {'action': hacker_den__action, 'deal': hacker_den__deal}, 'faces': {}},
+    'machine_graveyard': {**{'id': 'machine_graveyard', 'kind': 'location', 'name': 'Machine Graveyard', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['grey'], 'distance': 2, 'note': 'X is the number of Deployed Machines (min. 1 Deployed): the Action can be used only while a Machine is Deployed (M16).', 'at': 'data/fifty_first_state/moloch.yaml:179', 'texts': {'action': 'x is the number of deployed machines (min 1); spend 1 worker: gain x iron', 'deal': 'gain 1 iron'}}, 'slots': {'action': machine_graveyard__action, 'deal': machine_graveyard__deal}, 'faces': {}},
+    'salvage_refinery': {**{'id': 'salvage_refinery', 'kind': 'location', 'name': 'Salvage Refinery', 'set': 'moloch', 'source': 'example', 'count': 2, 'rows': ['production', 'feature'], 'icons': ['grey'], 'distance': 2, 'note': 'Has both a Production and a Feature: counted in both rows, placed in the Production row (M15).', 'at': 'data/fifty_first_state/moloch.yaml:190', 'texts': {'production': 'gain 1 iron', 'feature': 'gain 1 vp', 'deal': 'gain 1 iron'}}, 'slots': {'production': salvage_refinery__production, 'feature': salvage_refinery__feature, 'deal': salvage_refinery__deal}, 'faces': {}},
+    'armory_vault': {**{'id': 'armory_vault', 'kind': 'location', 'name': 'Armory Vault', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['red'], 'distance': 2, 'holds_for': ['hack', 'destroy'], 'note': 'Goods stored here may only be used to Hack or Destroy a Machine; they are discarded when it is Razed, Developed or removed (M14).', 'at': 'data/fifty_first_state/moloch.yaml:203', 'texts': {'action': 'spend 1 worker: store 1 iron and store 1 red contact', 'deal': 'gain 1 gun'}}, 'slots': {'action': armory_vault__action, 'deal': armory_vault__deal}, 'faces': {}},
+    'ruin_pickers': {**{'id': 'ruin_pickers', 'kind': 'location', 'name': 'Ruin Pickers', 'set': 'moloch', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['pale_green'], 'distance': 1, 'at': 'data/fifty_first_state/moloch.yaml:215', 'texts': {'production': 'gain 1 ruins', 'deal': 'gain 1 card'}}, 'slots': {'production': ruin_pickers__production, 'deal': ruin_pickers__deal}, 'faces': {}},
 }
 
 RULES = {'end_game_penalty': rule__end_game_penalty}
