@@ -126,7 +126,7 @@ class HexMap:
         return m
 
     # --- adjacency ----------------------------------------------------------------------------
-    def neighbour(self, h: Coord, side: str) -> Coord | None:
+    def neighbour(self, h: Coord, side: str) -> Coord | None:  # A05 wrap-around
         """The hex across ``side`` of ``h``: the ordinary neighbour, or the wrap partner off the edge."""
         n = step(h, side)
         if n in self.hexes:

@@ -1,4 +1,5 @@
-"""The Age of Steam engine, for the Moon map (rulebook 002_18a981a1c9ecbefd.txt, clauses A01–A13).
+"""The Age of Steam engine, for the Moon map (rulebook 002_18a981a1c9ecbefd.txt; the "moon" clauses of
+clauses.yaml, each named in a comment where it is implemented).
 
 Everything map-specific comes from the data: the hexes, terrain and track costs, the Town cost, the
 wrap-around labels, the Satellite spaces and the day/night line are read from the compiled game
@@ -7,7 +8,7 @@ wrap-around labels, the Satellite spaces and the day/night line are read from th
 What the base game defines and this rulebook does not — auctions and turn order bidding, shares,
 the full income track with its expenses and income reduction, locomotives (link length), the
 Goods Display's exact columns, Urbanization, tile shapes (crossings, complex tiles), losing
-unfinished track — is not modelled. The engine models only what clauses A01–A13 need; every
+unfinished track — is not modelled. The engine models only what the Moon clauses need; every
 simplification is marked "Decision:" below and listed in docs/decisions.md ("Age of Steam — Moon").
 
 Model in brief:
@@ -15,9 +16,9 @@ Model in brief:
   by Complete Links) through track hexes, one tile per hex, until the link reaches a City, a Town or
   the Landing hex (then it is a Complete Link) — or stops unfinished, to be continued by its owner.
 - A cube lies on a hex: on a City, Town or the Landing hex, on a track tile, or on a bare hex (put
-  there by the Satellite). A cube on track is deliverable from there (A13).
+  there by the Satellite). A cube on track is deliverable from there.
 - Moving a cube follows Complete Links from node to node; each link used gives its owner +1 income,
-  except the one opponent link a Low Gravitation holder uses as their own (A07).
+  except the one opponent link a Low Gravitation holder uses as their own.
 """
 from __future__ import annotations
 
@@ -136,7 +137,7 @@ class AgeOfSteam(Engine):
                  options: dict | None = None, setup: bool = True) -> MoonGame:
         options = dict(options or {})
         mod, data = _map_of(compiled, options.get("map"))
-        lim = data.get("players") or {}
+        lim = data.get("players") or {}  # A01: "Moon is a map for 3 to 4 players" (from the map data)
         if lim and not (lim.get("min", 1) <= len(players) <= lim.get("max", 99)):
             raise Refused(f"{data.get('name', mod)} is a map for {lim['min']} to {lim['max']} players, "
                           f"not {len(players)}")
@@ -272,7 +273,7 @@ class AgeOfSteam(Engine):
     def sections_at_town(self, game: MoonGame, h: tuple) -> int:
         return sum((ln.start == h) + (ln.end == h) for ln in game.moon.links.values())
 
-    # --- building track (A03–A06, A13) ------------------------------------------------------
+    # --- building track ------------------------------------------------------
     def build(self, game: MoonGame, player: int, hexes: list, start=None, cont: str | None = None,
               free: bool = False) -> Link:
         """Build track tiles along ``hexes``; refused (state unchanged) when the rules forbid it.
@@ -346,6 +347,7 @@ class AgeOfSteam(Engine):
             prev = h
         p = game.players[player]
         if not free:
+            # A03: 2 tiles a turn, 3 with the Engineer — the allowance set by the effects "build up to N track tiles"
             limit = p.goods["track_tile"]
             done = m.built.get(player, 0)
             if done + tiles > limit:
@@ -405,7 +407,7 @@ class AgeOfSteam(Engine):
     def holds(self, game: MoonGame, player: int, action: str) -> bool:
         return any(game.instances[u].card_id == action for u in game.zone("actions", player))
 
-    # --- moving goods (A07, A08, A09, A13) ---------------------------------------------------
+    # --- moving goods ---------------------------------------------------
     def move(self, game: MoonGame, player: int, cube: str, frm, path: list, borrow: str | None = None) -> None:
         m = game.moon
         who = game.players[player].name
@@ -446,7 +448,7 @@ class AgeOfSteam(Engine):
             here = n
         dest = here
         kind = self.node_kind(game, dest)
-        if kind == "landing":
+        if kind == "landing":  # A08: a colourless City; cubes pass through it but it accepts none
             raise Refused("the Landing hex is a colourless City: it does not accept goods (cubes may pass through)")
         if kind != "city":
             raise Refused(f"{self.label(game, dest)} is not a City: only Cities accept goods")
@@ -456,7 +458,7 @@ class AgeOfSteam(Engine):
             raise Refused(f"{self.label(game, dest)} accepts only {want} cubes{night}, not {cube}")
         used = [ln for ln, _, _ in legs]
         mine = m.borrowed.get(player)
-        if borrow is not None:
+        if borrow is not None:  # A07: Low Gravitation, one opponent Complete Link as one's own
             if not self.holds(game, player, "low_gravitation"):
                 raise Refused(f"{who} does not hold the Low Gravitation action")
             ln = m.links.get(borrow)
