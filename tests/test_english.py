@@ -165,13 +165,17 @@ def test_render_never_copies_the_source_text():
 # --- property: whatever the grammar accepts renders, with no placeholder left --------------------
 
 
-@settings(max_examples=120, deadline=None)
+# the fixture game and every bundled game
+PROPERTY_VOCABS = (MINI_VOCAB, *(vocab_of(BUNDLED / g) for g in GAMES))
+
+
+@settings(max_examples=80, deadline=None)
 @given(st.lists(stmt, min_size=1, max_size=3))
 def test_every_statement_renders_without_placeholder(stmts):
     effect = A.Effect(tuple(stmts))
     again, problem = parse_effect(print_effect(effect))
     assert problem is None
-    for vocab in (MINI_VOCAB,):
+    for vocab in PROPERTY_VOCABS:
         out = render_effect(again, vocab)
         assert out.strip(), print_effect(effect)
         for bad in ("{", "}", "[", "]", "None", "\x01", "\x02", "  "):
