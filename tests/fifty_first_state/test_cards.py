@@ -199,3 +199,14 @@ def test_you_may_look_at_your_own_ruins_only():
     with pytest.raises(Refused, match="not a Ruins"):
         eng.look_at_ruins(game, 0, u["oil_rig"])
     assert game.snapshot() == before
+
+
+@pytest.mark.rule("M12")
+def test_with_both_state_packs_a_hacked_card_still_goes_to_the_machine_discard_pile():
+    # Moloch's discard hook comes before Scavengers' Personal Discard piles (packs in name order).
+    game, eng, u = new_game(packs=["scavengers", "moloch"],
+                            state={"Ann": {"hand": ["mother:hacked", "oil_rig"]}})
+    eng.discard_card(game, u["mother"], 0)
+    eng.discard_card(game, u["oil_rig"], 0)
+    assert game.zone("machine_discard") == [u["mother"]]
+    assert game.zone("personal_discard", 0) == [u["oil_rig"]]

@@ -73,7 +73,9 @@ class FiftyFirstState(Engine):
         if names is None:
             modules = set(game.compiled.tables) if getattr(game, "compiled", None) else set()
             return [p for _, p in sorted(PACKS.items()) if p.module in modules]
-        return [PACKS[n] for n in names if n in PACKS]
+        # Always in name order, however the option lists them: hooks are consulted in this order
+        # (Moloch's Hacked-card discard before Scavengers' Personal Discard piles).
+        return [PACKS[n] for n in sorted(set(names)) if n in PACKS]
 
     def step(self, game, step, scenario):
         for pack in self.packs(game):
