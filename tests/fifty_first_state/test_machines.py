@@ -127,3 +127,8 @@ def test_bad_difficulty_in_a_scenario_is_a_located_diagnostic(tmp_path, runner):
     assert res.exit_code == 1
     assert "bad.yaml:5:10: E701 cannot start the game: unknown difficulty 'expert'" in res.output
     assert "Traceback" not in res.output
+
+
+def test_unknown_state_pack_is_refused():
+    with pytest.raises(Exception, match="unknown State Pack 'molloch'"):
+        new_game(packs=["molloch"])

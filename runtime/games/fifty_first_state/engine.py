@@ -77,6 +77,12 @@ class FiftyFirstState(Engine):
         # (Moloch's Hacked-card discard before Scavengers' Personal Discard piles).
         return [PACKS[n] for n in sorted(set(names)) if n in PACKS]
 
+    def new_game(self, compiled, players, seed=0, agents=None, options=None, setup=True):
+        unknown = sorted(set((options or {}).get("packs") or []) - set(PACKS))
+        if unknown:  # a scenario reports this as a located diagnostic (compiler/scenario.py)
+            raise RulesError(f"unknown State Pack {', '.join(map(repr, unknown))} (packs: {', '.join(sorted(PACKS))})")
+        return super().new_game(compiled, players, seed=seed, agents=agents, options=options, setup=setup)
+
     def step(self, game, step, scenario):
         for pack in self.packs(game):
             for key, method in pack.steps.items():
