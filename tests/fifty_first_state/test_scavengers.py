@@ -11,6 +11,7 @@ from compiler.build import compile_tree
 from compiler.explain import effect_function, explain_effect
 from compiler.vocabulary import Vocabulary
 from runtime.engine import engine_for
+from runtime.errors import Refused
 
 from .helpers import ROOT, compiled, new_game, pack, run_scenario
 
@@ -398,7 +399,9 @@ def test_gaining_a_ruins_takes_the_top_card_of_the_deck_face_down_into_your_stat
     assert uid == u["monument"] and game.instances[uid].face == "ruins" and game.instances[uid].owner == 0
     assert "row" not in game.instances[uid].props
     assert eng.name_of(game, uid) == "a Ruins"  # what the others see
-    assert game.record(uid)["name"] == "Monument"  # its owner may look at the front
+    assert eng.look_at_ruins(game, 0, uid) == "monument"  # its owner may look at the front
+    with pytest.raises(Refused):
+        eng.look_at_ruins(game, 1, uid)  # nobody else may
 
 
 @pytest.mark.rule("S12")
