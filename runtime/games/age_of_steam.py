@@ -345,6 +345,9 @@ class AgeOfSteam(Engine):
             seen.add(h)
             parts.append(f"{self.label(game, h)} ({terrain} ${c}{self._wrap_note(game, prev, h)})")
             prev = h
+        if tiles == 0:
+            # Decision: two adjacent nodes are not joined for free; every link places at least one tile.
+            raise Refused("a build places at least one track tile")
         p = game.players[player]
         if not free:
             # A03: 2 tiles a turn, 3 with the Engineer — the allowance set by the effects "build up to N track tiles"

@@ -106,3 +106,20 @@ def test_taken_action_is_refused_unchanged():
     with pytest.raises(Refused, match="the engineer action is not available \\(taken by Ann\\)"):
         g.engine.take_action(g, 1, "engineer")
     assert g.snapshot() == before
+
+
+def test_a_build_places_at_least_one_tile():
+    g = new_game()
+    g.players[0].goods["money"] = 10
+    g.engine.phase(g, "build_track")
+    # Ann's Hadley link; then a zero-tile "link" from Landing straight into its neighbour Hadley is a
+    # Town tile (1 tile), but a City next to the start would need none: refused.
+    g.engine.build(g, 0, ["Hadley"], start="Landing")
+    hm = g.moon.map
+    city_pairs = [(a, b) for a in g.engine.cities(g) for _, b in hm.neighbours(a) if b == hm.landing]
+    assert city_pairs == []  # on the Moon no City touches the Landing hex; build a pair by hand:
+    g.moon.map.hexes[(0, 1)] = dict(g.moon.map.hexes[(0, 1)], city={"name": "Test", "colour": "red", "number": 1})
+    before = g.snapshot()
+    with pytest.raises(Refused, match="a build places at least one track tile"):
+        g.engine.build(g, 0, ["0,1"], start="Landing")
+    assert g.snapshot() == before
