@@ -1110,8 +1110,10 @@ class Greedy(Agent):
         if low is not None and low == 0 and ("scrap" in prompt):
             return []  # mulligan / "up to": keep the hand
         if options and isinstance(options[0], int) and options[0] in game.instances:
-            # give away or scrap the least valuable cards first
-            ranked = sorted(options, key=lambda u: (_KIND_VALUE.get(game.kind_of.get(u, ""), 1), u))
+            value = _KIND_VALUE.get
+            theirs = game.where[options[0]][1] not in (player, None)
+            # an opponent's cards: hit the most valuable; your own: give away or scrap the least
+            ranked = sorted(options, key=lambda u: (value(game.kind_of.get(u, ""), 1) * (-1 if theirs else 1), u))
             return ranked[:k]
         return options[:k]
 

@@ -249,3 +249,53 @@ def test_legal_moves_agree_with_placement_rules_on_random_positions(eng, ic):
             checked += 1
             eng.take_decision(g)
     assert checked > 100
+
+
+@pytest.mark.rule("I16")
+def test_an_upgrade_between_two_contraptions_applies_to_both(table):
+    t = table()
+    t.pile(0, 5)
+    t.pile(1, 20)
+    # Power Core | Scrap Shredder | Grease Nozzle | Scrap Shredder: the Nozzle's right socket (gears)
+    # fits a Shredder's left (gears). Both Shredders are powered by Tesla Dynamo plugs below them.
+    (core, s1, nozzle, s2), _, bottom = t.machine(
+        0, ["power_core", "scrap_shredder", "grease_nozzle", "scrap_shredder"],
+        bottom={1: "tesla_dynamo", 3: "tesla_dynamo"})
+    g = t.game
+    assert t.eng.powered(g, 0, s1) and t.eng.powered(g, 0, s2) and not t.eng.powered(g, 0, nozzle)
+    t.eng.activate(g, 0, 1)
+    # each Shredder 2 + the Nozzle once per Shredder 1 + each Dynamo 1
+    assert len(g.zones[("parts_pile", 1)]) == 20 - (2 + 1) * 2 - 2
+    assert [e.text for e in g.log if e.verb == "upgrade"] == ["Grease Nozzle upgrades Scrap Shredder"] * 2
+
+
+@pytest.mark.rule("I10")
+def test_no_card_counts_a_hidden_pile(ic):
+    """Nobody may count a parts pile or the scrap pile (I10): no effect or requirement of the game's
+    data counts cards in a zone marked hidden (drawing from or scrapping them is fine)."""
+    from dataclasses import fields, is_dataclass
+
+    from compiler import ast as A
+    from compiler.parser import parse_effect
+
+    hidden = {name.replace("_", " ") for name, z in ic.vocab["zones"].items() if z.get("hidden")}
+    hidden |= {a for z in ic.vocab["zones"].values() if z.get("hidden") for a in z.get("aliases", [])}
+
+    def counted(node, inside=False):
+        if isinstance(node, (list, tuple)):
+            return any(counted(n, inside) for n in node)
+        if not is_dataclass(node):
+            return False
+        if isinstance(node, A.Ref) and inside and node.noun.text in hidden:
+            return True
+        inside = inside or isinstance(node, (A.Count, A.Exists, A.Compare))
+        return any(counted(getattr(node, f.name), inside) for f in fields(node))
+
+    texts = [(cid, slot, text) for cid, rec in ic.cards.items() for slot, text in rec["texts"].items()]
+    assert len(texts) > 20
+    for cid, slot, text in texts:
+        effect, problem = parse_effect(("requires " if slot == "requires" else "") + text)
+        assert problem is None
+        assert not counted(effect), f"{cid}.{slot} counts a hidden pile: {text}"
+    effect, _ = parse_effect("requires 2 cards in opponent's parts pile")
+    assert counted(effect)  # the guard can fail
