@@ -72,3 +72,21 @@ def test_unknown_agent_is_a_usage_error(runner, tmp_path):
     res = runner.invoke(main, ["simulate", "infernal_contraption", "--games", "1", "--agent", "clever",
                                "--out", str(tmp_path)])
     assert res.exit_code == 2 and "unknown agent 'clever'" in res.output
+
+
+def test_simulate_in_a_real_subprocess_with_jobs(tmp_path):
+    """End to end as a user runs it: progress bar on stderr, summary on stdout, files written."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "sim"
+    proc = subprocess.run([sys.executable, str(root / "cli.py"), "simulate", "infernal_contraption",
+                           "--games", "8", "--players", "3", "--seed", "2", "--jobs", "2", "--out", str(out)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "simulating infernal_contraption" in proc.stderr
+    assert "8 games of infernal_contraption, 3 players" in proc.stdout
+    one = json.loads((out / "infernal_contraption-3p-seed2.json").read_text())
+    assert one == simulate(SimConfig("infernal_contraption", games=8, players=3, seed=2))
