@@ -633,6 +633,13 @@ class AgeOfSteam(Engine):
         return Outcome("done")
 
     def scenario_state(self, game: MoonGame, data: dict, scenario) -> None:
+        """Lay out engine state from a scenario's ``game_state``; a bad entry is a located scenario error."""
+        try:
+            self._scenario_state(game, data, scenario)
+        except Refused as exc:  # e.g. an unknown hex: the runner reports RulesError as a scenario error
+            raise RulesError(f"game_state: {exc.reason}") from None
+
+    def _scenario_state(self, game: MoonGame, data: dict, scenario) -> None:
         m = game.moon
         if "turn_order" in data:
             m.turn_order = [scenario.player_index(n) for n in data["turn_order"]]
@@ -661,6 +668,13 @@ class AgeOfSteam(Engine):
             m.move_round = data["move_round"]
 
     def scenario_expect(self, game: MoonGame, data: dict, scenario):
+        """(problem, path) for each expectation of ``expect.state`` that does not hold."""
+        try:
+            yield from self._scenario_expect(game, data, scenario)
+        except Refused as exc:  # an unknown hex named in the expectations
+            yield f"cannot check the expectations: {exc.reason}", []
+
+    def _scenario_expect(self, game: MoonGame, data: dict, scenario):
         m = game.moon
         for ref, want in (data.get("cubes") or {}).items():
             have = sorted(m.cubes.get(self.hex_of(game, ref), []))

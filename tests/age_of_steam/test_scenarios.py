@@ -16,3 +16,54 @@ def test_scenario_trace(name, snapshot):
 
 def test_there_are_scenarios():
     assert len(NAMES) >= 8
+
+
+BAD = """\
+game: age_of_steam
+players: [Ann, Bob, Cid]
+game_state:
+  links:
+    - {owner: Ann, from: Landing, hexes: ["0,-1", "9,9"]}
+steps:
+  - phase: build_track
+"""
+
+BAD_EXPECT = """\
+game: age_of_steam
+players: [Ann, Bob, Cid]
+steps:
+  - phase: build_track
+  - {player: Ann, move: {cube: red}}
+expect:
+  state:
+    cubes: {Nowhere: [red]}
+"""
+
+
+def _run_text(tmp_path, text):
+    from compiler.diagnostics import Diagnostics
+    from compiler.scenario import load_scenario
+    from runtime.engine import load_compiled
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    diags = Diagnostics()
+    sc = load_scenario(path, lambda g: load_compiled(g), diags)
+    run = sc.run()
+    return [(d.code, d.line, d.message) for d in run.diags]
+
+
+def test_bad_game_state_is_a_located_scenario_error_not_a_traceback(tmp_path):
+    assert _run_text(tmp_path, BAD) == [
+        ("E701", 1, "cannot set up the state: game_state: there is no hex '9,9' on the map")]
+
+
+def test_bad_step_and_expectation_are_located(tmp_path):
+    out = _run_text(tmp_path, BAD_EXPECT)
+    assert out == [("E701", 5, "step 2 cannot run: 'from'")]
+
+
+def test_unknown_hex_in_expectations_is_located(tmp_path):
+    text = BAD_EXPECT.replace("  - {player: Ann, move: {cube: red}}\n", "")
+    assert _run_text(tmp_path, text) == [
+        ("E702", 7, "cannot check the expectations: there is no hex 'Nowhere' on the map")]
