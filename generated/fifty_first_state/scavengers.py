@@ -15,7 +15,7 @@ _C7 = Sel(category='thing', noun='location', amount=1, owner='enemy')
 _C8 = Sel(category='var', noun='target')
 _C9 = Sel(category='thing', noun='location', amount=1, owner='you')
 _C10 = Sel(category='good', noun='iron', amount=1)
-_C11 = Sel(category='thing', noun='symbol card', amount=1, owner='another')
+_C11 = Sel(category='thing', noun='symbol card', amount=UpTo(n=1), owner='another')
 _C12 = Sel(category='good', noun='card', amount=1)
 _C13 = Sel(category='good', noun='brick', amount=1)
 _C14 = Sel(category='icon', noun='icon', amount=1, of=Sel(category='thing', noun='symbol card', owner='another'))
@@ -78,13 +78,13 @@ def scrap_collector__deal(ctx):
 
 def scrap_collector__spoils(ctx):
     # data/fifty_first_state/scavengers.yaml:112 card 'scrap_collector' spoils
-    # 'draw 1 symbol card'
+    # 'draw up to 1 symbol card'
     ctx.call('draw', (_C11,), {})
 
 
 def rag_and_bone_man__production(ctx):
     # data/fifty_first_state/scavengers.yaml:122 card 'rag_and_bone_man' production
-    # 'draw 1 symbol card'
+    # 'draw up to 1 symbol card'
     ctx.call('draw', (_C11,), {})
 
 
@@ -102,13 +102,13 @@ def salvage_yard__feature(ctx):
 
 def salvage_yard__building_bonus(ctx):
     # data/fifty_first_state/scavengers.yaml:134 card 'salvage_yard' building_bonus
-    # 'draw 1 symbol card'
+    # 'draw up to 1 symbol card'
     ctx.call('draw', (_C11,), {})
 
 
 def salvage_yard__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:135 card 'salvage_yard' deal
-    # 'draw 1 symbol card'
+    # 'draw up to 1 symbol card'
     ctx.call('draw', (_C11,), {})
 
 
@@ -155,7 +155,7 @@ def wasteland_claim__deal(ctx):
 
 def scavenger_tip__play(ctx):
     # data/fifty_first_state/scavengers.yaml:176 card 'scavenger_tip' play
-    # 'draw 1 symbol card'
+    # 'draw up to 1 symbol card'
     ctx.call('draw', (_C11,), {})
 
 
@@ -212,13 +212,13 @@ CARDS = {
     'pony_express': {**{'id': 'pony_express', 'kind': 'location', 'name': 'Pony Express', 'set': 'scavengers', 'source': 'rulebook 001_98b215467e46d1ec.txt', 'text': 'Clarification: the Resources come from the general supply. On each Ruin (up to 3) you can place 1 Resource of any Type (each can be different).', 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'provisional': {'rows': 'not printed; taken as an Action Location', 'icons': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text', 'action': 'the slot is not printed (only the clarification); the effect follows the clarification'}, 'at': 'data/fifty_first_state/scavengers.yaml:52', 'texts': {'action': 'for each up to 3 of your ruins as r: place 1 resource on r'}}, 'slots': {'action': pony_express__action}, 'faces': {}},
     'demolition_mike': {**{'id': 'demolition_mike', 'kind': 'location', 'name': 'Demolition Mike', 'set': 'scavengers', 'source': 'rulebook 001_98b215467e46d1ec.txt', 'text': 'Clarification: when you use any of these cards, take the Goods from the Spoils area as well as the Deal. Then, flip the target card face down. It is now a Ruins.', 'rows': ['action'], 'icons': ['red'], 'distance': 2, 'provisional': {'rows': "'when you use' — taken as an Action Location", 'icons': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text', 'action': 'the target is not printed: taken as an enemy Location (Demolition Tommy: one of your own)'}, 'at': 'data/fifty_first_state/scavengers.yaml:68', 'texts': {'action': 'choose 1 of enemy locations as target; demolish target'}}, 'slots': {'action': demolition_mike__action}, 'faces': {}},
     'demolition_tommy': {**{'id': 'demolition_tommy', 'kind': 'location', 'name': 'Demolition Tommy', 'set': 'scavengers', 'source': 'rulebook 001_98b215467e46d1ec.txt', 'text': 'Clarification: when you use any of these cards, take the Goods from the Spoils area as well as the Deal. Then, flip the target card face down. It is now a Ruins.', 'rows': ['action'], 'icons': ['red'], 'distance': 2, 'provisional': {'rows': "'when you use' — taken as an Action Location", 'icons': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text', 'action': "the target is not printed: taken as one of your own Locations (Demolition Mike: an enemy's)"}, 'at': 'data/fifty_first_state/scavengers.yaml:84', 'texts': {'action': 'choose 1 of your locations as target; demolish target'}}, 'slots': {'action': demolition_tommy__action}, 'faces': {}},
-    'scrap_collector': {**{'id': 'scrap_collector', 'kind': 'location', 'name': 'Scrap Collector', 'set': 'scavengers', 'source': 'example', 'note': 'A lone [symbol] in the Spoils area (S08).', 'rows': ['production'], 'icons': ['grey'], 'distance': 1, 'at': 'data/fifty_first_state/scavengers.yaml:101', 'texts': {'production': 'gain 1 iron', 'deal': 'gain 1 iron', 'spoils': 'draw 1 symbol card'}}, 'slots': {'production': scrap_collector__production, 'deal': scrap_collector__deal, 'spoils': scrap_collector__spoils}, 'faces': {}},
-    'rag_and_bone_man': {**{'id': 'rag_and_bone_man', 'kind': 'location', 'name': 'Rag and Bone Man', 'set': 'scavengers', 'source': 'example', 'note': "A lone [symbol] as a Production (S08): 'draw 1 symbol card'.", 'rows': ['production'], 'icons': ['card'], 'distance': 2, 'at': 'data/fifty_first_state/scavengers.yaml:113', 'texts': {'production': 'draw 1 symbol card', 'deal': 'gain 1 card'}}, 'slots': {'production': rag_and_bone_man__production, 'deal': rag_and_bone_man__deal}, 'faces': {}},
-    'salvage_yard': {**{'id': 'salvage_yard', 'kind': 'location', 'name': 'Salvage Yard', 'set': 'scavengers', 'source': 'example', 'note': 'A lone [symbol] as a Building Bonus and as a Deal (S08).', 'rows': ['feature'], 'icons': ['orange'], 'distance': 2, 'at': 'data/fifty_first_state/scavengers.yaml:124', 'texts': {'feature': 'gain 1 brick', 'building_bonus': 'draw 1 symbol card', 'deal': 'draw 1 symbol card'}}, 'slots': {'feature': salvage_yard__feature, 'building_bonus': salvage_yard__building_bonus, 'deal': salvage_yard__deal}, 'faces': {}},
+    'scrap_collector': {**{'id': 'scrap_collector', 'kind': 'location', 'name': 'Scrap Collector', 'set': 'scavengers', 'source': 'example', 'note': 'A lone [symbol] in the Spoils area (S08).', 'rows': ['production'], 'icons': ['grey'], 'distance': 1, 'at': 'data/fifty_first_state/scavengers.yaml:101', 'texts': {'production': 'gain 1 iron', 'deal': 'gain 1 iron', 'spoils': 'draw up to 1 symbol card'}}, 'slots': {'production': scrap_collector__production, 'deal': scrap_collector__deal, 'spoils': scrap_collector__spoils}, 'faces': {}},
+    'rag_and_bone_man': {**{'id': 'rag_and_bone_man', 'kind': 'location', 'name': 'Rag and Bone Man', 'set': 'scavengers', 'source': 'example', 'note': "A lone [symbol] as a Production (S08): 'draw up to 1 symbol card' (S08: you MAY draw).", 'rows': ['production'], 'icons': ['card'], 'distance': 2, 'at': 'data/fifty_first_state/scavengers.yaml:113', 'texts': {'production': 'draw up to 1 symbol card', 'deal': 'gain 1 card'}}, 'slots': {'production': rag_and_bone_man__production, 'deal': rag_and_bone_man__deal}, 'faces': {}},
+    'salvage_yard': {**{'id': 'salvage_yard', 'kind': 'location', 'name': 'Salvage Yard', 'set': 'scavengers', 'source': 'example', 'note': 'A lone [symbol] as a Building Bonus and as a Deal (S08).', 'rows': ['feature'], 'icons': ['orange'], 'distance': 2, 'at': 'data/fifty_first_state/scavengers.yaml:124', 'texts': {'feature': 'gain 1 brick', 'building_bonus': 'draw up to 1 symbol card', 'deal': 'draw up to 1 symbol card'}}, 'slots': {'feature': salvage_yard__feature, 'building_bonus': salvage_yard__building_bonus, 'deal': salvage_yard__deal}, 'faces': {}},
     'copycat_workshop': {**{'id': 'copycat_workshop', 'kind': 'location', 'name': 'Copycat Workshop', 'set': 'scavengers', 'source': 'example', 'note': 'Gain the Good matching an icon on a [symbol] card (S10).', 'rows': ['action'], 'icons': ['blue', 'worker'], 'distance': 2, 'at': 'data/fifty_first_state/scavengers.yaml:136', 'texts': {'action': 'choose 1 icon of symbol card as i; spend 1 worker: gain 1 good matching i', 'deal': 'gain 1 worker'}}, 'slots': {'action': copycat_workshop__action, 'deal': copycat_workshop__deal}, 'faces': {}},
     'rebuilders': {**{'id': 'rebuilders', 'kind': 'location', 'name': 'Rebuilders', 'set': 'scavengers', 'source': 'example', 'note': 'Rebuild a Ruins (S12).', 'rows': ['action'], 'icons': ['orange', 'worker'], 'distance': 2, 'at': 'data/fifty_first_state/scavengers.yaml:147', 'texts': {'action': 'requires 1 of your ruins; spend 1 brick: rebuild 1 of your ruins', 'deal': 'gain 1 brick'}}, 'slots': {'action': rebuilders__action, 'deal': rebuilders__deal}, 'faces': {}},
     'wasteland_claim': {**{'id': 'wasteland_claim', 'kind': 'location', 'name': 'Wasteland Claim', 'set': 'scavengers', 'source': 'example', 'note': 'Gain a Ruins (S11).', 'rows': ['action'], 'icons': ['pale_green'], 'distance': 1, 'at': 'data/fifty_first_state/scavengers.yaml:158', 'texts': {'action': 'spend 1 worker: gain 1 ruins', 'deal': 'gain 1 fuel'}}, 'slots': {'action': wasteland_claim__action, 'deal': wasteland_claim__deal}, 'faces': {}},
-    'scavenger_tip': {**{'id': 'scavenger_tip', 'kind': 'connection', 'name': 'Yellow Connection: Scavenger Tip', 'colour': 'yellow', 'source': 'example', 'at': 'data/fifty_first_state/scavengers.yaml:171', 'texts': {'play': 'draw 1 symbol card'}}, 'slots': {'play': scavenger_tip__play}, 'faces': {}},
+    'scavenger_tip': {**{'id': 'scavenger_tip', 'kind': 'connection', 'name': 'Yellow Connection: Scavenger Tip', 'colour': 'yellow', 'source': 'example', 'at': 'data/fifty_first_state/scavengers.yaml:171', 'texts': {'play': 'draw up to 1 symbol card'}}, 'slots': {'play': scavenger_tip__play}, 'faces': {}},
     'salvage_rights': {**{'id': 'salvage_rights', 'kind': 'connection', 'name': 'Yellow Connection: Salvage Rights', 'colour': 'yellow', 'source': 'example', 'at': 'data/fifty_first_state/scavengers.yaml:177', 'texts': {'play': 'choose 1 icon of symbol card as i; gain 1 good matching i'}}, 'slots': {'play': salvage_rights__play}, 'faces': {}},
     'rebuilding_grant': {**{'id': 'rebuilding_grant', 'kind': 'connection', 'name': 'Yellow Connection: Rebuilding Grant', 'colour': 'yellow', 'source': 'example', 'at': 'data/fifty_first_state/scavengers.yaml:183', 'texts': {'play': 'rebuild 1 of your ruins'}}, 'slots': {'play': rebuilding_grant__play}, 'faces': {}},
     'squatters': {**{'id': 'squatters', 'kind': 'connection', 'name': 'Yellow Connection: Squatters', 'colour': 'yellow', 'source': 'example', 'at': 'data/fifty_first_state/scavengers.yaml:189', 'texts': {'play': 'gain 1 ruins'}}, 'slots': {'play': squatters__play}, 'faces': {}},

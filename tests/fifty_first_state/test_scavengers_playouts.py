@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from compiler.explain import effect_function, explain_effect
+from compiler.vocabulary import Vocabulary
 from runtime.agents import SeededRandom
 from runtime.engine import engine_for
 
@@ -23,12 +25,14 @@ def test_random_rounds_conserve_cards_and_never_touch_your_own_pile(seed):
     game.default_agent = SeededRandom()
     total = len(game.instances)
     scav = pack(game, "scavengers")
+    symbol = effect_function(explain_effect("draw 1 symbol card", Vocabulary.from_data(c.vocab)))
     for _ in range(4):
         for phase in eng.phase_order(game):
             if phase == "action":
                 for p in game.active_players():
                     game.players[p].goods.update({"worker": 1, "brick": 1, "fuel": 1, "iron": 1, "gun": 1})
                     scav.take_connection(eng, game, p)
+                    eng.run(game, symbol, p)
                     for uid in list(game.zone("hand", p)):
                         kind = game.record(uid).get("kind")
                         if kind == "connection":
