@@ -413,6 +413,11 @@ class FiftyFirstState(Engine):
     def _distance(self, game, uid) -> int:
         return int(face_view(game.record(uid), game.instances[uid]).get("distance") or 1)
 
+    def contact_for(self, game: GameState, action: str) -> str:
+        """The Contact paid (Distance many) to make a Deal / Raze from hand: table ``contact_costs``
+        in game.yaml (provisional: the base game's rule is not in the rulebooks)."""
+        return (game.vocab.get("tables", {}).get("contact_costs") or {}).get(action, f"{action}_contact")
+
     def _pay(self, game, player, good, n, what) -> None:
         have = game.players[player].goods[good]
         if have < n:
@@ -421,13 +426,13 @@ class FiftyFirstState(Engine):
         game.emit("spend", player, f"pays {n} {good}", good=good, n=n)
 
     def step_deal(self, game, step, scenario) -> Outcome:
-        """Make a card in hand into a Deal: spend Blue Contacts equal to its Distance."""
+        """Make a card in hand into a Deal: spend Contacts (``contact_costs.deal``) equal to its Distance."""
         player = scenario.player_index(step.get("player"))
         uid = self._uid(game, scenario, step["deal"])
         if not self._in_hand(game, player, uid):
             return self.refuse(game, player, f"{self.name_of(game, uid)} is not in your hand")
         try:
-            self._pay(game, player, "blue_contact", self._distance(game, uid), "a Deal")
+            self._pay(game, player, self.contact_for(game, "deal"), self._distance(game, uid), "a Deal")
         except Refused as exc:
             return self.refuse(game, player, exc.reason)
         game.move(uid, game.zone_key("deals", player))
@@ -435,14 +440,14 @@ class FiftyFirstState(Engine):
         return Outcome("done")
 
     def step_raze(self, game, step, scenario) -> Outcome:
-        """Raze a card from hand (Red Contacts = Distance; gain its Spoils) or a Location in your
+        """Raze a card from hand (Contacts ``contact_costs.raze`` = Distance; gain its Spoils) or a Location in your
         State (M12: a Razed Hacked card goes to the Machine discard pile and you gain a Ruins)."""
         player = scenario.player_index(step.get("player"))
         uid = self._uid(game, scenario, step["raze"])
         inst = game.instances[uid]
         if self._in_hand(game, player, uid):
             try:
-                self._pay(game, player, "red_contact", self._distance(game, uid), "Razing")
+                self._pay(game, player, self.contact_for(game, "raze"), self._distance(game, uid), "Razing")
             except Refused as exc:
                 return self.refuse(game, player, exc.reason)
             name = self.name_of(game, uid)
