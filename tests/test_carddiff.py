@@ -101,14 +101,20 @@ def test_cli_json_and_missing_folder(runner, mini_game, tmp_path):
     assert res.exit_code == 1 and "E101" in res.output
 
 
-def test_bundled_game_face_slots_are_compared(tmp_path, root):
-    old = root / "data"
-    new = tmp_path / "data"
-    shutil.copytree(old, new)
-    result = diff_trees(old, new)
-    assert all(g.empty for g in result.games)
-    moloch = new / "fifty_first_state" / "moloch.yaml"
-    if moloch.is_file() and "      production: gain 2 fuel" in moloch.read_text(encoding="utf-8"):
-        _edit(moloch, "      production: gain 2 fuel", "      production: gain 3 fuel")
-        slots = [e.slot for g in diff_trees(old, new).games for c in g.changed for e in c.effects]
-        assert "hacked.production" in slots
+def test_bundled_games_against_themselves_have_no_changes(root):
+    result = diff_trees(root / "data", root / "data")
+    assert result.games and all(g.empty for g in result.games) and not result.diags.errors
+
+
+def test_face_slots_are_compared_as_effects(mini_game, tmp_path):
+    game = mini_game / "mini" / "game.yaml"
+    _edit(game, "      icons: icons\n", "      icons: icons\n    faces:\n      ruined:\n        slots:\n"
+          "          production: {name: Production}\n")
+    _edit(mini_game / "mini" / "base.yaml", "    production: gain 2 fuel\n",
+          "    production: gain 2 fuel\n    ruined: {production: gain 1 fuel}\n")
+    old, new = _pair(mini_game, tmp_path)
+    _edit(new / "mini" / "base.yaml", "ruined: {production: gain 1 fuel}", "ruined: {production: GAIN  1 fuel}")
+    assert all(g.empty for g in diff_trees(old, new).games)
+    _edit(new / "mini" / "base.yaml", "ruined: {production: GAIN  1 fuel}", "ruined: {production: gain 1 vp}")
+    (eff,) = [e for g in diff_trees(old, new).games for c in g.changed for e in c.effects]
+    assert (eff.slot, eff.old, eff.new) == ("ruined.production", "Gain 1 Fuel.", "Gain 1 Victory Point.")
