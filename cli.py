@@ -498,7 +498,9 @@ def _watch_report(rep, first: bool) -> None:
         counts.append("no change in errors" if rep.errors else "ok")
     click.echo(f"[{stamp}] {what}: {', '.join(counts)} ({rep.errors} error{'s' if rep.errors != 1 else ''} "
                f"in all; {rep.seconds:.2f} s, {rep.reparsed} module{'s' if rep.reparsed != 1 else ''} "
-               f"recompiled, {rep.reused} reused)")
+               f"recompiled, {rep.reused} reused"
+               + (f", {len(rep.scenarios)} scenario{'s' if len(rep.scenarios) != 1 else ''} run" if rep.scenarios
+                  else "") + ")")
     for d in rep.fixed:
         click.echo(f"  fixed: {d.headline()}")
     for d in rep.new:
@@ -514,8 +516,10 @@ def _watch_report(rep, first: bool) -> None:
 @click.option("--cache-dir", type=click.Path(file_okay=False),
               help="Cache folder (default: .cardwright-cache/ beside the data; safe to delete).")
 @click.option("--no-write", is_flag=True, help="Only revalidate; do not write generated code.")
+@click.option("--scenarios/--no-scenarios", default=True, show_default=True,
+              help="Re-run the scenarios of a game whose code or scenarios changed.")
 @click.option("--once", is_flag=True, help="Build once (filling the cache), report, and exit.")
-def watch(path, out, interval, cache_dir, no_write, once):
+def watch(path, out, interval, cache_dir, no_write, scenarios, once):
     """Revalidate and recompile on every save; print only the errors that appear or go away."""
     import time
 
@@ -525,7 +529,7 @@ def watch(path, out, interval, cache_dir, no_write, once):
     data = _data_arg(path)
     out_dir = None if no_write else (Path(out) if out else default_out(data, "generated"))
     cache = ModuleCache(Path(cache_dir) if cache_dir else default_out(data, ".cardwright-cache"))
-    watcher = Watcher(data, out_dir, cache)
+    watcher = Watcher(data, out_dir, cache, run_scenarios=scenarios)
     watcher.poll()
     rep = watcher.build()
     _watch_report(rep, first=True)

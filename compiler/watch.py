@@ -6,7 +6,9 @@ file). When something changed it rebuilds through ``compile_tree`` with a ``Modu
 the edited module files are parsed, checked and emitted again; every other module is replayed from
 the cache. The report lists the errors that appeared and the ones that went away (an error is the
 same error when its code, file, card, place in the document and message are the same; it may have
-moved lines), and, when the build is clean, which generated files changed and were written.
+moved lines), and, when the build is clean, which generated files changed and were written. With
+``run_scenarios`` the scenarios of every game whose code or scenarios changed are played again, and
+a failing scenario is an error like any other.
 Nothing here prints; cli.py does.
 """
 from __future__ import annotations
@@ -34,6 +36,7 @@ class WatchReport:
     seconds: float = 0.0
     reparsed: int = 0  # module files compiled (cache misses)
     reused: int = 0  # module files replayed from the cache
+    scenarios: list[str] = field(default_factory=list)  # scenario files re-run by this build
     result: BuildResult | None = None
 
     @property
@@ -42,8 +45,12 @@ class WatchReport:
 
 
 class Watcher:
-    def __init__(self, data_root: Path, out_dir: Path | None, cache: ModuleCache | None = None):
+    def __init__(self, data_root: Path, out_dir: Path | None, cache: ModuleCache | None = None,
+                 run_scenarios: bool = False):
         self.data_root = data_root
+        self.run_scenarios = run_scenarios
+        self.scenario_diags: dict[str, list[Diagnostic]] = {}
+        self.last_outputs: dict[str, str] = {}
         self.out_dir = out_dir
         self.cache = cache if cache is not None else ModuleCache()
         self.stamps: dict[Path, tuple[int, int]] = {}
@@ -76,9 +83,12 @@ class Watcher:
         self.cache.begin_build()
         result = compile_tree(self.data_root, cache=self.cache)
         self.cache.prune(self.cache.used)
+        ran = self._scenarios(result, changed) if self.run_scenarios and result.ok else []
         current = {_ident(d): d for d in result.diags.errors}
+        for diags in self.scenario_diags.values():
+            current.update({_ident(d): d for d in diags})
         report = WatchReport(result=result, errors=len(current), reparsed=self.cache.misses,
-                             reused=self.cache.hits)
+                             reused=self.cache.hits, scenarios=ran)
         order = (lambda d: (d.file or "", d.line or 0, d.column or 0, d.code, d.message))
         report.new = sorted((d for k, d in current.items() if k not in self.known), key=order)
         report.fixed = sorted((d for k, d in self.known.items() if k not in current), key=order)
@@ -86,8 +96,54 @@ class Watcher:
         self.known = current
         if result.ok:
             report.written = self._write(result)
+        self.last_outputs = dict(result.outputs) if result.ok else self.last_outputs
         report.seconds = time.perf_counter() - t0
         return report
+
+    def _scenarios(self, result: BuildResult, changed: list[Path] | None) -> list[str]:
+        """Re-run the scenarios of every game whose generated code or scenario files changed.
+
+        Each scenario plays the freshly compiled game (in memory, like ``cardwright run``); its
+        problems (E7xx) join the build's errors, so a scenario that starts failing is reported as a
+        new error and one that passes again as fixed. Games that did not change keep their results.
+        """
+        from runtime.engine import load_from_sources
+
+        from .diagnostics import Diagnostics
+        from .scenario import load_scenario
+
+        touched = {p.resolve() for p in changed or []}
+        ran = []
+        loaded: dict = {}
+
+        def compiled_for(game: str):
+            if game not in result.games:
+                raise LookupError(f"no game '{game}' under the data folder")
+            if game not in loaded:
+                loaded[game] = load_from_sources(result.outputs, game)
+            return loaded[game]
+
+        for game in sorted(result.games):
+            folder = (self.data_root / game) if (self.data_root / game).is_dir() else self.data_root
+            files = sorted((folder / "scenarios").glob("*.yaml"))
+            code_changed = any(v != self.last_outputs.get(k) for k, v in result.outputs.items()
+                               if k.startswith(f"{game}/")) or not self.last_outputs
+            if not code_changed and not any(f.resolve() in touched for f in files) \
+                    and game in self.scenario_diags:
+                continue
+            diags = Diagnostics()
+            for f in files:
+                try:
+                    sc = load_scenario(f, compiled_for, diags)
+                    if sc is not None:
+                        sc.run()
+                except Exception as exc:  # noqa: BLE001 - a broken scenario is reported, never a crash
+                    diags.error("E701", f"scenario cannot run: {type(exc).__name__}: {exc}", file=str(f))
+                ran.append(str(f))
+            self.scenario_diags[game] = list(diags.errors)
+        for game in set(self.scenario_diags) - set(result.games):
+            del self.scenario_diags[game]
+        return ran
 
     def _write(self, result: BuildResult) -> list[str]:
         """Write generated files that differ from the last build's (the first build writes all changed)."""

@@ -130,3 +130,29 @@ def test_watch_once_command(runner, mini_game, tmp_path):
     base.write_text(base.read_text(encoding="utf-8").replace("gain 2 fuel", "gain 2 fule"), encoding="utf-8")
     res = runner.invoke(main, ["watch", str(mini_game), "--once", "--no-write", "--cache-dir", str(tmp_path / "cache")])
     assert res.exit_code == 1 and "1 new error" in res.output and "E201 unknown good 'fule'" in res.output
+
+
+def test_watch_replays_scenarios_and_reports_a_failing_one_as_an_error(mini_game):
+    w = Watcher(mini_game, None, run_scenarios=True)
+    w.poll()
+    first = w.build()
+    assert first.ok and [p.endswith("barracks.yaml") for p in first.scenarios] == [True]
+    base = mini_game / "mini" / "base.yaml"
+    good = base.read_text(encoding="utf-8")
+    base.write_text(good.replace("gain 2 fuel", "gain 3 fuel"), encoding="utf-8")
+    rep = w.build(w.poll())
+    assert [(d.code, d.message) for d in rep.new] == [("E702", "Ann has 3 fuel, expected 2")]
+    # nothing of the game changed: the scenario is not re-run, its failure stays
+    rep = w.build([])
+    assert rep.scenarios == [] and rep.new == [] and rep.errors == 1
+    base.write_text(good, encoding="utf-8")
+    rep = w.build(w.poll())
+    assert rep.ok and [d.code for d in rep.fixed] == ["E702"]
+
+
+def test_watch_command_runs_scenarios(runner, mini_game, tmp_path):
+    res = runner.invoke(main, ["watch", str(mini_game), "--once", "--no-write", "--cache-dir", str(tmp_path / "c")])
+    assert res.exit_code == 0 and "1 scenario run" in res.output, res.output
+    res = runner.invoke(main, ["watch", str(mini_game), "--once", "--no-write", "--no-scenarios",
+                               "--cache-dir", str(tmp_path / "c")])
+    assert res.exit_code == 0 and "scenario" not in res.output
