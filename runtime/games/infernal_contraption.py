@@ -850,12 +850,9 @@ class InfernalContraption(Engine):
                 for anchor_name, entry in (mspec.get(side) or {}).items():
                     anchor = scenario.card_uid(anchor_name)
                     uid = self._scenario_card(game, entry, zone, p, scenario)
-                    kind = game.kind_of[uid]
-                    problem = self.placement_problem(game, p if kind != "sabotage" else -2, uid, p, anchor, side) \
-                        if kind != "sabotage" else None
-                    if kind == "sabotage" and not sockets_match(game.sock_of[uid][_FACING[side]],
-                                                               game.sock_of[anchor][_ANCHOR[side]]):
-                        problem = "sockets do not match"
+                    # a Sabotage was put there by another player (-1: "someone else")
+                    placer = -1 if game.kind_of[uid] == "sabotage" else p
+                    problem = self.placement_problem(game, placer, uid, p, anchor, side)
                     if problem:
                         raise RulesError(f"{side} plug {entry} of {pname}: {problem}")
                     m.attach(uid, anchor, side)

@@ -48,3 +48,20 @@ def test_sample_machine_activation_order():
                      "tesla_dynamo", "power_core", "monkey_wrench",
                      "feeder_hopper", "scrap_shredder", "parts_grabber",
                      "grease_nozzle"]
+
+
+def test_an_illegal_illustrative_machine_is_a_located_error(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "game: infernal_contraption\n"
+        "players: [Ann, Bob]\n"
+        "game_state:\n"
+        "  machines:\n"
+        "    Ann: {main: [{card: power_core, as: core}], bottom: {core: salvage_kit}}\n"
+        "steps:\n"
+        "  - {activate: true, player: Ann, opponent: Bob}\n", encoding="utf-8")
+    result, diags = run(bad)
+    assert not result.ok
+    d = diags.errors[0]
+    assert d.code == "E701" and d.file.endswith("bad.yaml") and d.line is not None
+    assert "sockets do not match" in d.message  # Salvage Kit's top socket (alchemical) vs the core's bottom (coils)
