@@ -120,6 +120,8 @@ class FiftyFirstState(Engine):
 
     # --- phases ------------------------------------------------------------------------------
     def phase_order(self, game: GameState) -> list[str]:
+        """The phases in game.yaml's order, without those of packs not in play (M03: Moloch adds
+        Assault and Deploy between Production and Action; ``skip_in_round`` skips Assault in round 1)."""
         owned = {ph for p in PACKS.values() for ph in p.phases}
         playing = {ph for p in self.packs(game) for ph in p.phases}
         out = []

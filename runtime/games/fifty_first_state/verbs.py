@@ -260,7 +260,8 @@ def raze(ctx, objs, ph, strict):
       obj=Slot((THING, VAR), required=True), engine=E, phrases={"until": Slot(("phase",))})
 def block(ctx, objs, ph, strict):
     """Put a marker on Faction board Actions: they cannot be used while it is there; "until
-    <phase>" removes it in that phase (the Conflagrator's gear, M18)."""
+    <phase>" removes it in that phase (the Conflagrator's gear, M18). Without "until" the marker
+    stays (Appallach Federation's optional marker, M19)."""
     g = ctx.game
     source = g.engine.name_of(g, ctx.card) if ctx.card is not None else "a card"
     until = ph.get("until")
