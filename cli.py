@@ -325,6 +325,9 @@ def docs(check, out):
     """Generate the language reference docs/language.md from the grammar and the verb registry."""
     from compiler.langref import language_md_path, render_language_reference
 
+    if not out and not resources.is_checkout():
+        click.echo("error: docs/language.md belongs to a source checkout; outside one, pass --out FILE", err=True)
+        sys.exit(2)
     target = Path(out) if out else language_md_path()
     ref = render_language_reference()
     for p in ref.problems:

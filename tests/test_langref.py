@@ -97,3 +97,11 @@ def test_language_md_examples_name_their_game(root):
     text = (root / "docs" / "language.md").read_text(encoding="utf-8")
     fences = re.findall(r"^```effect (.*)$", text, re.M)
     assert fences and all(f.startswith("game=") for f in fences)
+
+
+def test_docs_outside_a_checkout_needs_out(runner, monkeypatch):
+    import compiler.resources as resources
+
+    monkeypatch.setattr(resources, "is_checkout", lambda: False)
+    res = runner.invoke(main, ["docs"])
+    assert res.exit_code == 2 and "pass --out FILE" in res.output
