@@ -245,6 +245,8 @@ class AgeOfSteam(Engine):
         return f"the {game.moon.sun.replace('_', ' ')} side"
 
     def is_day(self, game: MoonGame, h: tuple) -> bool:
+        if game.moon.map.line is None or not game.moon.map.sun_spaces:
+            return True  # a map without day and night (not the Moon): every City is always lit
         return game.moon.map.sun_side_of(h) == game.moon.sun
 
     def accepts(self, game: MoonGame, h: tuple) -> str | None:
@@ -556,8 +558,8 @@ class AgeOfSteam(Engine):
                 m.cubes.setdefault(h, []).append(c)
                 game.emit("growth", None, f"  {d}: {self.label(game, h)} receives a {c} cube")
         other = [s for s in sorted(m.map.sun_spaces) if s != m.sun]
-        m.sun = other[0] if other else m.sun
-        m.turn += 1
+        m.sun = other[0] if other else m.sun  # A10: the Sun moves to the other side
+        m.turn += 1  # and the Turn marker advances
         game.emit("sun", None, f"the Sun moves to {m.sun}: {self.day_label(game)} is day; turn marker to {m.turn}")
 
     def satellite_chooser(self, game: MoonGame) -> int:

@@ -371,3 +371,16 @@ def test_cube_on_a_bare_hex_waits_for_track():
     run = run_scenario("cube_off_track")
     assert run.game.moon.cubes[(2, -4)] == ["red"]
     assert "is not on track: it moves once track is built there" in run.game.trace_text()
+
+
+def test_a_map_without_day_and_night_keeps_every_city_lit():
+    import copy
+
+    from runtime.engine import engine_for
+
+    c = copy.deepcopy(compiled())
+    for mp in c.maps.values():
+        if mp:
+            mp.pop("day_night", None)
+    game = engine_for(c).new_game(c, PLAYERS, setup=False)
+    assert all(game.engine.accepts(game, x) == city["colour"] for x, city in game.engine.cities(game).items())
