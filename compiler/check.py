@@ -188,14 +188,14 @@ class Checker:
         """A zone or thing declared ``access: others`` may be named only as another player's
         (Scavengers S07/S08: your own Personal Discard pile is never a target). A thing without an
         owner means another player's; a zone without one would mean yours, so it is an error too."""
-        if cat not in (ZONE, THING) or not self.vocab.others_only(cat, key):
+        if cat not in (ZONE, THING, CARD) or not self.vocab.others_only(cat, key):
             return owner
         if owner is None and cat == THING:
             return "another"
         if owner in self._NOT_YOU or (owner or "").startswith("var:"):
             return owner
         said = f"{node.text} {noun.text}" if node is not None else noun.text
-        section = "zones" if cat == ZONE else "things"
+        section = {ZONE: "zones", THING: "things", CARD: "card_sources"}[cat]
         what = ((self.vocab.data.get(section) or {}).get(key) or {}).get("name") or key.replace("_", " ")
         span = A.Span(node.span.start, noun.span.end) if node is not None else noun.span
         rep("E207", f"'{said}' may be your own: an effect may only name another player's {what}",

@@ -111,6 +111,9 @@ class Vocabulary:
         zones = self.data.get("zones") or {}
         if category == ZONE:
             return ((zones.get(key) or {}).get("access") == "others")
+        if category == CARD:  # a card source ("hacked") that draws from such a zone: always yours
+            spec = (self.data.get("card_sources") or {}).get(key) or {}
+            return (zones.get(spec.get("zone")) or {}).get("access") == "others"
         if category == THING:
             spec = (self.data.get("things") or {}).get(key) or {}
             return spec.get("access") == "others" or any(

@@ -343,6 +343,8 @@ class Ctx:
             zone = self.zone_for(src)
             bottom, face = False, None
         elif source is not None:
+            if self.others_only(ZONE, source["zone"]):  # a source on such a pile would be your own
+                self._not_mine([self.player], source["zone"])
             zone = g.zone_key(source["zone"], self.player)
             bottom, face = source.get("end") == "bottom", source.get("face")
         else:

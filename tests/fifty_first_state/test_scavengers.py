@@ -480,3 +480,24 @@ def test_rulebook_named_cards_are_transcribed_with_the_rest_provisional():
     assert len(yellow) == 6 and all(cards[c]["source"] == "example" for c in yellow)
     assert "action" not in cards["scouring_the_ruins"]["provisional"]  # printed (S10)
 
+
+
+@pytest.mark.rule("S08")
+def test_a_card_source_on_the_personal_discard_pile_is_rejected_and_refused():
+    # A designer might declare a card source ("leftovers") that draws from a Personal Discard pile:
+    # it would always be the player's own pile, so the checker rejects it, and the runtime refuses.
+    import copy
+
+    from runtime.context import Ctx
+    from runtime.refs import CARD, Sel
+
+    vocab = copy.deepcopy(compiled().vocab)
+    vocab.setdefault("card_sources", {})["leftovers"] = {"zone": "personal_discard"}
+    ex = explain_effect("draw 1 leftovers", Vocabulary.from_data(vocab))
+    assert [d.code for d in ex.diags.errors] == ["E207"]
+    game, eng, u = new_game(state={"Ann": {"personal_discard": ["oil_rig"]}}, packs=["scavengers"])
+    game.vocab = vocab
+    before = game.snapshot()
+    with pytest.raises(Refused, match="your own Personal Discard pile"):
+        Ctx(game, 0).draw_cards(Sel(CARD, "leftovers", 1), None, strict=False)
+    assert game.snapshot() == before
