@@ -369,18 +369,30 @@ class Moloch(Pack):
             engine.run(game, game.compiled.rules["end_game_penalty"], p)
 
     # --- scenario steps ----------------------------------------------------------------------
+    def machine_uid(self, game, scenario, name: str) -> int:
+        """A Machine named in the scenario's state, else the first Deployed Machine with that card id
+        (for scenarios that run the full setup and act on what was deployed)."""
+        try:
+            return scenario.card_uid(name)
+        except RulesError:
+            for uid in game.zone("deployed"):
+                if game.instances[uid].card_id == name:
+                    return uid
+            raise RulesError(f"no Machine called {name!r} in the scenario's state or among the Deployed Machines")
+
     def step_hack(self, engine, game, step, scenario) -> Outcome:
-        return self.hack(engine, game, scenario.player_index(step.get("player")), scenario.card_uid(step["hack"]))
+        return self.hack(engine, game, scenario.player_index(step.get("player")),
+                         self.machine_uid(game, scenario, step["hack"]))
 
     def step_destroy(self, engine, game, step, scenario) -> Outcome:
         return self.destroy(engine, game, scenario.player_index(step.get("player")),
-                            scenario.card_uid(step["destroy"]))
+                            self.machine_uid(game, scenario, step["destroy"]))
 
     def step_contribute(self, engine, game, step, scenario) -> Outcome:
         purpose = "hack" if "hack" in step else "destroy"
         goods = Counter(step.get("hack") or {}) if purpose == "hack" else Counter({"red_contact": int(step["destroy"])})
         return self.contribute(engine, game, scenario.player_index(step.get("player")),
-                               scenario.card_uid(step["contribute"]), purpose, goods)
+                               self.machine_uid(game, scenario, step["contribute"]), purpose, goods)
 
     def step_deploy(self, engine, game, step, scenario) -> Outcome:
         n = step["deploy"]

@@ -141,7 +141,8 @@ def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
     for k in sorted(need):
         n = min(need[k], me.goods[k])
         me.goods[k] -= n
-        g.emit("spend", ctx.player, f"pays {n} {k}", good=k, n=n)
+        g.emit("spend" if verb_name != "lose" else "lose", ctx.player,
+               f"{'loses' if verb_name == 'lose' else 'pays'} {n} {k}", good=k, n=n)
     if cards:
         options = in_hand
         for uid in ctx.ask(options, min(cards, len(options)), prompt=f"cards to {verb_name}"):
