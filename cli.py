@@ -399,10 +399,26 @@ def new_card_cmd(game, kind, card_id, module, data_path):
 @click.argument("new_path", type=click.Path())
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def diff(old_path, new_path, fmt):
-    """List cards added, removed and changed between two data folders (effects in English)."""
-    from compiler.carddiff import diff_trees, render_text
+    """List cards added, removed and changed between two data folders (effects in English).
 
-    result = diff_trees(Path(old_path), Path(new_path))
+    Either side may be a git revision and path, REV:PATH (e.g. v1.0:data), read with `git archive`.
+    """
+    import tempfile
+
+    from compiler.carddiff import diff_trees, git_tree, render_text
+
+    with tempfile.TemporaryDirectory(prefix="cardwright-diff-") as tmp:
+        sides = []
+        for i, spec in enumerate((old_path, new_path)):
+            if ":" in spec and not Path(spec).exists():
+                where = git_tree(spec, Path.cwd(), Path(tmp) / str(i))
+                if isinstance(where, str):
+                    click.echo(f"error: {where}", err=True)
+                    sys.exit(2)
+                sides.append(where)
+            else:
+                sides.append(Path(spec))
+        result = diff_trees(sides[0], sides[1])
     if fmt == "json":
         click.echo(json.dumps(result.to_json(), indent=2, sort_keys=True, ensure_ascii=False))
     else:

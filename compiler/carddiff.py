@@ -245,6 +245,38 @@ def diff_trees(old_root: Path, new_root: Path) -> DiffResult:
     return DiffResult(out, diags, renderer)
 
 
+def git_tree(spec: str, workdir: Path, scratch: Path) -> Path | str:
+    """``REV:PATH`` (e.g. ``v1.0:data``, ``HEAD~3:data``) as a folder: ``git archive`` of that tree
+    extracted under ``scratch``. Returns the folder, or a message saying why it cannot.
+
+    Only git's own output is read (a tar of the committed files, extracted with the ``data`` filter:
+    no links out of the folder, no device files); nothing of it is executed.
+    """
+    import io
+    import subprocess
+    import tarfile
+
+    rev, _, path = spec.partition(":")
+    path = path or "."
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=workdir, capture_output=True,
+                             text=True, check=True).stdout.strip()
+        prefix = subprocess.run(["git", "rev-parse", "--show-prefix"], cwd=workdir, capture_output=True,
+                                text=True, check=True).stdout.strip()
+        tar = subprocess.run(["git", "archive", "--format=tar", rev, "--", f"{prefix}{path}".rstrip("/") or "."],
+                             cwd=top, capture_output=True, check=True).stdout
+    except FileNotFoundError:
+        return "git is not installed"
+    except subprocess.CalledProcessError as exc:
+        err = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+        return f"cannot read '{spec}' from git: {err.strip().splitlines()[-1] if err.strip() else exc}"
+    dest = scratch / "tree"
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
+        tf.extractall(dest, filter="data")
+    return dest / f"{prefix}{path}"
+
+
 def _value(v: Any) -> str:
     return "(none)" if v is None else repr(v) if isinstance(v, str) else str(v)
 

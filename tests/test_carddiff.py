@@ -118,3 +118,20 @@ def test_face_slots_are_compared_as_effects(mini_game, tmp_path):
     _edit(new / "mini" / "base.yaml", "ruined: {production: GAIN  1 fuel}", "ruined: {production: gain 1 vp}")
     (eff,) = [e for g in diff_trees(old, new).games for c in g.changed for e in c.effects]
     assert (eff.slot, eff.old, eff.new) == ("ruined.production", "Gain 1 Fuel.", "Gain 1 Victory Point.")
+
+
+def test_diff_against_a_git_revision(runner, mini_game, monkeypatch):
+    import subprocess
+
+    repo = mini_game.parent
+    monkeypatch.chdir(repo)
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.org"}
+    for cmd in (["git", "init", "-q"], ["git", "add", "data"], ["git", "commit", "-qm", "release"]):
+        subprocess.run(cmd, check=True, env={**__import__("os").environ, **env})
+    _edit(mini_game / "mini" / "base.yaml", "production: gain 2 fuel", "production: gain 4 fuel")
+    res = runner.invoke(main, ["diff", "HEAD:data", "data"])
+    assert res.exit_code == 0, res.output
+    assert "~ oil_rig (base.yaml): Oil Rig" in res.output and "+ Gain 4 Fuel." in res.output
+    res = runner.invoke(main, ["diff", "nosuchrev:data", "data"])
+    assert res.exit_code == 2 and "cannot read 'nosuchrev:data' from git" in res.output
