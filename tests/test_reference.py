@@ -237,3 +237,16 @@ def test_build_writes_the_html_reference_and_says_where(runner, mini_game):
     page = mini_game.parent / "build" / "reference" / "mini.html"
     assert page.is_file() and "reference:" in r.output and "mini.html" in r.output
     assert re.search(r"Oil Rig", page.read_text(encoding="utf-8"))
+
+
+def test_hex_maps_are_drawn_as_svg_in_html_and_written_beside_markdown(bundled, tmp_path):
+    mapped = [(g, m) for g in GAMES for m in game_view(bundled, g).modules if m.map_svg or m.map_note]
+    if not mapped:
+        pytest.skip("no bundled game has a map yet")
+    render_all(bundled, BUNDLED, tmp_path, formats=("html", "md"))
+    for game, mod in mapped:
+        assert mod.map_svg is not None, mod.map_note  # compiler/mapsvg.py drew it
+        page = (tmp_path / f"{game}.html").read_text(encoding="utf-8")
+        assert '<div class="map"><h3>Map</h3>' in page and "<svg" in page.split('<div class="map">', 1)[1]
+        svg = tmp_path / f"{game}-{mod.id}-map.svg"
+        assert svg.is_file() and f"({svg.name})" in (tmp_path / f"{game}.md").read_text(encoding="utf-8")
