@@ -96,3 +96,49 @@ def test_assault_planning_leaves_the_real_game_untouched_until_execution():
     assert twin is not game and twin.snapshot() == game.snapshot()
     twin.players[0].goods["fuel"] = 0
     assert game.players[0].goods["fuel"] == 3
+
+
+def _brute_max(demands):
+    """The largest number of distinct targets any assignment reaches (exhaustive, tiny sets only)."""
+    from itertools import combinations
+
+    found: dict = {}
+
+    def go(i, used, picks, size):
+        if i == len(demands):
+            found.setdefault(size, set()).add(tuple(picks))
+            return
+        free = [t for t in demands[i].options if t not in used]
+        for k in range(min(demands[i].n, len(free)) + 1):
+            for combo in combinations(free, k):
+                go(i + 1, used | set(combo), picks + [(demands[i].key, combo)], size + k)
+
+    go(0, frozenset(), [], 0)
+    best = max(found)
+    return best, found[best]
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_demands = st.lists(st.tuples(st.sets(st.integers(0, 5), max_size=4), st.integers(1, 2)), min_size=1, max_size=4)
+
+
+@pytest.mark.rule("M04")
+@settings(max_examples=150, deadline=None)
+@given(_demands)
+def test_matching_is_maximum_and_every_listed_assignment_is_valid(spec):
+    demands = [Demand(i, tuple(sorted(opts)), n) for i, (opts, n) in enumerate(spec)]
+    best, all_best = _brute_max(demands)
+    assert max_matching(demands) == best
+    listed = best_assignments(demands, limit=1000)
+    assert {a.picks for a in listed} == all_best                 # every equally efficient one, no other
+    assert listed, "there is always at least one maximum assignment"
+    seen = set()
+    for a in listed:
+        assert a.size == best
+        used = [t for _, ts in a.picks for t in ts]
+        assert len(used) == len(set(used))                       # distinct targets
+        for d, (key, ts) in zip(demands, a.picks):
+            assert key == d.key and set(ts) <= set(d.options) and len(ts) <= d.n
+        assert a.picks not in seen
+        seen.add(a.picks)
