@@ -166,9 +166,14 @@ class ICGame(GameState):
     def move(self, uid, to, bottom=False):
         src = self.where[uid]
         if src[0] == "machine" and src != to:
-            if self.kind_of[uid] == "power_core" and not self._eliminating:
-                raise RulesError("the Power Core can never be destroyed, scrapped or moved (I03)")
-            self.machines[src[1]].detach(uid)
+            m = self.machines[src[1]]
+            if not self._eliminating:
+                # any verb (a core one too: "draw 1 card from your machine") meets the machine's rules
+                if self.kind_of[uid] == "power_core":
+                    raise Refused("the Power Core can never be destroyed, scrapped or moved (I03)")
+                if uid not in m.base and len(m.neighbours(uid)) > 1:
+                    raise Refused("only a terminal (a card attached at one socket) can leave a machine (I01)")
+            m.detach(uid)
         super().move(uid, to, bottom)
 
     def snapshot(self) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from runtime.games.infernal_contraption import Move, is_plug, is_terminal, sockets_match
-from runtime.errors import RulesError
+from runtime.errors import Refused
 
 
 def play(t, card, anchor, side, machine=0, cost=0):
@@ -73,9 +73,42 @@ def test_power_core_never_leaves_and_counts_as_a_power_source(table):
     out = t.eng.resolve(g, hurler, 1, 0)  # Bob's Cog Hurler: scrap 1 terminal in opponent's machine
     assert out == "done" and g.machines[0].main == [core]
     assert t.eng.powered(g, 1, hurler)  # the Power Core powers the Contraption beside it
-    with pytest.raises(RulesError):
+    with pytest.raises(Refused):
         g.move(core, ("scrap", None))
     assert g.where[core] == ("machine", 0)
+
+
+@pytest.mark.rule("I03")
+@pytest.mark.rule("I01")
+def test_core_verbs_meet_the_machine_rules_too(table, ic):
+    """Even a core verb aimed at a machine cannot move the Power Core or split the main line."""
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+
+    def effect(text):
+        ex = explain_effect(text, Vocabulary.from_data(ic.vocab))
+        assert not ex.diags.errors, [d.message for d in ex.diags]
+        return effect_function(ex)
+
+    t = table()
+    t.pile(0, 5)
+    t.pile(1, 5)
+    (core,), _, _ = t.machine(0, ["power_core"])
+    g = t.game
+    before = g.snapshot()
+    out = t.eng.run(g, effect("draw 1 card from your machine"), 0, opponent=1)
+    assert out.status == "refused" and "Power Core" in out.reason
+    assert g.snapshot() == before
+    t = table()
+    t.pile(0, 5)
+    t.pile(1, 5)
+    (core, shred, nozzle), _, _ = t.machine(0, ["power_core", "scrap_shredder", "grease_nozzle"])
+    g = t.game
+    g.zones[("machine", 0)].sort(key=lambda u: u != shred)  # make the middle card the "top" of the zone
+    g.zones[("machine", 0)].reverse()
+    out = t.eng.run(g, effect("give 1 card from your machine to opponent"), 0, opponent=1)
+    assert out.status == "refused" and "terminal" in out.reason
+    assert g.machines[0].main == [core, shred, nozzle] and g.check_conservation() == []
 
 
 @pytest.mark.rule("I04")
