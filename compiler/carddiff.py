@@ -67,14 +67,17 @@ class GameDiff:
     removed: list[CardRef] = field(default_factory=list)
     changed: list[CardChange] = field(default_factory=list)
     status: str = "same"  # "same" | "changed" | "added" | "removed"
+    # other values (vocabulary, tables, map, rule effects): "file: dotted.path" -> (old, new)
+    other: dict[str, tuple[Any, Any]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
-        return not (self.added or self.removed or self.changed) and self.status == "same"
+        return not (self.added or self.removed or self.changed or self.other) and self.status == "same"
 
     def to_json(self) -> dict:
         return {"game": self.game, "status": self.status, "added": [c.to_json() for c in self.added],
-                "removed": [c.to_json() for c in self.removed], "changed": [c.to_json() for c in self.changed]}
+                "removed": [c.to_json() for c in self.removed], "changed": [c.to_json() for c in self.changed],
+                "other": {k: {"old": o, "new": n} for k, (o, n) in self.other.items()}}
 
 
 @dataclass
@@ -96,6 +99,7 @@ class DiffResult:
 class _Side:
     vocab: Vocabulary | None
     cards: dict[str, tuple[str, dict]]  # id -> (module file name, card)
+    other: dict[str, Any] = field(default_factory=dict)  # "file: path" -> value, everything but cards
 
 
 def _games(root: Path) -> dict[str, Path]:
@@ -113,6 +117,9 @@ def _load_game(game_dir: Path, diags: Diagnostics) -> _Side:
         except (KeyError, TypeError, AttributeError, ValueError):
             vocab = None
     cards: dict[str, tuple[str, dict]] = {}
+    other: dict[str, Any] = {}
+    if gdoc is not None and isinstance(gdoc.data, dict):
+        _flatten(gdoc.data, f"{GAME_FILE}:", other)
     for path in module_files(game_dir):
         doc = load_file(path, diags)
         if doc is None or not isinstance(doc.data, dict):
@@ -120,7 +127,26 @@ def _load_game(game_dir: Path, diags: Diagnostics) -> _Side:
         for card in doc.data.get("cards") or []:
             if isinstance(card, dict) and isinstance(card.get("id"), str):
                 cards.setdefault(card["id"], (path.name, card))
-    return _Side(vocab, cards)
+        _flatten({k: v for k, v in doc.data.items() if k != "cards"}, f"{path.name}:", other)
+    return _Side(vocab, cards, other)
+
+
+_KEYS = ("id", "at")  # list items carrying one of these are matched by it, not by position
+
+
+def _flatten(value: Any, prefix: str, out: dict) -> None:
+    """Leaves of a document as "file: a.b[at=1,1].c" -> value, for the non-card part of the diff."""
+    if isinstance(value, dict) and value:
+        for k, v in value.items():
+            _flatten(v, f"{prefix} {k}" if prefix.endswith(":") else f"{prefix}.{k}", out)
+        return
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        key = next((k for k in _KEYS if all(isinstance(v.get(k), (str, int)) for v in value)), None)
+        if key is not None:
+            for v in value:
+                _flatten({k: x for k, x in v.items() if k != key}, f"{prefix}[{key}={v[key]}]", out)
+            return
+    out[prefix] = value
 
 
 # --- effects -------------------------------------------------------------------------------------------
@@ -239,7 +265,16 @@ def diff_trees(old_root: Path, new_root: Path) -> DiffResult:
             _compare(oc, nc, slots, faces, "", ch, eo, en)
             if ch.fields or ch.effects or ch.old_module:
                 gd.changed.append(ch)
-        if gd.status == "same" and (gd.added or gd.removed or gd.changed):
+        for k in sorted(set(old.other) | set(new.other)):
+            a, b = old.other.get(k, _MISSING), new.other.get(k, _MISSING)
+            if a == b or game not in old_games or game not in new_games:
+                continue
+            if ": rules." in k and k.split(":", 1)[0] != GAME_FILE and isinstance(a, str) and isinstance(b, str):
+                if _same_effect(a, b, "effect", eo, en):
+                    continue  # a rule procedure is effect text: compared as an AST, shown in English
+                a, b = eo.render(a, "effect"), en.render(b, "effect")
+            gd.other[k] = (None if a is _MISSING else a, None if b is _MISSING else b)
+        if gd.status == "same" and (gd.added or gd.removed or gd.changed or gd.other):
             gd.status = "changed"
         out.append(gd)
     return DiffResult(out, diags, renderer)
@@ -287,7 +322,8 @@ def render_text(result: DiffResult) -> list[str]:
     for g in result.games:
         if g.empty:
             continue
-        counts = f"{len(g.added)} added, {len(g.removed)} removed, {len(g.changed)} changed"
+        counts = f"{len(g.added)} added, {len(g.removed)} removed, {len(g.changed)} changed" + \
+            (f"; {len(g.other)} other value{'s' if len(g.other) != 1 else ''} changed" if g.other else "")
         lines.append(f"{g.game}: " + (f"game {g.status}; " if g.status in ("added", "removed") else "") + counts)
         for c in g.added:
             lines.append(f"  + {c.id} ({c.kind}, {c.module})" + (f": {c.name}" if c.name else ""))
@@ -306,6 +342,8 @@ def render_text(result: DiffResult) -> list[str]:
                     lines.append(f"        - {e.old}")
                 if e.new is not None:
                     lines.append(f"        + {e.new}")
+        for k, (a, b) in g.other.items():
+            lines.append(f"  * {k}: {_value(a)} -> {_value(b)}")
     if not lines:
         lines.append("no card changes.")
     return lines

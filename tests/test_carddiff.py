@@ -135,3 +135,24 @@ def test_diff_against_a_git_revision(runner, mini_game, monkeypatch):
     assert "~ oil_rig (base.yaml): Oil Rig" in res.output and "+ Gain 4 Fuel." in res.output
     res = runner.invoke(main, ["diff", "nosuchrev:data", "data"])
     assert res.exit_code == 2 and "cannot read 'nosuchrev:data' from git" in res.output
+
+
+def test_other_values_tables_map_and_rules(tmp_path, root):
+    old = root / "data"
+    new = tmp_path / "data"
+    shutil.copytree(old, new)
+    _edit(new / "age_of_steam" / "game.yaml", "      track_cost: 3\n", "      track_cost: 4\n")
+    _edit(new / "age_of_steam" / "moon.yaml", '- {at: "1,1", terrain: crater}',
+          '- {at: "1,1", terrain: crater, town: {name: Hyginus}}')
+    _edit(new / "age_of_steam" / "moon.yaml", "build_track: build up to 2 track tiles",
+          "build_track: Build up to 2   track tiles")
+    result = diff_trees(old, new)
+    (g,) = [g for g in result.games if not g.empty]
+    assert g.other == {"game.yaml: tables.terrain.crater.track_cost": (3, 4),
+                       "moon.yaml: map.hexes[at=1,1].town.name": (None, "Hyginus")}
+    assert "  * game.yaml: tables.terrain.crater.track_cost: 3 -> 4" in render_text(result)
+    _edit(new / "age_of_steam" / "moon.yaml", "build_track: Build up to 2   track tiles",
+          "build_track: build up to 3 track tiles")
+    (g,) = [g for g in diff_trees(old, new).games if not g.empty]
+    old_rule, new_rule = g.other["moon.yaml: rules.build_track"]
+    assert "2" in old_rule and "3" in new_rule
