@@ -71,7 +71,7 @@ def render_marked(effect: A.Effect, vocab: Vocabulary, verbs: dict | None = None
 
 
 def plain(marked: str) -> str:
-    """Replace icon markers by the icon key (callers wanting names use :func:`icon_names`)."""
+    """Replace icon markers by the icon's printed name (plain text)."""
     return _ICON_RE.sub(lambda m: m.group(1).split("|", 1)[-1], marked)
 
 
@@ -124,10 +124,8 @@ def sentence(text: str) -> str:
     text = text.strip()
     if not text:
         return text
-    i = 0
-    if text.startswith(ICON_START):
-        return text + ("" if text.endswith(".") else ".")
-    text = text[:i] + text[i].upper() + text[i + 1:]
+    if not text.startswith(ICON_START):  # an icon badge leads as it is
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
