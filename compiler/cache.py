@@ -3,7 +3,7 @@
 ``compile_tree(data, cache=ModuleCache(...))`` asks the cache before compiling each module file. An
 entry is keyed by the hash of the module file's bytes, the hash of its game's ``game.yaml`` (the
 vocabulary, the card schema, the engine), the compiler version (a hash of the compiler's and the
-runtime's Python sources and the grammar, so any code change invalidates everything) and where the
+runtime's Python sources, the grammar and the JSON Schemas, so any change to them invalidates everything) and where the
 file sits (the generated code and the diagnostics name it). It holds what compiling the module
 produced: its diagnostics, its generated module text, its card ids (for the cross-module duplicate
 check, which is always re-run) and its card and effect counts. A hit replays that; a miss compiles
@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .diagnostics import Diagnostic
-from .resources import GRAMMAR_DIR
+from .resources import GRAMMAR_DIR, SCHEMA_DIR
 
 FORMAT = 1
 _HERE = Path(__file__).resolve().parent
@@ -35,7 +35,8 @@ _RUNTIME = _HERE.parent / "runtime"
 def compiler_version() -> str:
     """A hash of every source file that can change what a module compiles to."""
     h = hashlib.sha256(f"cardwright-cache-{FORMAT}".encode())
-    files = sorted(_HERE.glob("*.py")) + sorted(_RUNTIME.rglob("*.py")) + sorted(GRAMMAR_DIR.glob("*.lark"))
+    files = sorted(_HERE.glob("*.py")) + sorted(_RUNTIME.rglob("*.py")) + sorted(GRAMMAR_DIR.glob("*.lark")) \
+        + sorted(SCHEMA_DIR.glob("*.json"))
     for p in files:
         h.update(p.name.encode())
         h.update(p.read_bytes())
