@@ -421,7 +421,7 @@ class _Renderer:
     def _is_plural_amount(self, amount) -> bool:
         if amount is None or isinstance(amount, A.One):
             return False
-        if isinstance(amount, A.Num):
+        if isinstance(amount, (A.Num, A.UpTo)):
             return amount.value != 1
         return True
 
@@ -455,7 +455,18 @@ class _Renderer:
         if dynamic:
             return f"{core} equal to {self.quantity(amount)}"
         lead = self.amount(amount, core)
-        of = " of" if sel.of_form else ""
+        of = ""
+        if sel.of_form:
+            if sel.owner is None:
+                of = " of the"  # "1 of the Locations"
+            elif sel.owner.kind == "enemy":
+                # "1 of enemy locations" reads "1 enemy Location": the number follows the amount
+                key = self._key(sel)
+                single = self._printed(cat, key, sel.noun.text)[0]
+                noun = self._plural_name(cat, key, single) if self._is_plural_amount(amount) else single
+                core = " ".join([self.owner(sel.owner), noun]) + self._filters(sel) + self._tail(sel)
+            else:
+                of = " of"
         return f"{lead}{of} {core}"
 
     def amount(self, a, following: str) -> str:
