@@ -5,10 +5,9 @@ entry is keyed by the hash of the module file's bytes, the hash of its game's ``
 vocabulary, the card schema, the engine), the compiler version (a hash of the compiler's and the
 runtime's Python sources, the grammar and the JSON Schemas, so any change to them invalidates
 everything) and where the file sits (the generated code and the diagnostics name it). It holds what
-compiling the module
-produced: its diagnostics, its generated module text, its card ids (for the cross-module duplicate
-check, which is always re-run) and its card and effect counts. A hit replays that; a miss compiles
-the module as usual and stores the result.
+compiling the module produced: its diagnostics, its generated module text, its card ids (for the
+cross-module duplicate check, which is always re-run) and its card and effect counts. A hit replays
+that; a miss compiles the module as usual and stores the result.
 
 Entries live in memory and, when a folder is given, as JSON files under it (``.cardwright-cache/``
 by default, gitignored). JSON, not pickle: reading the cache never runs code. A corrupt or foreign
