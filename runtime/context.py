@@ -257,9 +257,10 @@ class Ctx:
         # a card attached at one socket), named in the vocabulary, never code from the data
         ef = spec.get("engine_filter")
         test = self.engine.thing_filter(ef) if ef else None
+        top_only = bool(spec.get("top_only"))
         out = []
         for key in zones:
-            for uid in reversed(g.zones[key]) if spec.get("top_only") is None else g.top(key, 1):
+            for uid in g.top(key, 1) if top_only else reversed(g.zones[key]):
                 inst = g.instances[uid]
                 if faces and inst.face not in faces:
                     continue
@@ -272,8 +273,6 @@ class Ctx:
                     continue
                 if all(self._filter(f, rec, inst) for f in sel.filters):
                     out.append(uid)
-        if spec.get("top_only"):
-            return out
         return out
 
     def _filter(self, f: tuple, rec: dict, inst) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import Refused
-from .refs import CARD, GOOD, PHASE, PLAYER, THING, VAR, ZONE, Sel
+from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE
 
 
 @dataclass(frozen=True)
@@ -130,4 +130,3 @@ def place(ctx, objs, ph, strict):
 
 
 __all__ = ["verb", "verbs_for", "Verb", "Signature", "Slot", "REGISTRY", "Refused"]
-_ = (PHASE,)
