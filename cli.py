@@ -129,13 +129,9 @@ def build(path, out, reference_out, fmt):
         sys.exit(1)
     changed = _write(result, out_dir, fmt)
     ref_dir = Path(reference_out) if reference_out else default_out(data, "build") / "reference"
-    written: list[str] = []
-    try:
-        from compiler.reference import render_all
-    except ImportError:  # the reference stage is not part of this build yet
-        render_all = None
-    if render_all is not None:
-        written = render_all(result, data, ref_dir, formats=("html",))
+    from compiler.reference import render_all
+
+    written = render_all(result, data, ref_dir, formats=("html",))
     if fmt == "json":
         _emit(result.diags, fmt, {"changed": changed, "references": written})
         return
@@ -241,28 +237,26 @@ def run(scenario, data_path, fmt, quiet):
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def explain(effect, game, data_path, fmt):
     """Show how EFFECT parses, reads in English and compiles, for GAME."""
+    from compiler.english import render_effect
     from compiler.explain import explain_effect
     from compiler.loader import load_file
     from compiler.printer import print_effect
+    from compiler.schema import validate as validate_doc
     from compiler.vocabulary import Vocabulary
 
     data = _data_arg(data_path)
     diags = Diagnostics()
     gdoc = load_file(data / game / "game.yaml", diags)
-    if gdoc is None:
+    # the same schema check as a build: a game.yaml missing `game:` is a located error, not a KeyError
+    if gdoc is None or not validate_doc(gdoc, "game", diags):
         _emit(diags, fmt)
         sys.exit(1)
-    ex = explain_effect(effect, Vocabulary.from_data(gdoc.data))
+    vocab = Vocabulary.from_data(gdoc.data)
+    ex = explain_effect(effect, vocab)
     if ex.diags.errors:
         _emit(ex.diags, fmt)
         sys.exit(1)
-    english = None
-    try:
-        from compiler.english import render_effect
-
-        english = render_effect(ex.effect, Vocabulary.from_data(gdoc.data))
-    except ImportError:
-        english = None
+    english = render_effect(ex.effect, vocab)
     if fmt == "json":
         click.echo(json.dumps({"ok": True, "canonical": print_effect(ex.effect), "english": english,
                                "ast": repr(ex.effect), "python": ex.source}, indent=2))

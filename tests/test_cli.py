@@ -164,6 +164,15 @@ def test_explain_errors(project, runner):
     no_traceback(res)
 
 
+def test_explain_with_a_game_file_the_schema_rejects(project, runner):
+    """A game.yaml that is valid YAML but lacks `game:` is a located E401, not a KeyError."""
+    (Path("data") / "broken").mkdir()
+    (Path("data") / "broken" / "game.yaml").write_text("name: Broken\n")
+    res = runner.invoke(cli.main, ["explain", "gain 2 fuel", "--game", "broken", "--data", "data"])
+    assert res.exit_code == 1 and "game.yaml:1:1: E401 'game' is missing" in res.output
+    no_traceback(res)
+
+
 # --- the installed script, in a real process --------------------------------------------------------
 
 
