@@ -237,21 +237,17 @@ def run(scenario, data_path, fmt, quiet):
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def explain(effect, game, data_path, fmt):
     """Show how EFFECT parses, reads in English and compiles, for GAME."""
+    from compiler.build import load_game
     from compiler.english import render_effect
     from compiler.explain import explain_effect
-    from compiler.loader import load_file
     from compiler.printer import print_effect
-    from compiler.schema import validate as validate_doc
-    from compiler.vocabulary import Vocabulary
 
     data = _data_arg(data_path)
     diags = Diagnostics()
-    gdoc = load_file(data / game / "game.yaml", diags)
-    # the same schema check as a build: a game.yaml missing `game:` is a located error, not a KeyError
-    if gdoc is None or not validate_doc(gdoc, "game", diags):
+    _, vocab = load_game(data / game / "game.yaml", diags)
+    if vocab is None:
         _emit(diags, fmt)
         sys.exit(1)
-    vocab = Vocabulary.from_data(gdoc.data)
     ex = explain_effect(effect, vocab)
     if ex.diags.errors:
         _emit(ex.diags, fmt)

@@ -65,6 +65,18 @@ def module_files(game_dir: Path) -> list[Path]:
     return sorted(p for p in game_dir.glob("*.yaml") if p.name != GAME_FILE)
 
 
+def load_game(game_file: Path, diags: Diagnostics) -> tuple[Document | None, Vocabulary | None]:
+    """Load a game.yaml and validate it against its schema; the Vocabulary only when both succeed.
+
+    Every command that needs a game's names goes through here, so a game file the schema rejects is
+    always a located diagnostic, never a KeyError in ``Vocabulary.from_data``.
+    """
+    gdoc = load_file(game_file, diags)
+    if gdoc is None or not validate(gdoc, "game", diags):
+        return gdoc, None
+    return gdoc, Vocabulary.from_data(gdoc.data)
+
+
 class _Timer:
     def __init__(self, timings: dict):
         self.timings = timings
@@ -104,15 +116,10 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
                   cache=None) -> GameBuild | None:
     diags = result.diags
     t = time.perf_counter()
-    gdoc = load_file(game_dir / GAME_FILE, diags)
-    t = timer.add("load", t)
-    if gdoc is None:
-        return None
-    if not validate(gdoc, "game", diags):
-        timer.add("validate", t)
-        return None
+    gdoc, vocab = load_game(game_dir / GAME_FILE, diags)
     t = timer.add("validate", t)
-    vocab = Vocabulary.from_data(gdoc.data)
+    if vocab is None:
+        return None
     gb = GameBuild(vocab.game, vocab)
     if vocab.game != game_dir.name and game_dir != data_root:
         line, col, src = gdoc.where(("game",))

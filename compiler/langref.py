@@ -22,9 +22,9 @@ from pathlib import Path
 from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE
 from runtime.verbs import REGISTRY, Verb, verbs_for
 
+from .build import load_game
 from .diagnostics import Diagnostics
 from .explain import explain_effect
-from .loader import load_file
 from .resources import BUNDLED_DATA, GRAMMAR_DIR, RESOURCE_ROOT
 from .vocabulary import Vocabulary
 
@@ -233,14 +233,7 @@ def example_games() -> dict[str, Path]:
 
 @lru_cache(maxsize=None)
 def _vocab(path: str) -> Vocabulary | None:
-    diags = Diagnostics()
-    doc = load_file(Path(path), diags)
-    if doc is None or diags.errors or not isinstance(doc.data, dict) or "game" not in doc.data:
-        return None
-    try:
-        return Vocabulary.from_data(doc.data)
-    except (KeyError, TypeError, AttributeError):
-        return None
+    return load_game(Path(path), Diagnostics())[1]
 
 
 def vocabulary_of(game: str) -> Vocabulary | None:

@@ -13,9 +13,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .build import GAME_FILE, compile_tree, module_files
+from .build import GAME_FILE, compile_tree, load_game, module_files
 from .diagnostics import Diagnostics, display_path
-from .loader import load_file
 from .schema import field_schema, load_schema
 from .vocabulary import Vocabulary
 
@@ -279,10 +278,9 @@ def new_card(data_root: Path, game: str, kind: str, card_id: str | None = None,
     """Append a skeleton card of ``kind`` to a module of ``game``; keep the file only if it builds."""
     game_dir = data_root / game
     diags = Diagnostics()
-    gdoc = load_file(game_dir / GAME_FILE, diags)
-    if gdoc is None or not isinstance(gdoc.data, dict) or "game" not in gdoc.data:
+    _, vocab = load_game(game_dir / GAME_FILE, diags)
+    if vocab is None:
         raise ScaffoldError(f"no readable game '{game}' under {display_path(data_root)}")
-    vocab = Vocabulary.from_data(gdoc.data)
     if kind not in vocab.card_kinds:
         from .diagnostics import did_you_mean
 
