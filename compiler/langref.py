@@ -120,7 +120,7 @@ CONSTRUCTS: tuple[Construct, ...] = (
        ["owner", "your", "enemy", "possessive", "qualifier"]),
     _c("Selectors", "Filters", "with icon A or B · with FIELD · without FIELD · matching NAME",
        "Narrow a selection by the cards' icons, by whether a field or effect slot is present, or by "
-       "matching a chosen value.",
+       "carrying (cards) or matching (Goods) an icon chosen earlier.",
        [("for each of your locations with icon green: gain 1 fuel", "mini"),
         ("for each of your locations without production: gain 1 vp", "mini"),
         ("choose 1 icon as i; for each of your locations matching i: gain 1 fuel", "mini")],

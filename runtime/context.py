@@ -285,7 +285,13 @@ class Ctx:
         if kind == "without":
             return not (bool(rec.get(value)) or bool(rec.get("slots", {}).get(value)))
         if kind == "matching":
-            return True
+            # "your locations matching i": the card carries the icon chosen as i. Matching only
+            # means something for an icon; any other bound value is refused rather than ignored.
+            name = value[4:] if value.startswith("var:") else value
+            bound = self.bindings.get(name)
+            if not isinstance(bound, str) or bound not in self.game.vocab.get("icons", {}):
+                raise Refused(f"'matching {name}' needs an icon chosen as {name}")
+            return bound in rec.get("icons", ())
         raise RulesError(f"unknown filter {kind!r}")
 
     def one_card(self, sel: Sel) -> int:

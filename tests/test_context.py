@@ -1,0 +1,41 @@
+"""Runtime selection: filters on cards, driven through the real pipeline on the mini fixture game."""
+from __future__ import annotations
+
+import pytest
+
+from compiler.build import compile_tree
+from compiler.explain import effect_function, explain_effect
+from compiler.vocabulary import Vocabulary
+from runtime.agents import Scripted
+from runtime.engine import engine_for, load_from_sources
+from tests.conftest import MINI
+
+
+@pytest.fixture(scope="module")
+def mini():
+    result = compile_tree(MINI)
+    assert result.ok
+    return load_from_sources(result.outputs, "mini")
+
+
+def _run(compiled, text, answers):
+    engine = engine_for(compiled)
+    game = engine.new_game(compiled, ["Ann", "Bob"], setup=False, agents={0: Scripted(answers)})
+    for cid in ("oil_rig", "barracks"):  # icons: [green]; [red, worker]
+        game.create(cid, game.zone_key("state", 0), owner=0)
+    fn = effect_function(explain_effect(text, Vocabulary.from_data(compiled.vocab)))
+    before = game.snapshot()
+    return game, engine.run(game, fn, 0), before
+
+
+def test_cards_matching_a_chosen_icon_are_the_cards_carrying_it(mini):
+    game, out, _ = _run(mini, "choose 1 icon as i; for each of your locations matching i: gain 1 vp", ["red"])
+    assert out.ok and game.players[0].goods["vp"] == 1  # only the Barracks carries red
+
+
+def test_matching_a_name_that_holds_no_icon_is_refused_unchanged(mini):
+    game, out, before = _run(mini, "choose 1 of your locations as t; for each of your locations matching t: gain 1 vp",
+                             ["Oil Rig"])
+    assert out.status == "refused" and "needs an icon" in out.reason
+    after = game.snapshot()
+    assert after["players"] == before["players"] and after["zones"] == before["zones"]
