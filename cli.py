@@ -303,6 +303,8 @@ def verbs(game, data_path, fmt):
         click.echo(f"{d.usage}" + ("" if d.engine == "core" else f"    [{d.engine}]")
                    + ("  (replaces the core verb)" if d.overrides_core else ""))
         click.echo(f"  english: {d.template}")
+        if d.honours:
+            click.echo(f"  honours {d.honours}")
         if d.doc:
             click.echo(f"  {' '.join(d.doc.split())}")
         click.echo(f"  example: {d.example}")

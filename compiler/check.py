@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from runtime import verbs as V
 from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE, Sel
-from runtime.verbs import Verb
+from runtime.verbs import Slot, Verb
 
 from . import ast as A
 from .diagnostics import did_you_mean
@@ -22,6 +23,16 @@ _CATEGORY_WORDS = {GOOD: "good", THING: "thing", ZONE: "zone or pile", PLAYER: "
                    ICON: "icon", VAR: "chosen name", CARD: "card"}
 
 Report = Callable[[str, str, A.Span, "str | None"], None]
+
+# What the statements that are not verbs honour (runtime/context.py: choose, each, test, count).
+_ANY = (THING, CARD, ICON, PLAYER, ZONE, GOOD, VAR)
+_CHOOSE = Slot(_ANY, amounts=frozenset(V.AMOUNTS))
+_EACH = Slot(_ANY, amounts=frozenset(V.AMOUNTS) - {V.PER})            # Ctx.each reads no "per"
+_EXISTS = Slot(_ANY, amounts=V.COUNTED,                                 # "if 3 ruins:", "requires 1 card in …"
+               owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))
+_COUNT = Slot(_ANY, amounts=frozenset({V.ONE}),                         # "number of …" counts, it takes no amount
+              owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))
+_REF = Slot(_ANY, owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))  # inside "in …", "of …", "per …"
 
 
 @dataclass
@@ -69,10 +80,12 @@ class Checker:
             self._quantity(st.value, scope, out, rep)
             scope["x"] = "number"
         elif isinstance(st, A.Choose):
-            cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE, GOOD))
+            cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE, GOOD),
+                                 slot=_CHOOSE, verb="choose")
             scope[st.name.text] = cat or THING
         elif isinstance(st, A.ForEach):
-            cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE))
+            cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE),
+                                 slot=_EACH, verb="for each")
             inner = dict(scope)
             inner[st.name.text if st.name else "it"] = cat or THING
             for b in st.body:
@@ -105,14 +118,15 @@ class Checker:
                 f"(for example: {verb.example})", act.objects[1].span)
         if sig.obj is not None:
             for o in act.objects:
-                self._selector(o, scope, out, rep, sig.obj.categories, verb.name)
+                self._selector(o, scope, out, rep, sig.obj.categories, verb.name, slot=sig.obj)
         seen = set()
         for ph in act.phrases:
             prep = "until" if isinstance(ph, A.Until) else ph.prep
             slot = sig.phrases.get(prep)
             if slot is None:
-                allowed = ", ".join(f"'{p}'" for p in sig.phrases) or "none"
-                rep("E303", f"'{verb.name}' does not take '{prep} …' (it takes: {allowed}; "
+                allowed = ", ".join(f"'{p} …'" for p in sig.phrases)
+                takes = f"it takes: {allowed}" if allowed else "it takes no phrase"
+                rep("E303", f"'{verb.name}' does not take '{prep} …' ({takes}; "
                     f"for example: {verb.example})", ph.span)
                 continue
             if prep in seen:
@@ -121,7 +135,7 @@ class Checker:
             if isinstance(ph, A.Until):
                 self._phase(ph.phase, rep)
             else:
-                self._selector(ph.target, scope, out, rep, slot.categories, verb.name)
+                self._selector(ph.target, scope, out, rep, slot.categories, verb.name, slot=slot)
         for prep, slot in sig.phrases.items():
             if slot.required and prep not in seen:
                 rep("E303", f"'{verb.name}' needs '{prep} …' (for example: {verb.example})", act.span)
@@ -136,19 +150,22 @@ class Checker:
             self._quantity(cond.left, scope, out, rep)
             self._quantity(cond.right, scope, out, rep)
         else:
-            self._selector(cond.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR))
+            self._selector(cond.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR), slot=_EXISTS,
+                           verb="if")
 
     def _quantity(self, q, scope, out, rep) -> None:
         if isinstance(q, A.BinOp):
             self._quantity(q.left, scope, out, rep)
             self._quantity(q.right, scope, out, rep)
         elif isinstance(q, A.Count):
-            self._selector(q.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR))
+            self._selector(q.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR), slot=_COUNT,
+                           verb="number of")
         elif isinstance(q, A.X) and "x" not in scope:
             rep("E305", "x is used before 'x is …' defines it", q.span)
 
     # --- selectors ---------------------------------------------------------------------------
-    def _selector(self, sel: A.Selector, scope, out, rep, allowed, verb: str | None = None) -> str | None:
+    def _selector(self, sel: A.Selector, scope, out, rep, allowed, verb: str | None = None,
+                  slot: Slot | None = None) -> str | None:
         if sel.amount is not None:
             if isinstance(sel.amount, (A.BinOp, A.Count, A.X)):
                 self._quantity(sel.amount, scope, out, rep)
@@ -156,6 +173,7 @@ class Checker:
         if cat is None:
             return None
         owner = self._owner(sel.owner, scope, rep)
+        self._honoured(sel, cat, owner, slot or _REF, verb, rep)
         filters = tuple(f for f in (self._filter(f, scope, rep) for f in sel.filters) if f is not None)
         of = self._ref(sel.of, scope, out, rep, (THING, CARD, VAR, ZONE)) if sel.of is not None else None
         place = self._ref(sel.place, scope, out, rep, (ZONE, VAR)) if sel.place is not None else None
@@ -169,6 +187,30 @@ class Checker:
         owner = self._others_only(cat, key, owner, sel.owner, sel.noun, rep)
         out.resolved[id(sel)] = Sel(cat, key, None, owner, filters, of, place, per)
         return cat
+
+    # --- truthfulness: every part of a selector must be one its verb honours ---------------------
+    def _honoured(self, sel: A.Selector, cat: str, owner: str | None, slot: Slot, verb: str | None, rep) -> None:
+        """Reject (E306) any part of ``sel`` the slot's implementation would ignore (DESIGN §3)."""
+        who = f"'{verb}'" if verb else "this place"
+        owners, filters, refs = V.honoured(slot, cat)
+        form = _amount_form(sel.amount)
+        if form not in slot.amounts:
+            rep("E306", f"{who} does not honour {_AMOUNT_WORDS[form]} here: it would ignore it", sel.amount.span,
+                _amount_hint(form, slot.amounts))
+        if sel.per is not None and V.PER not in slot.amounts:
+            rep("E306", f"{who} does not honour 'per …' here: it would ignore it", sel.per.span, None)
+        if sel.owner is not None and owner is not None and _owner_form(owner) not in owners:
+            rep("E306", f"{who} would ignore '{sel.owner.text}' here", sel.owner.span,
+                _owner_hint(cat, owners, _owner_form(owner)))
+        for f in sel.filters:
+            kind = _filter_form(f)
+            if kind not in filters:
+                rep("E306", f"{who} would ignore the filter '{_filter_text(f)}' here", f.span,
+                    "it acts on the thing as named, without filters" if not filters else
+                    "it honours: " + ", ".join(sorted(filters)))
+        for name, ref in (("in", sel.place), ("of", sel.of)):
+            if ref is not None and name not in refs:
+                rep("E306", f"{who} would ignore '{name} …' here", ref.span, None)
 
     def _ref(self, ref: A.Ref, scope, out, rep, allowed) -> Sel | None:
         cat, key = self._noun(ref.noun, scope, rep, allowed, None)
@@ -246,6 +288,18 @@ class Checker:
     def _noun(self, words: A.Words, scope, rep, allowed, verb) -> tuple[str | None, str | None]:
         text = words.text
         if text in scope:
+            bound = scope[text]
+            wanted = {c for c in allowed if c != VAR}
+            if {bound} & {CARD, THING}:
+                fits = bool(wanted & {CARD, THING})  # a chosen card is a thing, and the reverse
+            else:
+                fits = bound in wanted
+            if wanted and not fits:
+                need = " or ".join(sorted({_CATEGORY_WORDS[c] for c in wanted}))
+                where = f"'{verb}' needs" if verb else "this place needs"
+                rep("E205", f"'{text}' holds the {_CATEGORY_WORDS.get(bound, bound)} chosen earlier, but {where} "
+                    f"a {need}", words.span)
+                return None, None
             return VAR, text
         entries = self.vocab.lookup(text)
         if not entries:
@@ -270,3 +324,69 @@ class Checker:
         where = f"'{verb}' needs" if verb else "this place needs"
         rep("E205", f"'{text}' is a {cats}, but {where} a {need}", words.span)
         return None, None
+
+
+# --- forms of a selector, as the designer wrote them ------------------------------------------------
+
+_AMOUNT_WORDS = {V.ONE: "a single thing", V.NUMBER: "a number", V.X: "x", V.EXPR: "a computed amount",
+                 V.PER: "'per …'", V.UP_TO: "'up to'", V.ALL: "'all'"}
+
+
+def _amount_form(a) -> str:
+    if a is None or isinstance(a, A.One):
+        return V.ONE
+    if isinstance(a, A.Num):
+        return V.NUMBER
+    if isinstance(a, A.X):
+        return V.X
+    if isinstance(a, A.UpTo):
+        return V.UP_TO
+    if isinstance(a, A.All):
+        return V.ALL
+    return V.EXPR
+
+
+def _amount_hint(form: str, allowed: frozenset) -> str | None:
+    if form == V.UP_TO and V.NUMBER in allowed:
+        return "write an exact number: this verb always does as many as it can"
+    if form == V.ALL and V.NUMBER in allowed:
+        return "write a number, or 'for each …' over the things"
+    if allowed == frozenset({V.ONE}):
+        return "'number of …' counts every such thing: write it without an amount"
+    return None
+
+
+def _owner_form(owner: str) -> str:
+    if owner.startswith("var:"):
+        return "chosen"
+    return "you" if owner in ("you", "your") else owner
+
+
+def _owner_hint(cat: str, owners: frozenset, written: str) -> str | None:
+    if cat == CARD:
+        return "say whose on the zone: 'from opponent's hand', 'in your hand'"
+    if cat == ZONE and owners == frozenset({"you"}):
+        return "it acts on your own zones only: to have other players do it, write 'each opponent: …' around it"
+    if cat == ZONE and written == "each":
+        return "it acts on one pile; to act on every player's, write 'each player: …' around it"
+    if not owners:
+        return None
+    return "it honours: " + ", ".join(sorted(owners))
+
+
+def _filter_form(f) -> str:
+    if isinstance(f, A.WithIcon):
+        return "icon"
+    if isinstance(f, A.With):
+        return "with"
+    if isinstance(f, A.Without):
+        return "without"
+    if isinstance(f, A.Matching):
+        return "matching"
+    return type(f).__name__.lower()
+
+
+def _filter_text(f) -> str:
+    from .printer import fmt
+
+    return fmt(f)

@@ -365,8 +365,21 @@ class _Renderer:
         if sel.place is not None and sel.place.owner is not None and sel.place.owner.kind == "your" \
                 and sel.owner is None:
             return f"you have {lead}{self.selector(sel, indefinite=True)}"
+        if cat == THING and sel.owner is None and sel.place is None and sel.of is None and self._yours_by_default(sel):
+            # "if 3 ruins:" counts the acting player's own (runtime Ctx.things): say so
+            return f"you have {lead}{self.selector(sel, indefinite=True)}"
         many = self._is_plural_amount(amount) or isinstance(amount, A.All)
         return f"there {'are' if many else 'is'} {lead}{self.selector(sel, indefinite=True)}"
+
+    def _yours_by_default(self, sel: A.Selector) -> bool:
+        """A thing named without an owner is the acting player's when it lives in per-player zones
+        and is not one an effect may only take from others (the runtime's default, Ctx.things)."""
+        spec = (self.v.data.get("things") or {}).get(self._key(sel)) or {}
+        zones = self.v.data.get("zones") or {}
+        if spec.get("per", "player") != "player" or spec.get("access") == "others":
+            return False
+        return all((zones.get(z) or {}).get("per", "player") == "player"
+                   and (zones.get(z) or {}).get("access") != "others" for z in spec.get("zones", ()))
 
     def _holder(self, owner: A.Owner | None) -> tuple[str, str]:
         if owner is None or owner.kind == "your":

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE
-from runtime.verbs import REGISTRY, Verb, verbs_for
+from runtime.verbs import ALL, AMOUNTS, FILTERS, OWNERS, REFS, REGISTRY, UP_TO, Verb, honoured, verbs_for
 
 from .build import load_game
 from .diagnostics import Diagnostics
@@ -64,13 +64,13 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "objects, separated by commas when the verb takes several, and its prepositional phrases. The "
        "checker matches the action against the verb's signature.",
        [("gain 2 fuel", "mini"), ("spend 1 gun, 1 worker: gain 1 vp", "mini")], ["action", "objects"]),
-    _c("Statements", "Prepositional phrases", "from|to|onto|into|on|at SELECTOR · instead of SELECTOR · "
+    _c("Statements", "Prepositional phrases", "from|to|onto|into|on|at SELECTOR · instead of SELECTOR (a game's own verbs) · "
        "until PHASE",
        "Phrases give an action its source, destination, target or duration. Which phrases a verb takes, "
        "and what they may name, is part of the verb's signature (see *Verbs*); `until` names a phase of "
        "the game.",
        [("draw 1 card from opponent's hand", "mini"), ("give 1 card from your hand to opponent", "mini"),
-        ("gain 1 fuel instead of opponent", "mini")],
+        ("discard 1 card from your hand", "mini")],
        ["phrase", "prep", "instead_of", "until"]),
     _c("Statements", "Cost", "ACTION: STATEMENT [and STATEMENT…]",
        "An action before `:` is a cost: it must be done in full, or nothing of the statement happens "
@@ -180,6 +180,7 @@ class VerbDoc:
     doc: str
     example: str
     overrides_core: bool
+    honours: str = ""  # the amount forms beyond a plain number it honours, in words
 
     def to_json(self) -> dict:
         return {"name": self.name, "engine": self.engine, "usage": self.usage, "object": self.object,
@@ -188,14 +189,38 @@ class VerbDoc:
 
 
 def _slot_json(slot) -> dict:
-    return {"categories": list(slot.categories), "required": slot.required, "many": slot.many}
+    return {"categories": list(slot.categories), "required": slot.required, "many": slot.many,
+            "honours": _honours_json(slot)}
+
+
+def _honours_json(slot) -> dict:
+    """What the verb's implementation honours in this slot, per category (runtime/verbs.py)."""
+    out = {"amounts": [a for a in AMOUNTS if a in slot.amounts]}
+    for cat in slot.categories:
+        owners, filters, refs = honoured(slot, cat)
+        out[cat] = {"owners": [o for o in OWNERS if o in owners], "filters": [f for f in FILTERS if f in filters],
+                    "refs": [r for r in REFS if r in refs]}
+    return out
+
+
+def honours_text(v: Verb) -> str:
+    """One line a designer reads: the amount forms beyond a plain number that the verb honours."""
+    parts = []
+    for where, slot in ([("object", v.signature.obj)] if v.signature.obj else []) + \
+            [(f"'{p} …'", s) for p, s in v.signature.phrases.items()]:
+        extra = [a for a in (UP_TO, ALL) if a in slot.amounts]
+        if slot.amounts == frozenset({UP_TO}):
+            parts.append(f"{where}: only 'up to N'")
+        elif extra:
+            parts.append(f"{where}: also {' and '.join(repr(a) for a in extra)}")
+    return "; ".join(parts)
 
 
 def verb_doc(v: Verb) -> VerbDoc:
     sig = v.signature
     return VerbDoc(v.name, v.engine, usage(v), _slot_json(sig.obj) if sig.obj else None,
                    {p: _slot_json(s) for p, s in sig.phrases.items()}, v.template, v.doc, v.example,
-                   v.engine != "core" and v.name in REGISTRY["core"])
+                   v.engine != "core" and v.name in REGISTRY["core"], honours_text(v))
 
 
 def verb_docs(engine: str | None = None) -> list[VerbDoc]:
@@ -354,6 +379,9 @@ def render_language_reference() -> Reference:
             if d.doc:
                 out += [" ".join(d.doc.split()), ""]
             out += [f"English template: `{d.template}`", ""]
+            if honours_text(v):
+                out += [f"Honours {honours_text(v)}. Any other amount, owner, filter or reference a text "
+                        "gives this verb is an error (E306).", ""]
             game = example_game_for(v)
             if game is None:
                 problems.append(f"verb '{name}' ({eng}): example {v.example!r} does not compile against any "

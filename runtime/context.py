@@ -75,8 +75,8 @@ class Ctx:
         if sel.category == GOOD:
             good = self.good_of(sel)
             return sum(self.game.players[p].goods[good] for p in self.players_for(sel.owner))
-        if sel.category == ZONE:
-            return len(self.game.zones[self.zone_for(sel)])
+        if sel.category == ZONE:  # "number of cards in each player's hand" counts every such zone
+            return sum(len(self.game.zones[z]) for z in self.ref_zones(sel))
         return len(self.options(sel))
 
     def test(self, sel: Sel) -> bool:
@@ -212,11 +212,17 @@ class Ctx:
         g = self.game
         if sel.category == VAR:
             v = self.bindings.get(sel.noun)
-            return list(v) if isinstance(v, list) else ([] if v is None else [v])
+            values = list(v) if isinstance(v, list) else ([] if v is None else [v])
+            if sel.filters:  # "g with icon action": the filter narrows the chosen cards
+                values = [u for u in values if self._card_passes(u, sel.filters)]
+            return values
         if sel.category == CARD:
-            if sel.place is not None:
-                return list(reversed(g.zones[self.zone_for(sel.place)]))
-            return list(reversed(g.zones[g.zone_key(self.hand_zone(), self.player)]))
+            zones = self.ref_zones(sel.place) if sel.place is not None else \
+                [g.zone_key(self.hand_zone(), self.player)]
+            out = [u for z in zones for u in reversed(g.zones[z])]
+            if sel.filters:
+                out = [u for u in out if self._card_passes(u, sel.filters)]
+            return out
         if sel.category == ZONE:
             return [("zone", self.zone_for(sel))]
         if sel.category == PLAYER:
@@ -233,8 +239,18 @@ class Ctx:
         if sel.category == THING:
             return self.things(sel)
         if sel.category == GOOD:
-            return [sel.noun]
+            group = (g.vocab.get("good_groups") or {}).get(sel.noun)
+            return sorted(group) if group else [sel.noun]  # "choose 1 resource": one of the group's Goods
         raise RulesError(f"cannot select {sel.category}")
+
+    def _card_passes(self, uid, filters) -> bool:
+        """A chosen value passes a selector's filters: it is a card and every filter holds for it."""
+        g = self.game
+        if not (isinstance(uid, int) and uid in g.instances):
+            raise Refused("a filter can only narrow cards, and the chosen value is not a card")
+        inst = g.instances[uid]
+        rec = face_view(g.cards[inst.card_id], inst)
+        return all(self._filter(f, rec, inst) for f in filters)
 
     def things(self, sel: Sel) -> list[int]:
         g = self.game
@@ -302,7 +318,12 @@ class Ctx:
 
     # --- goods -------------------------------------------------------------------------------
     def good_of(self, sel: Sel) -> str:
-        """The Good a selector names: a Good, or the Good matching a chosen icon."""
+        """The Good a selector names: a Good, a Good chosen as a name, or the Good matching a chosen icon."""
+        if sel.category == VAR:
+            value = self.bindings.get(sel.noun)
+            if not isinstance(value, str) or value not in self.game.vocab.get("goods", {}):
+                raise Refused(f"{sel.noun!r} does not hold a Good")
+            return value
         for kind, value in sel.filters:
             if kind == "matching":
                 bound = self.bindings[value[4:]] if value.startswith("var:") else value
@@ -312,7 +333,7 @@ class Ctx:
                 return icon["good"]
         return sel.noun
 
-    def gain_goods(self, sel: Sel, instead_of: Sel | None = None) -> None:
+    def gain_goods(self, sel: Sel) -> None:
         good = self.good_of(sel)
         n = self.amount(sel)
         self.game.players[self.player].goods[good] += n
@@ -356,6 +377,8 @@ class Ctx:
             zone = g.zone_key(g.vocab.get("rules", {}).get("draw_from", "deck"), self.player)
             bottom, face = False, None
         hand = g.zone_key(self.hand_zone(), self.player)
+        if isinstance(sel.amount, UpTo):  # "draw up to 2 cards": the player decides how many
+            n = self.how_many(n, 0, "draw")
         drawn = []
         for _ in range(n):
             if not g.zones[zone] and hasattr(self.engine, "refill"):
@@ -382,12 +405,18 @@ class Ctx:
             sel = Sel(sel.category, sel.noun, sel.amount, sel.owner, sel.filters, sel.of, src, sel.per)
         options = self.options(sel)
         n = min(self.amount(sel), len(options))
-        if strict and n < self.amount(sel):
+        if strict and n < self.amount(sel) and not isinstance(sel.amount, (UpTo, AllOf)):
             raise Refused(f"not enough {sel.noun} to {verb}")
-        picks = self.ask(options, n, prompt=f"{verb} {sel.noun}") if n < len(options) else options[:n]
+        if isinstance(sel.amount, UpTo):
+            picks = self.ask(options, n, low=0, prompt=f"{verb} up to {n} {sel.noun}")
+        else:
+            picks = self.ask(options, n, prompt=f"{verb} {sel.noun}") if n < len(options) else options[:n]
         for uid in picks:
-            g.move(uid, to)
-            g.instances[uid].owner = to[1] if to[1] is not None else g.instances[uid].owner
+            dest = to(uid) if callable(to) else to
+            g.move(uid, dest)
+            g.instances[uid].owner = dest[1] if dest[1] is not None else g.instances[uid].owner
+        if callable(to):
+            to = to(picks[0]) if picks else (None, None)
         g.emit(verb, self.player, f"{verb}s {len(picks)} card{'s' if len(picks) != 1 else ''} to {to[0]}"
                + (f" of {g.players[to[1]].name}" if to[1] is not None and to[1] != self.player else ""),
                n=len(picks))
@@ -402,6 +431,14 @@ class Ctx:
             return options
         return self.game.agent(self.player).choose(self.game, self.player, options, k, low, prompt)
 
+    def how_many(self, most: int, least: int, verb: str) -> int:
+        """The player picks a number from ``least`` to ``most`` ("draw up to 2 cards"). Offered from
+        the most down, so the default agent does as much as it may."""
+        if most <= least:
+            return most
+        counts = [HowMany(k) for k in range(most, least - 1, -1)]
+        return self.ask(counts, 1, prompt=f"how many to {verb} (up to {most})")[0].n
+
     def describe(self, value: Any) -> str:
         g = self.game
         if isinstance(value, list):
@@ -412,6 +449,18 @@ class Ctx:
         if isinstance(value, tuple) and value and value[0] == "player":
             return g.players[value[1]].name
         return str(value)
+
+
+class HowMany(int):
+    """A number offered as a choice ("draw up to 2": 2, 1 or 0); a script answers it with the number."""
+
+    @property
+    def n(self) -> int:
+        return int(self)
+
+    @property
+    def label(self) -> str:
+        return str(int(self))
 
 
 def face_view(rec: dict, inst) -> dict:

@@ -20,11 +20,74 @@ from .errors import Refused
 from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE
 
 
+# --- what a slot honours ----------------------------------------------------------------------
+#
+# Truthfulness (DESIGN §3): a verb's signature declares, per slot, every part of a text its
+# implementation honours. The checker rejects any other part with a located error, so a text is
+# never accepted and then silently half-done. The words below are the forms the checker reads off
+# a selector; each is what the designer wrote, not an implementation detail.
+
+# amount forms
+ONE = "one"            # no amount, or "a"/"an"
+NUMBER = "number"      # "2 cards"
+X = "x"                # "x cards" (the card's X)
+EXPR = "expression"    # "(7 - number of cards in your hand) cards"
+PER = "per"            # "1 vp per ruins"
+UP_TO = "up to"        # the chooser picks 0..N — only where the verb offers that choice
+ALL = "all"            # every matching thing — only where the verb takes them all
+COUNTED = frozenset({ONE, NUMBER, X, EXPR, PER})  # each becomes one number through Ctx.amount
+AMOUNTS = (ONE, NUMBER, X, EXPR, PER, UP_TO, ALL)
+
+# owner forms (of the selector itself: "enemy locations", "another player's discard pile")
+OWNERS = ("you", "enemy", "another", "any", "each", "opponent", "owner", "chosen")
+# filter forms
+FILTERS = ("icon", "with", "without", "matching", "field", "other than", "not")
+# reference forms inside a selector
+REFS = ("in", "of")
+
+
 @dataclass(frozen=True)
 class Slot:
+    """One object or phrase of a verb: the noun categories it accepts and the forms it honours.
+
+    ``owners``/``filters``/``refs`` left as None take the default of the shared selection code for
+    the slot's categories (see :func:`honoured`); a verb that selects differently says so here.
+    """
+
     categories: tuple[str, ...]
     required: bool = False
     many: bool = False  # several objects separated by commas: "spend 1 gun, 1 worker"
+    amounts: frozenset = COUNTED
+    owners: frozenset | None = None
+    filters: frozenset | None = None
+    refs: frozenset | None = None
+
+
+# What Ctx's shared selection honours, by category (runtime/context.py: options, things, count,
+# zone_for, good_of). A slot that names no forms of its own honours exactly these.
+_ALL_FILTERS = frozenset(FILTERS)
+DEFAULTS: dict[str, tuple[frozenset, frozenset, frozenset]] = {
+    # category: (owners, filters, refs)
+    THING: (frozenset(OWNERS), _ALL_FILTERS, frozenset(REFS)),
+    CARD: (frozenset(), _ALL_FILTERS, frozenset({"in"})),   # whose: say it on the zone ("in opponent's hand")
+    VAR: (frozenset(), _ALL_FILTERS, frozenset()),           # filters narrow the chosen cards
+    GOOD: (frozenset({"you"}), frozenset({"matching"}), frozenset()),
+    # a zone named in a phrase is ONE zone: "another player's" asks whose; "each player's" would be
+    # many, which a single source or destination cannot honour
+    ZONE: (frozenset(OWNERS) - {"each"}, frozenset(), frozenset()),
+    # "each enemy player", "another player": Ctx.options picks players by owner
+    PLAYER: (frozenset({"enemy", "another", "any", "each"}), frozenset(), frozenset()),
+    "phase": (frozenset(), frozenset(), frozenset()),
+    "icon": (frozenset(), frozenset(), frozenset({"of"})),
+}
+
+
+def honoured(slot: Slot, category: str) -> tuple[frozenset, frozenset, frozenset]:
+    """(owners, filters, refs) that ``slot`` honours for a noun of ``category``."""
+    owners, filters, refs = DEFAULTS.get(category, (frozenset(), frozenset(), frozenset()))
+    return (slot.owners if slot.owners is not None else owners,
+            slot.filters if slot.filters is not None else filters,
+            slot.refs if slot.refs is not None else refs)
 
 
 @dataclass(frozen=True)
@@ -74,14 +137,14 @@ def verbs_for(engine: str) -> dict[str, Verb]:
 _GOODS = Slot((GOOD,), required=True, many=True)
 _CARDS = Slot((CARD, THING, VAR), required=True)
 _WHO = Slot((PLAYER, VAR))
+_CHOSEN_BY_YOU = frozenset(AMOUNTS)  # the acting player picks which (and, for "up to", how many)
 
 
-@verb("gain", template="gain {obj}[ instead of {instead of}]", example="gain 2 fuel",
-      obj=_GOODS, phrases={"instead of": _WHO})
+@verb("gain", template="gain {obj}", example="gain 2 fuel", obj=_GOODS)
 def gain(ctx, objs, ph, strict):
     """The acting player gains Goods from the supply."""
     for sel in objs:
-        ctx.gain_goods(sel, instead_of=ph.get("instead of"))
+        ctx.gain_goods(sel)
 
 
 @verb("spend", template="spend {obj}", example="spend 1 gun, 1 worker: gain 1 vp", obj=_GOODS)
@@ -97,22 +160,28 @@ def lose(ctx, objs, ph, strict):
 
 
 @verb("draw", template="draw {obj}[ from {from}]", example="draw 2 cards from opponent's parts pile",
-      obj=_CARDS, phrases={"from": Slot((ZONE, VAR))})
+      obj=Slot((CARD,), required=True, amounts=COUNTED | {UP_TO}, filters=frozenset(), refs=frozenset()),
+      phrases={"from": Slot((ZONE, VAR))})
 def draw(ctx, objs, ph, strict):
-    """Take cards from the top of a pile (the game's draw pile by default) into your hand."""
+    """Take cards from the top of a pile (the game's draw pile by default) into your hand; "up to N"
+    lets you decide how many."""
     ctx.draw_cards(objs[0], ph.get("from"), strict=strict)
 
 
 @verb("discard", template="discard {obj}[ from {from}]", example="discard 1 card from your hand",
-      obj=_CARDS, phrases={"from": Slot((ZONE, VAR))})
+      obj=Slot((CARD, THING, VAR), required=True, amounts=_CHOSEN_BY_YOU),
+      phrases={"from": Slot((ZONE, VAR), owners=frozenset({"you"}))})
 def discard(ctx, objs, ph, strict):
-    """Put cards of yours into the game's discard zone (its `discard_to`)."""
-    ctx.move_cards(objs[0], ph.get("from"), ctx.discard_zone_for(), strict=strict, verb="discard")
+    """Put cards of yours into the game's discard zone (its `discard_to`): each card into its
+    owner's. You choose which; "up to N" also how many."""
+    ctx.move_cards(objs[0], ph.get("from"), lambda uid: ctx.discard_zone_for(ctx.owner_of_card(uid)),
+                   strict=strict, verb="discard")
 
 
 @verb("give", template="give {obj}[ from {from}] to {to}",
-      example="give 1 card from your hand to opponent", obj=_CARDS,
-      phrases={"from": Slot((ZONE, VAR)), "to": Slot((PLAYER, VAR), required=True)})
+      example="give 1 card from your hand to opponent", obj=Slot((CARD, THING, VAR), required=True,
+                                                                 amounts=_CHOSEN_BY_YOU),
+      phrases={"from": Slot((ZONE, VAR), owners=frozenset({"you"})), "to": Slot((PLAYER, VAR), required=True, owners=frozenset())})
 def give(ctx, objs, ph, strict):
     """Put cards from one of your zones into another player's hand."""
     to_player = ctx.player_of(ph["to"])
@@ -121,7 +190,7 @@ def give(ctx, objs, ph, strict):
 
 
 @verb("place", template="place {obj} on {on}", example="choose 1 of your locations as target; place 1 fuel on target", obj=_GOODS,
-      phrases={"on": Slot((THING, VAR), required=True)})
+      phrases={"on": Slot((THING, VAR), required=True, amounts=frozenset({ONE}))})
 def place(ctx, objs, ph, strict):
     """Place Goods from the general supply on a card."""
     uid = ctx.one_card(ph["on"])

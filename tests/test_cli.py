@@ -130,7 +130,7 @@ def test_run_scenario_with_bad_effect_is_located(project, runner):
     sc.write_text(sc.read_text().replace('effect: "draw 2 cards"', 'effect: "draw 2 crads"'))
     res = runner.invoke(cli.main, ["run", str(sc), "--data", "data"])
     assert res.exit_code == 1
-    assert "data/mini/scenarios/barracks.yaml:14:22: E201 unknown name 'crads'" in res.output
+    assert "data/mini/scenarios/barracks.yaml:14:22: E201 unknown card 'crads'" in res.output
     assert "did you mean 'cards'?" in res.output
     no_traceback(res)
 

@@ -72,8 +72,10 @@ def test_verbs_command_text_and_json(runner, root):
     names = [v["name"] for v in payload["verbs"]]
     assert names == sorted(verbs_for("core"))
     gain = next(v for v in payload["verbs"] if v["name"] == "gain")
-    assert gain["object"] == {"categories": ["good"], "required": True, "many": True}
-    assert "instead of" in gain["phrases"]
+    assert {k: gain["object"][k] for k in ("categories", "required", "many")} == \
+        {"categories": ["good"], "required": True, "many": True}
+    assert gain["object"]["honours"]["good"]["filters"] == ["matching"]
+    assert "instead of" not in gain["phrases"]  # the core gain never honoured it (issue 17)
 
 
 def test_verbs_command_unknown_game(runner, root):

@@ -30,7 +30,7 @@ from runtime.errors import Refused, RulesError
 from runtime.hexgrid import HexMap, fmt, parse_coord, step
 from runtime.refs import GOOD
 from runtime.state import GameState
-from runtime.verbs import Slot, verb
+from runtime.verbs import UP_TO, Slot, verb
 
 ENGINE = "age_of_steam"
 
@@ -110,8 +110,10 @@ class MoonGame(GameState):
 # --- verbs ------------------------------------------------------------------------------------
 
 
+# "build up to N track tiles" grants an allowance: the player then builds 0..N (A03). Only the
+# "up to" form says that truthfully; "build 3 track tiles" would read as an obligation it is not.
 @verb("build", template="build {obj}", example="build up to 3 track tiles",
-      obj=Slot((GOOD,), required=True), engine=ENGINE)
+      obj=Slot((GOOD,), required=True, amounts=frozenset({UP_TO})), engine=ENGINE)
 def build_allowance(ctx, objs, ph, strict):
     """Allow the player to build up to N track tiles this turn (the highest allowance granted counts)."""
     sel = objs[0]

@@ -27,7 +27,7 @@ from ..engine import CompiledGame, Engine, Outcome, register
 from ..errors import Refused, RulesError
 from ..refs import CARD, THING, VAR, ZONE, AllOf, Sel, UpTo
 from ..state import GameState
-from ..verbs import Slot, verb, verbs_for
+from ..verbs import AMOUNTS, Slot, verb, verbs_for
 
 NAME = "infernal_contraption"
 SIDES = ("left", "right", "top", "bottom")
@@ -914,7 +914,9 @@ ENGINE = register(InfernalContraption())
 
 # --- verbs of this game ------------------------------------------------------------------------------
 
-_OBJ = Slot((CARD, THING, VAR), required=True)
+# _pick honours every amount ("up to" asks how many) but no filters: it takes cards as the pile or
+# hand holds them (the top of a pile, at random from a hidden hand)
+_OBJ = Slot((CARD, THING, VAR), required=True, amounts=frozenset(AMOUNTS), filters=frozenset())
 _PILE = Slot((ZONE, VAR))
 
 
@@ -947,12 +949,14 @@ def _pick(ctx: Ctx, sel: Sel, src: Sel | None, verb_name: str, strict: bool, one
             opts = [u for u in reversed(cards) if _removable(g, u, ctx.card)]
         elif zone[0] == "hand":
             if zone[1] != ctx.player:
-                k = min(most, len(cards))
+                # at random (nobody sees another's hand); "up to" lets you decide how many first
+                k = ctx.how_many(min(most, len(cards)), min(least, len(cards)), verb_name)
                 picks = g.rng.sample(cards, k) if k < len(cards) else list(reversed(cards))
                 return zone, picks, most
             opts = list(reversed(cards))
-        else:  # a pile: from the top
-            return zone, list(reversed(cards[-most:])) if most > 0 else [], most
+        else:  # a pile: from the top; "up to" lets you decide how many first
+            k = ctx.how_many(min(most, len(cards)), min(least, len(cards)), verb_name)
+            return zone, list(reversed(cards[-k:])) if k > 0 else [], most
     else:
         opts = [u for u in ctx.options(sel) if isinstance(u, int) and _removable(g, u, ctx.card)]
         zone = None

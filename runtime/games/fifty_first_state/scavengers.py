@@ -33,7 +33,7 @@ from runtime.context import Ctx, face_view
 from runtime.engine import Outcome
 from runtime.errors import Refused, RulesError
 from runtime.refs import THING, VAR
-from runtime.verbs import Slot, verb
+from runtime.verbs import AMOUNTS, Slot, verb
 
 from .engine import FiftyFirstState, Pack, register_pack
 from .verbs import pick_targets
@@ -215,7 +215,7 @@ class Scavengers(Pack):
 
 
 @verb("demolish", template="demolish {obj}", example="choose 1 of your locations as target; demolish target",
-      obj=Slot((THING, VAR), required=True), engine=E)
+      obj=Slot((THING, VAR), required=True, amounts=frozenset(AMOUNTS)), engine=E)
 def demolish(ctx, objs, ph, strict):
     """Take the Goods of a Location's Spoils area and of its Deal, then flip it face down: it is a
     Ruins (Demolition Mike / Tommy, Scavengers S14). Its owner gains nothing (unlike Razing)."""

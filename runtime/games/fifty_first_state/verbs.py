@@ -16,9 +16,13 @@ from collections import Counter
 from runtime.context import Ctx, face_view
 from runtime.errors import Refused
 from runtime.refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
-from runtime.verbs import Slot, verb
+from runtime.verbs import AMOUNTS, Slot, verb
 
 E = "fifty_first_state"
+
+
+# pick_targets (and the core draw for card sources) honours every amount: "up to" asks, "all" takes all
+_PICKED = frozenset(AMOUNTS)
 
 
 def pick_targets(ctx: Ctx, sel: Sel, verb_name: str, strict: bool) -> list[int]:
@@ -57,7 +61,9 @@ def give_goods(ctx: Ctx, player: int, good: str, n: int) -> None:
 
 
 @verb("gain", template="gain {obj}[ instead of {instead of}]", example="choose enemy production location without feature as target; gain goods of target instead of target's owner",
-      obj=Slot((GOOD, THING), required=True, many=True), phrases={"instead of": Slot((PLAYER, VAR))}, engine=E)
+      obj=Slot((GOOD, THING), required=True, many=True, refs=frozenset({"of"})),
+      # "instead of <the Location's owner>": the only player the diversion can name (M17)
+      phrases={"instead of": Slot((PLAYER, VAR), owners=frozenset({"chosen"}))}, engine=E)
 def gain(ctx, objs, ph, strict):
     """Gain Goods. "1 resource" lets you choose which; a Card is drawn from the Deck. "goods of
     <Location>" gains what that Location's Production provides, counted in its owner's State
@@ -165,7 +171,7 @@ def lose(ctx, objs, ph, strict):
 
 
 @verb("discard", template="discard {obj}[ from {from}]", example="discard 1 card from your hand",
-      obj=Slot((CARD, THING, VAR), required=True), phrases={"from": Slot((ZONE, VAR))}, engine=E)
+      obj=Slot((CARD, THING, VAR), required=True, amounts=_PICKED), phrases={"from": Slot((ZONE, VAR))}, engine=E)
 def discard(ctx, objs, ph, strict):
     """Discard cards (from your hand, or Deals/Locations of yours); each goes where the State
     Packs say (a Hacked card to the Machine discard pile, M12)."""
@@ -181,7 +187,7 @@ def discard(ctx, objs, ph, strict):
 
 
 @verb("draw", template="draw {obj}[ from {from}]", example="draw 1 symbol card",
-      obj=Slot((CARD, THING, VAR), required=True), phrases={"from": Slot((ZONE, VAR))}, engine=E)
+      obj=Slot((CARD, THING, VAR), required=True, amounts=_PICKED), phrases={"from": Slot((ZONE, VAR))}, engine=E)
 def draw(ctx, objs, ph, strict):
     """Take cards into your hand: from the Deck; "1 hacked" from the bottom of the Machine deck
     (M13); "1 symbol card" — the top card of another player's Personal Discard pile (Scavengers
@@ -237,7 +243,7 @@ def place(ctx, objs, ph, strict):
 
 
 @verb("rebuild", template="rebuild {obj}", example="rebuild 1 of your ruins",
-      obj=Slot((THING, VAR), required=True), engine=E)
+      obj=Slot((THING, VAR), required=True, amounts=_PICKED), engine=E)
 def rebuild(ctx, objs, ph, strict):
     """Rebuild Ruins: each flips face up and is a Location again, in the row its type requires;
     a Production Location produces at once (Scavengers S12)."""
@@ -247,7 +253,7 @@ def rebuild(ctx, objs, ph, strict):
 
 
 @verb("raze", template="raze {obj}", example="raze 1 of your locations with icon green or worker",
-      obj=Slot((THING, VAR), required=True), engine=E)
+      obj=Slot((THING, VAR), required=True, amounts=_PICKED), engine=E)
 def raze(ctx, objs, ph, strict):
     """Raze Locations: each flips to its Ruins side and its owner gains its Deal Goods (M05); a
     Hacked card goes to the Machine discard pile and its owner gains a Ruins (M12)."""
@@ -258,7 +264,7 @@ def raze(ctx, objs, ph, strict):
 
 
 @verb("block", template="block {obj}[ until {until}]", example="block 1 of your faction actions with icon action until cleanup",
-      obj=Slot((THING, VAR), required=True), engine=E, phrases={"until": Slot(("phase",))})
+      obj=Slot((THING, VAR), required=True, amounts=_PICKED), engine=E, phrases={"until": Slot(("phase",))})
 def block(ctx, objs, ph, strict):
     """Put a marker on Faction board Actions: they cannot be used while it is there; "until
     <phase>" removes it in that phase (the Conflagrator's gear, M18). Without "until" the marker
