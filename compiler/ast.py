@@ -80,7 +80,7 @@ class X:
 
 @dataclass(frozen=True)
 class BinOp:
-    op: str  # "+" | "-" | "*"
+    op: str  # "+" | "-" | "*" | "/" (division rounds down)
     left: "Quantity"
     right: "Quantity"
     span: Span = _span()
@@ -115,8 +115,17 @@ class One:
     span: Span = _span()
 
 
-Quantity = Union[Num, X, BinOp, Count]
-Amount = Union[Num, X, BinOp, Count, UpTo, All, One]
+@dataclass(frozen=True)
+class FieldOf:
+    """``the cost of t``: a numeric card field of a chosen card (or of ``this card``)."""
+
+    field: Name
+    of: Words
+    span: Span = _span()
+
+
+Quantity = Union[Num, X, BinOp, Count, FieldOf]
+Amount = Union[Num, X, BinOp, Count, FieldOf, UpTo, All, One]
 
 
 # --- selectors -------------------------------------------------------------------------------
@@ -156,7 +165,38 @@ class Matching:
     span: Span = _span()
 
 
-Filter = Union[WithIcon, With, Without, Matching]
+@dataclass(frozen=True)
+class FieldCompare:
+    """``costing up to 4``, ``with power 3 or more``: a numeric card field against a bound.
+
+    ``field`` is None for ``costing`` (the game's ``cost`` field); ``form`` keeps how the bound was
+    written ("exactly", "up to", "or more"…) so that the canonical text prints it back.
+    """
+
+    field: Words | None
+    op: str  # "=" | "<=" | ">=" | "<" | ">"
+    value: "Quantity"
+    form: str = ""
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class OtherThan:
+    """``other than copper`` / ``other than this card`` / ``other than t``."""
+
+    noun: Words
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Not:
+    """``not with icon action``: the filter inverted."""
+
+    filter: "Filter"
+    span: Span = _span()
+
+
+Filter = Union[WithIcon, With, Without, Matching, FieldCompare, OtherThan, Not]
 
 
 @dataclass(frozen=True)
@@ -166,6 +206,7 @@ class Per:
     ref: Ref
     filters: tuple[Filter, ...] = ()
     place: Ref | None = None
+    every: int | None = None  # "per 10 cards": whole tens only (rounded down)
     span: Span = _span()
 
 
@@ -271,7 +312,39 @@ class ForEach:
 @dataclass(frozen=True)
 class If:
     condition: Condition
-    body: tuple["BodyStmt", ...]
+    body: tuple["Stmt", ...]
+    otherwise: tuple["Stmt", ...] | None = None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Menu:
+    """``choose one: A; or B`` — the player picks ``count`` distinct options; each runs in order."""
+
+    count: int
+    options: tuple[tuple["Stmt", ...], ...]
+    word: str = "one"  # as written: "one" | "two" | "three"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Acting:
+    """``each opponent: …`` / ``each other player: …`` / ``each player: …`` / ``the player to your
+    left: …`` — the body runs once per such player, as that player (their zones, Goods, agent)."""
+
+    who: str  # "opponent" | "other" | "each" | "left" | "right"
+    noun: Words
+    body: tuple["Stmt", ...]
+    other: bool = False  # written "each other …"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class RepeatUntil:
+    """``until <condition>: <body>`` — the body again and again until the condition holds (bounded)."""
+
+    condition: Condition
+    body: tuple["Stmt", ...]
     span: Span = _span()
 
 
@@ -285,7 +358,7 @@ class Cost:
 
 
 BodyStmt = Union[Action, Choose]
-Stmt = Union[Requires, Let, Choose, ForEach, If, Cost, Action]
+Stmt = Union[Requires, Let, Choose, Menu, ForEach, If, Cost, Acting, RepeatUntil, Action]
 
 
 @dataclass(frozen=True)

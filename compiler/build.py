@@ -170,7 +170,9 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         gb.modules[path.stem] = doc
         rel = f"{rel_root.name}/{path.relative_to(rel_root).as_posix()}"
         doc.rel = rel  # generated code names this, never the cwd-dependent display path
-        mw = ModuleWriter(rel)
+        mw = ModuleWriter(rel, english=_option_labels(vocab))
+        # "other than <card>" may name a card of this module or of an earlier one
+        checker.card_ids = set(seen_ids) | {c.get("id") for c in cards if isinstance(c, dict)}
         table_cards = []
         for i, card in enumerate(cards):
             cid = card.get("id")
@@ -252,6 +254,13 @@ def _compile_card(doc: Document, i: int, card: dict, vocab: Vocabulary, checker:
     return cid, f"{{**{literal(record)}, 'slots': {_fn_dict(slots)}, 'faces': {{{face_text}}}}}"
 
 
+def _option_labels(vocab: Vocabulary):
+    """How a menu's options are labelled for the agent: their English, as the reference prints them."""
+    from .english import render_effect
+
+    return lambda stmts: render_effect(A.Effect(tuple(stmts)), vocab)
+
+
 def _fn_dict(fns: dict[str, str]) -> str:
     return "{" + ", ".join(f"{literal(k)}: {v}" for k, v in fns.items()) + "}"
 
@@ -276,11 +285,11 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
     if problem is not None:
         report("E301", problem.message, A.Span(problem.offset, problem.offset + problem.length))
         return None
-    key = (slot_kind, text)
+    key = (slot_kind, text, card is not None)
     cached = gb.checked.get(key)
     if cached is None:  # the same text always checks the same way in one game: check it once
         problems: list[tuple] = []
-        checked = checker.check(effect, lambda *args: problems.append(args))
+        checked = checker.check(effect, lambda *args: problems.append(args), has_card=card is not None)
         cached = gb.checked[key] = (checked, problems)
     checked, problems = cached
     for args in problems:

@@ -50,7 +50,9 @@ class Checker:
         self.vocab = vocab
         self.verbs = verbs
 
-    def check(self, effect: A.Effect, report: Report, kind: str = "effect") -> Checked:
+    card_ids: set | None = None  # the build sets the game's card ids, for "other than <card>"
+
+    def check(self, effect: A.Effect, report: Report, kind: str = "effect", has_card: bool = True) -> Checked:
         out = Checked(effect)
         errors = []
 
@@ -59,6 +61,8 @@ class Checker:
             report(code, msg, span, hint)
 
         scope: dict[str, str] = {}  # bound name -> category of what it holds
+        if has_card:
+            scope[THIS_CARD] = CARD  # "this card": the card whose effect runs (rules have none)
         seen_action = False
         for st in effect.statements:
             if isinstance(st, (A.Requires, A.Let)):
@@ -88,18 +92,49 @@ class Checker:
                                  slot=_EACH, verb="for each")
             inner = dict(scope)
             inner[st.name.text if st.name else "it"] = cat or THING
-            for b in st.body:
-                self._stmt(b, inner, out, rep)
+            self._body(st.body, inner, out, rep)
         elif isinstance(st, A.If):
             self._cond(st.condition, scope, out, rep)
-            for b in st.body:
-                self._stmt(b, scope, out, rep)
+            self._body(st.body, dict(scope), out, rep)
+            if st.otherwise is not None:
+                self._body(st.otherwise, dict(scope), out, rep)
         elif isinstance(st, A.Cost):
             self._action(st.action, scope, out, rep)
-            for b in st.body:
-                self._stmt(b, scope, out, rep)
+            self._body(st.body, scope, out, rep)
+        elif isinstance(st, A.Menu):
+            if st.count >= len(st.options):
+                rep("E307", f"'choose {st.word}' needs more than {st.count} option"
+                    f"{'s' if st.count != 1 else ''} to choose from (it has {len(st.options)})", st.span,
+                    "add options separated by '; or'")
+            seen: dict[str, A.Span] = {}
+            from .printer import fmt
+            for option in st.options:
+                text = "; ".join(fmt(o) for o in option)
+                if text in seen:
+                    rep("E307", "this option is the same as an earlier one: a menu's options are distinct",
+                        _body_span(option), None)
+                seen[text] = _body_span(option)
+                self._body(option, dict(scope), out, rep)
+        elif isinstance(st, A.Acting):
+            allowed = {"opponent": ("opponent", "opponents"), "other": ("player", "players", "opponent", "opponents"),
+                       "each": ("player", "players"), "left": ("player",), "right": ("player",)}[st.who]
+            if st.noun.text not in allowed or (st.who in ("left", "right") and False):
+                rep("E201", f"unknown acting player '{st.noun.text}'", st.noun.span,
+                    did_you_mean(st.noun.text, allowed) or "write 'each opponent: …', 'each other player: …', "
+                    "'each player: …' or 'the player to your left: …'")
+            self._body(st.body, dict(scope), out, rep)
+        elif isinstance(st, A.RepeatUntil):
+            self._cond(st.condition, scope, out, rep)
+            self._body(st.body, dict(scope), out, rep)
         elif isinstance(st, A.Action):
             self._action(st, scope, out, rep)
+
+    def _body(self, body, scope, out, rep) -> None:
+        for b in body:
+            if isinstance(b, (A.Requires, A.Let)) and (isinstance(b, A.Requires) or b.minimum is not None):
+                rep("E304", "'requires' and 'x is … (min N)' decide whether anything of the effect happens: "
+                    "they stand at its start, not inside a body", b.span)
+            self._stmt(b, scope, out, rep)
 
     def _action(self, act: A.Action, scope, out, rep) -> None:
         verb = self.verbs.get(act.verb.text)
@@ -157,6 +192,16 @@ class Checker:
         if isinstance(q, A.BinOp):
             self._quantity(q.left, scope, out, rep)
             self._quantity(q.right, scope, out, rep)
+            if q.op == "/" and isinstance(q.right, A.Num) and q.right.value == 0:
+                rep("E308", "division by zero", q.right.span, None)
+        elif isinstance(q, A.FieldOf):
+            self._field(q.field.text, q.field.span, rep)
+            if q.of.text not in scope:
+                rep("E305", f"'{q.of.text}' is not a chosen card here", q.of.span,
+                    did_you_mean(q.of.text, scope) or "write 'the cost of this card' or choose a card as a name first")
+            elif scope[q.of.text] not in (CARD, THING):
+                rep("E205", f"'{q.of.text}' holds a {_CATEGORY_WORDS.get(scope[q.of.text], 'value')}, not a card",
+                    q.of.span)
         elif isinstance(q, A.Count):
             self._selector(q.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR), slot=_COUNT,
                            verb="number of")
@@ -174,16 +219,19 @@ class Checker:
             return None
         owner = self._owner(sel.owner, scope, rep)
         self._honoured(sel, cat, owner, slot or _REF, verb, rep)
-        filters = tuple(f for f in (self._filter(f, scope, rep) for f in sel.filters) if f is not None)
+        filters = tuple(f for f in (self._filter(f, scope, rep, out) for f in sel.filters) if f is not None)
         of = self._ref(sel.of, scope, out, rep, (THING, CARD, VAR, ZONE)) if sel.of is not None else None
         place = self._ref(sel.place, scope, out, rep, (ZONE, VAR)) if sel.place is not None else None
         per = None
         if sel.per is not None:
+            if sel.per.every is not None and sel.per.every < 1:
+                rep("E308", "'per 0 …' divides by zero", sel.per.span, None)
             per = self._ref(sel.per.ref, scope, out, rep, (THING, CARD, ZONE, GOOD, VAR))
             if per is not None:
-                pf = tuple(f for f in (self._filter(f, scope, rep) for f in sel.per.filters) if f is not None)
+                pf = tuple(f for f in (self._filter(f, scope, rep, out) for f in sel.per.filters) if f is not None)
                 pp = self._ref(sel.per.place, scope, out, rep, (ZONE, VAR)) if sel.per.place else None
-                per = Sel(per.category, per.noun, None, per.owner, pf, per.of, pp)
+                # a per's amount is its "every": "per 10 cards" counts whole tens (Ctx.amount)
+                per = Sel(per.category, per.noun, sel.per.every, per.owner, pf, per.of, pp)
         owner = self._others_only(cat, key, owner, sel.owner, sel.noun, rep)
         out.resolved[id(sel)] = Sel(cat, key, None, owner, filters, of, place, per)
         return cat
@@ -204,6 +252,8 @@ class Checker:
                 _owner_hint(cat, owners, _owner_form(owner)))
         for f in sel.filters:
             kind = _filter_form(f)
+            if kind == "not" and _filter_form(f.filter) not in filters:
+                kind = _filter_form(f.filter)
             if kind not in filters:
                 rep("E306", f"{who} would ignore the filter '{_filter_text(f)}' here", f.span,
                     "it acts on the thing as named, without filters" if not filters else
@@ -260,7 +310,41 @@ class Checker:
         rep("E201", f"unknown owner '{owner.text}'", owner.span, did_you_mean(owner.text, choices))
         return None
 
-    def _filter(self, f, scope, rep):
+    def _field(self, name: str, span: A.Span, rep) -> str | None:
+        numeric = self.vocab.numeric_fields()
+        key = name.replace(" ", "_")
+        if key in numeric:
+            return key
+        if key in self.vocab.field_names():
+            rep("E205", f"card field '{name}' is not a number: a comparison needs a field declared 'int'", span)
+        else:
+            rep("E201", f"unknown number field '{name}'", span, did_you_mean(key, numeric))
+        return None
+
+    def _filter(self, f, scope, rep, out=None):
+        if isinstance(f, A.Not):
+            inner = self._filter(f.filter, scope, rep, out)
+            return ("not", inner) if inner is not None else None
+        if isinstance(f, A.FieldCompare):
+            key = self._field(f.field.text if f.field is not None else "cost",
+                              f.field.span if f.field is not None else f.span, rep)
+            self._quantity(f.value, scope, out if out is not None else Checked(A.Effect(())), rep)
+            if key is None:
+                return None
+            return ("field", (key, f.op, _value_key(f.value)))
+        if isinstance(f, A.OtherThan):
+            name = f.noun.text
+            if name in scope:
+                if scope[name] not in (CARD, THING):
+                    rep("E205", f"'{name}' holds a {_CATEGORY_WORDS.get(scope[name], 'value')}, not a card", f.noun.span)
+                    return None
+                return ("other", f"var:{name}")
+            key = name.replace(" ", "_")
+            if self.card_ids is not None and key not in self.card_ids:
+                rep("E201", f"unknown card '{name}'", f.noun.span,
+                    did_you_mean(key, set(self.card_ids) | set(scope)))
+                return None
+            return ("other", f"card:{key}")
         if isinstance(f, A.WithIcon):
             icons = self.vocab.icon_names()
             for i in f.icons:
@@ -383,6 +467,12 @@ def _filter_form(f) -> str:
         return "without"
     if isinstance(f, A.Matching):
         return "matching"
+    if isinstance(f, A.FieldCompare):
+        return "field"
+    if isinstance(f, A.OtherThan):
+        return "other than"
+    if isinstance(f, A.Not):
+        return "not"
     return type(f).__name__.lower()
 
 
@@ -390,3 +480,20 @@ def _filter_text(f) -> str:
     from .printer import fmt
 
     return fmt(f)
+
+
+THIS_CARD = "this card"
+
+
+def _body_span(body) -> A.Span:
+    return A.Span(body[0].span.start, body[-1].span.end) if body else A.NO_SPAN
+
+
+def _value_key(q) -> object:
+    """A filter's bound as the runtime reads it: a plain number, or ``"q:<canonical text>"`` for a
+    quantity the generated code computes and binds under that name just before the statement."""
+    if isinstance(q, A.Num):
+        return int(q.value)
+    from .printer import fmt
+
+    return "q:" + fmt(q)

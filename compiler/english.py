@@ -45,8 +45,10 @@ MASS_NOUNS = {"fuel", "iron", "steel", "wood", "food", "water", "oil", "money", 
 _SMALL_WORDS = {"of", "the", "and", "in", "on", "a", "an", "to", "for", "or", "at", "from"}
 _CMP_WORDS = {"=": "is", "!=": "is not", "<": "is less than", ">": "is more than", "<=": "is at most",
               ">=": "is at least"}
-_OP_WORDS = {"+": "plus", "-": "minus", "*": "times"}
-_PREC = {"+": 1, "-": 1, "*": 2}
+_OP_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
+_PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
+_ACTING = {"opponent": "each opponent", "other": "each other player", "each": "each player",
+           "left": "the player to your left", "right": "the player to your right"}
 
 
 # --- public API ----------------------------------------------------------------------------------
@@ -224,6 +226,7 @@ class _Renderer:
         self.verbs = verbs
         self.resolved: dict = {}
         self.scope: list[_Bound] = []
+        self.acting = 0  # inside "each opponent: …", "your" is theirs
         try:
             from .check import Checker
 
@@ -261,7 +264,21 @@ class _Renderer:
                 text += f"; usable only while X is at least {st.minimum}"
             return text
         if isinstance(st, A.If):
-            return f"if {self.cond(st.condition)}, {self.body(st.body)}"
+            text = f"if {self.cond(st.condition)}, {self.body(st.body)}"
+            if st.otherwise is not None:
+                text += f"; otherwise, {self.body(st.otherwise)}"
+            return text
+        if isinstance(st, A.Menu):
+            return f"choose {st.word}: " + "; or ".join(self.body(o) for o in st.options)
+        if isinstance(st, A.Acting):
+            order = ", in seat order" if st.who in ("opponent", "other", "each") else ""
+            self.acting += 1
+            try:
+                return f"{_ACTING[st.who]}{order}: {self.body(st.body)}"
+            finally:
+                self.acting -= 1
+        if isinstance(st, A.RepeatUntil):
+            return f"repeat until {self.cond(st.condition)}: {self.body(st.body)}"
         if isinstance(st, A.Cost):
             return f"{self.action(st.action)} to {self.body(st.body)}"
         if isinstance(st, A.ForEach):
@@ -276,7 +293,9 @@ class _Renderer:
         return self.simple(st)
 
     def body(self, body) -> str:
-        return " and ".join(self.simple(b) for b in body)
+        if all(isinstance(b, (A.Action, A.Choose)) for b in body):
+            return " and ".join(self.simple(b) for b in body)
+        return "; then ".join(self.simple(b) for b in body)
 
     def simple(self, st) -> str:
         if isinstance(st, A.Choose):
@@ -395,6 +414,10 @@ class _Renderer:
             return "X"
         if isinstance(q, A.Count):
             return self.count(q.selector)
+        if isinstance(q, A.FieldOf):
+            return f"the {self.field_name(q.field.text, plural=False)} of {self.var_ref(q.of.text)}"
+        if isinstance(q, A.BinOp) and q.op == "/":
+            return f"{self.quantity(q.left)} divided by {self.quantity(q.right)}, rounded down"
         if isinstance(q, A.BinOp):
             def side(s, right: bool) -> str:
                 text = self.quantity(s)
@@ -509,8 +532,10 @@ class _Renderer:
         if sel.place is not None:
             out += f" in {self.ref(sel.place)}"
         if sel.per is not None:
-            per = self.ref(sel.per.ref, plural=False, definite=False)
-            out += f" for each {per}" + "".join(" " + self.filter(f) for f in sel.per.filters)
+            every = sel.per.every
+            per = self.ref(sel.per.ref, plural=bool(every and every > 1), definite=False)
+            lead = f"for every {every}" if every else "for each"
+            out += f" {lead} {per}" + "".join(" " + self.filter(f) for f in sel.per.filters)
             if sel.per.place is not None:
                 out += f" in {self.ref(sel.per.place)}"
         return out
@@ -527,6 +552,27 @@ class _Renderer:
             return f"without {self.field_name(f.noun.text, plural=True)}"
         if isinstance(f, A.Matching):
             return f"matching {self.var_ref(f.name.text)}"
+        if isinstance(f, A.FieldCompare):
+            value = self.quantity(f.value)
+            bound = {("=", ""): value, ("=", "exactly"): f"exactly {value}", ("<=", "up to"): f"up to {value}",
+                     ("<=", "or less"): f"{value} or less", (">=", "or more"): f"{value} or more",
+                     (">=", "at least"): f"at least {value}", (">", "more than"): f"more than {value}",
+                     ("<", "less than"): f"less than {value}"}[(f.op, f.form)]
+            if f.field is None:
+                return f"costing {bound}"
+            return f"with {self.field_name(f.field.text, plural=False)} {bound}"
+        if isinstance(f, A.OtherThan):
+            name = f.noun.text
+            if name == "this card" or any(b.name == name for b in self.scope):
+                return f"other than {self.var_ref(name)}"
+            return f"other than {title(name.replace(' ', '_'))}"
+        if isinstance(f, A.Not):
+            inner = f.filter
+            if isinstance(inner, (A.WithIcon, A.With)):
+                return "without" + self.filter(inner)[len("with"):]
+            if isinstance(inner, A.Without):
+                return "with" + self.filter(inner)[len("without"):]
+            return f"not {self.filter(inner)}"
         return ""
 
     def field_name(self, words: str, plural: bool) -> str:
@@ -589,7 +635,7 @@ class _Renderer:
 
     def owner(self, owner: A.Owner) -> str:
         if owner.kind == "your":
-            return "your"
+            return "their" if self.acting else "your"
         if owner.kind == "enemy":
             return "enemy"
         return self.possessive(owner)
@@ -648,6 +694,8 @@ class _Renderer:
         return len(self.scope) == 1 and self.scope[0].name == name and self.scope[0].category != PLAYER
 
     def var_ref(self, name: str) -> str:
+        if name == "this card":
+            return "this card"
         if self._is_pronoun(name):
             return "it"
         b = self._bound(name)
@@ -663,6 +711,8 @@ class _Renderer:
         """The printed noun of a selector or reference, in the right number."""
         cat = self._cat(node)
         words = node.noun.text
+        if words == "this card":
+            return "this card", False
         if cat == VAR:
             return self._bound(words).noun, False
         key = self._key(node)

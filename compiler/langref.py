@@ -31,6 +31,7 @@ from .vocabulary import Vocabulary
 # The mini fixture game (tests/fixtures/mini) is the home of the core constructs' examples: it is
 # small, uses only core verbs and never changes with the real games. Absent from an installed wheel.
 FIXTURE_DATA = RESOURCE_ROOT / "tests" / "fixtures" / "mini"
+TRUTH_DATA = RESOURCE_ROOT / "tests" / "fixtures" / "truth"  # a small deck-builder for the newer constructs
 
 _CATEGORY_WORDS = {GOOD: "good", THING: "thing", ZONE: "zone", PLAYER: "player", PHASE: "phase",
                    ICON: "icon", VAR: "chosen name", CARD: "card"}
@@ -96,10 +97,34 @@ CONSTRUCTS: tuple[Construct, ...] = (
         ("for each location in your state: gain 1 fuel", "mini")], ["foreach"]),
     _c("Statements", "Condition", "if CONDITION: STATEMENT [and STATEMENT…]",
        "Runs the body only when the condition holds; otherwise the statement does nothing and the "
-       "effect goes on. Bodies of `if`, `for each` and costs are simple statements joined by `and`; "
-       "they do not nest.",
+       "effect goes on. A body is simple statements joined by `and`, or a parenthesised block (see "
+       "*Nested bodies*).",
        [("if number of cards in your hand >= 2: discard 1 card from your hand and gain 1 vp", "mini")],
        ["if_"]),
+    _c("Statements", "Otherwise", "if CONDITION: BODY otherwise: BODY",
+       "The second body runs when the condition does not hold.",
+       [("if number of cards in your hand >= 3: gain 1 coin otherwise: draw 1 card", "truth")],
+       ["otherwise"]),
+    _c("Statements", "Nested bodies", "( STATEMENT; STATEMENT… )",
+       "A body in parentheses holds any statements separated by `;`, nested `if`s, loops and menus "
+       "included. Without parentheses a body is simple statements joined by `and`.",
+       [("if number of cards in your hand >= 3: (draw 1 card; if number of cards in your hand >= 5: gain 1 coin)",
+         "truth")], ["block"]),
+    _c("Statements", "Menu", "choose one|two|three: BODY; or BODY…",
+       "The player picks that many distinct options (offered with their English labels); the chosen "
+       "options run in the order printed.",
+       [("choose one: draw 2 cards; or gain 2 coin", "truth"),
+        ("choose two: draw 1 card; or gain 1 coin; or gain 1 ore", "truth")], ["menu", "menu_count"]),
+    _c("Statements", "Acting player", "each opponent: BODY · each other player: BODY · each player: BODY · "
+       "the player to your left|right: BODY",
+       "The body runs once for each such player, in seat order starting after you (`each player` starts "
+       "with you); inside it, `you` and `your` are that player, and that player's agent makes the choices.",
+       [("each opponent: discard 1 card from your hand", "truth"), ("each player: draw 1 card", "truth"),
+        ("the player to your left: gain 1 coin", "truth")], ["acting", "each_acting", "neighbour_acting"]),
+    _c("Statements", "Repetition", "until CONDITION: BODY",
+       "The body runs again and again until the condition holds; it stops when a round changes nothing "
+       "(and after 100 rounds at most).",
+       [("until number of cards in your hand >= 4: draw 1 card", "truth")], ["until_"]),
     _c("Selectors", "Amounts", "N · x · (EXPRESSION) · up to N · all · a/an",
        "How many: a number, `x`, a parenthesised expression, `up to N` (the chooser picks 0 to N), "
        "`all`, or an article for one.",
@@ -125,16 +150,31 @@ CONSTRUCTS: tuple[Construct, ...] = (
         ("for each of your locations without production: gain 1 vp", "mini"),
         ("choose 1 icon as i; for each of your locations matching i: gain 1 fuel", "mini")],
        ["filters", "filter", "with_icon", "with_", "without", "matching"]),
+    _c("Selectors", "Number fields", "costing BOUND · with FIELD BOUND · BOUND: N · exactly Q · up to Q · "
+       "at least Q (after costing) · more than Q · less than Q · N or more · N or less",
+       "Compare a numeric card field (declared `int` in a card kind; `costing` reads `cost`). A card "
+       "without the field never matches. Q may be a parenthesised expression or `the FIELD of NAME`.",
+       [("discard 1 card costing up to 2 from your hand", "truth"),
+        ("choose 1 card in your hand as t; discard 1 card costing more than (the cost of t) from your hand", "truth")],
+       ["costing", "costing_at_least", "with_field", "bound", "bound_eq", "bound_le", "bound_ge", "bound_gt",
+        "bound_lt", "bare_value", "bound_value", "field_of"]),
+    _c("Selectors", "Negative filters", "other than NAME · not FILTER",
+       "`other than` leaves out a card by id, this card, or a chosen card; `not` inverts a filter.",
+       [("discard 1 card other than this card from your hand", "truth"),
+        ("discard 1 card not with icon action from your hand", "truth")], ["other_than", "not_"]),
     _c("Selectors", "References: of, in, per", "of REF · in REF · per REF [FILTERS] [in REF]",
        "`in` names the zone to look in; `of` names what a thing belongs to; `per` multiplies the amount "
        "by how many such things exist.",
        [("gain 1 vp per location in your state", "mini"),
         ("gain 1 fuel per production location in your state", "mini")],
        ["ref", "of_clause", "per"]),
-    _c("Quantities and conditions", "Quantities", "N · x · Q + Q · Q - Q · Q * Q · (Q) · number of SELECTOR",
-       "Arithmetic over numbers, `x` and counts of things.",
-       [("gain (2 * number of locations in your state + 1) fuel", "mini"), ("x is 2; gain x vp", "mini")],
-       ["quantity", "sum", "product", "atom", "add", "sub", "mul", "count"]),
+    _c("Quantities and conditions", "Quantities", "N · x · Q + Q · Q - Q · Q * Q · Q / Q · (Q) · "
+       "number of SELECTOR · the FIELD of NAME",
+       "Arithmetic over numbers, `x` and counts of things. Division rounds down (dividing by zero gives 0); "
+       "`per N …` counts whole Ns.",
+       [("gain (2 * number of locations in your state + 1) fuel", "mini"), ("x is 2; gain x vp", "mini"),
+        ("gain (number of cards in your hand / 2) coin", "truth"), ("gain 1 vp per 2 cards in your hand", "truth")],
+       ["quantity", "sum", "product", "atom", "add", "sub", "mul", "div", "count"]),
     _c("Quantities and conditions", "Conditions", "QUANTITY (= | != | < | > | <= | >=) QUANTITY · SELECTOR",
        "A comparison, or a selector meaning \"at least that many exist\".",
        [("if number of cards in your hand < 3: draw 1 card", "mini"), ("requires 2 fuel; gain 1 vp", "mini")],
@@ -247,7 +287,7 @@ def engine_names() -> list[str]:
 def example_games() -> dict[str, Path]:
     """game id -> game.yaml for every game an example may be checked against (bundled + fixture)."""
     out: dict[str, Path] = {}
-    for root in (FIXTURE_DATA, BUNDLED_DATA):
+    for root in (FIXTURE_DATA, TRUTH_DATA, BUNDLED_DATA):
         if not root.is_dir():
             continue
         for p in sorted(root.iterdir()):

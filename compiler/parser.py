@@ -25,7 +25,8 @@ from .resources import GRAMMAR_DIR
 _TERMINAL_WORDS = {
     "NAME": "a word", "INT": "a number", "SEMICOLON": "';'", "COLON": "':'", "COMMA": "','",
     "LPAR": "'('", "RPAR": "')'", "CMP": "a comparison (=, <, >, <=, >=, !=)", "PLUS": "'+'",
-    "MINUS": "'-'", "STAR": "'*'", "POSSESSIVE": "'s", "$END": "the end of the effect",
+    "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'", "POSSESSIVE": "'s", "$END": "the end of the effect",
+    "SEMI_OR": "'; or'",
 }
 
 
@@ -165,8 +166,33 @@ class _ToAst:
         nm = A.Name(str(name), _tspan(name)) if name is not None else None
         return A.ForEach(sel, nm, body, of is not None, _span(meta))
 
-    def if_(self, meta, cond, body):
-        return A.If(cond, body, _span(meta))
+    def if_(self, meta, cond, body, otherwise):
+        return A.If(cond, body, otherwise, _span(meta))
+
+    def otherwise(self, meta, body):
+        return body
+
+    def menu(self, meta, word, *bodies):
+        options = tuple(b for b in bodies if not isinstance(b, Token))  # drop the "; or" tokens
+        return A.Menu(_MENU_COUNTS[word], options, word, _span(meta))
+
+    def menu_count(self, meta, tok):
+        return str(tok)
+
+    def each_acting(self, meta, other, words, body):
+        text = words.text
+        who = "each" if text in ("player", "players") and other is None else \
+            ("opponent" if text in ("opponent", "opponents") else "other")
+        return A.Acting(who, words, body, other is not None, _span(meta))
+
+    def neighbour_acting(self, meta, words, side, body):
+        return A.Acting(str(side), words, body, False, _span(meta))
+
+    def until_(self, meta, cond, body):
+        return A.RepeatUntil(cond, body, _span(meta))
+
+    def block(self, meta, *stmts):
+        return tuple(stmts)
 
     def cost(self, meta, action, body):
         return A.Cost(action, body, _span(meta))
@@ -208,8 +234,8 @@ class _ToAst:
     def ref(self, meta, owner, words, of):
         return A.Ref(owner, words, of, _span(meta))
 
-    def per(self, meta, ref, filters, place):
-        return A.Per(ref, filters or (), place, _span(meta))
+    def per(self, meta, every, ref, filters, place):
+        return A.Per(ref, filters or (), place, int(every) if every is not None else None, _span(meta))
 
     def words(self, meta, *toks):
         return A.Words(tuple(str(t) for t in toks), _span(meta))
@@ -240,6 +266,42 @@ class _ToAst:
 
     def matching(self, meta, name):
         return A.Matching(A.Name(str(name), _tspan(name)), _span(meta))
+
+    def with_field(self, meta, words, bound):
+        op, value, form = bound
+        return A.FieldCompare(words, op, value, form, _span(meta))
+
+    def costing(self, meta, bound):
+        op, value, form = bound
+        return A.FieldCompare(None, op, value, form, _span(meta))
+
+    def costing_at_least(self, meta, value):
+        return A.FieldCompare(None, ">=", value, "at least", _span(meta))
+
+    def other_than(self, meta, words):
+        return A.OtherThan(words, _span(meta))
+
+    def not_(self, meta, f):
+        return A.Not(f, _span(meta))
+
+    # bounds: (op, value, how it was written)
+    def bound_eq(self, meta, *items):
+        return ("=", items[-1], "exactly" if _written(meta, "exactly") else "")
+
+    def bound_le(self, meta, value):
+        return ("<=", value, "up to" if _written(meta, "up") else "or less")
+
+    def bound_gt(self, meta, value):
+        return (">", value, "more than")
+
+    def bound_lt(self, meta, value):
+        return ("<", value, "less than")
+
+    def bound_ge(self, meta, value):
+        return (">=", value, "or more")
+
+    def field_of(self, meta, name, words):
+        return A.FieldOf(A.Name(str(name), _tspan(name)), words, _span(meta))
 
     # amounts and quantities
     def num(self, meta, tok):
@@ -275,6 +337,9 @@ class _ToAst:
     def mul(self, meta, a, b):
         return A.BinOp("*", a, b, _span(meta))
 
+    def div(self, meta, a, b):
+        return A.BinOp("/", a, b, _span(meta))
+
     def count(self, meta, sel):
         return A.Count(sel, _span(meta))
 
@@ -286,6 +351,15 @@ class _ToAst:
         return A.Exists(sel, _span(meta))
 
 
+_MENU_COUNTS = {"one": 1, "two": 2, "three": 3}
+
+
+def _written(meta, word: str) -> bool:
+    """Whether a bound began with ``word`` ("exactly 3" vs "3"); Lark drops anonymous keywords."""
+    return _CURRENT_TEXT[0][meta.start_pos:meta.start_pos + len(word)] == word
+
+
+_CURRENT_TEXT = [""]  # the text being transformed (one parse at a time per process)
 _TRANSFORMER = _ToAst()
 
 
@@ -309,6 +383,7 @@ def parse_effect(text: str) -> tuple[A.Effect | None, SyntaxProblem | None]:
         return None, SyntaxProblem(f"more than {MAX_OPERATORS} arithmetic operators in one effect", too_long)
     try:
         tree = _lark().parse(text)
+        _CURRENT_TEXT[0] = text
         effect = _TRANSFORMER.transform(tree)
     except UnexpectedInput as exc:
         return None, _problem(text, exc)

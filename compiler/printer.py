@@ -37,7 +37,27 @@ def _(n: A.Choose) -> str:
 
 
 def _body(body) -> str:
-    return " and ".join(fmt(s) for s in body)
+    """Simple statements join with "and"; a body holding any other statement is a block."""
+    if all(isinstance(s, (A.Action, A.Choose)) for s in body):
+        return " and ".join(fmt(s) for s in body)
+    return "(" + "; ".join(fmt(s) for s in body) + ")"
+
+
+@fmt.register
+def _(n: A.Menu) -> str:
+    return f"choose {n.word}: " + "; or ".join(_body(o) for o in n.options)
+
+
+@fmt.register
+def _(n: A.Acting) -> str:
+    if n.who in ("left", "right"):
+        return f"the {n.noun.text} to your {n.who}: {_body(n.body)}"
+    return f"each {'other ' if n.other else ''}{n.noun.text}: {_body(n.body)}"
+
+
+@fmt.register
+def _(n: A.RepeatUntil) -> str:
+    return f"until {fmt(n.condition)}: {_body(n.body)}"
 
 
 @fmt.register
@@ -49,7 +69,8 @@ def _(n: A.ForEach) -> str:
 
 @fmt.register
 def _(n: A.If) -> str:
-    return f"if {fmt(n.condition)}: {_body(n.body)}"
+    tail = f" otherwise: {_body(n.otherwise)}" if n.otherwise is not None else ""
+    return f"if {fmt(n.condition)}: {_body(n.body)}{tail}"
 
 
 @fmt.register
@@ -104,7 +125,7 @@ def _(n: A.Ref) -> str:
 
 @fmt.register
 def _(n: A.Per) -> str:
-    parts = ["per", fmt(n.ref)] + [fmt(f) for f in n.filters]
+    parts = ["per"] + ([str(n.every)] if n.every is not None else []) + [fmt(n.ref)] + [fmt(f) for f in n.filters]
     if n.place is not None:
         parts.append(f"in {fmt(n.place)}")
     return " ".join(parts)
@@ -128,6 +149,33 @@ def _(n: A.Without) -> str:
 @fmt.register
 def _(n: A.Matching) -> str:
     return f"matching {n.name.text}"
+
+
+_BOUND_WORDS = {("=", ""): "{v}", ("=", "exactly"): "exactly {v}", ("<=", "up to"): "up to {v}",
+                ("<=", "or less"): "{v} or less", (">=", "or more"): "{v} or more", (">=", "at least"): "at least {v}",
+                (">", "more than"): "more than {v}", ("<", "less than"): "less than {v}"}
+
+
+@fmt.register
+def _(n: A.FieldCompare) -> str:
+    value = fmt(n.value) if isinstance(n.value, (A.Num, A.X)) else f"({fmt(n.value)})"
+    bound = _BOUND_WORDS[(n.op, n.form)].format(v=value)
+    return f"costing {bound}" if n.field is None else f"with {n.field.text} {bound}"
+
+
+@fmt.register
+def _(n: A.OtherThan) -> str:
+    return f"other than {n.noun.text}"
+
+
+@fmt.register
+def _(n: A.Not) -> str:
+    return f"not {fmt(n.filter)}"
+
+
+@fmt.register
+def _(n: A.FieldOf) -> str:
+    return f"the {n.field.text} of {n.of.text}"
 
 
 @fmt.register
@@ -168,7 +216,7 @@ def _(n: A.Count) -> str:
     return f"number of {fmt(n.selector)}"
 
 
-_PREC = {"+": 1, "-": 1, "*": 2}
+_PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 
 @fmt.register
@@ -178,7 +226,7 @@ def _(n: A.BinOp) -> str:
         if isinstance(q, A.BinOp) and (_PREC[q.op] < _PREC[n.op] or (right and _PREC[q.op] == _PREC[n.op])):
             return f"({s})"
         # a count ends in a noun phrase; parenthesise it before an operator that follows it
-        if isinstance(q, A.Count) and n.op == "*" and not right:
+        if isinstance(q, (A.Count, A.FieldOf)) and n.op in ("*", "/") and not right:
             return f"({s})"
         return s
     return f"{side(n.left, False)} {n.op} {side(n.right, True)}"

@@ -105,6 +105,16 @@ class Vocabulary:
         out |= set(self.data.get("card_flags") or {})
         return out
 
+    def numeric_fields(self) -> set[str]:
+        """Card fields a comparison may read: declared ``int`` (or ``number``, or a JSON Schema
+        fragment of type integer) in some card kind."""
+        out: set[str] = set()
+        for spec in self.card_kinds.values():
+            for name, ftype in ((spec or {}).get("fields") or {}).items():
+                if ftype in ("int", "number") or (isinstance(ftype, dict) and ftype.get("type") in ("integer", "number")):
+                    out.add(name)
+        return out
+
     def others_only(self, category: str, key: str) -> bool:
         """True when effects may name only ANOTHER player's one of this zone (``access: others``), or
         for a thing, when it is declared so or selects from such a zone (Scavengers S07/S08)."""

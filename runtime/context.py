@@ -8,6 +8,7 @@ serves the verbs. All selection is driven by the game's vocabulary (its ``things
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import contextmanager
 from typing import Any
 
 from .errors import Refused, RulesError, Unmet
@@ -24,6 +25,8 @@ class Ctx:
         self.card = card  # uid of the card whose effect runs, when there is one
         self.opponent = opponent
         self.bindings: dict[str, Any] = dict(bindings or {})
+        if card is not None:
+            self.bindings.setdefault(THIS_CARD, card)  # "this card": the card whose effect runs
         self.x: int | None = None
         self.engine = game.engine
         self.verbs = game.verbs
@@ -70,6 +73,77 @@ class Ctx:
     def bind(self, name: str, value: Any) -> None:
         self.bindings[name] = value
 
+    # --- menus, acting players, repetition ---------------------------------------------------
+    def menu(self, count: int, labels: tuple[str, ...]) -> list[int]:
+        """``choose one: A; or B``: the player picks ``count`` distinct options, offered with their
+        English labels; they run in the order printed."""
+        options = [MenuOption(i, label) for i, label in enumerate(labels)]
+        picks = self.ask(options, min(count, len(options)), prompt=f"choose {count} of: " + " / ".join(labels))
+        chosen = sorted(p.index for p in picks)
+        self.game.emit("choose", self.player, "chooses " + " and ".join(f"“{labels[i]}”" for i in chosen))
+        return chosen
+
+    def acting(self, who: str) -> list[int]:
+        """The players an acting-player clause runs for, in seat order starting after the acting
+        player: "each opponent" / "each other player" (every other player still in the game),
+        "each player" (you first, then the others in that order), "the player to your left/right"
+        (the next seat / the previous seat in turn order)."""
+        g = self.game
+        n = len(g.players)
+        after = [(self.player + k) % n for k in range(1, n)]
+        others = [p for p in after if not g.players[p].out]
+        if who in ("opponent", "other"):
+            return others
+        if who == "each":
+            return [self.player] + others
+        if not others:
+            return []
+        return [others[0]] if who == "left" else [others[-1]]
+
+    @contextmanager
+    def as_player(self, player: int):
+        """Run a clause as ``player``: "you" and "your" are theirs, and their agent chooses."""
+        saved = self.player, self.opponent
+        self.player = player
+        self.opponent = saved[0] if player != saved[0] else saved[1]
+        try:
+            yield
+        finally:
+            self.player, self.opponent = saved
+
+    MAX_REPEATS = 100
+
+    def repeat(self):
+        """``until C: body``: yields while rounds change something, at most MAX_REPEATS times (a body
+        that changes nothing would otherwise loop for ever)."""
+        last = None
+        for _ in range(self.MAX_REPEATS):
+            now = self.game.fingerprint()
+            if now == last:
+                self.game.emit("repeat", self.player, "stops repeating: nothing changed")
+                return
+            last = now
+            yield
+
+    # --- quantities --------------------------------------------------------------------------
+    @staticmethod
+    def div(a: int, b: int) -> int:
+        """Division rounds down; dividing by zero gives 0 (a count of nothing)."""
+        return a // b if b else 0
+
+    def field_of(self, name: str, bound: str) -> int:
+        """``the cost of t``: a numeric field of a chosen card (or of this card)."""
+        uid = self.bindings.get(bound)
+        if isinstance(uid, list) and len(uid) == 1:
+            uid = uid[0]
+        if not (isinstance(uid, int) and uid in self.game.instances):
+            raise Refused(f"{bound!r} is not a card")
+        inst = self.game.instances[uid]
+        value = face_view(self.game.cards[inst.card_id], inst).get(name)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise Refused(f"{self.describe(uid)} has no {name.replace('_', ' ')}")
+        return value
+
     def count(self, sel: Sel) -> int:
         """How many: Goods a player holds, cards in a zone, matching things."""
         if sel.category == GOOD:
@@ -96,7 +170,8 @@ class Ctx:
         else:
             n = max(0, int(a))
         if sel.per is not None:
-            n *= self.count(sel.per)
+            every = sel.per.amount if isinstance(sel.per.amount, int) and sel.per.amount > 0 else 1
+            n *= self.count(sel.per.with_amount(None)) // every  # "1 vp per 10 cards": whole tens
         return n
 
     # --- players -----------------------------------------------------------------------------
@@ -300,6 +375,22 @@ class Ctx:
             return bool(rec.get(value)) or bool(rec.get("slots", {}).get(value))
         if kind == "without":
             return not (bool(rec.get(value)) or bool(rec.get("slots", {}).get(value)))
+        if kind == "not":
+            return not self._filter(value, rec, inst)
+        if kind == "field":
+            name, op, bound = value
+            if isinstance(bound, str):  # computed by the generated code just before the statement
+                bound = self.bindings[bound]
+            got = rec.get(name)
+            if not isinstance(got, int) or isinstance(got, bool):
+                return False  # a card without the field never meets a comparison on it
+            return _COMPARE[op](got, bound)
+        if kind == "other":
+            if value.startswith("var:"):
+                bound = self.bindings.get(value[4:])
+                bound = bound if isinstance(bound, list) else [bound]
+                return inst.uid not in bound
+            return inst.card_id != value[5:]
         if kind == "matching":
             # "your locations matching i": the card carries the icon chosen as i. Matching only
             # means something for an icon; any other bound value is refused rather than ignored.
@@ -449,6 +540,30 @@ class Ctx:
         if isinstance(value, tuple) and value and value[0] == "player":
             return g.players[value[1]].name
         return str(value)
+
+
+THIS_CARD = "this card"
+
+_COMPARE = {"=": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b,
+            "<": lambda a, b: a < b, ">": lambda a, b: a > b}
+
+
+class MenuOption:
+    """One option of a menu as the agent sees it: its index and its English label."""
+
+    __slots__ = ("index", "label")
+
+    def __init__(self, index: int, label: str):
+        self.index, self.label = index, label
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, MenuOption) and other.index == self.index
+
+    def __hash__(self) -> int:
+        return hash(self.index)
+
+    def __str__(self) -> str:
+        return self.label
 
 
 class HowMany(int):

@@ -164,6 +164,13 @@ class GameState:
             problems.append(f"card {self.instances[uid]} is in no zone")
         return problems
 
+    def fingerprint(self) -> tuple:
+        """A cheap comparable summary of what effects change (Goods, zone contents, faces), so that a
+        repetition can stop when a round changed nothing."""
+        return (tuple(tuple(sorted((k, v) for k, v in p.goods.items() if v)) for p in self.players),
+                tuple((k, tuple(v)) for k, v in self.zones.items()),
+                tuple((uid, c.face) for uid, c in self.instances.items()))
+
     def snapshot(self) -> dict:
         """A comparable picture of the state (for 'state unchanged after a refusal' tests)."""
         return {
