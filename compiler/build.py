@@ -21,6 +21,7 @@ from . import ast as A
 from .check import Checker
 from .codegen import HEADER, ModuleWriter, comment, identifier, literal
 from .diagnostics import Diagnostics, display_path
+from .english import option_labeller
 from .loader import Document, load_file, path_text
 from .maps import check_map
 from .parser import parse_effect
@@ -170,7 +171,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         gb.modules[path.stem] = doc
         rel = f"{rel_root.name}/{path.relative_to(rel_root).as_posix()}"
         doc.rel = rel  # generated code names this, never the cwd-dependent display path
-        mw = ModuleWriter(rel, english=_option_labels(vocab))
+        mw = ModuleWriter(rel, english=option_labeller(vocab))
         # "other than <card>" may name a card of this module or of an earlier one
         checker.card_ids = set(seen_ids) | {c.get("id") for c in cards if isinstance(c, dict)}
         table_cards = []
@@ -252,13 +253,6 @@ def _compile_card(doc: Document, i: int, card: dict, vocab: Vocabulary, checker:
         f"{literal(face)}: {{**{literal(dict(v['fields'], texts=v['texts']))}, 'slots': {_fn_dict(v['slots'])}}}"
         for face, v in faces_src.items())
     return cid, f"{{**{literal(record)}, 'slots': {_fn_dict(slots)}, 'faces': {{{face_text}}}}}"
-
-
-def _option_labels(vocab: Vocabulary):
-    """How a menu's options are labelled for the agent: their English, as the reference prints them."""
-    from .english import render_effect
-
-    return lambda stmts: render_effect(A.Effect(tuple(stmts)), vocab)
 
 
 def _fn_dict(fns: dict[str, str]) -> str:

@@ -334,6 +334,9 @@ class Checker:
             return ("field", (key, f.op, _value_key(f.value)))
         if isinstance(f, A.OtherThan):
             name = f.noun.text
+            if name == THIS_CARD and name not in scope:
+                rep("E201", "'this card' names no card here: a rule has no card of its own", f.noun.span)
+                return None
             if name in scope:
                 if scope[name] not in (CARD, THING):
                     rep("E205", f"'{name}' holds a {_CATEGORY_WORDS.get(scope[name], 'value')}, not a card", f.noun.span)
@@ -371,6 +374,9 @@ class Checker:
 
     def _noun(self, words: A.Words, scope, rep, allowed, verb) -> tuple[str | None, str | None]:
         text = words.text
+        if text == THIS_CARD and text not in scope:
+            rep("E201", "'this card' names no card here: a rule has no card of its own", words.span)
+            return None, None
         if text in scope:
             bound = scope[text]
             wanted = {c for c in allowed if c != VAR}

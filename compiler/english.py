@@ -72,6 +72,12 @@ def render_marked(effect: A.Effect, vocab: Vocabulary, verbs: dict | None = None
     return _Renderer(vocab, verbs, effect).effect(effect, kind)
 
 
+def option_labeller(vocab: Vocabulary):
+    """How a menu's options are labelled for the agent (codegen): their English, as the reference
+    prints them, so a player and a scenario see the same words."""
+    return lambda stmts: render_effect(A.Effect(tuple(stmts)), vocab)
+
+
 def plain(marked: str) -> str:
     """Replace icon markers by the icon's printed name (plain text)."""
     return _ICON_RE.sub(lambda m: m.group(1).split("|", 1)[-1], marked)

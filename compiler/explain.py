@@ -13,6 +13,7 @@ from . import ast as A
 from .check import Checker
 from .codegen import ModuleWriter
 from .diagnostics import Diagnostics
+from .english import option_labeller
 from .parser import parse_effect
 from .vocabulary import Vocabulary
 
@@ -41,7 +42,7 @@ def explain_effect(text: str, vocab: Vocabulary, where: str = "<effect>") -> Exp
     checked = Checker(vocab, verbs_for(vocab.engine)).check(effect, report)
     if not checked.ok:
         return Explained(text, effect, None, None, diags)
-    mw = ModuleWriter(where)
+    mw = ModuleWriter(where, english=option_labeller(vocab))
     name = mw.effect_function("effect", checked, where, text)
     return Explained(text, effect, mw.render([]), name, diags)
 

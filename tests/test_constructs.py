@@ -1,0 +1,164 @@
+"""The effect language's constructs (issue 17 item 2), each run through the real pipeline on the
+truth fixture game (a small deck-builder) with its outcome asserted."""
+from __future__ import annotations
+
+import pytest
+
+from compiler.parser import parse_effect
+from compiler.printer import print_effect
+from runtime.context import MenuOption
+from tests.test_truthful import _english, _errors, _game, _run, truth  # noqa: F401 (fixture)
+
+
+@pytest.mark.parametrize("hand, coin, drawn", [(3, 1, 0), (2, 0, 1)])
+def test_otherwise_runs_when_the_condition_fails(truth, hand, coin, drawn):
+    game, out = _run(truth, "if number of cards in your hand >= 3: gain 1 coin otherwise: draw 1 card",
+                     hand=["copper"] * hand, deck=["mill"])
+    assert out.ok and game.players[0].goods["coin"] == coin and len(game.zone("deck", 0)) == 1 - drawn
+
+
+def test_nested_block(truth):
+    text = "if number of cards in your hand >= 3: (draw 1 card; if number of cards in your hand >= 4: gain 1 coin)"
+    game, out = _run(truth, text, hand=["copper"] * 3, deck=["mill"])
+    assert out.ok and game.players[0].goods["coin"] == 1 and len(game.zone("hand", 0)) == 4
+    effect, _ = parse_effect(text)
+    assert parse_effect(print_effect(effect))[0] == effect  # the canonical text reparses to the same AST
+
+
+def test_menu_offers_english_labels_and_runs_the_choice(truth):
+    seen = {}
+
+    class Picky:
+        def choose(self, game, player, options, k=1, low=None, prompt=""):
+            seen["labels"] = [str(o) for o in options]
+            return [options[1]]
+
+    engine, game = _game(truth, deck=["mill"] * 3)
+    game.agents[0] = Picky()
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    fn = effect_function(explain_effect("choose one: draw 2 cards; or gain 2 coin", Vocabulary.from_data(truth.vocab)))
+    assert engine.run(game, fn, 0).ok
+    assert seen["labels"] == ["Draw 2 cards.", "Gain 2 Coins."]
+    assert game.players[0].goods["coin"] == 2 and len(game.zone("hand", 0)) == 0
+
+
+def test_menu_choose_two_runs_two_distinct_options_in_printed_order(truth):
+    game, out = _run(truth, "choose two: gain 1 ore; or gain 1 coin; or gain 1 vp",
+                     answers=[["Gain 1 Victory Point.", "Gain 1 Ore."]])
+    assert out.ok
+    assert (game.players[0].goods["ore"], game.players[0].goods["coin"], game.players[0].goods["vp"]) == (1, 0, 1)
+    assert "Ore" in game.log[-3].text or "ore" in game.log[-2].text  # ore first: printed order
+
+
+def test_menu_with_too_few_options_is_an_error(truth):
+    assert [e[0] for e in _errors(truth, "choose two: gain 1 ore; or gain 1 coin")] == ["E307"]
+    assert [e[0] for e in _errors(truth, "choose one: gain 1 ore; or gain 1 ore")] == ["E307"]
+
+
+def test_each_opponent_acts_with_their_own_zones_and_agent(truth):
+    engine, game = _game(truth, others_hand=["copper", "mill"])
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    from runtime.agents import Scripted
+    game.agents[1] = Scripted(["mill"])  # Bob chooses his own card
+    fn = effect_function(explain_effect("each opponent: discard 1 card from your hand",
+                                        Vocabulary.from_data(truth.vocab)))
+    assert engine.run(game, fn, 0).ok
+    assert [game.instances[u].card_id for u in game.zone("discard", 1)] == ["mill"]
+    assert not game.zone("discard", 0)
+
+
+def test_each_player_starts_with_you_and_the_neighbour_is_the_next_seat(truth):
+    engine, game = _game(truth)
+    game.players.append(type(game.players[0])(2, "Cy"))
+    for z in ("hand", "deck", "discard", "tableau"):
+        game.zones[(z, 2)] = []
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    v = Vocabulary.from_data(truth.vocab)
+    engine.run(game, effect_function(explain_effect("the player to your left: gain 1 coin", v)), 0)
+    assert [p.goods["coin"] for p in game.players] == [0, 1, 0]
+    engine.run(game, effect_function(explain_effect("the player to your right: gain 1 coin", v)), 0)
+    assert [p.goods["coin"] for p in game.players] == [0, 1, 1]
+    engine.run(game, effect_function(explain_effect("each player: gain 1 vp", v)), 1)
+    assert [p.goods["vp"] for p in game.players] == [1, 1, 1]
+    gains = [e.player for e in game.log if e.verb == "gain" and "vp" in e.text]
+    assert gains == ["Bob", "Cy", "Ann"]
+
+
+def test_until_stops_when_the_condition_holds_or_nothing_changes(truth):
+    game, out = _run(truth, "until number of cards in your hand >= 4: draw 1 card", deck=["copper"] * 6)
+    assert out.ok and len(game.zone("hand", 0)) == 4
+    game, out = _run(truth, "until number of cards in your hand >= 4: draw 1 card", deck=["copper"] * 2)
+    assert out.ok and len(game.zone("hand", 0)) == 2  # the deck ran out: a round changed nothing
+
+
+@pytest.mark.parametrize("text, discarded", [
+    ("discard 1 card costing up to 2 from your hand", "mill"),
+    ("discard 1 card costing at least 3 from your hand", "smithy"),
+    ("discard 1 card costing exactly 0 from your hand", "copper"),
+    ("discard 1 card other than this card from your hand", "copper"),
+    ("discard 1 card other than smithy from your hand", "copper"),
+    ("discard 1 card not with icon action from your hand", "copper"),
+])
+def test_card_field_and_negative_filters(truth, text, discarded):
+    engine, game = _game(truth, hand=["smithy", "copper", "mill"])
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    smithy = game.zone("hand", 0)[0]
+    fn = effect_function(explain_effect(text, Vocabulary.from_data(truth.vocab)))
+    # the first matching card in hand order is the default agent's pick; mill sits on top
+    game.agents[0] = type(game.agents[0])([discarded])
+    assert engine.run(game, fn, 0, card=smithy).ok
+    assert [game.instances[u].card_id for u in game.zone("discard", 0)] == [discarded]
+
+
+def test_a_computed_bound(truth):
+    game, out = _run(truth, "choose 1 card in your hand as t; discard 1 card costing more than (the cost of t) "
+                     "from your hand", answers=["mill", "smithy"], hand=["smithy", "copper", "mill"])
+    assert out.ok and [game.instances[u].card_id for u in game.zone("discard", 0)] == ["smithy"]
+
+
+def test_a_comparison_on_a_field_that_is_not_a_number_is_an_error(truth):
+    assert [e[0] for e in _errors(truth, "discard 1 card with icons 3 or more from your hand")] == ["E205"]
+    assert [e[0] for e in _errors(truth, "discard 1 card with power 3 or more from your hand")] == ["E201"]
+
+
+@pytest.mark.parametrize("text, coin", [
+    ("gain (number of cards in your hand / 2) coin", 2),
+    ("gain 1 coin per 2 cards in your hand", 2),
+    ("gain (number of cards in your hand / (2 - 2)) coin", 0),
+])
+def test_division_rounds_down(truth, text, coin):
+    game, out = _run(truth, text, hand=["copper"] * 5)
+    assert out.ok and game.players[0].goods["coin"] == coin
+
+
+def test_this_card_is_not_in_rules(truth):
+    from compiler.check import Checker
+    from compiler.vocabulary import Vocabulary
+    from runtime.verbs import verbs_for
+    effect, _ = parse_effect("discard 1 card other than this card from your hand")
+    problems = []
+    Checker(Vocabulary.from_data(truth.vocab), verbs_for("core")).check(
+        effect, lambda *a: problems.append(a), has_card=False)
+    assert problems and problems[0][0] == "E201"
+
+
+@pytest.mark.parametrize("text, english", [
+    ("if number of cards in your hand >= 3: gain 1 coin otherwise: draw 1 card",
+     "If you have at least 3 cards in your Hand, gain 1 Coin; otherwise, draw 1 card."),
+    ("choose one: draw 2 cards; or gain 2 coin", "Choose one: draw 2 cards; or gain 2 Coins."),
+    ("each opponent: discard 1 card from your hand", "Each opponent, in seat order: discard 1 card from their Hand."),
+    ("gain 1 vp per 2 cards in your hand", "Gain 1 Victory Point for every 2 cards in your Hand."),
+    ("discard 1 card not with icon action from your hand", "Discard 1 card without an Action icon from your Hand."),
+    ("until number of cards in your hand >= 4: draw 1 card",
+     "Repeat until you have at least 4 cards in your Hand: draw 1 card."),
+])
+def test_english_of_each_construct(truth, text, english):
+    assert _english(truth, text) == english
+
+
+def test_menu_option_is_a_labelled_value():
+    assert str(MenuOption(1, "Gain 2 Coins.")) == "Gain 2 Coins." and MenuOption(1, "x") == MenuOption(1, "y")
