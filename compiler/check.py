@@ -171,9 +171,35 @@ class Checker:
                 self._phase(ph.phase, rep)
             else:
                 self._selector(ph.target, scope, out, rep, slot.categories, verb.name, slot=slot)
+            if slot.for_objects is not None:
+                cats = {self._object_category(o, out, scope) for o in act.objects} - {None}
+                if cats - set(slot.for_objects):
+                    what = " or ".join(sorted(_CATEGORY_WORDS[c] for c in cats - set(slot.for_objects)))
+                    rep("E306", f"'{verb.name}' would ignore '{prep} …' with a {what}: it is for "
+                        + " or ".join(_CATEGORY_WORDS[c] for c in slot.for_objects), ph.span, None)
         for prep, slot in sig.phrases.items():
             if slot.required and prep not in seen:
                 rep("E303", f"'{verb.name}' needs '{prep} …' (for example: {verb.example})", act.span)
+        if sig.one_of and len(seen & set(sig.one_of)) != 1:
+            where = " or ".join(f"'{p} …'" for p in sig.one_of)
+            rep("E303", f"'{verb.name}' needs exactly one of {where} (for example: {verb.example})", act.span)
+        rules = self.vocab.data.get("rules") or {}
+        for need in sig.needs:
+            if isinstance(need, tuple):  # (category, rule): only objects of that category need it
+                cat, need = need
+                if not any(out.resolved.get(id(o)) is not None and out.resolved[id(o)].category == cat
+                           for o in act.objects):
+                    continue
+            if not rules.get(need):
+                rep("E309", f"'{verb.name}' needs the game to declare rules.{need} in game.yaml", act.verb.span,
+                    "for example rules: {trash_to: trash, gain_from: supply, play_to: play_area, play_slot: play}")
+
+    @staticmethod
+    def _object_category(o: A.Selector, out, scope) -> str | None:
+        r = out.resolved.get(id(o))
+        if r is None:
+            return None
+        return scope.get(r.noun, r.category) if r.category == VAR else r.category
 
     def _phase(self, words: A.Words, rep) -> None:
         if words.text.replace(" ", "_") not in self.vocab.phases and words.text not in self.vocab.phases:
@@ -242,10 +268,11 @@ class Checker:
         who = f"'{verb}'" if verb else "this place"
         owners, filters, refs = V.honoured(slot, cat)
         form = _amount_form(sel.amount)
-        if form not in slot.amounts:
+        amounts = V.amounts_for(slot, cat)
+        if form not in amounts:
             rep("E306", f"{who} does not honour {_AMOUNT_WORDS[form]} here: it would ignore it", sel.amount.span,
-                _amount_hint(form, slot.amounts))
-        if sel.per is not None and V.PER not in slot.amounts:
+                _amount_hint(form, amounts))
+        if sel.per is not None and V.PER not in amounts:
             rep("E306", f"{who} does not honour 'per …' here: it would ignore it", sel.per.span, None)
         if sel.owner is not None and owner is not None and _owner_form(owner) not in owners:
             rep("E306", f"{who} would ignore '{sel.owner.text}' here", sel.owner.span,

@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE
-from runtime.verbs import ALL, AMOUNTS, FILTERS, OWNERS, REFS, REGISTRY, UP_TO, Verb, honoured, verbs_for
+from runtime.verbs import ALL, AMOUNTS, FILTERS, OWNERS, REFS, REGISTRY, UP_TO, Verb, amounts_for, honoured, verbs_for
 
 from .build import load_game
 from .diagnostics import Diagnostics
@@ -65,14 +65,15 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "objects, separated by commas when the verb takes several, and its prepositional phrases. The "
        "checker matches the action against the verb's signature.",
        [("gain 2 fuel", "mini"), ("spend 1 gun, 1 worker: gain 1 vp", "mini")], ["action", "objects"]),
-    _c("Statements", "Prepositional phrases", "from|to|onto|into|on|at SELECTOR · instead of SELECTOR (a game's own verbs) · "
+    _c("Statements", "Prepositional phrases", "from|to|onto|into|on|at|on top of|at the bottom of SELECTOR · instead of SELECTOR (a game's own verbs) · "
        "until PHASE",
        "Phrases give an action its source, destination, target or duration. Which phrases a verb takes, "
        "and what they may name, is part of the verb's signature (see *Verbs*); `until` names a phase of "
        "the game.",
        [("draw 1 card from opponent's hand", "mini"), ("give 1 card from your hand to opponent", "mini"),
-        ("discard 1 card from your hand", "mini")],
-       ["phrase", "prep", "instead_of", "until"]),
+        ("discard 1 card from your hand", "mini"), ("put 1 card from your hand on top of your deck", "truth"),
+        ("put 1 card from your hand at the bottom of your deck", "truth")],
+       ["phrase", "prep", "instead_of", "until", "on_top_of", "at_bottom_of"]),
     _c("Statements", "Cost", "ACTION: STATEMENT [and STATEMENT…]",
        "An action before `:` is a cost: it must be done in full, or nothing of the statement happens "
        "(the verb is called *strict* and refuses before changing anything).",
@@ -235,10 +236,11 @@ def _slot_json(slot) -> dict:
 
 def _honours_json(slot) -> dict:
     """What the verb's implementation honours in this slot, per category (runtime/verbs.py)."""
-    out = {"amounts": [a for a in AMOUNTS if a in slot.amounts]}
+    out = {}
     for cat in slot.categories:
         owners, filters, refs = honoured(slot, cat)
-        out[cat] = {"owners": [o for o in OWNERS if o in owners], "filters": [f for f in FILTERS if f in filters],
+        out[cat] = {"amounts": [a for a in AMOUNTS if a in amounts_for(slot, cat)],
+                    "owners": [o for o in OWNERS if o in owners], "filters": [f for f in FILTERS if f in filters],
                     "refs": [r for r in REFS if r in refs]}
     return out
 
@@ -248,11 +250,17 @@ def honours_text(v: Verb) -> str:
     parts = []
     for where, slot in ([("object", v.signature.obj)] if v.signature.obj else []) + \
             [(f"'{p} …'", s) for p, s in v.signature.phrases.items()]:
-        extra = [a for a in (UP_TO, ALL) if a in slot.amounts]
-        if slot.amounts == frozenset({UP_TO}):
-            parts.append(f"{where}: only 'up to N'")
-        elif extra:
-            parts.append(f"{where}: also {' and '.join(repr(a) for a in extra)}")
+        for cat in slot.categories:
+            amounts = amounts_for(slot, cat)
+            extra = [a for a in (UP_TO, ALL) if a in amounts]
+            label = where if not isinstance(slot.amounts, dict) else f"{where} ({_CATEGORY_WORDS.get(cat, cat)})"
+            if amounts == frozenset({UP_TO}):
+                parts.append(f"{label}: only 'up to N'")
+            elif extra:
+                parts.append(f"{label}: also {' and '.join(repr(a) for a in extra)}")
+            if not isinstance(slot.amounts, dict):
+                break
+        parts = list(dict.fromkeys(parts))
     return "; ".join(parts)
 
 

@@ -215,6 +215,12 @@ class _ToAst:
     def instead_of(self, meta, sel):
         return A.Phrase("instead of", sel, _span(meta))
 
+    def on_top_of(self, meta, sel):
+        return A.Phrase("on top of", sel, _span(meta))
+
+    def at_bottom_of(self, meta, sel):
+        return A.Phrase("at the bottom of", sel, _span(meta))
+
     def until(self, meta, words):
         return A.Until(words, _span(meta))
 

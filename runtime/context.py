@@ -490,7 +490,7 @@ class Ctx:
             self.engine.after_draw(g, zone)
         return drawn
 
-    def move_cards(self, sel: Sel, src: Sel | None, to, strict: bool, verb: str) -> list[int]:
+    def move_cards(self, sel: Sel, src: Sel | None, to, strict: bool, verb: str, bottom: bool = False) -> list[int]:
         g = self.game
         if src is not None:
             sel = Sel(sel.category, sel.noun, sel.amount, sel.owner, sel.filters, sel.of, src, sel.per)
@@ -504,7 +504,7 @@ class Ctx:
             picks = self.ask(options, n, prompt=f"{verb} {sel.noun}") if n < len(options) else options[:n]
         for uid in picks:
             dest = to(uid) if callable(to) else to
-            g.move(uid, dest)
+            g.move(uid, dest, bottom=bottom)
             g.instances[uid].owner = dest[1] if dest[1] is not None else g.instances[uid].owner
         if callable(to):
             to = to(picks[0]) if picks else (None, None)

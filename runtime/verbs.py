@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .errors import Refused
-from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE
+from .errors import Refused, RulesError
+from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
 
 
 # --- what a slot honours ----------------------------------------------------------------------
@@ -57,10 +57,13 @@ class Slot:
     categories: tuple[str, ...]
     required: bool = False
     many: bool = False  # several objects separated by commas: "spend 1 gun, 1 worker"
-    amounts: frozenset = COUNTED
+    amounts: frozenset | dict = COUNTED  # or {category: forms}
     owners: frozenset | None = None
     filters: frozenset | None = None
     refs: frozenset | None = None
+    # a phrase the verb honours only with objects of these categories ("gain … from" moves cards,
+    # it means nothing for Goods); None: with any object
+    for_objects: tuple[str, ...] | None = None
 
 
 # What Ctx's shared selection honours, by category (runtime/context.py: options, things, count,
@@ -82,6 +85,14 @@ DEFAULTS: dict[str, tuple[frozenset, frozenset, frozenset]] = {
 }
 
 
+def amounts_for(slot: Slot, category: str) -> frozenset:
+    """The amount forms ``slot`` honours for a noun of ``category`` (``amounts`` may be a mapping
+    from category to forms, for a verb that treats Goods and cards differently)."""
+    if isinstance(slot.amounts, dict):
+        return slot.amounts.get(category, COUNTED)
+    return slot.amounts
+
+
 def honoured(slot: Slot, category: str) -> tuple[frozenset, frozenset, frozenset]:
     """(owners, filters, refs) that ``slot`` honours for a noun of ``category``."""
     owners, filters, refs = DEFAULTS.get(category, (frozenset(), frozenset(), frozenset()))
@@ -94,6 +105,10 @@ def honoured(slot: Slot, category: str) -> tuple[frozenset, frozenset, frozenset
 class Signature:
     obj: Slot | None = None
     phrases: dict = field(default_factory=dict)  # prep -> Slot ("from", "to", "on", "instead of", "until")
+    one_of: tuple[str, ...] = ()  # exactly one of these phrases is given ("into", "on top of", …)
+    # rules the game must declare (game.yaml `rules:`) for this verb, e.g. "trash_to", or
+    # (category, rule) when only an object of that category needs it ("gain 1 card": gain_from)
+    needs: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -111,11 +126,11 @@ REGISTRY: dict[str, dict[str, Verb]] = {"core": {}}
 
 
 def verb(name: str, *, template: str, example: str, obj: Slot | None = None,
-         phrases: dict | None = None, engine: str = "core"):
+         phrases: dict | None = None, engine: str = "core", one_of: tuple = (), needs: tuple = ()):
     """Register ``fn(ctx, objs, ph, strict)`` as verb ``name`` for ``engine`` (default: every game)."""
 
     def deco(fn: Callable) -> Callable:
-        REGISTRY.setdefault(engine, {})[name] = Verb(name, fn, Signature(obj, dict(phrases or {})),
+        REGISTRY.setdefault(engine, {})[name] = Verb(name, fn, Signature(obj, dict(phrases or {}), one_of, needs),
                                                      template, example, engine, (fn.__doc__ or "").strip())
         return fn
 
@@ -140,11 +155,27 @@ _WHO = Slot((PLAYER, VAR))
 _CHOSEN_BY_YOU = frozenset(AMOUNTS)  # the acting player picks which (and, for "up to", how many)
 
 
-@verb("gain", template="gain {obj}", example="gain 2 fuel", obj=_GOODS)
+@verb("gain", template="gain {obj}[ from {from}][ into {into}]", example="gain 2 fuel",
+      obj=Slot((GOOD, CARD, THING), required=True, many=True,
+               amounts={GOOD: COUNTED, CARD: COUNTED | {UP_TO, ALL}, THING: COUNTED | {UP_TO, ALL}}),
+      phrases={"from": Slot((ZONE, VAR), for_objects=(CARD, THING)),
+               "into": Slot((ZONE, VAR), for_objects=(CARD, THING))}, needs=((CARD, "gain_from"),))
 def gain(ctx, objs, ph, strict):
-    """The acting player gains Goods from the supply."""
+    """The acting player gains Goods from the supply, or cards: "gain 1 card costing up to 4" takes
+    one from `rules.gain_from` (or the "from" zone) into `rules.gain_to` (the discard pile when the
+    game names none) or the "into" zone; you choose which. "up to" and "all" are for cards only."""
+    g = ctx.game
     for sel in objs:
-        ctx.gain_goods(sel)
+        if sel.category == GOOD or (sel.category == VAR and isinstance(ctx.bindings.get(sel.noun), str)):
+            if isinstance(sel.amount, (UpTo, AllOf)):
+                raise RulesError("'up to' and 'all' gain cards, not Goods")  # the checker rejects it first
+            ctx.gain_goods(sel)
+            continue
+        rules = g.vocab.get("rules") or {}
+        src = ph.get("from") or Sel(ZONE, rules["gain_from"])
+        to = ctx.zone_for(ph["into"]) if "into" in ph else \
+            g.zone_key(rules.get("gain_to") or rules.get("discard_to", "discard"), ctx.player)
+        ctx.move_cards(sel, src, to, strict=strict, verb="gain")
 
 
 @verb("spend", template="spend {obj}", example="spend 1 gun, 1 worker: gain 1 vp", obj=_GOODS)
@@ -196,6 +227,47 @@ def place(ctx, objs, ph, strict):
     uid = ctx.one_card(ph["on"])
     for sel in objs:
         ctx.place_goods(sel, uid)
+
+
+# --- moving cards between zones ----------------------------------------------------------------
+
+_MOVED = Slot((CARD, THING, VAR), required=True, amounts=_CHOSEN_BY_YOU)
+_FROM_YOURS = Slot((ZONE, VAR), owners=frozenset({"you"}))
+_DEST = Slot((ZONE, VAR))
+_DESTINATIONS = ("into", "onto", "on top of", "at the bottom of")
+
+
+@verb("put", template="put {obj}[ from {from}][ into {into}][ onto {onto}][ on top of {on top of}]"
+      "[ at the bottom of {at the bottom of}]", example="put 1 card from your hand on top of your deck",
+      obj=_MOVED, phrases={"from": _FROM_YOURS, **{d: _DEST for d in _DESTINATIONS}}, one_of=_DESTINATIONS)
+def put(ctx, objs, ph, strict):
+    """Move cards of yours to any declared zone: "into"/"onto"/"on top of" put them on top, "at the
+    bottom of" underneath. You choose which cards; "up to N" also how many."""
+    dest_phrase = next(d for d in _DESTINATIONS if d in ph)
+    dest = ctx.zone_for(ph[dest_phrase])
+    ctx.move_cards(objs[0], ph.get("from"), dest, strict=strict, verb="put",
+                   bottom=dest_phrase == "at the bottom of")
+
+
+@verb("trash", template="trash {obj}[ from {from}]", example="trash 1 card from your hand",
+      obj=_MOVED, phrases={"from": _FROM_YOURS}, needs=("trash_to",))
+def trash(ctx, objs, ph, strict):
+    """Move cards of yours to the zone the game declares as `rules.trash_to` (out of play)."""
+    to = ctx.game.zone_key(ctx.game.vocab["rules"]["trash_to"], ctx.player)
+    ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="trash")
+
+
+@verb("play", template="play {obj}[ from {from}]", example="play 1 card with icon action from your hand",
+      obj=Slot((CARD, THING, VAR), required=True, amounts=_CHOSEN_BY_YOU), phrases={"from": _FROM_YOURS},
+      needs=("play_to", "play_slot"))
+def play(ctx, objs, ph, strict):
+    """Put cards of yours into `rules.play_to` and run their `rules.play_slot` effect, one by one."""
+    g = ctx.game
+    rules = g.vocab["rules"]
+    to = g.zone_key(rules["play_to"], ctx.player)
+    for uid in ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="play"):
+        if rules["play_slot"] in (g.record(uid).get("slots") or {}):
+            g.engine.run_slot(g, uid, rules["play_slot"], ctx.player, ctx.opponent)
 
 
 __all__ = ["verb", "verbs_for", "Verb", "Signature", "Slot", "REGISTRY", "Refused"]

@@ -162,3 +162,68 @@ def test_english_of_each_construct(truth, text, english):
 
 def test_menu_option_is_a_labelled_value():
     assert str(MenuOption(1, "Gain 2 Coins.")) == "Gain 2 Coins." and MenuOption(1, "x") == MenuOption(1, "y")
+
+
+# --- moving cards between declared zones -------------------------------------------------------
+
+def _ids(game, zone, owner=0):
+    return [game.instances[u].card_id for u in game.zone(zone, owner)]
+
+
+def test_put_on_top_of_and_at_the_bottom_of_a_pile(truth):
+    game, out = _run(truth, "put 1 card from your hand on top of your deck", answers=["smithy"],
+                     hand=["smithy", "copper"], deck=["mill"])
+    assert out.ok and _ids(game, "deck") == ["mill", "smithy"]  # bottom → top
+    game, out = _run(truth, "put 1 card from your hand at the bottom of your deck", answers=["smithy"],
+                     hand=["smithy", "copper"], deck=["mill"])
+    assert out.ok and _ids(game, "deck") == ["smithy", "mill"]
+
+
+def test_put_needs_exactly_one_destination(truth):
+    assert [e[0] for e in _errors(truth, "put 1 card from your hand")] == ["E303"]
+    assert [e[0] for e in _errors(truth, "put 1 card from your hand into your deck onto your deck")] == ["E303"]
+
+
+def test_trash_goes_to_the_declared_trash(truth):
+    game, out = _run(truth, "trash 1 card with icon treasure from your hand", hand=["smithy", "copper"])
+    assert out.ok and [game.instances[u].card_id for u in game.zones[("trash", None)]] == ["copper"]
+
+
+def test_a_verb_needing_an_undeclared_rule_is_an_error():
+    from compiler.build import load_game
+    from compiler.diagnostics import Diagnostics
+    from compiler.explain import explain_effect
+    from tests.conftest import MINI
+
+    vocab = load_game(MINI / "mini" / "game.yaml", Diagnostics())[1]
+    assert [d.code for d in explain_effect("trash 1 card from your hand", vocab).diags.errors] == ["E309"]
+    assert [d.code for d in explain_effect("gain 1 card", vocab).diags.errors] == ["E309"]
+    assert not explain_effect("gain 1 fuel", vocab).diags.errors  # Goods need no supply zone
+
+
+def test_gain_a_card_from_the_supply(truth):
+    engine, game = _game(truth)
+    for cid in ("smithy", "mill", "copper"):
+        game.create(cid, game.zone_key("supply", None))
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    v = Vocabulary.from_data(truth.vocab)
+    game.agents[0] = type(game.agents[0])(["mill"])
+    assert engine.run(game, effect_function(explain_effect("gain 1 card costing up to 3", v)), 0).ok
+    assert _ids(game, "discard") == ["mill"]  # rules.gain_to is not declared: the discard pile
+    assert engine.run(game, effect_function(explain_effect("gain 1 card with icon action into your hand", v)), 0).ok
+    assert _ids(game, "hand") == ["smithy"]
+
+
+def test_play_a_card_runs_its_play_slot(truth):
+    game, out = _run(truth, "play 1 card with icon action from your hand", hand=["mill", "copper"])
+    assert out.ok and _ids(game, "play_area") == ["mill"] and game.players[0].goods["ore"] == 1
+
+
+def test_this_card_moves(truth):
+    engine, game = _game(truth, hand=["mill"])
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    uid = game.zone("hand", 0)[0]
+    fn = effect_function(explain_effect("put this card on top of your deck", Vocabulary.from_data(truth.vocab)))
+    assert engine.run(game, fn, 0, card=uid).ok and _ids(game, "deck") == ["mill"]

@@ -73,7 +73,7 @@ def test_verbs_command_text_and_json(runner, root):
     assert names == sorted(verbs_for("core"))
     gain = next(v for v in payload["verbs"] if v["name"] == "gain")
     assert {k: gain["object"][k] for k in ("categories", "required", "many")} == \
-        {"categories": ["good"], "required": True, "many": True}
+        {"categories": ["good", "card", "thing"], "required": True, "many": True}
     assert gain["object"]["honours"]["good"]["filters"] == ["matching"]
     assert "instead of" not in gain["phrases"]  # the core gain never honoured it (issue 17)
 
