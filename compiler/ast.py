@@ -272,6 +272,7 @@ class Action:
     verb: Name
     objects: tuple[Selector, ...] = ()
     phrases: tuple[Union[Phrase, Until], ...] = ()
+    name: Name | None = None  # "… as r": the cards the verb acted on (verbs that bind only)
     span: Span = _span()
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from runtime import verbs as V
-from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE, Sel
+from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE, Sel
 from runtime.verbs import Slot, Verb
 
 from . import ast as A
@@ -20,7 +20,7 @@ from .diagnostics import did_you_mean
 from .vocabulary import POSSESSIVES, Vocabulary
 
 _CATEGORY_WORDS = {GOOD: "good", THING: "thing", ZONE: "zone or pile", PLAYER: "player", PHASE: "phase",
-                   ICON: "icon", VAR: "chosen name", CARD: "card"}
+                   ICON: "icon", VAR: "chosen name", CARD: "card", PILE: "pile of a supply"}
 
 Report = Callable[[str, str, A.Span, "str | None"], None]
 
@@ -30,7 +30,7 @@ _CHOOSE = Slot(_ANY, amounts=frozenset(V.AMOUNTS))
 _EACH = Slot(_ANY, amounts=frozenset(V.AMOUNTS) - {V.PER})            # Ctx.each reads no "per"
 _EXISTS = Slot(_ANY, amounts=V.COUNTED,                                 # "if 3 ruins:", "requires 1 card in …"
                owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))
-_COUNT = Slot(_ANY, amounts=frozenset({V.ONE}),                         # "number of …" counts, it takes no amount
+_COUNT = Slot(_ANY + (PILE,), amounts=frozenset({V.ONE}),              # "number of …" counts, it takes no amount
               owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))
 _REF = Slot(_ANY, owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))  # inside "in …", "of …", "per …"
 
@@ -86,10 +86,14 @@ class Checker:
         elif isinstance(st, A.Choose):
             cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE, GOOD),
                                  slot=_CHOOSE, verb="choose")
+            if cat == VAR:  # "choose 1 of r as k": k holds what r holds
+                cat = scope.get(st.selector.noun.text)
             scope[st.name.text] = cat or THING
         elif isinstance(st, A.ForEach):
             cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE),
                                  slot=_EACH, verb="for each")
+            if cat == VAR:
+                cat = scope.get(st.selector.noun.text)
             inner = dict(scope)
             inner[st.name.text if st.name else "it"] = cat or THING
             self._body(st.body, inner, out, rep)
@@ -144,6 +148,12 @@ class Checker:
             return
         out.verbs[id(act)] = verb
         sig = verb.signature
+        if act.name is not None:
+            if verb.binds is None:
+                rep("E303", f"'{verb.name}' does not name what it did: 'as {act.name.text}' would hold nothing",
+                    act.name.span, "'draw', 'reveal' and 'look at' can: 'reveal 3 cards from your deck as r'")
+            else:
+                scope[act.name.text] = verb.binds
         if act.objects and sig.obj is None:
             rep("E303", f"'{verb.name}' takes no object (for example: {verb.example})", act.objects[0].span)
         elif sig.obj is not None and sig.obj.required and not act.objects:
@@ -229,7 +239,7 @@ class Checker:
                 rep("E205", f"'{q.of.text}' holds a {_CATEGORY_WORDS.get(scope[q.of.text], 'value')}, not a card",
                     q.of.span)
         elif isinstance(q, A.Count):
-            self._selector(q.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR), slot=_COUNT,
+            self._selector(q.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR, PILE), slot=_COUNT,
                            verb="number of")
         elif isinstance(q, A.X) and "x" not in scope:
             rep("E305", "x is used before 'x is …' defines it", q.span)

@@ -288,7 +288,11 @@ class _EffectGen:
             else:
                 ph.append(f"{literal(p.prep)}: {self.sel(p.target)}")
         tail = ", strict=True" if strict else ""
-        self.w(f"ctx.call({literal(act.verb.text)}, {objs}, {{{', '.join(ph)}}}{tail})")
+        call = f"ctx.call({literal(act.verb.text)}, {objs}, {{{', '.join(ph)}}}{tail})"
+        if act.name is not None:  # "reveal 3 cards from your deck as r"
+            self.w(f"ctx.bind({literal(act.name.text)}, {call})")
+        else:
+            self.w(call)
 
     # expressions
     def cond(self, cond) -> str:

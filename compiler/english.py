@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE
+from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
 
 from . import ast as A
 from .vocabulary import Vocabulary, plurals
@@ -224,6 +224,13 @@ class _Bound:
     name: str
     category: str  # what the chosen thing is
     noun: str  # its printed singular noun ("Production Location", "icon", "player")
+    display: str | None = None  # how a name bound by an action reads ("the drawn cards")
+
+
+# Names bound by "<verb> … as NAME" read as what the verb did (runtime/verbs.py: reveal/look keep
+# only the cards still on the pile, hence "remaining").
+_ACTION_BOUND = {"draw": "the drawn cards", "reveal": "the remaining revealed cards",
+                 "look": "the remaining cards you looked at"}
 
 
 class _Renderer:
@@ -307,10 +314,18 @@ class _Renderer:
         if isinstance(st, A.Choose):
             text = "choose " + self.selector(st.selector, indefinite=True)
             noun = self._noun_of(st.selector, plural=False)[0]
-            self.scope.append(_Bound(st.name.text, self._cat(st.selector), noun))
+            cat = self._cat(st.selector)
+            if cat == VAR:  # "choose 1 of r as k": k is one of what r holds
+                inner = self._bound(st.selector.noun.text)
+                noun, cat = ("card" if inner.display else inner.noun), inner.category
+            self.scope.append(_Bound(st.name.text, cat, noun))
             return text
         if isinstance(st, A.Action):
-            return self.action(st)
+            text = self.action(st)
+            if st.name is not None:
+                shown = _ACTION_BOUND.get(st.verb.text, f"the cards of ‘{st.verb.text}’")
+                self.scope.append(_Bound(st.name.text, CARD, f"{st.verb.text} card", shown))
+            return text
         return self.compound(st)
 
     def foreach_head(self, st: A.ForEach) -> str:
@@ -470,8 +485,14 @@ class _Renderer:
     def selector(self, sel: A.Selector, *, indefinite: bool = False, drop_amount: bool = False,
                  force_plural: bool = False, no_owner: bool = False) -> str:
         cat = self._cat(sel)
-        if cat == VAR:
-            return self.var_ref(sel.noun.text)
+        if cat == VAR:  # a chosen name, narrowed by its filters ("the drawn cards with an Action icon")
+            name = sel.noun.text
+            ref = self.var_ref(name, pronoun=not sel.filters)
+            amount = None if drop_amount else sel.amount
+            if amount is not None and not isinstance(amount, A.All):
+                lead = self.amount(amount, ref)
+                ref = f"{lead} of {ref}" if self._bound(name).display or lead != "1" else f"{lead} of {ref}"
+            return ref + self._filters(sel)
         if cat == PLAYER and not sel.filters and sel.of is None and sel.place is None:
             return self.player(self._key(sel), sel.owner, sel.amount)
         amount = None if drop_amount else sel.amount
@@ -699,12 +720,14 @@ class _Renderer:
             return True
         return len(self.scope) == 1 and self.scope[0].name == name and self.scope[0].category != PLAYER
 
-    def var_ref(self, name: str) -> str:
+    def var_ref(self, name: str, pronoun: bool = True) -> str:
         if name == "this card":
             return "this card"
-        if self._is_pronoun(name):
-            return "it"
         b = self._bound(name)
+        if b.display is not None:
+            return b.display
+        if pronoun and self._is_pronoun(name):
+            return "it"
         if b.category == PLAYER:
             return "that player"
         same = [x for x in self.scope if x.noun == b.noun]
@@ -720,7 +743,8 @@ class _Renderer:
         if words == "this card":
             return "this card", False
         if cat == VAR:
-            return self._bound(words).noun, False
+            b = self._bound(words)
+            return (b.display, True) if b.display is not None else (b.noun, False)
         key = self._key(node)
         name, spec_names = self._printed(cat, key, words)
         if self._written_plural(words, spec_names):
@@ -767,6 +791,10 @@ class _Renderer:
             return title(key), [key.replace("_", " "), *(spec.get("aliases") or [])]
         if cat == ICON:
             return "icon", ["icon"]
+        if cat == PILE:  # "empty supply piles": the zone's printed name
+            zone = key.split(":")[-1]
+            zname = ((d.get("zones") or {}).get(zone) or {}).get("name") or title(zone)
+            return f"{'empty ' if key.startswith('empty:') else ''}{zname} pile", [words]
         if cat == PHASE:
             return self.phase(A.Words(tuple(key.split("_")))), [key.replace("_", " ")]
         if cat == PLAYER:

@@ -63,8 +63,13 @@ CONSTRUCTS: tuple[Construct, ...] = (
     _c("Statements", "Action", "VERB [OBJECT, OBJECT…] [PHRASE…]",
        "An action is a verb (any word: verbs are not keywords, see *Verbs* below) followed by its "
        "objects, separated by commas when the verb takes several, and its prepositional phrases. The "
-       "checker matches the action against the verb's signature.",
-       [("gain 2 fuel", "mini"), ("spend 1 gun, 1 worker: gain 1 vp", "mini")], ["action", "objects"]),
+       "checker matches the action against the verb's signature. A verb that says so (`draw`, `reveal`, "
+       "`look at`) names the cards it acted on with `as NAME`; a revealed set keeps only the cards still "
+       "on its pile, so after some are moved it is the rest.",
+       [("gain 2 fuel", "mini"), ("spend 1 gun, 1 worker: gain 1 vp", "mini"),
+        ("reveal 3 cards from your deck as r; choose 1 of r as k; put k into your hand; put r into your discard pile",
+         "truth"), ("draw 2 cards as d; if number of d with icon action >= 1: gain 1 coin", "truth")],
+       ["action", "objects"]),
     _c("Statements", "Prepositional phrases", "from|to|onto|into|on|at|on top of|at the bottom of SELECTOR · instead of SELECTOR (a game's own verbs) · "
        "until PHASE",
        "Phrases give an action its source, destination, target or duration. Which phrases a verb takes, "

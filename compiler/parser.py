@@ -200,8 +200,10 @@ class _ToAst:
     def body(self, meta, *stmts):
         return tuple(stmts)
 
-    def action(self, meta, verb, objects, *phrases):
-        return A.Action(A.Name(str(verb), _tspan(verb)), objects or (), tuple(phrases), _span(meta))
+    def action(self, meta, verb, objects, *rest):
+        *phrases, name = rest
+        bound = A.Name(str(name), _tspan(name)) if name is not None else None
+        return A.Action(A.Name(str(verb), _tspan(verb)), objects or (), tuple(phrases), bound, _span(meta))
 
     def objects(self, meta, *sels):
         return tuple(sels)

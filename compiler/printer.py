@@ -84,6 +84,8 @@ def _(n: A.Action) -> str:
     if n.objects:
         parts.append(", ".join(fmt(o) for o in n.objects))
     parts += [fmt(p) for p in n.phrases]
+    if n.name is not None:
+        parts.append(f"as {n.name.text}")
     return " ".join(parts)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, ZONE
+from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, ZONE
 
 # Nouns every game has. "card"/"cards" select cards in a place; players are who acts and who is
 # acted on. A game may add more players' nouns in its vocabulary.
@@ -66,6 +66,12 @@ class Vocabulary:
                     names += plurals(n)
                 for n in names:
                     v.add(n, cat, key)
+        for key, spec in (data.get("zones") or {}).items():
+            if (spec or {}).get("piles") == "card":  # "supply piles", "empty supply piles"
+                for n in [key.replace("_", " "), *((spec or {}).get("aliases") or [])]:
+                    for noun, k in ((f"{n} pile", key), (f"empty {n} pile", f"empty:{key}")):
+                        for form in (noun, *plurals(noun)):
+                            v.add(form, PILE, k)
         for key, members in (data.get("good_groups") or {}).items():
             for n in [key.replace("_", " "), *plurals(key.replace("_", " "))]:
                 v.add(n, GOOD, key)

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .errors import Refused, RulesError, Unmet
-from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
+from .refs import ALL, CARD, GOOD, PILE, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
 
 
 class Ctx:
@@ -149,6 +149,12 @@ class Ctx:
         if sel.category == GOOD:
             good = self.good_of(sel)
             return sum(self.game.players[p].goods[good] for p in self.players_for(sel.owner))
+        if sel.category == PILE:  # "number of empty supply piles": one pile per card id the zone started with
+            empty = sel.noun.startswith("empty:")
+            zone = self.game.zone_key(sel.noun.split(":")[-1], self.player)
+            left = Counter(self.game.instances[u].card_id for u in self.game.zones[zone])
+            ids = self.game.pile_ids.get(zone[0], set())
+            return sum(1 for cid in ids if (left[cid] == 0) == empty)
         if sel.category == ZONE:  # "number of cards in each player's hand" counts every such zone
             return sum(len(self.game.zones[z]) for z in self.ref_zones(sel))
         return len(self.options(sel))
@@ -288,6 +294,8 @@ class Ctx:
         if sel.category == VAR:
             v = self.bindings.get(sel.noun)
             values = list(v) if isinstance(v, list) else ([] if v is None else [v])
+            if isinstance(v, Revealed):  # "r" after some revealed cards left the pile: the rest
+                values = [u for u in values if g.where.get(u) == v.zone]
             if sel.filters:  # "g with icon action": the filter narrows the chosen cards
                 values = [u for u in values if self._card_passes(u, sel.filters)]
             return values
@@ -440,8 +448,10 @@ class Ctx:
             if short:
                 raise Refused("not enough " + ", ".join(f"{g} (needs {need[g]}, has {me.goods[g]})"
                                                          for g in sorted(short)))
+        signed = {k for k, spec in (self.game.vocab.get("goods") or {}).items() if (spec or {}).get("signed")}
         for g in sorted(need):
-            n = min(need[g], me.goods[g])
+            # a signed Good (a debt) is lost in full, below zero; a cost (strict) was checked above
+            n = need[g] if g in signed and not strict else min(need[g], me.goods[g])
             me.goods[g] -= n
             self.game.emit("spend", self.player, f"pays {n} {g}", good=g, n=n)
 
@@ -490,11 +500,26 @@ class Ctx:
             self.engine.after_draw(g, zone)
         return drawn
 
+    def top_cards(self, sel: Sel, src: Sel | None, verb: str) -> "Revealed":
+        """The top N cards of a pile, left where they are (reveal / look at)."""
+        g = self.game
+        zone = self.zone_for(src) if src is not None else \
+            g.zone_key(g.vocab.get("rules", {}).get("draw_from", "deck"), self.player)
+        n = self.amount(sel)
+        uids = list(reversed(g.zones[zone][-n:])) if n > 0 else []
+        names = ", ".join(str(g.cards[g.instances[u].card_id].get("name", g.instances[u].card_id)) for u in uids)
+        g.emit("reveal" if verb == "reveals" else "look", self.player,
+               f"{verb} {len(uids)} card{'s' if len(uids) != 1 else ''} of {zone[0].replace('_', ' ')}"
+               + (f": {names}" if verb == "reveals" and names else ""), n=len(uids))
+        return Revealed(uids, zone)
+
     def move_cards(self, sel: Sel, src: Sel | None, to, strict: bool, verb: str, bottom: bool = False) -> list[int]:
         g = self.game
         if src is not None:
             sel = Sel(sel.category, sel.noun, sel.amount, sel.owner, sel.filters, sel.of, src, sel.per)
         options = self.options(sel)
+        if sel.category == VAR and sel.amount is None:  # "put r into …": every card the name holds
+            sel = sel.with_amount(ALL)
         n = min(self.amount(sel), len(options))
         if strict and n < self.amount(sel) and not isinstance(sel.amount, (UpTo, AllOf)):
             raise Refused(f"not enough {sel.noun} to {verb}")
@@ -546,6 +571,14 @@ THIS_CARD = "this card"
 
 _COMPARE = {"=": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b,
             "<": lambda a, b: a < b, ">": lambda a, b: a > b}
+
+
+class Revealed(list):
+    """Cards revealed or looked at on ``zone``; as a bound name it holds those still there."""
+
+    def __init__(self, uids, zone):
+        super().__init__(uids)
+        self.zone = zone
 
 
 class MenuOption:

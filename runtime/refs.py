@@ -18,7 +18,8 @@ PHASE = "phase"        # a phase or step: cleanup, production
 ICON = "icon"          # a type icon
 VAR = "var"            # a name bound by `choose … as NAME` or `for each … as NAME`
 CARD = "card"          # cards as such ("card", "cards") or a card source ("hacked")
-CATEGORIES = (GOOD, THING, ZONE, PLAYER, PHASE, ICON, VAR, CARD)
+PILE = "pile"          # the piles of a zone declared `piles: card` ("supply piles", "empty supply piles")
+CATEGORIES = (GOOD, THING, ZONE, PLAYER, PHASE, ICON, VAR, CARD, PILE)
 
 
 @dataclass(frozen=True)

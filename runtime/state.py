@@ -78,6 +78,7 @@ class GameState:
         self.turn_player = 0
         self.until: list[tuple[str, Any]] = []  # (phase name, undo callback) for "until <phase>"
         self.tracing = True
+        self.pile_ids: dict[str, set] = {}  # zones split by card id ("supply piles"): the ids stocked
         self._next_uid = 1
         for zname, z in vocab.get("zones", {}).items():
             if z.get("per", "player") == "player":
@@ -113,6 +114,8 @@ class GameState:
         self._next_uid += 1
         self.instances[inst.uid] = inst
         self.zones[zone].append(inst.uid)
+        if (self.vocab.get("zones", {}).get(zone[0]) or {}).get("piles") == "card":
+            self.pile_ids.setdefault(zone[0], set()).add(card_id)  # a supply pile exists once stocked
         self.where[inst.uid] = zone
         return inst
 

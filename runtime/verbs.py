@@ -120,18 +120,20 @@ class Verb:
     example: str
     engine: str
     doc: str = ""
+    binds: str | None = None  # "… as NAME" binds what the verb returns: the cards it acted on ("card")
 
 
 REGISTRY: dict[str, dict[str, Verb]] = {"core": {}}
 
 
 def verb(name: str, *, template: str, example: str, obj: Slot | None = None,
-         phrases: dict | None = None, engine: str = "core", one_of: tuple = (), needs: tuple = ()):
+         phrases: dict | None = None, engine: str = "core", one_of: tuple = (), needs: tuple = (),
+         binds: str | None = None):
     """Register ``fn(ctx, objs, ph, strict)`` as verb ``name`` for ``engine`` (default: every game)."""
 
     def deco(fn: Callable) -> Callable:
         REGISTRY.setdefault(engine, {})[name] = Verb(name, fn, Signature(obj, dict(phrases or {}), one_of, needs),
-                                                     template, example, engine, (fn.__doc__ or "").strip())
+                                                     template, example, engine, (fn.__doc__ or "").strip(), binds)
         return fn
 
     return deco
@@ -192,11 +194,32 @@ def lose(ctx, objs, ph, strict):
 
 @verb("draw", template="draw {obj}[ from {from}]", example="draw 2 cards from opponent's parts pile",
       obj=Slot((CARD,), required=True, amounts=COUNTED | {UP_TO}, filters=frozenset(), refs=frozenset()),
-      phrases={"from": Slot((ZONE, VAR))})
+      phrases={"from": Slot((ZONE, VAR))}, binds=CARD)
 def draw(ctx, objs, ph, strict):
     """Take cards from the top of a pile (the game's draw pile by default) into your hand; "up to N"
-    lets you decide how many."""
-    ctx.draw_cards(objs[0], ph.get("from"), strict=strict)
+    lets you decide how many; "… as d" names the cards drawn."""
+    return ctx.draw_cards(objs[0], ph.get("from"), strict=strict)
+
+
+_TOP_OF = Slot((CARD,), required=True, filters=frozenset(), refs=frozenset())
+
+
+@verb("reveal", template="reveal the top {obj}[ of {from}]", example="reveal 3 cards from your deck as r",
+      obj=_TOP_OF, phrases={"from": Slot((ZONE, VAR))}, binds=CARD)
+def reveal(ctx, objs, ph, strict):
+    """Show everyone the top N cards of a pile (the game's draw pile by default), leaving them there;
+    "… as r" names them. A revealed set keeps only the cards still on that pile, so after some are
+    moved away, r is the rest."""
+    return ctx.top_cards(objs[0], ph.get("from"), "reveals")
+
+
+@verb("look", template="look at the top {at}[ of {from}]", example="look at 2 cards from your deck as l",
+      phrases={"at": Slot((CARD,), required=True, filters=frozenset(), refs=frozenset()), "from": Slot((ZONE, VAR))},
+      binds=CARD)
+def look(ctx, objs, ph, strict):
+    """Look at the top N cards of a pile yourself (nobody else sees them), leaving them there; "… as
+    l" names them, as "reveal" does."""
+    return ctx.top_cards(ph["at"], ph.get("from"), "looks at")
 
 
 @verb("discard", template="discard {obj}[ from {from}]", example="discard 1 card from your hand",

@@ -227,3 +227,58 @@ def test_this_card_moves(truth):
     uid = game.zone("hand", 0)[0]
     fn = effect_function(explain_effect("put this card on top of your deck", Vocabulary.from_data(truth.vocab)))
     assert engine.run(game, fn, 0, card=uid).ok and _ids(game, "deck") == ["mill"]
+
+
+# --- reveal / look at, names bound by actions, supply piles, signed Goods ------------------------
+
+def test_reveal_keep_one_the_rest_to_discard(truth):
+    text = ("reveal 3 cards from your deck as r; choose 1 of r as k; put k into your hand; "
+            "put r into your discard pile")
+    game, out = _run(truth, text, answers=["mill"], deck=["copper", "mill", "smithy", "copper"])
+    assert out.ok
+    assert _ids(game, "hand") == ["mill"]
+    assert sorted(_ids(game, "discard")) == ["copper", "smithy"]  # the rest: the revealed cards still there
+    assert _ids(game, "deck") == ["copper"]
+    assert any(e.verb == "reveal" and "Smithy" in e.text for e in game.log)
+
+
+def test_look_at_then_put_back_at_the_bottom(truth):
+    game, out = _run(truth, "look at 2 cards as l; put l at the bottom of your deck",
+                     deck=["copper", "mill", "smithy"])
+    # one by one, in the order looked at (top first): the last one put goes lowest
+    assert out.ok and _ids(game, "deck") == ["mill", "smithy", "copper"]
+
+
+def test_draw_as_names_the_drawn_cards(truth):
+    text = "draw 2 cards as d; if number of d with icon action >= 1: gain 1 coin"
+    game, out = _run(truth, text, deck=["copper", "mill", "copper"])
+    assert out.ok and game.players[0].goods["coin"] == 1
+    game, out = _run(truth, text, deck=["mill", "copper", "copper"])
+    assert out.ok and game.players[0].goods["coin"] == 0
+
+
+def test_a_verb_that_binds_nothing_cannot_name_it(truth):
+    assert [e[0] for e in _errors(truth, "gain 1 coin as g")] == ["E303"]
+
+
+def test_number_of_empty_supply_piles(truth):
+    engine, game = _game(truth)
+    for cid in ("smithy", "mill", "mill", "copper"):
+        game.create(cid, game.zone_key("supply", None))
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    v = Vocabulary.from_data(truth.vocab)
+    fn = effect_function(explain_effect("gain (number of empty supply piles) vp", v))
+    assert engine.run(game, fn, 0).ok and game.players[0].goods["vp"] == 0
+    for uid in [u for u in game.zones[("supply", None)] if game.instances[u].card_id in ("smithy", "copper")]:
+        game.move(uid, game.zone_key("discard", 0))
+    assert engine.run(game, fn, 0).ok and game.players[0].goods["vp"] == 2
+    fn = effect_function(explain_effect("gain (number of supply piles) coin", v))
+    assert engine.run(game, fn, 0).ok and game.players[0].goods["coin"] == 1
+
+
+def test_a_signed_good_goes_below_zero_but_a_cost_needs_it(truth):
+    game, out = _run(truth, "lose 2 debt; lose 2 coin")
+    assert out.ok and game.players[0].goods["debt"] == -2 and game.players[0].goods["coin"] == 0
+    game, out = _run(truth, "spend 1 debt: gain 1 vp")
+    assert out.status == "refused" and game.players[0].goods["vp"] == 0
