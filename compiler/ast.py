@@ -124,7 +124,29 @@ class FieldOf:
     span: Span = _span()
 
 
-Quantity = Union[Num, X, BinOp, Count, FieldOf]
+@dataclass(frozen=True)
+class Subject:
+    """Who does a trigger's or a history's action: ``you``, ``an opponent``, ``a player``,
+    ``another player``; ``article`` keeps "a"/"an" for printing."""
+
+    kind: str  # "you" | "a" | "another"
+    noun: str | None = None  # "opponent" | "player"
+    article: str | None = None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class History:
+    """``number of cards with icon action you played this turn``: events of this turn or round."""
+
+    selector: "Selector"
+    subject: Subject
+    verb: Name
+    period: Name  # "turn" | "round"
+    span: Span = _span()
+
+
+Quantity = Union[Num, X, BinOp, Count, FieldOf, History]
 Amount = Union[Num, X, BinOp, Count, FieldOf, UpTo, All, One]
 
 
@@ -358,8 +380,28 @@ class Cost:
     span: Span = _span()
 
 
+@dataclass(frozen=True)
+class Trigger:
+    """A trigger in a slot of kind ``trigger`` (runtime/events.py dispatches the events):
+
+    - ``when``/``whenever`` SUBJECT VERB SELECTOR — a card event ("when you play this card");
+    - ``at the start|end of your|each turn|round`` — a time (``time`` holds the words);
+    - ``the first time each turn|round`` SUBJECT VERB SELECTOR — at most once per turn or round.
+    """
+
+    form: str  # "when" | "whenever" | "at" | "first"
+    body: tuple["Stmt", ...]
+    subject: Subject | None = None
+    verb: Name | None = None
+    selector: "Selector | None" = None
+    moment: Name | None = None   # at: "start" | "end"
+    owner: str | None = None     # at: "your" | "each"
+    period: Name | None = None   # at/first: "turn" | "round"
+    span: Span = _span()
+
+
 BodyStmt = Union[Action, Choose]
-Stmt = Union[Requires, Let, Choose, Menu, ForEach, If, Cost, Acting, RepeatUntil, Action]
+Stmt = Union[Requires, Let, Choose, Menu, ForEach, If, Cost, Acting, RepeatUntil, Trigger, Action]
 
 
 @dataclass(frozen=True)

@@ -283,7 +283,8 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
     cached = gb.checked.get(key)
     if cached is None:  # the same text always checks the same way in one game: check it once
         problems: list[tuple] = []
-        checked = checker.check(effect, lambda *args: problems.append(args), has_card=card is not None)
+        checked = checker.check(effect, lambda *args: problems.append(args), kind=slot_kind,
+                                has_card=card is not None)
         cached = gb.checked[key] = (checked, problems)
     checked, problems = cached
     for args in problems:

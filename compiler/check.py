@@ -33,6 +33,8 @@ _EXISTS = Slot(_ANY, amounts=V.COUNTED,                                 # "if 3 
 _COUNT = Slot(_ANY + (PILE,), amounts=frozenset({V.ONE}),              # "number of …" counts, it takes no amount
               owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))
 _REF = Slot(_ANY, owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))  # inside "in …", "of …", "per …"
+# the card of an event ("… plays a card with icon attack"): one card, filtered; whose is the subject's
+_EVENT_CARD = Slot((CARD, THING, VAR), amounts=frozenset({V.ONE}), owners=frozenset(), refs=frozenset())
 
 
 @dataclass
@@ -65,6 +67,14 @@ class Checker:
             scope[THIS_CARD] = CARD  # "this card": the card whose effect runs (rules have none)
         seen_action = False
         for st in effect.statements:
+            if (kind == "trigger") != isinstance(st, A.Trigger):
+                if kind == "trigger":
+                    rep("E310", "a trigger slot holds triggers: 'when you play this card: …', 'at the start of "
+                        "your turn: …', 'whenever an opponent plays a card: …'", st.span)
+                else:
+                    rep("E310", "a trigger belongs in a slot the game declares 'kind: trigger'", st.span,
+                        "declare the slot in game.yaml: slots: {on_event: {kind: trigger}}")
+                continue
             if isinstance(st, (A.Requires, A.Let)):
                 guard = isinstance(st, A.Requires) or st.minimum is not None
                 if guard and seen_action:
@@ -127,11 +137,41 @@ class Checker:
                     did_you_mean(st.noun.text, allowed) or "write 'each opponent: …', 'each other player: …', "
                     "'each player: …' or 'the player to your left: …'")
             self._body(st.body, dict(scope), out, rep)
+        elif isinstance(st, A.Trigger):
+            self._trigger(st, scope, out, rep)
         elif isinstance(st, A.RepeatUntil):
             self._cond(st.condition, scope, out, rep)
             self._body(st.body, dict(scope), out, rep)
         elif isinstance(st, A.Action):
             self._action(st, scope, out, rep)
+
+    def _trigger(self, st: A.Trigger, scope, out, rep) -> None:
+        if st.form == "at":
+            if st.moment.text not in ("start", "end"):
+                rep("E201", f"unknown moment '{st.moment.text}'", st.moment.span, did_you_mean(st.moment.text, ("start", "end")))
+            self._period(st.period, rep)
+            if st.owner == "your" and st.period.text == "round":
+                rep("E201", "a round is everyone's: write 'at the start of each round'", st.period.span)
+        else:
+            self._event(st.subject, st.verb, st.selector, scope, out, rep)
+            if st.form == "first":
+                self._period(st.period, rep)
+        self._body(st.body, dict(scope), out, rep)
+
+    def _period(self, name: A.Name, rep) -> None:
+        if name.text not in ("turn", "round"):
+            rep("E201", f"unknown period '{name.text}'", name.span, did_you_mean(name.text, ("turn", "round")))
+
+    def _event(self, subject: A.Subject, verb: A.Name, sel: A.Selector, scope, out, rep) -> None:
+        from runtime.events import EVENT_VERBS
+
+        if subject.kind != "you" and subject.noun not in ("player", "opponent"):
+            rep("E201", f"unknown subject '{subject.noun}'", subject.span,
+                did_you_mean(subject.noun or "", ("player", "opponent")))
+        if verb.text not in EVENT_VERBS:
+            rep("E201", f"unknown event '{verb.text}'", verb.span,
+                did_you_mean(verb.text, EVENT_VERBS) or "events: " + ", ".join(sorted(set(EVENT_VERBS.values()))))
+        self._selector(sel, scope, out, rep, (CARD, THING, VAR), slot=_EVENT_CARD, verb=verb.text)
 
     def _body(self, body, scope, out, rep) -> None:
         for b in body:
@@ -230,6 +270,9 @@ class Checker:
             self._quantity(q.right, scope, out, rep)
             if q.op == "/" and isinstance(q.right, A.Num) and q.right.value == 0:
                 rep("E308", "division by zero", q.right.span, None)
+        elif isinstance(q, A.History):
+            self._event(q.subject, q.verb, q.selector, scope, out, rep)
+            self._period(q.period, rep)
         elif isinstance(q, A.FieldOf):
             self._field(q.field.text, q.field.span, rep)
             if q.of.text not in scope:
@@ -540,3 +583,8 @@ def _value_key(q) -> object:
     from .printer import fmt
 
     return "q:" + fmt(q)
+
+
+def slot_kind_of(effect: A.Effect) -> str:
+    """The slot kind a text reads as on its own (explain, English): "trigger" when it starts with one."""
+    return "trigger" if effect.statements and isinstance(effect.statements[0], A.Trigger) else "effect"

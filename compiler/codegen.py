@@ -195,6 +195,7 @@ class _EffectGen:
         self.mw = mw
         self.c = checked
         self.loop = 0
+        self.triggers = 0  # a trigger's index in its slot: "the first time each turn" is kept per index
 
     def w(self, line: str) -> None:
         self.mw.w(line)
@@ -244,6 +245,17 @@ class _EffectGen:
             self.w(f"with ctx.as_player({var}):")
             self.block(st.body)
             self.mw.indent -= 1
+        elif isinstance(st, A.Trigger):
+            if st.form == "at":
+                kind, who, sel, once = f"{st.period.text} {st.moment.text}", \
+                    ("you" if st.owner == "your" else "any"), "None", None
+            else:
+                kind, who = _event_kind(st.verb), _subject_key(st.subject)
+                sel = self.sel(st.selector)
+                once = st.period.text if st.form == "first" else None
+            self.w(f"if ctx.triggered({self.triggers}, {literal(kind)}, {literal(who)}, {sel}, {literal(once)}):")
+            self.triggers += 1
+            self.block(st.body)
         elif isinstance(st, A.RepeatUntil):
             self.w("for _ in ctx.repeat():")
             self.mw.indent += 1
@@ -309,6 +321,9 @@ class _EffectGen:
             if q.op == "/":  # rounds down; dividing by zero gives 0 (docs/decisions.md)
                 return f"ctx.div({self.quantity(q.left)}, {self.quantity(q.right)})"
             return f"({self.quantity(q.left)} {q.op} {self.quantity(q.right)})"
+        if isinstance(q, A.History):
+            return (f"ctx.history({literal(_event_kind(q.verb))}, {literal(_subject_key(q.subject))}, "
+                    f"{self.sel(q.selector)}, {literal(q.period.text)})")
         if isinstance(q, A.FieldOf):
             return f"ctx.field_of({literal(q.field.text.replace(' ', '_'))}, {literal(q.of.text)})"
         if isinstance(q, A.Count):
@@ -351,6 +366,21 @@ def _dynamic_bounds(node) -> list[tuple[str, A.Quantity]]:
     v = _DynamicBounds()
     v.visit(node)
     return sorted(v.found.items())
+
+
+def _event_kind(verb: A.Name) -> str:
+    from runtime.events import EVENT_VERBS
+
+    return EVENT_VERBS[verb.text]
+
+
+def _subject_key(subject: A.Subject) -> str:
+    """you | opponent | any | other — relative to the player whose card it is (Ctx.triggered)."""
+    if subject.kind == "you":
+        return "you"
+    if subject.kind == "another" or subject.noun == "opponent":
+        return "opponent"
+    return "any"
 
 
 def _short(node) -> str:

@@ -47,6 +47,8 @@ _CMP_WORDS = {"=": "is", "!=": "is not", "<": "is less than", ">": "is more than
               ">=": "is at least"}
 _OP_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
+_PAST = {"play": "played", "gain": "gained", "trash": "trashed", "draw": "drew", "discard": "discarded", "put": "put"}
+_THIRD = {"trash": "trashes"}
 _ACTING = {"opponent": "each opponent", "other": "each other player", "each": "each player",
            "left": "the player to your left", "right": "the player to your right"}
 
@@ -241,9 +243,9 @@ class _Renderer:
         self.scope: list[_Bound] = []
         self.acting = 0  # inside "each opponent: …", "your" is theirs
         try:
-            from .check import Checker
+            from .check import Checker, slot_kind_of
 
-            checked = Checker(vocab, verbs).check(effect, lambda *a, **k: None)
+            checked = Checker(vocab, verbs).check(effect, lambda *a, **k: None, kind=slot_kind_of(effect))
             self.resolved = checked.resolved
         except Exception:  # noqa: BLE001 - English must render even what the checker rejects
             self.resolved = {}
@@ -292,6 +294,14 @@ class _Renderer:
                 self.acting -= 1
         if isinstance(st, A.RepeatUntil):
             return f"repeat until {self.cond(st.condition)}: {self.body(st.body)}"
+        if isinstance(st, A.Trigger):
+            if st.form == "at":
+                head = f"at the {st.moment.text} of {st.owner} {st.period.text}"
+            else:
+                lead = f"the first time each {st.period.text}" if st.form == "first" else st.form
+                head = f"{lead} {self.subject(st.subject)} {self.event_verb(st.subject, st.verb.text)} " \
+                       f"{self.selector(st.selector, indefinite=True)}"
+            return f"{head}: {self.body(st.body)}"
         if isinstance(st, A.Cost):
             return f"{self.action(st.action)} to {self.body(st.body)}"
         if isinstance(st, A.ForEach):
@@ -304,6 +314,19 @@ class _Renderer:
             finally:
                 self.scope.pop()
         return self.simple(st)
+
+    def subject(self, s: A.Subject) -> str:
+        if s.kind == "you":
+            return "you"
+        return f"{s.article} {s.noun}" if s.kind == "a" else f"another {s.noun}"
+
+    def event_verb(self, s: A.Subject, verb: str, past: bool = False) -> str:
+        from runtime.events import EVENT_VERBS
+
+        base = EVENT_VERBS.get(verb, verb)
+        if past:
+            return _PAST.get(base, base + "ed")
+        return base if s.kind == "you" else _THIRD.get(base, base + "s")
 
     def body(self, body) -> str:
         if all(isinstance(b, (A.Action, A.Choose)) for b in body):
@@ -437,6 +460,10 @@ class _Renderer:
             return self.count(q.selector)
         if isinstance(q, A.FieldOf):
             return f"the {self.field_name(q.field.text, plural=False)} of {self.var_ref(q.of.text)}"
+        if isinstance(q, A.History):
+            cards = self.selector(q.selector, drop_amount=True, force_plural=True)
+            return f"the number of {cards} {self.subject(q.subject)} {self.event_verb(q.subject, q.verb.text, True)} " \
+                   f"this {q.period.text}"
         if isinstance(q, A.BinOp) and q.op == "/":
             return f"{self.quantity(q.left)} divided by {self.quantity(q.right)}, rounded down"
         if isinstance(q, A.BinOp):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from runtime.verbs import verbs_for
 
 from . import ast as A
-from .check import Checker
+from .check import Checker, slot_kind_of
 from .codegen import ModuleWriter
 from .diagnostics import Diagnostics
 from .english import option_labeller
@@ -39,7 +39,7 @@ def explain_effect(text: str, vocab: Vocabulary, where: str = "<effect>") -> Exp
     if problem is not None:
         report("E301", problem.message, A.Span(problem.offset, problem.offset + problem.length))
         return Explained(text, None, None, None, diags)
-    checked = Checker(vocab, verbs_for(vocab.engine)).check(effect, report)
+    checked = Checker(vocab, verbs_for(vocab.engine)).check(effect, report, kind=slot_kind_of(effect))
     if not checked.ok:
         return Explained(text, effect, None, None, diags)
     mw = ModuleWriter(where, english=option_labeller(vocab))

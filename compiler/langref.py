@@ -131,6 +131,20 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "The body runs again and again until the condition holds; it stops when a round changes nothing "
        "(and after 100 rounds at most).",
        [("until number of cards in your hand >= 4: draw 1 card", "truth")], ["until_"]),
+    _c("Statements", "Triggers", "when|whenever SUBJECT VERB CARD: BODY · at the start|end of your|each "
+       "turn|round: BODY · the first time each turn|round SUBJECT VERB CARD: BODY",
+       "Only in a slot the game declares `kind: trigger` (with `listens_in: [zones]`, or the game's "
+       "`rules.in_play`): the card listens while it sits in one of those zones. SUBJECT is `you`, "
+       "`an opponent`, `a player` or `another player`; VERB is `play`, `gain`, `trash`, `draw`, `discard` "
+       "or `put` (any tense); CARD is `this card` or a card selector with filters. Events are dispatched "
+       "after their change, the acting player's cards first, then the others in seat order; a trigger "
+       "never re-enters itself; \"the first time\" is kept per card.",
+       [("when you play this card: gain 1 vp", "truth"),
+        ("whenever an opponent plays a card with icon action: draw 1 card", "truth"),
+        ("at the start of your turn: gain 1 ore", "truth"), ("at the end of each round: gain 1 vp", "truth"),
+        ("the first time each turn you trash a card: gain 1 coin", "truth")],
+       ["trigger", "when_", "at_time", "first_time", "when", "subject", "subject_you", "subject_a",
+        "subject_another", "period_owner"]),
     _c("Selectors", "Amounts", "N · x · (EXPRESSION) · up to N · all · a/an",
        "How many: a number, `x`, a parenthesised expression, `up to N` (the chooser picks 0 to N), "
        "`all`, or an article for one.",
@@ -175,12 +189,13 @@ CONSTRUCTS: tuple[Construct, ...] = (
         ("gain 1 fuel per production location in your state", "mini")],
        ["ref", "of_clause", "per"]),
     _c("Quantities and conditions", "Quantities", "N · x · Q + Q · Q - Q · Q * Q · Q / Q · (Q) · "
-       "number of SELECTOR · the FIELD of NAME",
+       "number of SELECTOR · number of SELECTOR SUBJECT VERB this turn|round · the FIELD of NAME",
        "Arithmetic over numbers, `x` and counts of things. Division rounds down (dividing by zero gives 0); "
        "`per N …` counts whole Ns.",
        [("gain (2 * number of locations in your state + 1) fuel", "mini"), ("x is 2; gain x vp", "mini"),
-        ("gain (number of cards in your hand / 2) coin", "truth"), ("gain 1 vp per 2 cards in your hand", "truth")],
-       ["quantity", "sum", "product", "atom", "add", "sub", "mul", "div", "count"]),
+        ("gain (number of cards in your hand / 2) coin", "truth"), ("gain 1 vp per 2 cards in your hand", "truth"),
+        ("if number of cards with icon action you played this turn >= 2: gain 1 coin", "truth")],
+       ["quantity", "sum", "product", "atom", "add", "sub", "mul", "div", "count", "history"]),
     _c("Quantities and conditions", "Conditions", "QUANTITY (= | != | < | > | <= | >=) QUANTITY · SELECTOR",
        "A comparison, or a selector meaning \"at least that many exist\".",
        [("if number of cards in your hand < 3: draw 1 card", "mini"), ("requires 2 fuel; gain 1 vp", "mini")],

@@ -191,6 +191,33 @@ class _ToAst:
     def until_(self, meta, cond, body):
         return A.RepeatUntil(cond, body, _span(meta))
 
+    def when_(self, meta, word, subject, verb, sel, body):
+        return A.Trigger(word, body, subject, _name(verb), sel, span=_span(meta))
+
+    def when(self, meta, tok):
+        return str(tok)
+
+    def at_time(self, meta, moment, owner, period, body):
+        return A.Trigger("at", body, moment=_name(moment), owner=owner, period=_name(period), span=_span(meta))
+
+    def period_owner(self, meta, tok):
+        return str(tok)
+
+    def first_time(self, meta, period, subject, verb, sel, body):
+        return A.Trigger("first", body, subject, _name(verb), sel, period=_name(period), span=_span(meta))
+
+    def subject_you(self, meta):
+        return A.Subject("you", span=_span(meta))
+
+    def subject_a(self, meta, article, noun):
+        return A.Subject("a", str(noun), article, _span(meta))
+
+    def subject_another(self, meta, noun):
+        return A.Subject("another", str(noun), span=_span(meta))
+
+    def history(self, meta, sel, subject, verb, period):
+        return A.History(sel, subject, _name(verb), _name(period), _span(meta))
+
     def block(self, meta, *stmts):
         return tuple(stmts)
 
@@ -360,6 +387,10 @@ class _ToAst:
 
 
 _MENU_COUNTS = {"one": 1, "two": 2, "three": 3}
+
+
+def _name(tok: Token) -> A.Name:
+    return A.Name(str(tok), _tspan(tok))
 
 
 def _written(meta, word: str) -> bool:

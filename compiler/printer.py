@@ -55,6 +55,25 @@ def _(n: A.Acting) -> str:
     return f"each {'other ' if n.other else ''}{n.noun.text}: {_body(n.body)}"
 
 
+def _subject(s: A.Subject) -> str:
+    if s.kind == "you":
+        return "you"
+    return f"{s.article} {s.noun}" if s.kind == "a" else f"another {s.noun}"
+
+
+@fmt.register
+def _(n: A.Trigger) -> str:
+    if n.form == "at":
+        return f"at the {n.moment.text} of {n.owner} {n.period.text}: {_body(n.body)}"
+    head = f"the first time each {n.period.text}" if n.form == "first" else n.form
+    return f"{head} {_subject(n.subject)} {n.verb.text} {fmt(n.selector)}: {_body(n.body)}"
+
+
+@fmt.register
+def _(n: A.History) -> str:
+    return f"number of {fmt(n.selector)} {_subject(n.subject)} {n.verb.text} this {n.period.text}"
+
+
 @fmt.register
 def _(n: A.RepeatUntil) -> str:
     return f"until {fmt(n.condition)}: {_body(n.body)}"
@@ -228,7 +247,7 @@ def _(n: A.BinOp) -> str:
         if isinstance(q, A.BinOp) and (_PREC[q.op] < _PREC[n.op] or (right and _PREC[q.op] == _PREC[n.op])):
             return f"({s})"
         # a count ends in a noun phrase; parenthesise it before an operator that follows it
-        if isinstance(q, (A.Count, A.FieldOf)) and n.op in ("*", "/") and not right:
+        if isinstance(q, (A.Count, A.FieldOf, A.History)) and n.op in ("*", "/") and not right:
             return f"({s})"
         return s
     return f"{side(n.left, False)} {n.op} {side(n.right, True)}"

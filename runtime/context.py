@@ -12,11 +12,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from .errors import Refused, RulesError, Unmet
+from .events import Discarded, Drawn, Gained, Moved, Trashed
 from .refs import ALL, CARD, GOOD, PILE, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
 
 
 class Ctx:
-    __slots__ = ("game", "player", "card", "opponent", "bindings", "x", "verbs", "engine")
+    __slots__ = ("game", "player", "card", "opponent", "bindings", "x", "verbs", "engine", "event")
 
     def __init__(self, game, player: int, card: int | None = None, opponent: int | None = None,
                  bindings: dict | None = None):
@@ -28,6 +29,7 @@ class Ctx:
         if card is not None:
             self.bindings.setdefault(THIS_CARD, card)  # "this card": the card whose effect runs
         self.x: int | None = None
+        self.event = None  # the event a trigger slot is being asked about (runtime/events.py)
         self.engine = game.engine
         self.verbs = game.verbs
 
@@ -124,6 +126,60 @@ class Ctx:
                 return
             last = now
             yield
+
+    # --- triggers and turn history ----------------------------------------------------------
+    def _subject_ok(self, who: str, player: int | None) -> bool:
+        """Whether ``player`` did it, as the trigger's subject says, seen from this card's player."""
+        if who == "any":
+            return True
+        if who == "you":
+            return player == self.player
+        return player is not None and player != self.player  # "an opponent", "another player"
+
+    def _event_card_ok(self, sel: Sel | None, uid: int | None) -> bool:
+        if sel is None:
+            return True
+        if uid is None or uid not in self.game.instances:
+            return False
+        if sel.category == VAR:
+            bound = self.bindings.get(sel.noun)
+            return uid in (bound if isinstance(bound, list) else [bound])
+        if sel.category == THING:  # "a location": the card is of the thing's kinds and faces
+            spec = self.game.vocab["things"][sel.noun]
+            inst = self.game.instances[uid]
+            rec = face_view(self.game.cards[inst.card_id], inst)
+            if spec.get("kinds") and rec.get("kind") not in spec["kinds"]:
+                return False
+            if spec.get("faces") and inst.face not in spec["faces"]:
+                return False
+        return self._card_passes(uid, sel.filters)
+
+    def triggered(self, index: int, kind: str, who: str, sel: Sel | None, once: str | None) -> bool:
+        """Whether the event being dispatched fires trigger ``index`` of this card's slot."""
+        ev, g = self.event, self.game
+        if ev is None or ev.kind != kind or not self._subject_ok(who, ev.player):
+            return False
+        if not self._event_card_ok(sel, getattr(ev, "card", None)):
+            return False
+        if once is not None:  # "the first time each turn/round": once per card instance
+            now = g.turn_number if once == "turn" else g.round
+            key = (self.card, index)
+            if g.fired.get(key) == (once, now):
+                return False
+            g.fired[key] = (once, now)
+        return True
+
+    def history(self, kind: str, who: str, sel: Sel, period: str) -> int:
+        """``number of cards you played this turn``: this turn's (or round's) events of that kind."""
+        g = self.game
+        now = g.turn_number if period == "turn" else g.round
+        return sum(1 for ev in g.events
+                   if ev.kind == kind and (ev.turn if period == "turn" else ev.round) == now
+                   and self._subject_ok(who, ev.player) and self._event_card_ok(sel, getattr(ev, "card", None)))
+
+    def publish_card(self, cls, uid: int, **extra) -> None:
+        g = self.game
+        g.publish(cls(self.player, card=uid, turn=g.turn_number, round=g.round, **extra))
 
     # --- quantities --------------------------------------------------------------------------
     @staticmethod
@@ -494,6 +550,7 @@ class Ctx:
                 g.instances[uid].face = face
             g.instances[uid].owner = self.player
             drawn.append(uid)
+            self.publish_card(Drawn, uid)
         g.emit("draw", self.player, f"draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}"
                f" from {zone[0]}" + (f" (of {n})" if len(drawn) < n else ""), n=len(drawn))
         if hasattr(self.engine, "after_draw"):
@@ -527,10 +584,15 @@ class Ctx:
             picks = self.ask(options, n, low=0, prompt=f"{verb} up to {n} {sel.noun}")
         else:
             picks = self.ask(options, n, prompt=f"{verb} {sel.noun}") if n < len(options) else options[:n]
+        event = _MOVE_EVENTS.get(verb)
         for uid in picks:
             dest = to(uid) if callable(to) else to
             g.move(uid, dest, bottom=bottom)
             g.instances[uid].owner = dest[1] if dest[1] is not None else g.instances[uid].owner
+            if event is Moved:
+                self.publish_card(Moved, uid, to=dest[0])
+            elif event is not None:
+                self.publish_card(event, uid)
         if callable(to):
             to = to(picks[0]) if picks else (None, None)
         g.emit(verb, self.player, f"{verb}s {len(picks)} card{'s' if len(picks) != 1 else ''} to {to[0]}"
@@ -568,6 +630,8 @@ class Ctx:
 
 
 THIS_CARD = "this card"
+# the typed event each card-moving verb publishes ("play" publishes Played itself, after the card's effect)
+_MOVE_EVENTS = {"discard": Discarded, "trash": Trashed, "gain": Gained, "put": Moved}
 
 _COMPARE = {"=": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b,
             "<": lambda a, b: a < b, ">": lambda a, b: a > b}

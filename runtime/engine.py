@@ -18,6 +18,7 @@ from typing import Any, Callable
 from .agents import Agent
 from .context import Ctx
 from .errors import Refused, RulesError, Unmet
+from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from .state import GameState
 from .verbs import verbs_for
 
@@ -65,7 +66,7 @@ class Engine:
     name = "core"
     # scenario step handlers: step key -> method name; engines extend this table
     steps: dict[str, str] = {"effect": "step_effect", "card": "step_card", "phase": "step_phase",
-                             "rule": "step_rule"}
+                             "rule": "step_rule", "turn": "step_turn", "round": "step_round"}
 
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0,
                  agents: dict[int, Agent] | None = None, options: dict | None = None,
@@ -118,6 +119,83 @@ class Engine:
         who = player if player is not None else (inst.owner if inst.owner is not None else 0)
         return self.run(game, fn, who, uid, opponent)
 
+    # --- the event bus (runtime/events.py) ----------------------------------------------------
+    def trigger_slots(self, game: GameState) -> dict[str, list[tuple[str, tuple]]]:
+        """card kind -> [(slot, zones it listens in)] for the slots the game declares ``kind: trigger``."""
+        table = getattr(game, "_trigger_slots", None)
+        if table is None:
+            rules = game.vocab.get("rules") or {}
+            default = tuple(rules.get("in_play") or ())
+            table = {}
+            for kind, spec in (game.vocab.get("card_kinds") or {}).items():
+                for slot, sspec in ((spec or {}).get("slots") or {}).items():
+                    if (sspec or {}).get("kind") == "trigger":
+                        table.setdefault(kind, []).append((slot, tuple((sspec or {}).get("listens_in") or default)))
+            game._trigger_slots = table
+        return table
+
+    def dispatch(self, game: GameState, event) -> None:
+        """Offer ``event`` to every listening trigger slot, in the documented order: the acting
+        player's cards first, then the other players' in seat order; zones in the slot's order;
+        bottom to top within a zone. A slot already resolving is skipped (no re-entry)."""
+        table = self.trigger_slots(game)
+        if not table:
+            return
+        n = len(game.players)
+        first = event.player if event.player is not None else game.turn_player
+        seats = [(first + k) % n for k in range(n)]
+        for seat in seats:
+            for uid, slot in self._listeners(game, table, seat):
+                key = (uid, slot)
+                if key in game.resolving or uid not in game.instances:
+                    continue
+                fn = game.cards[game.instances[uid].card_id]["slots"].get(slot)
+                if fn is None:
+                    continue
+                ctx = Ctx(game, seat, uid)
+                ctx.event = event
+                game.resolving.add(key)
+                try:
+                    fn(ctx)
+                except (Unmet, Refused) as exc:
+                    game.emit("refused", seat, f"trigger of {game.cards[game.instances[uid].card_id].get('name')}: "
+                              f"{exc.reason}")
+                finally:
+                    game.resolving.discard(key)
+
+    def _listeners(self, game: GameState, table, seat: int) -> list[tuple[int, str]]:
+        out = []
+        kinds_slots = [(k, slot, zones) for k, entries in table.items() for slot, zones in entries]
+        zone_order = []
+        for _, _, zones in kinds_slots:
+            zone_order += [z for z in zones if z not in zone_order]
+        for zname in zone_order:
+            key = game.zone_key(zname, seat) if zname in game.vocab.get("zones", {}) else None
+            if key is None or key not in game.zones or (key[1] is None and seat != first_seat(game)):
+                continue
+            for uid in list(game.zones[key]):
+                kind = game.cards[game.instances[uid].card_id].get("kind")
+                for k, slot, zones in kinds_slots:
+                    if k == kind and zname in zones:
+                        out.append((uid, slot))
+        return out
+
+    # --- turns and rounds: the boundaries triggers and "this turn" count from -------------------
+    def begin_turn(self, game: GameState, player: int) -> None:
+        game.turn_player = player
+        game.turn_number += 1
+        game.publish(TurnStarted(player, turn=game.turn_number, round=game.round))
+
+    def end_turn(self, game: GameState) -> None:
+        game.publish(TurnEnded(game.turn_player, turn=game.turn_number, round=game.round))
+
+    def begin_round(self, game: GameState) -> None:
+        game.publish(RoundStarted(None, turn=game.turn_number, round=game.round))
+
+    def end_round(self, game: GameState) -> None:
+        game.publish(RoundEnded(None, turn=game.turn_number, round=game.round))
+        game.round += 1
+
     def refuse(self, game: GameState, player: int, reason: str) -> Outcome:
         game.emit("refused", player, f"refused: {reason}")
         return Outcome("refused", reason)
@@ -151,6 +229,24 @@ class Engine:
     def step_phase(self, game, step, scenario) -> Outcome:
         self.phase(game, step["phase"])
         return Outcome("done")
+
+    def step_turn(self, game, step, scenario) -> Outcome:
+        """``{turn: start, player: Ann}`` / ``{turn: end}``: a turn boundary (triggers listen)."""
+        if step["turn"] == "start":
+            self.begin_turn(game, scenario.player_index(step.get("player")))
+        else:
+            self.end_turn(game)
+        return Outcome("done")
+
+    def step_round(self, game, step, scenario) -> Outcome:
+        """``{round: start}`` / ``{round: end}``."""
+        (self.begin_round if step["round"] == "start" else self.end_round)(game)
+        return Outcome("done")
+
+
+def first_seat(game: GameState) -> int:
+    """Shared (per-game) zones are offered once, with the turn player's cards."""
+    return game.turn_player
 
 
 ENGINES: dict[str, Engine] = {"core": Engine()}

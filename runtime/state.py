@@ -79,6 +79,10 @@ class GameState:
         self.until: list[tuple[str, Any]] = []  # (phase name, undo callback) for "until <phase>"
         self.tracing = True
         self.pile_ids: dict[str, set] = {}  # zones split by card id ("supply piles"): the ids stocked
+        self.events: list = []        # typed events (runtime/events.py), in order
+        self.turn_number = 0          # counts turns begun; events carry it ("this turn")
+        self.fired: dict = {}         # (card uid, trigger index) -> turn/round it last fired ("the first time")
+        self.resolving: set = set()   # trigger slots running now (no re-entry)
         self._next_uid = 1
         for zname, z in vocab.get("zones", {}).items():
             if z.get("per", "player") == "player":
@@ -142,6 +146,13 @@ class GameState:
         self.rng.shuffle(self.zones[zone])
 
     # --- trace -------------------------------------------------------------------------------
+    def publish(self, event) -> None:
+        """Record a typed event and dispatch it to the trigger slots listening (the engine's bus)."""
+        self.events.append(event)
+        engine = getattr(self, "engine", None)
+        if engine is not None:
+            engine.dispatch(self, event)
+
     def emit(self, verb: str, player: int | None, text: str, **data) -> None:
         if self.tracing:
             name = self.players[player].name if player is not None else None

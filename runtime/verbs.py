@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import Refused, RulesError
+from .events import Played
 from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
 
 
@@ -291,6 +292,7 @@ def play(ctx, objs, ph, strict):
     for uid in ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="play"):
         if rules["play_slot"] in (g.record(uid).get("slots") or {}):
             g.engine.run_slot(g, uid, rules["play_slot"], ctx.player, ctx.opponent)
+        ctx.publish_card(Played, uid)  # after its effect: "whenever you play …" sees it done
 
 
 __all__ = ["verb", "verbs_for", "Verb", "Signature", "Slot", "REGISTRY", "Refused"]

@@ -1,0 +1,121 @@
+"""Triggers on the event bus, typed events and turn history (issue 17 item 2), driven through the
+real pipeline on the truth fixture game: Herald ("when you play this card"), Watchtower (three
+triggers) and Echo (a trigger whose effect would trigger itself)."""
+from __future__ import annotations
+
+from compiler.explain import effect_function, explain_effect
+from compiler.vocabulary import Vocabulary
+from runtime.agents import Scripted
+from runtime.events import Gained, Played, Trashed, TurnStarted
+from tests.test_truthful import _errors, _game, truth  # noqa: F401 (fixture)
+
+
+def _fn(compiled, text):
+    ex = explain_effect(text, Vocabulary.from_data(compiled.vocab))
+    assert not ex.diags.errors, [d.message for d in ex.diags.errors]
+    return effect_function(ex)
+
+
+def test_when_you_play_this_card(truth):
+    engine, game = _game(truth, hand=["herald"])
+    herald = game.zone("hand", 0)[0]
+    assert engine.run(game, _fn(truth, "play 1 card from your hand"), 0).ok
+    assert game.players[0].goods["coin"] == 1 and game.players[0].goods["vp"] == 1
+    assert Played(0, card=herald, turn=0, round=1) in game.events
+
+
+def test_whenever_an_opponent_plays_an_action_card(truth):
+    engine, game = _game(truth, hand=["mill", "copper"], deck=[])
+    tower = game.create("watchtower", game.zone_key("tableau", 1), owner=1)
+    game.create("copper", game.zone_key("deck", 1), owner=1)
+    game.agents[0] = Scripted(["copper"])
+    engine.run(game, _fn(truth, "play 1 card from your hand"), 0)  # a treasure: no draw
+    assert len(game.zone("hand", 1)) == 0
+    game.agents[0] = Scripted(["mill"])
+    engine.run(game, _fn(truth, "play 1 card from your hand"), 0)  # an action: Bob's Watchtower draws
+    assert len(game.zone("hand", 1)) == 1
+    game.agents[1] = Scripted(["mill"])
+    # Bob's own plays are not an opponent's
+    game.create("mill", game.zone_key("hand", 1), owner=1)
+    game.create("copper", game.zone_key("deck", 1), owner=1)  # something Bob could draw
+    engine.run(game, _fn(truth, "play 1 card with icon action from your hand"), 1)
+    assert len(game.zone("hand", 1)) == 1 and len(game.zone("deck", 1)) == 1  # no draw for his own play
+    assert tower.uid in game.instances
+
+
+def test_at_the_start_of_your_turn(truth):
+    engine, game = _game(truth)
+    game.create("watchtower", game.zone_key("tableau", 1), owner=1)
+    engine.begin_turn(game, 0)
+    assert game.players[1].goods["ore"] == 0  # Ann's turn
+    engine.end_turn(game)
+    engine.begin_turn(game, 1)
+    assert game.players[1].goods["ore"] == 1
+    assert TurnStarted(1, turn=2, round=1) in game.events
+
+
+def test_the_first_time_each_turn_fires_once_per_turn(truth):
+    engine, game = _game(truth, hand=["copper", "copper", "copper"])
+    game.agents = {}  # the default agent picks
+    game.create("watchtower", game.zone_key("tableau", 0), owner=0)
+    trash = _fn(truth, "trash 1 card from your hand")
+    engine.begin_turn(game, 0)
+    engine.run(game, trash, 0)
+    engine.run(game, trash, 0)
+    assert game.players[0].goods["coin"] == 1
+    assert sum(isinstance(e, Trashed) for e in game.events) == 2
+    engine.end_turn(game)
+    engine.begin_turn(game, 0)
+    engine.run(game, trash, 0)
+    assert game.players[0].goods["coin"] == 2
+
+
+def test_a_trigger_does_not_re_enter_itself(truth):
+    engine, game = _game(truth)
+    game.agents = {}
+    game.create("echo", game.zone_key("tableau", 0), owner=0)
+    for cid in ("copper", "copper", "smithy"):
+        game.create(cid, game.zone_key("supply", None))
+    assert engine.run(game, _fn(truth, "gain 1 card costing up to 1"), 0).ok
+    # the gain fires Echo once (it gains a second Copper); that gain does not fire Echo again
+    assert [game.instances[u].card_id for u in game.zone("discard", 0)] == ["copper", "copper"]
+    assert sum(isinstance(e, Gained) for e in game.events) == 2
+
+
+def test_turn_history_counts_this_turns_events(truth):
+    engine, game = _game(truth, hand=["mill", "smithy", "copper"], deck=["copper"] * 4)
+    game.agents = {}
+    count = _fn(truth, "if number of cards with icon action you played this turn >= 2: gain 1 vp")
+    play_action = _fn(truth, "play 1 card with icon action from your hand")
+    engine.begin_turn(game, 0)
+    engine.run(game, play_action, 0)
+    engine.run(game, count, 0)
+    assert game.players[0].goods["vp"] == 0
+    engine.run(game, play_action, 0)
+    engine.run(game, count, 0)
+    assert game.players[0].goods["vp"] == 1
+    engine.end_turn(game)
+    engine.begin_turn(game, 0)
+    engine.run(game, count, 0)
+    assert game.players[0].goods["vp"] == 1  # a new turn: nothing played yet
+
+
+def test_a_trigger_outside_a_trigger_slot_and_the_reverse_are_errors(truth):
+    assert [e[0] for e in _errors(truth, "gain 1 coin; when you play this card: gain 1 coin")] == ["E310"]
+    assert [e[0] for e in _errors(truth, "whenever you explode a card: gain 1 coin")] == ["E201"]
+    assert [e[0] for e in _errors(truth, "at the start of your round: gain 1 coin")] == ["E201"]
+
+
+def test_trigger_slot_in_a_card_file_must_hold_triggers(tmp_path):
+    import shutil
+
+    from compiler.build import compile_tree
+    from tests.test_truthful import TRUTH
+
+    shutil.copytree(TRUTH, tmp_path / "data")
+    base = tmp_path / "data" / "truth" / "base.yaml"
+    base.write_text(base.read_text().replace('reaction: "when you play this card: gain 1 vp"',
+                                             'reaction: "gain 1 vp"'))
+    result = compile_tree(tmp_path / "data")
+    assert [d.code for d in result.diags.errors] == ["E310"]
+    assert result.diags.errors[0].card == "herald"
