@@ -255,12 +255,13 @@ def explain(effect, game, data_path, fmt):
     english = render_effect(ex.effect, vocab)
     if fmt == "json":
         click.echo(json.dumps({"ok": True, "canonical": print_effect(ex.effect), "english": english,
-                               "ast": repr(ex.effect), "python": ex.source}, indent=2))
+                               "ast": repr(ex.effect), "ir": repr(ex.ir), "python": ex.source}, indent=2))
         return
     click.echo("canonical: " + print_effect(ex.effect))
     if english:
         click.echo("english:   " + english)
     click.echo("ast:       " + repr(ex.effect))
+    click.echo("ir:        " + repr(ex.ir))
     click.echo("python:\n" + ex.source)
 
 

@@ -22,6 +22,7 @@ from .check import Checker
 from .codegen import HEADER, ModuleWriter, comment, identifier, literal
 from .diagnostics import Diagnostics, display_path
 from .english import option_labeller
+from .lower import lower, lower_condition
 from .loader import Document, load_file, path_text
 from .maps import check_map
 from .parser import parse_effect
@@ -171,7 +172,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         gb.modules[path.stem] = doc
         rel = f"{rel_root.name}/{path.relative_to(rel_root).as_posix()}"
         doc.rel = rel  # generated code names this, never the cwd-dependent display path
-        mw = ModuleWriter(rel, english=option_labeller(vocab))
+        mw = ModuleWriter(rel)
         # "other than <card>" may name a card of this module or of an earlier one
         checker.card_ids = set(seen_ids) | {c.get("id") for c in cards if isinstance(c, dict)}
         table_cards = []
@@ -292,13 +293,15 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
     t = timer.add("check", t)
     if not checked.ok:
         return None
+    if checked.ir is None:  # lowered once per text, like the check
+        checked.ir = lower_condition(checked) if slot_kind == "condition" else lower(checked, option_labeller(vocab))
     pos = doc.pos(path)
     where = f"{doc.rel}:{pos.line + 1}" + (f" card {card!r}" if card else "") + f" {path[-1]}"
     where = where.replace("\n", " ")
     if slot_kind == "condition":
-        name = mw.condition_function(fname, checked, where, text)
+        name = mw.condition_function(fname, checked.ir, where, text)
     else:
-        name = mw.effect_function(fname, checked, where, text)
+        name = mw.effect_function(fname, checked.ir, where, text)
     timer.add("emit", t)
     return name
 

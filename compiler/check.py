@@ -45,6 +45,7 @@ class Checked:
     resolved: dict = field(default_factory=dict)
     verbs: dict = field(default_factory=dict)  # id(action) -> Verb
     ok: bool = True
+    ir: object = None  # the typed IR, once lowered (compiler/lower.py); what codegen reads
 
 
 class Checker:

@@ -19,8 +19,8 @@ from typing import Any
 
 from runtime.refs import AllOf, Phase, Sel, UpTo
 
-from . import ast as A
-from .check import Checked, _value_key
+from . import ir
+from .lower import to_sel
 from .visitor import Visitor
 
 HEADER = (
@@ -101,12 +101,12 @@ def identifier(*parts: str) -> str:
 class ModuleWriter:
     """Writes one generated module: constants, effect functions, then the tables."""
 
-    def __init__(self, source: str, english=None):
+    def __init__(self, source: str):
         self.source = source
-        self.english = english  # statements -> English, for the labels of a menu's options
         self.lines: list[str] = []
         self._bodies: dict[tuple, list[str]] = {}
         self.consts: dict[str, str] = {}  # literal text -> constant name
+        self.line_map: dict[str, str] = {}  # generated function -> where its text is in the YAML
         self.names: set[str] = set()
         self.indent = 0
 
@@ -129,16 +129,17 @@ class ModuleWriter:
         return self.consts[text]
 
     # effects --------------------------------------------------------------------------------------
-    def effect_function(self, name: str, checked: Checked, where: str, text: str) -> str:
+    def effect_function(self, name: str, effect: ir.Effect, where: str, text: str) -> str:
         fname = self.unique(name)
+        self.line_map[fname] = where
         self.w(f"def {fname}(ctx):")
         self.indent += 1
         self.w(f"# {comment(where)}")
         if not self._reuse(("effect", text)):
             start = len(self.lines)
             self.w(f"# {literal(text)[:100]}")
-            gen = _EffectGen(self, checked)
-            for st in checked.effect.statements:
+            gen = _EffectGen(self)
+            for st in effect.statements:
                 gen.stmt(st)
             self._bodies[("effect", text)] = self.lines[start:]
         self.indent -= 1
@@ -146,17 +147,17 @@ class ModuleWriter:
         self.w()
         return fname
 
-    def condition_function(self, name: str, checked: Checked, where: str, text: str | None = None) -> str:
+    def condition_function(self, name: str, cond: ir.Cond, where: str, text: str | None = None) -> str:
         """A slot holding a bare condition (e.g. a card's ``requires``): returns True or False."""
         fname = self.unique(name)
+        self.line_map[fname] = where
         self.w(f"def {fname}(ctx):")
         self.indent += 1
         self.w(f"# {comment(where)}")
         if text is None or not self._reuse(("condition", text)):
             start = len(self.lines)
-            gen = _EffectGen(self, checked)
-            req = checked.effect.statements[0]
-            self.w(f"return {gen.cond(req.condition)}")
+            gen = _EffectGen(self)
+            self.w(f"return {gen.cond(cond)}")
             if text is not None:
                 self._bodies[("condition", text)] = self.lines[start:]
         self.indent -= 1
@@ -182,6 +183,10 @@ class ModuleWriter:
             out.append("")
         out.append("")
         out += self.lines
+        # which YAML file and line each function comes from: an error raised while it runs is
+        # annotated with it (Engine.run), so a designer sees "base.yaml:12 card 'x' play"
+        out.append(f"LINE_MAP = {literal(dict(sorted(self.line_map.items())))}")
+        out.append("")
         for name, text in tables:
             out.append(f"{name} = {text}")
             out.append("")
@@ -190,86 +195,20 @@ class ModuleWriter:
         return src
 
 
-class _EffectGen:
-    def __init__(self, mw: ModuleWriter, checked: Checked):
+class _EffectGen(Visitor):
+    """Writes one effect's IR as Python, a statement at a time (``visit_<IR class>``)."""
+
+    def __init__(self, mw: ModuleWriter):
         self.mw = mw
-        self.c = checked
         self.loop = 0
-        self.triggers = 0  # a trigger's index in its slot: "the first time each turn" is kept per index
 
     def w(self, line: str) -> None:
         self.mw.w(line)
 
-    # statements
     def stmt(self, st) -> None:
-        text = _short(st)
         for key, q in _dynamic_bounds(st):  # "costing up to (the cost of t + 2)": computed now
-            self.w(f"ctx.bind({literal(key)}, {self.quantity(q)})")
-        if isinstance(st, A.Requires):
-            self.w(f"ctx.require({self.cond(st.condition)}, {literal(text)})")
-        elif isinstance(st, A.Let):
-            self.w(f"ctx.let_x({self.quantity(st.value)}, {literal(st.minimum)}, {literal(text)})")
-        elif isinstance(st, A.Choose):
-            self.w(f"ctx.choose({self.sel(st.selector)}, {literal(st.name.text)})")
-        elif isinstance(st, A.ForEach):
-            var = self._fresh("_it")
-            self.w(f"for {var} in ctx.each({self.sel(st.selector)}):")
-            self.mw.indent += 1
-            self.w(f"ctx.bind({literal(st.name.text if st.name else 'it')}, {var})")
-            for b in st.body:
-                self.stmt(b)
-            self.mw.indent -= 1
-        elif isinstance(st, A.If):
-            self.w(f"if {self.cond(st.condition)}:")
-            self.block(st.body)
-            if st.otherwise is not None:
-                self.w("else:")
-                self.block(st.otherwise)
-        elif isinstance(st, A.Cost):
-            self.action(st.action, strict=True)
-            for b in st.body:
-                self.stmt(b)
-        elif isinstance(st, A.Menu):
-            labels = tuple(self._label(o) for o in st.options)
-            var = self._fresh("_opt")
-            self.w(f"for {var} in ctx.menu({st.count}, {literal(labels)}):")
-            self.mw.indent += 1
-            for i, option in enumerate(st.options):
-                self.w(f"{'if' if i == 0 else 'elif'} {var} == {i}:")
-                self.block(option)
-            self.mw.indent -= 1
-        elif isinstance(st, A.Acting):
-            var = self._fresh("_p")
-            self.w(f"for {var} in ctx.acting({literal(st.who)}):")
-            self.mw.indent += 1
-            self.w(f"with ctx.as_player({var}):")
-            self.block(st.body)
-            self.mw.indent -= 1
-        elif isinstance(st, A.Trigger):
-            if st.form == "at":
-                kind, who, sel, once = f"{st.period.text} {st.moment.text}", \
-                    ("you" if st.owner == "your" else "any"), "None", None
-            else:
-                kind, who = _event_kind(st.verb), _subject_key(st.subject)
-                sel = self.sel(st.selector)
-                once = st.period.text if st.form == "first" else None
-            self.w(f"if ctx.triggered({self.triggers}, {literal(kind)}, {literal(who)}, {sel}, {literal(once)}):")
-            self.triggers += 1
-            self.block(st.body)
-        elif isinstance(st, A.RepeatUntil):
-            self.w("for _ in ctx.repeat():")
-            self.mw.indent += 1
-            for key, q in _dynamic_bounds(st.condition):
-                self.w(f"ctx.bind({literal(key)}, {self.quantity(q)})")
-            self.w(f"if {self.cond(st.condition)}:")
-            self.mw.indent += 1
-            self.w("break")
-            self.mw.indent -= 1
-            for b in st.body:
-                self.stmt(b)
-            self.mw.indent -= 1
-        elif isinstance(st, A.Action):
-            self.action(st)
+            self.w(f"ctx.bind({literal(key)}, {self.expr(q)})")
+        self.visit(st)
 
     def block(self, body) -> None:
         self.mw.indent += 1
@@ -282,108 +221,142 @@ class _EffectGen:
         self.loop += 1
         return name
 
-    def _label(self, option) -> str:
-        if self.mw.english is not None:
-            try:
-                return self.mw.english(option)
-            except Exception:  # noqa: BLE001 - a label is a courtesy; the canonical text always works
-                pass
-        return "; ".join(_short(o) for o in option)
+    # statements
+    def visit_Require(self, st: ir.Require) -> None:
+        self.w(f"ctx.require({self.cond(st.cond)}, {literal(st.text)})")
 
-    def action(self, act: A.Action, strict: bool = False) -> None:
+    def visit_LetX(self, st: ir.LetX) -> None:
+        self.w(f"ctx.let_x({self.expr(st.expr)}, {literal(st.minimum)}, {literal(st.text)})")
+
+    def visit_Choose(self, st: ir.Choose) -> None:
+        self.w(f"ctx.choose({self.sel(st.query)}, {literal(st.name)})")
+
+    def visit_ForEach(self, st: ir.ForEach) -> None:
+        var = self._fresh("_it")
+        self.w(f"for {var} in ctx.each({self.sel(st.query)}):")
+        self.mw.indent += 1
+        self.w(f"ctx.bind({literal(st.name)}, {var})")
+        for b in st.body:
+            self.stmt(b)
+        self.mw.indent -= 1
+
+    def visit_If(self, st: ir.If) -> None:
+        self.w(f"if {self.cond(st.cond)}:")
+        self.block(st.body)
+        if st.otherwise is not None:
+            self.w("else:")
+            self.block(st.otherwise)
+
+    def visit_Cost(self, st: ir.Cost) -> None:
+        self.visit_Act(st.pay)
+        for b in st.body:
+            self.stmt(b)
+
+    def visit_Menu(self, st: ir.Menu) -> None:
+        var = self._fresh("_opt")
+        self.w(f"for {var} in ctx.menu({st.count}, {literal(st.labels)}):")
+        self.mw.indent += 1
+        for i, option in enumerate(st.options):
+            self.w(f"{'if' if i == 0 else 'elif'} {var} == {i}:")
+            self.block(option)
+        self.mw.indent -= 1
+
+    def visit_Acting(self, st: ir.Acting) -> None:
+        var = self._fresh("_p")
+        self.w(f"for {var} in ctx.acting({literal(st.who)}):")
+        self.mw.indent += 1
+        self.w(f"with ctx.as_player({var}):")
+        self.block(st.body)
+        self.mw.indent -= 1
+
+    def visit_Repeat(self, st: ir.Repeat) -> None:
+        self.w("for _ in ctx.repeat():")
+        self.mw.indent += 1
+        for key, q in _dynamic_bounds(st.until):
+            self.w(f"ctx.bind({literal(key)}, {self.expr(q)})")
+        self.w(f"if {self.cond(st.until)}:")
+        self.mw.indent += 1
+        self.w("break")
+        self.mw.indent -= 1
+        for b in st.body:
+            self.stmt(b)
+        self.mw.indent -= 1
+
+    def visit_Trigger(self, st: ir.Trigger) -> None:
+        sel = self.sel(st.card) if st.card is not None else "None"
+        self.w(f"if ctx.triggered({st.index}, {literal(st.kind)}, {literal(st.who)}, {sel}, {literal(st.once)}):")
+        self.block(st.body)
+
+    def visit_Act(self, act: ir.Act) -> None:
         objs = ", ".join(self.sel(o) for o in act.objects)
         objs = f"({objs},)" if len(act.objects) == 1 else f"({objs})"
         ph = []
-        for p in act.phrases:
-            if isinstance(p, A.Until):
-                ph.append(f"'until': {literal(Phase(p.phase.text.replace(' ', '_')))}")
+        for prep, target in act.phrases:
+            if isinstance(target, ir.Phase):
+                ph.append(f"'until': {literal(Phase(target.name))}")
             else:
-                ph.append(f"{literal(p.prep)}: {self.sel(p.target)}")
-        tail = ", strict=True" if strict else ""
-        call = f"ctx.call({literal(act.verb.text)}, {objs}, {{{', '.join(ph)}}}{tail})"
-        if act.name is not None:  # "reveal 3 cards from your deck as r"
-            self.w(f"ctx.bind({literal(act.name.text)}, {call})")
+                ph.append(f"{literal(prep)}: {self.sel(target)}")
+        tail = ", strict=True" if act.strict else ""
+        call = f"ctx.call({literal(act.verb)}, {objs}, {{{', '.join(ph)}}}{tail})"
+        if act.binds is not None:  # "reveal 3 cards from your deck as r"
+            self.w(f"ctx.bind({literal(act.binds)}, {call})")
         else:
             self.w(call)
 
     # expressions
     def cond(self, cond) -> str:
-        if isinstance(cond, A.Compare):
-            return f"({self.quantity(cond.left)} {_CMP[cond.op]} {self.quantity(cond.right)})"
-        return f"ctx.test({self.sel(cond.selector)})"
+        if isinstance(cond, ir.Compare):
+            return f"({self.expr(cond.left)} {_CMP[cond.op]} {self.expr(cond.right)})"
+        return f"ctx.test({self.sel(cond.query)})"
 
-    def quantity(self, q) -> str:
-        if isinstance(q, A.Num):
+    def expr(self, q) -> str:
+        if isinstance(q, ir.Lit):
             return repr(int(q.value))
-        if isinstance(q, A.X):
+        if isinstance(q, ir.XValue):
             return "ctx.x"
-        if isinstance(q, A.BinOp):
+        if isinstance(q, ir.Arith):
             if q.op == "/":  # rounds down; dividing by zero gives 0 (docs/decisions.md)
-                return f"ctx.div({self.quantity(q.left)}, {self.quantity(q.right)})"
-            return f"({self.quantity(q.left)} {q.op} {self.quantity(q.right)})"
-        if isinstance(q, A.History):
-            return (f"ctx.history({literal(_event_kind(q.verb))}, {literal(_subject_key(q.subject))}, "
-                    f"{self.sel(q.selector)}, {literal(q.period.text)})")
-        if isinstance(q, A.FieldOf):
-            return f"ctx.field_of({literal(q.field.text.replace(' ', '_'))}, {literal(q.of.text)})"
-        if isinstance(q, A.Count):
-            return f"ctx.count({self.sel(q.selector, count=True)})"
+                return f"ctx.div({self.expr(q.left)}, {self.expr(q.right)})"
+            return f"({self.expr(q.left)} {q.op} {self.expr(q.right)})"
+        if isinstance(q, ir.History):
+            return f"ctx.history({literal(q.kind)}, {literal(q.who)}, {self.sel(q.query)}, {literal(q.period)})"
+        if isinstance(q, ir.FieldOf):
+            return f"ctx.field_of({literal(q.field)}, {literal(q.card.name)})"
+        if isinstance(q, ir.CountOf):
+            return f"ctx.count({self.sel(q.query)})"
         raise TypeError(type(q).__name__)
 
-    def sel(self, node: A.Selector, count: bool = False) -> str:
-        base: Sel = self.c.resolved[id(node)]
-        a = None if count else node.amount
-        if a is None:
+    def sel(self, q: ir.Query) -> str:
+        base: Sel = to_sel(q)
+        a = q.amount
+        if isinstance(a, ir.Default):
             return self.mw.const(literal(base))
-        if isinstance(a, A.UpTo):
-            return self.mw.const(literal(base.with_amount(UpTo(a.value))))
-        if isinstance(a, A.All):
+        if isinstance(a, ir.UpToN):
+            return self.mw.const(literal(base.with_amount(UpTo(a.n))))
+        if isinstance(a, ir.Every):
             return self.mw.const(literal(base.with_amount(AllOf())))
-        if isinstance(a, A.One):
-            return self.mw.const(literal(base.with_amount(1)))
-        if isinstance(a, A.Num):
-            return self.mw.const(literal(base.with_amount(int(a.value))))
-        # a dynamic amount: the selector is rebuilt with the value computed now
-        return f"{self.mw.const(literal(base))}.with_amount({self.quantity(a)})"
+        if isinstance(a, ir.Exactly):
+            return self.mw.const(literal(base.with_amount(int(a.n))))
+        # a computed amount: the selector is rebuilt with the value computed now
+        return f"{self.mw.const(literal(base))}.with_amount({self.expr(a.expr)})"
 
 
 class _DynamicBounds(Visitor):
-    """The filters of a statement's own selectors whose bound is computed ("costing up to (x + 1)"),
-    not those of the statements in its bodies (they are bound when they run)."""
+    """The computed filter bounds of a statement's own queries ("costing up to (x + 1)"), not those
+    of the statements in its bodies (they are bound when they run)."""
 
     skip = ("body", "otherwise", "options")
 
     def __init__(self):
-        self.found: dict[str, A.Quantity] = {}
+        self.found: dict[str, ir.Expr] = {}
 
-    def visit_FieldCompare(self, f: A.FieldCompare) -> None:
-        if not isinstance(f.value, A.Num):
-            self.found.setdefault(_value_key(f.value), f.value)
+    def visit_FieldCompare(self, f: ir.FieldCompare) -> None:
+        if f.key is not None:
+            self.found.setdefault(f.key, f.value)
         self.generic_visit(f)
 
 
-def _dynamic_bounds(node) -> list[tuple[str, A.Quantity]]:
+def _dynamic_bounds(node) -> list[tuple[str, ir.Expr]]:
     v = _DynamicBounds()
     v.visit(node)
     return sorted(v.found.items())
-
-
-def _event_kind(verb: A.Name) -> str:
-    from runtime.events import EVENT_VERBS
-
-    return EVENT_VERBS[verb.text]
-
-
-def _subject_key(subject: A.Subject) -> str:
-    """you | opponent | any | other — relative to the player whose card it is (Ctx.triggered)."""
-    if subject.kind == "you":
-        return "you"
-    if subject.kind == "another" or subject.noun == "opponent":
-        return "opponent"
-    return "any"
-
-
-def _short(node) -> str:
-    from .printer import fmt
-
-    return fmt(node)

@@ -14,6 +14,7 @@ from .check import Checker, slot_kind_of
 from .codegen import ModuleWriter
 from .diagnostics import Diagnostics
 from .english import option_labeller
+from .lower import lower
 from .parser import parse_effect
 from .vocabulary import Vocabulary
 
@@ -25,6 +26,7 @@ class Explained:
     source: str | None  # the generated module
     function: str | None
     diags: Diagnostics
+    ir: object = None  # the typed IR (compiler/ir.py) codegen read
 
 
 def explain_effect(text: str, vocab: Vocabulary, where: str = "<effect>") -> Explained:
@@ -42,9 +44,10 @@ def explain_effect(text: str, vocab: Vocabulary, where: str = "<effect>") -> Exp
     checked = Checker(vocab, verbs_for(vocab.engine)).check(effect, report, kind=slot_kind_of(effect))
     if not checked.ok:
         return Explained(text, effect, None, None, diags)
-    mw = ModuleWriter(where, english=option_labeller(vocab))
-    name = mw.effect_function("effect", checked, where, text)
-    return Explained(text, effect, mw.render([]), name, diags)
+    checked.ir = lower(checked, option_labeller(vocab))
+    mw = ModuleWriter(where)
+    name = mw.effect_function("effect", checked.ir, where, text)
+    return Explained(text, effect, mw.render([]), name, diags, checked.ir)
 
 
 def effect_function(ex: Explained):

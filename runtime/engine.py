@@ -105,6 +105,11 @@ class Engine:
         except Refused as exc:
             game.emit("refused", player, f"refused: {exc.reason}")
             return Outcome("refused", exc.reason)
+        except Exception as exc:  # not a refusal: name the YAML place of the card text that was running
+            where = where_from(exc)
+            if where and not any(n.startswith("while running the effect at") for n in getattr(exc, "__notes__", ())):
+                exc.add_note(f"while running the effect at {where}")
+            raise
         return Outcome("done")
 
     def run_slot(self, game: GameState, uid: int, slot: str, player: int | None = None,
@@ -242,6 +247,20 @@ class Engine:
         """``{round: start}`` / ``{round: end}``."""
         (self.begin_round if step["round"] == "start" else self.end_round)(game)
         return Outcome("done")
+
+
+def where_from(exc: BaseException) -> str | None:
+    """The YAML place (``file:line card 'id' slot``) of the innermost generated function in the
+    traceback, from its module's LINE_MAP (compiler/codegen.py)."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        line_map = frame.f_globals.get("LINE_MAP")
+        if isinstance(line_map, dict) and frame.f_code.co_name in line_map:
+            found = line_map[frame.f_code.co_name]
+        tb = tb.tb_next
+    return found
 
 
 def first_seat(game: GameState) -> int:

@@ -28,7 +28,7 @@ MINI = HERE / "fixtures" / "mini"
 HOSTILE = HERE / "fixtures" / "hostile"
 
 # What a generated module may define at top level, besides its functions and hoisted constants.
-MODULE_NAMES = {"ALL", "Phase", "Sel", "UpTo", "MODULE", "CARDS", "RULES", "TABLES", "MAP"}
+MODULE_NAMES = {"ALL", "Phase", "Sel", "UpTo", "LINE_MAP", "MODULE", "CARDS", "RULES", "TABLES", "MAP"}
 
 
 def tree_bytes(folder: Path) -> dict[str, bytes]:

@@ -6,6 +6,7 @@ import pytest
 
 from compiler.parser import parse_effect
 from compiler.printer import print_effect
+from runtime.agents import Scripted
 from runtime.context import MenuOption
 from tests.test_truthful import _english, _errors, _game, _run, truth  # noqa: F401 (fixture)
 
@@ -282,3 +283,36 @@ def test_a_signed_good_goes_below_zero_but_a_cost_needs_it(truth):
     assert out.ok and game.players[0].goods["debt"] == -2 and game.players[0].goods["coin"] == 0
     game, out = _run(truth, "spend 1 debt: gain 1 vp")
     assert out.status == "refused" and game.players[0].goods["vp"] == 0
+
+
+def test_an_error_while_a_card_runs_names_its_yaml_line(tmp_path):
+    import shutil
+
+    from compiler.build import compile_tree
+    from runtime.agents import ScriptRanDry
+    from runtime.engine import engine_for, load_from_sources
+    from tests.test_truthful import TRUTH
+
+    shutil.copytree(TRUTH, tmp_path / "data")
+    base = tmp_path / "data" / "truth" / "base.yaml"
+    base.write_text(base.read_text() + "  - id: sifter\n    name: Sifter\n    kind: card\n    cost: 2\n"
+                    "    play: discard 1 card from your hand\n")
+    result = compile_tree(tmp_path / "data")
+    assert result.ok
+    compiled = load_from_sources(result.outputs, "truth")
+    engine = engine_for(compiled)
+    game = engine.new_game(compiled, ["Ann", "Bob"], setup=False, agents={0: Scripted([])})
+    for cid in ("copper", "mill"):
+        game.create(cid, game.zone_key("hand", 0), owner=0)
+    sifter = game.create("sifter", game.zone_key("play_area", 0), owner=0)
+    with pytest.raises(ScriptRanDry) as info:  # Ann's script is empty, and the discard must ask
+        engine.run_slot(game, sifter.uid, "play", 0)
+    notes = getattr(info.value, "__notes__", [])
+    assert any(n.startswith("while running the effect at data/truth/base.yaml:") and "card 'sifter' play" in n
+               for n in notes), notes
+
+
+def test_the_line_map_of_a_generated_module_names_the_yaml_line(truth):
+    fn = truth.cards["herald"]["slots"]["reaction"]
+    where = fn.__globals__["LINE_MAP"][fn.__name__]
+    assert where.startswith("truth/truth/base.yaml:") and where.endswith("card 'herald' reaction")

@@ -20,6 +20,8 @@ def rule__build_track(ctx):
     ctx.call('build', (_C1,), {})
 
 
+LINE_MAP = {'engineer__effect': "data/age_of_steam/moon.yaml:34 card 'engineer' effect", 'rule__build_track': 'data/age_of_steam/moon.yaml:42 build_track'}
+
 MODULE = {'id': 'moon', 'name': 'Moon', 'source': 'rulebook 002_18a981a1c9ecbefd.txt', 'note': 'Moon is a map for 3 to 4 players. The map layout is illustrative: the rulebook text does not print it.', 'setup': ['Place 2 cubes on each City.', 'Place 2 cubes per player on the Landing hex (goods from Earth).', 'Remove the black New City tiles from the game; fill the Goods Display as usual except the black New Cities.', 'Place the Sun tile on the night space at the top right; its side of the map is day, the other side night.', 'Satellite mini-expansion: place the Satellite on X1 with 6 cubes (3 players) or 8 cubes (4 players).'], 'file': 'data/age_of_steam/moon.yaml'}
 
 CARDS = {

@@ -24,6 +24,8 @@ def entropic_processor__effect(ctx):
     ctx.call('draw', (_C4,), {'from': _C5})
 
 
+LINE_MAP = {'entropic_processor__effect': "data/infernal_contraption/cards.yaml:14 card 'entropic_processor' effect", 'entropic_processor__requires': "data/infernal_contraption/cards.yaml:13 card 'entropic_processor' requires"}
+
 MODULE = {'id': 'cards', 'name': 'Infernal Contraption — cards named in the rulebook', 'source': 'rulebook 003_19ce964aacf02a21.txt', 'note': None, 'setup': [], 'file': 'data/infernal_contraption/cards.yaml'}
 
 CARDS = {

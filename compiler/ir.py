@@ -1,0 +1,285 @@
+"""The typed IR between the checker and the back end (DESIGN §9).
+
+``compiler/lower.py`` turns a checked AST into this tree of frozen dataclasses: every noun resolved
+to a category and a vocabulary key, owners typed (:class:`Who` or :class:`Bound`, never strings
+such as ``"var:t"``), amounts, filters and quantities typed, each action with its resolved verb and
+the text's origin. Code generation reads only this; ``cardwright explain`` prints it.
+
+What is left on the AST (for now): the English renderer and the reference still walk the AST with
+the checker's resolutions, because their word choices (articles, "2 fuel" as written, "1 of your
+locations") depend on how the designer wrote the text. Moving them onto the IR needs the IR to
+carry those choices too; see docs/architecture.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Union
+
+
+class Who(Enum):
+    """Whose: the owners an effect can name, relative to the player the effect runs for."""
+
+    YOU = "you"
+    ENEMY = "enemy"          # "enemy locations": every other player's
+    ANOTHER = "another"      # "another player's": one other player, chosen
+    ANY = "any"              # "any player's"
+    EACH = "each"            # "each player's"
+    OPPONENT = "opponent"    # "opponent's": the effect's opponent (or one chosen)
+    OWNER = "owner"          # "its owner's": the owner of the card whose effect runs
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A name bound by ``choose … as t``, ``for each … as t``, ``… as r`` or ``this card``."""
+
+    name: str
+
+
+Owner = Union[Who, Bound, None]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a node was written: offsets in its effect text (the build maps them to YAML lines)."""
+
+    start: int
+    end: int
+
+
+# --- quantities --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lit:
+    value: int
+
+
+@dataclass(frozen=True)
+class XValue:
+    """The card's X (``x is …``)."""
+
+
+@dataclass(frozen=True)
+class Arith:
+    op: str  # "+" | "-" | "*" | "/" (rounds down; by zero gives 0)
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class CountOf:
+    query: "Query"
+
+
+@dataclass(frozen=True)
+class FieldOf:
+    field: str
+    card: Bound
+
+
+@dataclass(frozen=True)
+class History:
+    """How many ``kind`` events ``who`` made this ``period`` with a card matching ``query``."""
+
+    kind: str
+    who: str  # "you" | "opponent" | "any"
+    query: "Query"
+    period: str
+
+
+Expr = Union[Lit, XValue, Arith, CountOf, FieldOf, History]
+
+
+# --- amounts and filters -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Default:
+    """No amount written: one, or "the" thing (each verb decides; a chosen name means all it holds)."""
+
+
+@dataclass(frozen=True)
+class Exactly:
+    n: int
+
+
+@dataclass(frozen=True)
+class UpToN:
+    n: int
+
+
+@dataclass(frozen=True)
+class Every:
+    """``all``."""
+
+
+@dataclass(frozen=True)
+class Computed:
+    expr: Expr
+
+
+Amount = Union[Default, Exactly, UpToN, Every, Computed]
+
+
+@dataclass(frozen=True)
+class HasIcon:
+    icons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HasField:
+    field: str
+    present: bool = True  # False: "without FIELD"
+
+
+@dataclass(frozen=True)
+class MatchingIcon:
+    bound: Bound
+
+
+@dataclass(frozen=True)
+class FieldCompare:
+    field: str
+    op: str  # "=" | "<=" | ">=" | "<" | ">"
+    value: Union[int, Expr]
+    key: str | None = None  # for a computed value: the binding the generated code fills first
+
+
+@dataclass(frozen=True)
+class OtherThan:
+    card: Union[str, Bound]  # a card id, or a bound card ("this card", "t")
+
+
+@dataclass(frozen=True)
+class Not:
+    filter: "Filter"
+
+
+Filter = Union[HasIcon, HasField, MatchingIcon, FieldCompare, OtherThan, Not]
+
+
+@dataclass(frozen=True)
+class Query:
+    """A resolved selector: what kind of thing (``category``, a runtime/refs.py category), which
+    (``key`` in the vocabulary, or the bound name), whose, narrowed how, and how many."""
+
+    category: str
+    key: str
+    owner: Owner = None
+    filters: tuple[Filter, ...] = ()
+    amount: Amount = Default()
+    of: "Query | None" = None
+    place: "Query | None" = None
+    per: "Query | None" = None
+    every: int | None = None  # on a per-query: "per 10 cards" counts whole tens
+
+
+# --- conditions and statements -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Compare:
+    left: Expr
+    op: str
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Exists:
+    query: Query
+
+
+Cond = Union[Compare, Exists]
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+
+
+@dataclass(frozen=True)
+class Act:
+    verb: str  # resolved against the registry; the signature already matched
+    objects: tuple[Query, ...] = ()
+    phrases: tuple[tuple[str, Union[Query, Phase]], ...] = ()
+    binds: str | None = None  # "… as r"
+    strict: bool = False      # the left side of a cost: all or nothing
+    origin: Origin | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Require:
+    cond: Cond
+    text: str
+
+
+@dataclass(frozen=True)
+class LetX:
+    expr: Expr
+    minimum: int | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Choose:
+    query: Query
+    name: str
+
+
+@dataclass(frozen=True)
+class ForEach:
+    query: Query
+    name: str
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True)
+class If:
+    cond: Cond
+    body: tuple["Stmt", ...]
+    otherwise: tuple["Stmt", ...] | None = None
+
+
+@dataclass(frozen=True)
+class Cost:
+    pay: Act
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True)
+class Menu:
+    count: int
+    options: tuple[tuple["Stmt", ...], ...]
+    labels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Acting:
+    who: str  # "opponent" | "other" | "each" | "left" | "right"
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True)
+class Repeat:
+    until: Cond
+    body: tuple["Stmt", ...]
+
+
+@dataclass(frozen=True)
+class Trigger:
+    kind: str            # an event kind (runtime/events.py): "play", "turn start", …
+    who: str             # "you" | "opponent" | "any"
+    card: Query | None   # the event's card, for card events
+    once: str | None     # "turn" | "round": "the first time each …"
+    index: int           # its place in the slot ("the first time" is kept per trigger)
+    body: tuple["Stmt", ...]
+
+
+Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat, Trigger]
+
+
+@dataclass(frozen=True)
+class Effect:
+    statements: tuple[Stmt, ...]
+    text: str = ""
