@@ -1,0 +1,420 @@
+"""Syntax errors in the designer's words: a catalogue of common mistakes, consulted only on error.
+
+The parser (compiler/parser.py) calls :func:`explain` when Lark rejects an effect text. Three
+tables decide what to say, tried in this order:
+
+1. ``NOT_YET`` — constructs designers write that the language does not have yet ("otherwise",
+   "choose one:", "each opponent …", "when you play …", "/"). One row a construct: when the lead
+   adds a construct to the grammar, deleting its row is the whole change here.
+2. ``TEXT_RULES`` — mistakes best seen in the text itself (unbalanced parentheses, an ``if``
+   without ``:``, ``choose`` without ``as NAME``, a comma where ``;`` was meant …).
+3. ``EXAMPLES`` — malformed examples, each with its message, matched the way Lark's
+   ``UnexpectedInput.match_examples`` does (same parser state, same acceptable next tokens, then
+   the same offending token). Lark's own function re-parses every example on every error; here the
+   examples are parsed once, on the first error of the process, into an index keyed by parser
+   state, so each later error is one dictionary look-up. The error-free parse never touches this
+   module.
+
+Whatever none of them explains gets a sentence built from what the parser would have accepted,
+said in words ("a number", "a word naming a Good, card or zone"), never as grammar terminals.
+
+Each answer carries where the caret goes: on the offending word, or on an earlier word that is
+really the one at fault (the ``if`` whose ``:`` is missing, the comma that should be ``;``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+
+@dataclass(frozen=True)
+class Help:
+    message: str
+    offset: int
+    length: int = 1
+
+
+# --- 1. constructs the language does not have yet ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NotYet:
+    construct: str  # what the designer tried, as the subject of "… is not in the language yet"
+    pattern: str  # a regular expression over the lower-cased text; its group "at" takes the caret
+    hint: str  # what to write today instead
+    leads: tuple[str, ...] = ()  # first words that Lark happily reads as a verb ("each player: …")
+
+
+# Delete a row when its construct lands in grammar/effects.lark: tests/test_syntaxhelp.py holds one
+# text a row that must fail with the row's hint, so a stale row shows up as a failing test.
+NOT_YET: tuple[NotYet, ...] = (
+    NotYet("'otherwise'", r"\b(?P<at>otherwise|else)\b",
+           "write the other case as a second 'if' with the opposite condition", leads=("otherwise", "else")),
+    NotYet("a menu ('choose one: … or …')", r"\bchoose\s+(?P<at>one|two|three)\b",
+           "give the card one effect, or write each option as its own 'if'"),
+    NotYet("an acting player ('each opponent …', 'each player: …')",
+           r"(?:(?:^|[;:])\s*|\band\s+)(?P<at>each|every)\s+(?:opponent|other|player|enemy)",
+           "for now an effect is done only by the player whose card it is", leads=("each", "every")),
+    NotYet("a trigger ('when you play …', 'at the start of your turn')",
+           r"(?:^|;)\s*(?P<at>when|whenever|at\s+the\s+(?:start|end|beginning))\b",
+           "a card's slot (production:, action: …) already says when its effect runs",
+           leads=("when", "whenever", "at")),
+    NotYet("division ('/')", r"(?P<at>/)", "multiply instead, or count with 'per' ('1 vp per deployed machine')"),
+    NotYet("'per N …' (one for every N things)", r"\bper\s+(?P<at>\d+)", "write 'per' with a single thing"),
+    NotYet("repetition ('until you have …')", r"\buntil\s+(?P<at>you|there|your)\b",
+           "'until' takes a phase ('until cleanup'); give an exact amount instead"),
+    NotYet("a numeric card field ('costing up to 4')",
+           r"\b(?P<at>cost(?:ing)?)\s+(?:up\s+to|exactly|at\s+least|at\s+most|less|more|\d|\()",
+           "filter with 'with' a field or 'with icon' an icon"),
+    NotYet("a nested 'if' or 'for each'", r":[^;:]*?\b(?P<at>if|for\s+each)\b[^;:]*:",
+           "a body holds simple statements joined by 'and'; split the card into separate 'if's"),
+    NotYet("'reveal' or 'look at the top N'", r"\b(?:reveal|look\s+at)\s+(?P<at>the)\s+top\b",
+           "draw the cards, or use a verb the game declares"),
+)
+
+# First words of a statement that mean a construct of NOT_YET (see ``not_yet_lead``).
+NOT_YET_LEADS: frozenset[str] = frozenset(w for row in NOT_YET for w in row.leads)
+
+
+@lru_cache(maxsize=1)
+def _not_yet_compiled() -> tuple[tuple[NotYet, re.Pattern], ...]:
+    return tuple((row, re.compile(row.pattern)) for row in NOT_YET)
+
+
+def _not_yet(text: str, at: int) -> Help | None:
+    """A construct the language lacks, written at or before where the parser stopped."""
+    for row, rx in _not_yet_compiled():
+        for m in rx.finditer(text):
+            if m.start("at") > at:
+                break
+            return Help(f"{row.construct} is not in the language yet: {row.hint}", m.start("at"),
+                        m.end("at") - m.start("at"))
+    return None
+
+
+def not_yet_lead(text: str, verb: str, offset: int) -> Help | None:
+    """A text that parsed, but only because Lark took a missing construct's first word for a verb
+    ("each player: draw 1 card" reads as the cost of a verb "each"). None when ``verb`` is a real
+    verb of some engine, or when no row of NOT_YET explains the text there."""
+    if verb not in NOT_YET_LEADS or verb in _known_verbs():
+        return None
+    return _not_yet(text, offset)
+
+
+# --- 2. mistakes seen in the text ------------------------------------------------------------------
+
+_WORD = re.compile(r"[a-z][a-z0-9_]*|\d+|'s|<=|>=|!=|\S")
+_WORD_OR_NUMBER = re.compile(r"[a-z0-9]")
+
+
+@dataclass(frozen=True)
+class Statement:
+    text: str  # the whole effect
+    start: int  # where this statement starts (after its ';' and spaces)
+    end: int  # where it ends (its ';' or the end of the text)
+
+    @property
+    def body(self) -> str:
+        return self.text[self.start:self.end]
+
+
+
+def _tokens_before(text: str, at: int) -> list[re.Match]:
+    return list(_WORD.finditer(text, 0, at))
+
+
+def _statement_at(text: str, at: int) -> Statement:
+    start = text.rfind(";", 0, at) + 1 if at > 0 else 0
+    while start < len(text) and text[start].isspace():
+        start += 1
+    end = text.find(";", at)
+    return Statement(text, start, len(text) if end < 0 else end)
+
+
+def _parens(text: str, at: int, st: Statement) -> Help | None:
+    depth, opened = 0, []
+    for i, ch in enumerate(text):
+        if ch == "(":
+            opened.append(i)
+        elif ch == ")":
+            if not opened:
+                return Help("this ')' closes a '(' that was never opened", i)
+            opened.pop()
+    if opened:
+        return Help("this '(' is never closed: add the ')' that ends it", opened[-1])
+    return None
+
+
+def _head_needs_colon(keyword: str, example: str) -> Callable[[str, int, Statement], Help | None]:
+    """`if …` / `for each …` with no ':' before its body. ``at`` is where the parser stopped."""
+    def rule(text: str, at: int, st: Statement) -> Help | None:
+        body = st.body
+        before = _tokens_before(text, at)
+        # only when the parser stopped at a word or number after one: past the condition, where the
+        # ':' belongs ("if 3 fuel gain 1 gun"); a mistake inside the condition is the examples' job
+        if not (at < len(text) and _WORD_OR_NUMBER.fullmatch(text[at]) and before
+                and _WORD_OR_NUMBER.match(before[-1].group())):
+            return None
+        if re.match(keyword + r"\b", body) and ":" not in body:
+            return Help(f"'{keyword}' needs ':' after its {'condition' if keyword == 'if' else 'selection'}, "
+                        f"before what happens, e.g. '{example}'", st.start, len(keyword))
+        return None
+    return rule
+
+
+def _choose_without_as(text: str, at: int, st: Statement) -> Help | None:
+    body = st.body
+    if body.startswith("choose") and not re.search(r"\bas\b", body):
+        return Help("'choose' names what is chosen: add 'as' and a name, then use the name, "
+                    "e.g. 'choose 1 card in your hand as c; discard c'", st.start, len("choose"))
+    return None
+
+
+@lru_cache(maxsize=1)
+def _known_verbs() -> frozenset[str]:
+    from runtime.verbs import REGISTRY, verbs_for
+
+    verbs_for("core")  # importing the engines registers their verbs
+    return frozenset(name for table in REGISTRY.values() for name in table)
+
+
+def _comma_for_semicolon(text: str, at: int, st: Statement) -> Help | None:
+    """"gain 2 fuel, draw 1 card": the comma lists objects; a new statement needs ';'."""
+    for m in re.finditer(r",\s*([a-z][a-z0-9_]*)", text[:at + 1]):
+        if m.group(1) in _known_verbs() and m.start() >= st.start:
+            return Help(f"a comma lists the objects of one verb ('spend 1 gun, 1 worker'); "
+                        f"to start another statement with '{m.group(1)}', write ';' instead", m.start())
+    return None
+
+
+TEXT_RULES: tuple[Callable[[str, int, Statement], Help | None], ...] = (
+    _head_needs_colon("if", "if 1 gun: gain 2 fuel"),
+    _head_needs_colon("for each", "for each of your locations: gain 1 fuel"),
+    _choose_without_as,
+    _comma_for_semicolon,
+)
+
+
+# --- 3. malformed examples, matched by parser state ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Example:
+    message: str  # may use {tok} (the offending word) and {prev} (the word before it)
+    texts: tuple[str, ...]  # malformed texts that fail the way this message explains
+    caret: str = "here"  # "here": on the offending word; "prev": on the word before it
+
+
+EXAMPLES: tuple[Example, ...] = (
+    Example("'and' joins the statements inside an 'if', a 'for each' or a cost; between statements "
+            "write ';' ('gain 2 fuel; draw 1 card')",
+            ("gain 2 fuel and draw 1 card", "draw 1 card and", "x is 2 and gain x fuel")),
+    Example("an amount must be followed by what it counts, e.g. 'gain 2 fuel', 'draw (x + 1) cards'",
+            ("gain 2", "gain 2;", "if 1 fuel: gain 2", "gain 1 fuel, 2", "gain 2:"), caret="prev"),
+    Example("an amount must be followed by what it counts, e.g. 'draw up to 2 cards'",
+            ("draw up to 2", "draw up to 2;", "raze 1 of", "raze up to 2 of;"), caret="prev"),
+    Example("'{tok}' cannot follow '{prev}': list the objects of one verb with ',' ('spend 1 gun, 1 worker') "
+            "and start another statement with ';'",
+            ("gain 1 fuel 2 gun", "gain 1 fuel (x) gun")),
+    Example("'per' needs what it counts, e.g. 'lose 1 vp per deployed machine'",
+            ("gain 1 vp per", "gain 1 vp per ;")),
+    Example("'up to' needs a number, e.g. 'draw up to 2 cards'",
+            ("draw up to cards", "draw up to", "draw up to x cards", "draw up to (1) cards")),
+    Example("'{prev}' needs a number or 'number of …' after it, e.g. '{prev} 2'",
+            ("x is 2 +", "draw (2 +) cards", "if number of cards in your hand >", "x is 2 * ;",
+             "draw (2 - ) cards", "if 2 >= : gain 1 fuel", "if 2 >= and", "x is (", "draw (", "draw ()"),
+            caret="prev"),
+    Example("';' with no statement before it: remove it, or write the statement that goes here",
+            ("gain 2 fuel;; gain 1 gun", ";gain 1 fuel", ";")),
+    Example("a cost needs what it pays for after ':', e.g. 'spend 1 gun: gain 1 vp'",
+            ("spend 1 gun:", "spend 1 gun: ;", "spend 1 gun::")),
+    Example("'if' needs a condition and ':' before what happens, e.g. 'if 3 ruins: gain 1 fuel'",
+            ("if 3 fuel", "if 3 fuel;", "if number of cards in your hand >= 3", "if x > 1")),
+    Example("'for each' needs ':' before what happens, e.g. 'for each of your locations: gain 1 fuel'",
+            ("for each location", "for each location as l", "for each location;")),
+    Example("'as' needs the name to call the choice by, e.g. 'choose 1 card in your hand as c'",
+            ("choose 1 card as", "choose 1 card as ;", "for each location as: gain 1 fuel", "choose 1 card as 2")),
+    Example("'{prev}' needs what it names after it: a zone, a player or a thing, e.g. 'from your hand'",
+            ("gain 2 fuel from your", "gain 2 fuel from", "draw 1 card from", "gain 2 fuel to",
+             "draw 1 card from another", "draw 1 card from each")),
+    Example("'with icon' needs an icon name, e.g. 'with icon green'",
+            ("raze 1 location with icon", "raze 1 location with icon ;")),
+    Example("'or' needs another icon name after it, e.g. 'with icon green or red'",
+            ("raze 1 location with icon green or", "raze 1 location with icon green or ;")),
+    Example("''s' needs the thing that belongs to it, e.g. 'opponent's hand'",
+            ("draw 1 card from opponent's", "draw 1 card from opponent's ;", "gain 2 fuel's")),
+    Example("'instead' is written 'instead of …', e.g. 'gain 2 fuel instead of its owner'",
+            ("gain 2 fuel instead", "gain 2 fuel instead ;")),
+    Example("'requires' needs a condition, e.g. 'requires 1 card in your hand'",
+            ("requires", "requires ;")),
+    Example("'x is' needs a quantity, e.g. 'x is number of cards in your hand'",
+            ("x is", "x is ;")),
+    Example("'(min' needs a number and ')', e.g. 'x is number of fuel (min 1)'",
+            ("x is 2 (min", "x is 2 (min)", "x is 2 (min 1", "x is 2 (min 1 ;")),
+    Example("'with' and 'without' need a word after them, e.g. 'without feature'",
+            ("raze 1 location with", "raze 1 location without", "raze 1 location without ;")),
+    Example("'number of' needs what to count, e.g. 'number of cards in your hand'",
+            ("x is number of", "x is number", "x is number of ;", "if number > 2: gain 1 fuel")),
+    Example("'matching' needs a name chosen before, e.g. 'choose 1 icon of symbol card as i; gain 1 good matching i'",
+            ("gain 1 good matching", "gain 1 good matching ;")),
+)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    example: Example
+    accepts: frozenset
+    token: tuple[str, str]  # (type, value) of the example's offending token
+
+
+def _signature(exc: UnexpectedInput) -> tuple | None:
+    """The LALR state the parser stopped in. Lark's match_examples also compares the depth of the
+    stack; leaving it out lets one example stand for the same mistake at any nesting ("gain 2" at
+    the top and inside an 'if' body); the accepted tokens are still compared."""
+    state = getattr(exc, "state", None)
+    return None if state is None else state.position
+
+
+@lru_cache(maxsize=1)
+def _index() -> dict[tuple, list[_Entry]]:
+    """Every example parsed once, on the first error that needs them, then kept for the process."""
+    from .parser import _lark
+
+    parser = _lark()
+    index: dict[tuple, list[_Entry]] = {}
+    for example in EXAMPLES:
+        for text in example.texts:
+            try:
+                parser.parse(text)
+            except UnexpectedInput as exc:
+                key = _signature(exc)
+                if key is None:
+                    continue
+                tok = getattr(exc, "token", None)
+                accepts = frozenset(getattr(exc, "accepts", None) or getattr(exc, "expected", None) or ())
+                index.setdefault(key, []).append(
+                    _Entry(example, accepts, (getattr(tok, "type", ""), str(tok) if tok is not None else "")))
+            # an example that parses (the grammar grew) is simply not indexed; tests/test_syntaxhelp.py
+            # fails on it so that the catalogue is brought up to date
+    return index
+
+
+def match_example(exc: UnexpectedInput) -> Example | None:
+    """The example that fails like ``exc``: same state and accepted tokens, the exact token first.
+
+    The same choice as ``exc.match_examples(parse, …, token_type_match_fallback=True)``, made
+    from the cached index instead of parsing every example again.
+    """
+    key = _signature(exc)
+    if key is None:
+        return None
+    accepts = frozenset(getattr(exc, "accepts", None) or getattr(exc, "expected", None) or ())
+    tok = getattr(exc, "token", None)
+    tok_key = (getattr(tok, "type", ""), str(tok) if tok is not None else "")
+    same = [e for e in _index().get(key, ()) if not isinstance(exc, UnexpectedToken) or e.accepts == accepts]
+    for e in same:
+        if e.token == tok_key:
+            return e.example
+    for e in same:
+        if e.token[0] == tok_key[0]:
+            return e.example
+    return same[0].example if same else None
+
+
+# --- what the parser would have accepted, in words --------------------------------------------------
+
+_ACCEPT_WORDS = (  # (terminals, words), in the order a sentence lists them
+    (("INT",), "a number"),
+    (("X",), "x"),
+    (("NUMBER",), "'number of …'"),
+    (("NAME",), "a word"),
+    (("YOUR", "ENEMY", "ANOTHER", "ANY", "EACH", "ITS"), "an owner such as 'your'"),
+    (("CMP",), "a comparison such as '>=' or '<'"),
+    (("PLUS", "MINUS", "STAR"), "'+', '-' or '*'"),
+    (("AS",), "'as NAME'"),
+    (("COLON",), "':'"),
+    (("SEMICOLON",), "';' and the next statement"),
+    (("RPAR",), "')'"),
+    (("$END",), "the end of the effect"),
+)
+
+
+def expected_in_words(accepts) -> str:
+    """ "a number or a word": what may come here, in words (never the grammar's terminal names)."""
+    names = set(accepts or ())
+    said = [words for terms, words in _ACCEPT_WORDS if names.intersection(terms)]
+    if not said:
+        return ""
+    if len(said) > 3:
+        said = said[:3] + ["…"]
+        return ", ".join(said)
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]
+
+
+# --- the entry point ----------------------------------------------------------------------------
+
+
+def explain(text: str, exc: UnexpectedInput) -> Help:
+    """What to tell the designer about ``exc``, raised while parsing ``text``, and where.
+
+    The most specific explanation wins: a construct the language lacks, then a character that is
+    never part of effect text, unbalanced parentheses, the text rules, the examples; last, what
+    the parser would have accepted there, in words.
+    """
+    stop, length, shown = _where(text, exc)  # where the parser stopped
+    at = stop  # where the caret goes
+    st = _statement_at(text, min(at, len(text)))
+    before = _tokens_before(text, at)
+    prev = before[-1] if before else None
+    if shown is None and prev is not None:  # the text ends too early: the last word is the culprit
+        at, length = prev.start(), len(prev.group())
+    found = _not_yet(text, at)
+    if found is None and isinstance(exc, UnexpectedCharacters):
+        found = _bad_character(text, at)
+    if found is None:
+        found = _parens(text, at, st)
+    for rule in TEXT_RULES:
+        if found is None:
+            found = rule(text, stop, st)
+    if found is not None:
+        return found
+    example = match_example(exc)
+    if example is not None:
+        values = {"tok": shown or "", "prev": prev.group() if prev else ""}
+        if example.caret == "prev" and prev is not None:
+            return Help(example.message.format(**values), prev.start(), len(prev.group()))
+        return Help(example.message.format(**values), at, length)
+    wanted = expected_in_words(getattr(exc, "accepts", None) or getattr(exc, "expected", None))
+    if shown is None:
+        where = f" after '{prev.group()}'" if prev else ""
+        return Help(f"the effect ends too early{where}" + (f": expected {wanted}" if wanted else ""), at, length)
+    return Help(f"'{shown}' does not fit here" + (f": expected {wanted}" if wanted else ""), at, length)
+
+
+def _where(text: str, exc: UnexpectedInput) -> tuple[int, int, str | None]:
+    """(offset, length, the offending word or None at the end of the text)."""
+    if isinstance(exc, UnexpectedCharacters):
+        return exc.pos_in_stream, 1, text[exc.pos_in_stream:exc.pos_in_stream + 1]
+    tok = getattr(exc, "token", None)
+    if tok is None or tok.type == "$END":
+        end = len(text.rstrip())
+        return end, 1, None
+    return tok.start_pos, max(1, len(str(tok))), str(tok)
+
+
+def _bad_character(text: str, at: int) -> Help:
+    ch = text[at] if at < len(text) else ""
+    if ch.isupper():
+        return Help(f"unexpected capital '{ch}': effect text is written in lower case", at)
+    if ch in "\"'`":
+        return Help(f"effect text has no quotes: remove this {ch}", at)
+    if ch in ".!?":
+        return Help(f"effect text has no '{ch}': end the effect without it, and separate statements with ';'", at)
+    if ch == "&":
+        return Help("write 'and' inside an 'if' or a cost, ';' between statements, not '&'", at)
+    return Help(f"the character {ch!r} is not part of effect text (words, numbers, ';', ':', ',', "
+                "'(', ')', '+', '-', '*' and comparisons)", at)
