@@ -279,12 +279,17 @@ def _signature(exc: UnexpectedInput) -> tuple | None:
     return None if state is None else state.position
 
 
-@lru_cache(maxsize=1)
 def _index() -> dict[tuple, list[_Entry]]:
     """Every example parsed once, on the first error that needs them, then kept for the process."""
     from .parser import _lark
 
-    parser = _lark()
+    return _index_for(_lark())
+
+
+@lru_cache(maxsize=2)
+def _index_for(parser) -> dict[tuple, list[_Entry]]:
+    """The index of one parser instance: state numbers are the instance's own (a parser built afresh
+    may number its LALR states differently from tables loaded from the cache file)."""
     index: dict[tuple, list[_Entry]] = {}
     for example in EXAMPLES:
         for text in example.texts:

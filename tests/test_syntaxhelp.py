@@ -156,12 +156,12 @@ def test_cached_matching_agrees_with_lark_match_examples():
 
 
 def test_the_example_index_is_built_once_and_only_on_error():
-    H._index.cache_clear()
+    H._index_for.cache_clear()
     parse_effect.__wrapped__("gain 2 fuel; draw 1 card")
-    assert H._index.cache_info().currsize == 0  # the error-free path never builds it
+    assert H._index_for.cache_info().currsize == 0  # the error-free path never builds it
     problem_of("gain 2")
     problem_of("gain 2 fuel from your")
-    assert H._index.cache_info().misses == 1
+    assert H._index_for.cache_info().misses == 1
 
 
 @pytest.mark.parametrize("text", [
