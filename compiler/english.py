@@ -359,8 +359,9 @@ class _Renderer:
             if self._cat(sel) == PLAYER and not sel.filters and sel.of is None and sel.place is None:
                 # "each" already says every one: "For each player", never "For each a player"
                 who = self.player(self._key(sel), sel.owner, None)
-                return re.sub(r"^(?:an?|another) ", lambda m: "other " if m.group().startswith("another") else "",
-                              who)
+                if who.startswith("another "):
+                    return "other " + who[len("another "):]
+                return re.sub(r"^an? ", "", who)
             if sel.owner is not None and sel.owner.kind != "enemy":
                 # "each" cannot take an owner directly: "For each of your Locations"
                 return "of " + self.selector(sel, drop_amount=True, force_plural=True)
@@ -406,7 +407,8 @@ class _Renderer:
         noun = self.selector(sel, drop_amount=True, force_plural=True)
         lead = ""
         if isinstance(sel.amount, A.BinOp):
-            mass = self._cat(sel) == GOOD and self._noun_of(sel, plural=False)[0] == self._noun_of(sel, plural=True)[0]
+            single, several = self._noun_of(sel, plural=False)[0], self._noun_of(sel, plural=True)[0]
+            mass = self._cat(sel) == GOOD and single == several
             lead = "an amount of " if mass else "a number of "  # "an amount of Fuel", "a number of cards"
         return lead + noun, f"equal to {self.quantity(sel.amount)}"
 

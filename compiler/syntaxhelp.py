@@ -7,7 +7,8 @@ tables decide what to say, tried in this order:
    "choose one:", "each opponent …", "when you play …", "/"). One row a construct: when the lead
    adds a construct to the grammar, deleting its row is the whole change here.
 2. ``TEXT_RULES`` — mistakes best seen in the text itself (unbalanced parentheses, an ``if``
-   without ``:``, ``choose`` without ``as NAME``, a comma where ``;`` was meant …).
+   without ``:``, ``choose`` without ``as NAME``, a comma where ``;`` was meant, a missing ``;``
+   before ``if`` …).
 3. ``EXAMPLES`` — malformed examples, each with its message, matched the way Lark's
    ``UnexpectedInput.match_examples`` does (same parser state, same acceptable next tokens, then
    the same offending token). Lark's own function re-parses every example on every error; here the
@@ -63,14 +64,15 @@ NOT_YET: tuple[NotYet, ...] = (
            r"(?:^|;)\s*(?P<at>when|whenever|at\s+the\s+(?:start|end|beginning))\b",
            "a card's slot (production:, action: …) already says when its effect runs",
            leads=("when", "whenever", "at")),
-    NotYet("division ('/')", r"(?P<at>/)", "multiply instead, or count with 'per' ('1 vp per deployed machine')"),
+    NotYet("division ('/')", r"(?P<at>/)",
+           "multiply instead, or count with 'per' ('1 vp per deployed machine')"),
     NotYet("'per N …' (one for every N things)", r"\bper\s+(?P<at>\d+)", "write 'per' with a single thing"),
     NotYet("repetition ('until you have …')", r"\buntil\s+(?P<at>you|there|your)\b",
            "'until' takes a phase ('until cleanup'); give an exact amount instead"),
     NotYet("a numeric card field ('costing up to 4')",
            r"\b(?P<at>cost(?:ing)?)\s+(?:up\s+to|exactly|at\s+least|at\s+most|less|more|\d|\()",
            "filter with 'with' a field or 'with icon' an icon"),
-    NotYet("a nested 'if' or 'for each'", r":[^;:]*?\b(?P<at>if|for\s+each)\b[^;:]*:",
+    NotYet("a nested 'if' or 'for each'", r":\s*(?P<at>if|for\s+each)\b[^;:]*:",
            "a body holds simple statements joined by 'and'; split the card into separate 'if's"),
     NotYet("'reveal' or 'look at the top N'", r"\b(?:reveal|look\s+at)\s+(?P<at>the)\s+top\b",
            "draw the cards, or use a verb the game declares"),
@@ -136,7 +138,7 @@ def _statement_at(text: str, at: int) -> Statement:
 
 
 def _parens(text: str, at: int, st: Statement) -> Help | None:
-    depth, opened = 0, []
+    opened: list[int] = []
     for i, ch in enumerate(text):
         if ch == "(":
             opened.append(i)
@@ -191,11 +193,22 @@ def _comma_for_semicolon(text: str, at: int, st: Statement) -> Help | None:
     return None
 
 
+def _statement_without_semicolon(text: str, at: int, st: Statement) -> Help | None:
+    """"gain 1 fuel if 1 gun: …": a statement keyword inside another statement, where ';' is missing
+    before it (Lark reads such a word as part of a noun, "fuel if", and stops later)."""
+    m = re.compile(r"(?<![:\s])\s+(?P<kw>if|for\s+each|requires)\b").search(text, st.start, at + 1)
+    if m is None or m.start() <= st.start:
+        return None
+    kw = m.group("kw")
+    return Help(f"'{kw}' starts a new statement: put ';' before it", m.start("kw"), len(kw))
+
+
 TEXT_RULES: tuple[Callable[[str, int, Statement], Help | None], ...] = (
     _head_needs_colon("if", "if 1 gun: gain 2 fuel"),
     _head_needs_colon("for each", "for each of your locations: gain 1 fuel"),
     _choose_without_as,
     _comma_for_semicolon,
+    _statement_without_semicolon,
 )
 
 
@@ -204,7 +217,7 @@ TEXT_RULES: tuple[Callable[[str, int, Statement], Help | None], ...] = (
 
 @dataclass(frozen=True)
 class Example:
-    message: str  # may use {tok} (the offending word) and {prev} (the word before it)
+    message: str  # may use {tok} (the offending word), {prev} (the word before it), both quoted; {prev_word}
     texts: tuple[str, ...]  # malformed texts that fail the way this message explains
     caret: str = "here"  # "here": on the offending word; "prev": on the word before it
 
@@ -214,22 +227,30 @@ EXAMPLES: tuple[Example, ...] = (
             "write ';' ('gain 2 fuel; draw 1 card')",
             ("gain 2 fuel and draw 1 card", "draw 1 card and", "x is 2 and gain x fuel")),
     Example("an amount must be followed by what it counts, e.g. 'gain 2 fuel', 'draw (x + 1) cards'",
-            ("gain 2", "gain 2;", "if 1 fuel: gain 2", "gain 1 fuel, 2", "gain 2:"), caret="prev"),
+            ("gain 2", "gain 2;", "if 1 fuel: gain 2", "gain 1 fuel, 2", "gain 2:", "gain 2 2 fuel",
+             "gain x"),
+            caret="prev"),
     Example("an amount must be followed by what it counts, e.g. 'draw up to 2 cards'",
-            ("draw up to 2", "draw up to 2;", "raze 1 of", "raze up to 2 of;"), caret="prev"),
-    Example("'{tok}' cannot follow '{prev}': list the objects of one verb with ',' ('spend 1 gun, 1 worker') "
+            ("draw up to 2", "draw up to 2;", "raze 1 of", "raze up to 2 of;", "draw up to 2 2 cards"),
+            caret="prev"),
+    Example("{tok} cannot follow {prev}: list the objects of one verb with ',' ('spend 1 gun, 1 worker') "
             "and start another statement with ';'",
             ("gain 1 fuel 2 gun", "gain 1 fuel (x) gun")),
     Example("'per' needs what it counts, e.g. 'lose 1 vp per deployed machine'",
             ("gain 1 vp per", "gain 1 vp per ;")),
     Example("'up to' needs a number, e.g. 'draw up to 2 cards'",
             ("draw up to cards", "draw up to", "draw up to x cards", "draw up to (1) cards")),
-    Example("'{prev}' needs a number or 'number of …' after it, e.g. '{prev} 2'",
+    Example("{prev} needs a number or 'number of …' after it, e.g. '{prev_word} 2'",
             ("x is 2 +", "draw (2 +) cards", "if number of cards in your hand >", "x is 2 * ;",
              "draw (2 - ) cards", "if 2 >= : gain 1 fuel", "if 2 >= and", "x is (", "draw (", "draw ()"),
             caret="prev"),
     Example("';' with no statement before it: remove it, or write the statement that goes here",
             ("gain 2 fuel;; gain 1 gun", ";gain 1 fuel", ";")),
+    Example("a statement starts with its verb, e.g. 'gain 2 fuel', 'draw 1 card'",
+            ("2 fuel", "gain 1 fuel; 2 fuel", "(2) fuel", "spend 1 gun: 2 fuel")),
+    Example("after ':' comes what happens, e.g. 'if 3 fuel: gain 1 gun'",
+            ("if 1 fuel:", "if 1 fuel: ;", "if 1 fuel: : gain 1 gun", "for each location:",
+             "for each location: ;", "for each location: : gain 1 fuel", "if 1 fuel: 2 gun")),
     Example("a cost needs what it pays for after ':', e.g. 'spend 1 gun: gain 1 vp'",
             ("spend 1 gun:", "spend 1 gun: ;", "spend 1 gun::")),
     Example("'if' needs a condition and ':' before what happens, e.g. 'if 3 ruins: gain 1 fuel'",
@@ -237,15 +258,16 @@ EXAMPLES: tuple[Example, ...] = (
     Example("'for each' needs ':' before what happens, e.g. 'for each of your locations: gain 1 fuel'",
             ("for each location", "for each location as l", "for each location;")),
     Example("'as' needs the name to call the choice by, e.g. 'choose 1 card in your hand as c'",
-            ("choose 1 card as", "choose 1 card as ;", "for each location as: gain 1 fuel", "choose 1 card as 2")),
-    Example("'{prev}' needs what it names after it: a zone, a player or a thing, e.g. 'from your hand'",
+            ("choose 1 card as", "choose 1 card as ;", "for each location as: gain 1 fuel",
+             "choose 1 card as 2")),
+    Example("{prev} needs what it names after it: a zone, a player or a thing, e.g. 'from your hand'",
             ("gain 2 fuel from your", "gain 2 fuel from", "draw 1 card from", "gain 2 fuel to",
              "draw 1 card from another", "draw 1 card from each")),
     Example("'with icon' needs an icon name, e.g. 'with icon green'",
             ("raze 1 location with icon", "raze 1 location with icon ;")),
     Example("'or' needs another icon name after it, e.g. 'with icon green or red'",
             ("raze 1 location with icon green or", "raze 1 location with icon green or ;")),
-    Example("''s' needs the thing that belongs to it, e.g. 'opponent's hand'",
+    Example("'s needs the thing that belongs to it, e.g. 'opponent's hand'",
             ("draw 1 card from opponent's", "draw 1 card from opponent's ;", "gain 2 fuel's")),
     Example("'instead' is written 'instead of …', e.g. 'gain 2 fuel instead of its owner'",
             ("gain 2 fuel instead", "gain 2 fuel instead ;")),
@@ -259,7 +281,8 @@ EXAMPLES: tuple[Example, ...] = (
             ("raze 1 location with", "raze 1 location without", "raze 1 location without ;")),
     Example("'number of' needs what to count, e.g. 'number of cards in your hand'",
             ("x is number of", "x is number", "x is number of ;", "if number > 2: gain 1 fuel")),
-    Example("'matching' needs a name chosen before, e.g. 'choose 1 icon of symbol card as i; gain 1 good matching i'",
+    Example("'matching' needs a name chosen before, "
+            "e.g. 'choose 1 icon of symbol card as i; gain 1 good matching i'",
             ("gain 1 good matching", "gain 1 good matching ;")),
 )
 
@@ -309,10 +332,13 @@ def _index_for(parser) -> dict[tuple, list[_Entry]]:
 
 
 def match_example(exc: UnexpectedInput) -> Example | None:
-    """The example that fails like ``exc``: same state and accepted tokens, the exact token first.
+    """The example that fails like ``exc``: same state and accepted tokens, then the exact token,
+    else a token of the same kind.
 
-    The same choice as ``exc.match_examples(parse, …, token_type_match_fallback=True)``, made
-    from the cached index instead of parsing every example again.
+    The choice ``exc.match_examples(parse, …, token_type_match_fallback=True)`` makes, made from
+    the cached index instead of parsing every example again, less its last resort (any example
+    in the same state, whatever the token): "1 fuel" missing its verb fails in the state of
+    "gain 1 fuel;; …", and the message for ';;' would be wrong for it.
     """
     key = _signature(exc)
     if key is None:
@@ -327,7 +353,7 @@ def match_example(exc: UnexpectedInput) -> Example | None:
     for e in same:
         if e.token[0] == tok_key[0]:
             return e.example
-    return same[0].example if same else None
+    return None
 
 
 # --- what the parser would have accepted, in words --------------------------------------------------
@@ -337,10 +363,10 @@ _ACCEPT_WORDS = (  # (terminals, words), in the order a sentence lists them
     (("X",), "x"),
     (("NUMBER",), "'number of …'"),
     (("NAME",), "a word"),
-    (("YOUR", "ENEMY", "ANOTHER", "ANY", "EACH", "ITS"), "an owner such as 'your'"),
+    (("YOUR", "ENEMY"), "an owner such as 'your'"),  # 'another', 'each' … are said as keywords
     (("CMP",), "a comparison such as '>=' or '<'"),
     (("PLUS", "MINUS", "STAR"), "'+', '-' or '*'"),
-    (("AS",), "'as NAME'"),
+    (("AS",), "'as' and a name"),
     (("COLON",), "':'"),
     (("SEMICOLON",), "';' and the next statement"),
     (("RPAR",), "')'"),
@@ -352,6 +378,9 @@ def expected_in_words(accepts) -> str:
     """ "a number or a word": what may come here, in words (never the grammar's terminal names)."""
     names = set(accepts or ())
     said = [words for terms, words in _ACCEPT_WORDS if names.intersection(terms)]
+    known = {t for terms, _ in _ACCEPT_WORDS for t in terms}
+    # the other terminals are the grammar's keywords ("to", "of", "icon"): say the word itself
+    said += sorted(f"'{t.lower()}'" for t in names - known if t.isalpha() and t.isupper())
     if not said:
         return ""
     if len(said) > 3:
@@ -389,15 +418,32 @@ def explain(text: str, exc: UnexpectedInput) -> Help:
         return found
     example = match_example(exc)
     if example is not None:
-        values = {"tok": shown or "", "prev": prev.group() if prev else ""}
+        word = prev.group() if prev else ""
+        values = {"tok": _quoted(shown or ""), "prev": _quoted(word), "prev_word": word}
         if example.caret == "prev" and prev is not None:
             return Help(example.message.format(**values), prev.start(), len(prev.group()))
         return Help(example.message.format(**values), at, length)
-    wanted = expected_in_words(getattr(exc, "accepts", None) or getattr(exc, "expected", None))
+    accepts = set(getattr(exc, "accepts", None) or getattr(exc, "expected", None) or ())
+    if shown is not None and accepts & {"$END", "SEMICOLON"} and re.match(r"[a-z0-9(]", shown):
+        # the statement could end just before: "gain 2 fuel with icon green red"
+        return Help(f"{_quoted(shown)} comes after a complete statement: remove it, or put ';' before it "
+                    "to start another statement", at, length)
+    if shown == "'s" and prev is not None:
+        return Help(f"'s cannot follow {_quoted(prev.group())} here: a possessive names whose zone or card "
+                    "it is, "
+                    "after 'of', 'from' or 'in' ('top card of another player's discard pile')", at, length)
+    wanted = expected_in_words(accepts)
     if shown is None:
-        where = f" after '{prev.group()}'" if prev else ""
-        return Help(f"the effect ends too early{where}" + (f": expected {wanted}" if wanted else ""), at, length)
-    return Help(f"'{shown}' does not fit here" + (f": expected {wanted}" if wanted else ""), at, length)
+        where = f" after {_quoted(prev.group())}" if prev else ""
+        return Help(f"the effect ends too early{where}" + (f": expected {wanted}" if wanted else ""),
+                    at, length)
+    return Help(f"{_quoted(shown)} does not fit here" + (f": expected {wanted}" if wanted else ""),
+                at, length)
+
+
+def _quoted(word: str) -> str:
+    """'gain', and 's as it is (its apostrophe already marks it)."""
+    return word if word.startswith("'") else f"'{word}'"
 
 
 def _where(text: str, exc: UnexpectedInput) -> tuple[int, int, str | None]:
@@ -418,7 +464,8 @@ def _bad_character(text: str, at: int) -> Help:
     if ch in "\"'`":
         return Help(f"effect text has no quotes: remove this {ch}", at)
     if ch in ".!?":
-        return Help(f"effect text has no '{ch}': end the effect without it, and separate statements with ';'", at)
+        return Help(f"effect text has no '{ch}': end the effect without it, and separate statements "
+                    "with ';'", at)
     if ch == "&":
         return Help("write 'and' inside an 'if' or a cost, ';' between statements, not '&'", at)
     return Help(f"the character {ch!r} is not part of effect text (words, numbers, ';', ':', ',', "

@@ -30,6 +30,11 @@ CASES = [
     ("gain 2 fuel, draw 1 card", ",", "write ';' instead"),
     ("gain 2 fuel and draw 1 card", "and", "between statements write ';'"),
     ("gain 1 fuel 2 gun", "2", "cannot follow 'fuel'"),
+    ("gain 1 fuel if 1 gun: gain 1 vp", "if", "'if' starts a new statement: put ';' before it"),
+    ("gain 2 fuel with icon green red", "red", "comes after a complete statement"),
+    ("1 fuel", "1", "a statement starts with its verb"),
+    ("if 1 fuel: : gain 1 gun", ":", "after ':' comes what happens"),
+    ("block up 1 card", "1", "expected 'to'"),
     # a trailing operator, unbalanced parentheses
     ("x is 2 +", "+", "'+' needs a number"),
     ("draw (2 +) cards", "+", "'+' needs a number"),
@@ -55,7 +60,7 @@ CASES = [
     ("x is", "is", "'x is' needs a quantity"),
     ("if number > 2: gain 1 fuel", ">", "'number of' needs what to count"),
     ("gain 1 good matching", "matching", "'matching' needs a name"),
-    ("draw 1 card from opponent's", "'s", "'s' needs the thing"),
+    ("draw 1 card from opponent's", "'s", "'s needs the thing"),
 ]
 
 # One text a row of NOT_YET: (text, caret word). When a construct lands, its text parses, this test
