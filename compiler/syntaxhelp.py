@@ -186,10 +186,13 @@ def _known_verbs() -> frozenset[str]:
 
 def _comma_for_semicolon(text: str, at: int, st: Statement) -> Help | None:
     """"gain 2 fuel, draw 1 card": the comma lists objects; a new statement needs ';'."""
-    for m in re.finditer(r",\s*([a-z][a-z0-9_]*)", text[:at + 1]):
-        if m.group(1) in _known_verbs() and m.start() >= st.start:
+    for m in re.finditer(r",\s*([a-z][a-z0-9_]*)", text[st.start:st.end]):
+        if m.start() + st.start > at:
+            break
+        if m.group(1) in _known_verbs():
             return Help(f"a comma lists the objects of one verb ('spend 1 gun, 1 worker'); "
-                        f"to start another statement with '{m.group(1)}', write ';' instead", m.start())
+                        f"to start another statement with '{m.group(1)}', write ';' instead",
+                        st.start + m.start())
     return None
 
 

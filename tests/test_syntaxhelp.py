@@ -28,6 +28,8 @@ CASES = [
     ("for each location", "location", "'for each' needs ':'"),
     # a comma where ';' was meant, 'and' between top-level statements
     ("gain 2 fuel, draw 1 card", ",", "write ';' instead"),
+    ("scrap 1 card from your hand, scrap 3 cards", ",", "to start another statement with 'scrap', write ';'"),
+    ("gain 1 fuel; gain 2 fuel, draw 1 card", ",", "write ';' instead"),
     ("gain 2 fuel and draw 1 card", "and", "between statements write ';'"),
     ("gain 1 fuel 2 gun", "2", "cannot follow 'fuel'"),
     ("gain 1 fuel if 1 gun: gain 1 vp", "if", "'if' starts a new statement: put ';' before it"),
