@@ -3,9 +3,11 @@
 The parser (compiler/parser.py) calls :func:`explain` when Lark rejects an effect text. Three
 tables decide what to say, tried in this order:
 
-1. ``NOT_YET`` — constructs designers write that the language does not have yet ("otherwise",
-   "choose one:", "each opponent …", "when you play …", "/"). One row a construct: when the lead
-   adds a construct to the grammar, deleting its row is the whole change here.
+1. ``NOT_YET`` — constructs designers write that the language does not have yet ("when you play
+   …", "reveal the top 3 cards"). One row a construct: when a construct lands in the grammar,
+   deleting its row is the whole change here. ``REWRITES``, in the same form, holds constructs the
+   language has but spells otherwise than designers first try ("choose one: …, or …" for
+   "…; or …", "each opponent discards …" for "each opponent: discard …").
 2. ``TEXT_RULES`` — mistakes best seen in the text itself (unbalanced parentheses, an ``if``
    without ``:``, ``choose`` without ``as NAME``, a comma where ``;`` was meant, a missing ``;``
    before ``if`` …).
@@ -53,55 +55,65 @@ class NotYet:
 # Delete a row when its construct lands in grammar/effects.lark: tests/test_syntaxhelp.py holds one
 # text a row that must fail with the row's hint, so a stale row shows up as a failing test.
 NOT_YET: tuple[NotYet, ...] = (
-    NotYet("'otherwise'", r"\b(?P<at>otherwise|else)\b",
-           "write the other case as a second 'if' with the opposite condition", leads=("otherwise", "else")),
-    NotYet("a menu ('choose one: … or …')", r"\bchoose\s+(?P<at>one|two|three)\b",
-           "give the card one effect, or write each option as its own 'if'"),
-    NotYet("an acting player ('each opponent …', 'each player: …')",
-           r"(?:(?:^|[;:])\s*|\band\s+)(?P<at>each|every)\s+(?:opponent|other|player|enemy)",
-           "for now an effect is done only by the player whose card it is", leads=("each", "every")),
     NotYet("a trigger ('when you play …', 'at the start of your turn')",
            r"(?:^|;)\s*(?P<at>when|whenever|at\s+the\s+(?:start|end|beginning))\b",
            "a card's slot (production:, action: …) already says when its effect runs",
            leads=("when", "whenever", "at")),
-    NotYet("division ('/')", r"(?P<at>/)",
-           "multiply instead, or count with 'per' ('1 vp per deployed machine')"),
-    NotYet("'per N …' (one for every N things)", r"\bper\s+(?P<at>\d+)", "write 'per' with a single thing"),
-    NotYet("repetition ('until you have …')", r"\buntil\s+(?P<at>you|there|your)\b",
-           "'until' takes a phase ('until cleanup'); give an exact amount instead"),
-    NotYet("a numeric card field ('costing up to 4')",
-           r"\b(?P<at>cost(?:ing)?)\s+(?:up\s+to|exactly|at\s+least|at\s+most|less|more|\d|\()",
-           "filter with 'with' a field or 'with icon' an icon"),
-    NotYet("a nested 'if' or 'for each'", r":\s*(?P<at>if|for\s+each)\b[^;:]*:",
-           "a body holds simple statements joined by 'and'; split the card into separate 'if's"),
     NotYet("'reveal' or 'look at the top N'", r"\b(?:reveal|look\s+at)\s+(?P<at>the)\s+top\b",
            "draw the cards, or use a verb the game declares"),
 )
 
-# First words of a statement that mean a construct of NOT_YET (see ``not_yet_lead``).
-NOT_YET_LEADS: frozenset[str] = frozenset(w for row in NOT_YET for w in row.leads)
+
+@dataclass(frozen=True)
+class Rewrite:
+    """A construct the language has, written the way designers often try first."""
+    pattern: str  # as NotYet.pattern
+    message: str  # how the language says it
+    leads: tuple[str, ...] = ()  # as NotYet.leads
+
+
+REWRITES: tuple[Rewrite, ...] = (
+    Rewrite(r"(?:(?:^|[;:(])\s*)(?P<at>each|every)\s+(?:other\s+)?(?:opponent|player)s?\s+[a-z]",
+            "the acting player takes ':' before what they do, e.g. 'each opponent: discard 1 card'"),
+    Rewrite(r"\bchoose\s+(?:one|two|three)\s*:[^;]*?(?P<at>,)\s*or\b",
+            "a menu's options are separated by '; or', e.g. 'choose one: draw 3 cards; or gain 2 fuel'"),
+    Rewrite(r":\s*(?P<at>if|for\s+each|until)\b[^;:()]*:",
+            "a body that holds an 'if', 'for each' or 'until' goes in parentheses, "
+            "e.g. 'if 1 fuel: (if 1 gun: gain 1 vp)'"),
+    Rewrite(r"\buntil\s+(?P<at>you|there|your)\b",
+            "repetition comes first, with a condition, "
+            "e.g. 'until number of cards in your hand >= 7: draw 1 card'"),
+    Rewrite(r";\s*(?P<at>otherwise)\b",
+            "'otherwise' continues its 'if' with no ';' before it, "
+            "e.g. 'if 1 fuel: gain 1 gun otherwise: gain 1 fuel'", leads=("otherwise",)),
+)
+
+# First words of a statement that mean a row of NOT_YET or REWRITES (see ``not_yet_lead``).
+NOT_YET_LEADS: frozenset[str] = frozenset(w for row in (*NOT_YET, *REWRITES) for w in row.leads)
 
 
 @lru_cache(maxsize=1)
-def _not_yet_compiled() -> tuple[tuple[NotYet, re.Pattern], ...]:
-    return tuple((row, re.compile(row.pattern)) for row in NOT_YET)
+def _not_yet_compiled() -> tuple[tuple[str, re.Pattern], ...]:
+    """(message, pattern) of every row of NOT_YET, then of REWRITES."""
+    rows = [(f"{row.construct} is not in the language yet: {row.hint}", row.pattern) for row in NOT_YET]
+    rows += [(row.message, row.pattern) for row in REWRITES]
+    return tuple((message, re.compile(pattern)) for message, pattern in rows)
 
 
 def _not_yet(text: str, at: int) -> Help | None:
-    """A construct the language lacks, written at or before where the parser stopped."""
-    for row, rx in _not_yet_compiled():
+    """A construct the language lacks, or writes otherwise, at or before where the parser stopped."""
+    for message, rx in _not_yet_compiled():
         for m in rx.finditer(text):
             if m.start("at") > at:
                 break
-            return Help(f"{row.construct} is not in the language yet: {row.hint}", m.start("at"),
-                        m.end("at") - m.start("at"))
+            return Help(message, m.start("at"), m.end("at") - m.start("at"))
     return None
 
 
 def not_yet_lead(text: str, verb: str, offset: int) -> Help | None:
-    """A text that parsed, but only because Lark took a missing construct's first word for a verb
-    ("each player: draw 1 card" reads as the cost of a verb "each"). None when ``verb`` is a real
-    verb of some engine, or when no row of NOT_YET explains the text there."""
+    """A text that parsed, but only because Lark took a construct's first word for a verb ("when you
+    play this card: …" reads as the cost of a verb "when"). None when ``verb`` is a real verb of
+    some engine, or when no row of NOT_YET or REWRITES explains the text there."""
     if verb not in NOT_YET_LEADS or verb in _known_verbs():
         return None
     return _not_yet(text, offset)
