@@ -182,6 +182,8 @@ def _head_needs_colon(keyword: str, example: str) -> Callable[[str, int, Stateme
 
 def _choose_without_as(text: str, at: int, st: Statement) -> Help | None:
     body = st.body
+    if re.match(r"choose\s+(?:one|two|three)\b", body):
+        return None  # a menu: "choose one: …; or …"
     if body.startswith("choose") and not re.search(r"\bas\b", body):
         return Help("'choose' names what is chosen: add 'as' and a name, then use the name, "
                     "e.g. 'choose 1 card in your hand as c; discard c'", st.start, len("choose"))
@@ -218,12 +220,22 @@ def _statement_without_semicolon(text: str, at: int, st: Statement) -> Help | No
     return Help(f"'{kw}' starts a new statement: put ';' before it", m.start("kw"), len(kw))
 
 
+def _amount_after_colon(text: str, at: int, st: Statement) -> Help | None:
+    """"if 1 fuel: 2 gun": the verb of what happens is missing (in any body, whatever its state)."""
+    before = _tokens_before(text, at)
+    if before and before[-1].group() == ":" and at < len(text) and text[at].isdigit():
+        return Help("after ':' comes what happens, starting with its verb, e.g. 'if 3 fuel: gain 1 gun'", at,
+                    len(re.match(r"\d+", text[at:]).group()))
+    return None
+
+
 TEXT_RULES: tuple[Callable[[str, int, Statement], Help | None], ...] = (
     _head_needs_colon("if", "if 1 gun: gain 2 fuel"),
     _head_needs_colon("for each", "for each of your locations: gain 1 fuel"),
     _choose_without_as,
     _comma_for_semicolon,
     _statement_without_semicolon,
+    _amount_after_colon,
 )
 
 
@@ -265,7 +277,8 @@ EXAMPLES: tuple[Example, ...] = (
             ("2 fuel", "gain 1 fuel; 2 fuel", "(2) fuel", "spend 1 gun: 2 fuel")),
     Example("after ':' comes what happens, e.g. 'if 3 fuel: gain 1 gun'",
             ("if 1 fuel:", "if 1 fuel: ;", "if 1 fuel: : gain 1 gun", "for each location:",
-             "for each location: ;", "for each location: : gain 1 fuel", "if 1 fuel: 2 gun")),
+             "for each location: ;", "for each location: : gain 1 fuel", "if 1 fuel: 2 gun",
+             "for each location: 2 fuel")),
     Example("a cost needs what it pays for after ':', e.g. 'spend 1 gun: gain 1 vp'",
             ("spend 1 gun:", "spend 1 gun: ;", "spend 1 gun::")),
     Example("'if' needs a condition and ':' before what happens, e.g. 'if 3 ruins: gain 1 fuel'",
@@ -380,13 +393,23 @@ _ACCEPT_WORDS = (  # (terminals, words), in the order a sentence lists them
     (("NAME",), "a word"),
     (("YOUR", "ENEMY"), "an owner such as 'your'"),  # 'another', 'each' … are said as keywords
     (("CMP",), "a comparison such as '>=' or '<'"),
-    (("PLUS", "MINUS", "STAR"), "'+', '-' or '*'"),
+    (("PLUS", "MINUS", "STAR", "SLASH"), "an operator such as '+'"),
     (("AS",), "'as' and a name"),
     (("COLON",), "':'"),
     (("SEMICOLON",), "';' and the next statement"),
+    (("SEMI_OR",), "'; or' and another option"),
     (("RPAR",), "')'"),
     (("$END",), "the end of the effect"),
 )
+
+
+@lru_cache(maxsize=1)
+def _literals() -> dict[str, str]:
+    """Terminal name → the literal text it stands for ("LPAR" → "("), from the grammar itself;
+    a terminal made by a regular expression has no entry, and is never shown."""
+    from .parser import _lark
+
+    return {t.name: t.pattern.value for t in _lark().terminals if t.pattern.type == "str"}
 
 
 def expected_in_words(accepts) -> str:
@@ -394,8 +417,9 @@ def expected_in_words(accepts) -> str:
     names = set(accepts or ())
     said = [words for terms, words in _ACCEPT_WORDS if names.intersection(terms)]
     known = {t for terms, _ in _ACCEPT_WORDS for t in terms}
-    # the other terminals are the grammar's keywords ("to", "of", "icon"): say the word itself
-    said += sorted(f"'{t.lower()}'" for t in names - known if t.isalpha() and t.isupper())
+    # the other terminals are the grammar's literal words and signs ("to", "of", "("): say them
+    literals = _literals()
+    said += sorted(f"'{literals[t]}'" for t in names - known if t in literals)
     if not said:
         return ""
     if len(said) > 3:
