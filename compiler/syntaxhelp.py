@@ -41,7 +41,7 @@ class Help:
     length: int = 1
 
 
-# --- 1. constructs the language does not have yet ------------------------------------------------
+# --- 1. constructs the language does not have yet, or spells otherwise ----------------------------
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class NotYet:
     construct: str  # what the designer tried, as the subject of "… is not in the language yet"
     pattern: str  # a regular expression over the lower-cased text; its group "at" takes the caret
     hint: str  # what to write today instead
-    leads: tuple[str, ...] = ()  # first words that Lark happily reads as a verb ("each player: …")
+    leads: tuple[str, ...] = ()  # first words that Lark happily reads as a verb ("when you play …: …")
 
 
 # Delete a row when its construct lands in grammar/effects.lark: tests/test_syntaxhelp.py holds one
