@@ -4,7 +4,7 @@ The parser (compiler/parser.py) calls :func:`explain` when Lark rejects an effec
 tables decide what to say, tried in this order:
 
 1. ``NOT_YET`` — constructs designers write that the language does not have yet ("when you play
-   …", "reveal the top 3 cards"). One row a construct: when a construct lands in the grammar,
+   …"). One row a construct: when a construct lands in the grammar,
    deleting its row is the whole change here. ``REWRITES``, in the same form, holds constructs the
    language has but spells otherwise than designers first try ("choose one: …, or …" for
    "…; or …", "each opponent discards …" for "each opponent: discard …").
@@ -59,8 +59,6 @@ NOT_YET: tuple[NotYet, ...] = (
            r"(?:^|;)\s*(?P<at>when|whenever|at\s+the\s+(?:start|end|beginning))\b",
            "a card's slot (production:, action: …) already says when its effect runs",
            leads=("when", "whenever", "at")),
-    NotYet("'reveal' or 'look at the top N'", r"\b(?:reveal|look\s+at)\s+(?P<at>the)\s+top\b",
-           "draw the cards, or use a verb the game declares"),
 )
 
 
@@ -83,6 +81,9 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite(r"\buntil\s+(?P<at>you|there|your)\b",
             "repetition comes first, with a condition, "
             "e.g. 'until number of cards in your hand >= 7: draw 1 card'"),
+    Rewrite(r"\b(?:reveal|look\s+at)\s+(?P<at>the\s+top)\b",
+            "'reveal' and 'look at' take the cards and their pile, "
+            "e.g. 'reveal 3 cards from your deck as r'"),
     Rewrite(r";\s*(?P<at>otherwise)\b",
             "'otherwise' continues its 'if' with no ';' before it, "
             "e.g. 'if 1 fuel: gain 1 gun otherwise: gain 1 fuel'", leads=("otherwise",)),

@@ -73,7 +73,6 @@ CASES = [
 NOT_YET_CASES = {
     "a trigger ('when you play …', 'at the start of your turn')":
         ("whenever an opponent plays an attack card, draw 1 card", "whenever"),
-    "'reveal' or 'look at the top N'": ("reveal the top 3 cards", "the"),
 }
 
 # One text a row of REWRITES: (text, caret word, what the message must show).
@@ -83,6 +82,7 @@ REWRITE_CASES = [
     ("if 1 fuel: if 1 gun: gain 1 vp", "if", "'if 1 fuel: (if 1 gun: gain 1 vp)'"),
     ("draw 1 card until you have 7 cards in your hand", "you", "'until number of cards in your hand >= 7"),
     ("if 1 fuel: gain 1 gun; otherwise: gain 1 fuel", "otherwise", "no ';' before it"),
+    ("reveal the top 3 cards of your deck", "the top", "'reveal 3 cards from your deck as r'"),
 ]
 
 # Texts that Lark parses (its contextual lexer takes the first word for a verb) but that mean a
