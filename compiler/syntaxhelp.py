@@ -3,8 +3,8 @@
 The parser (compiler/parser.py) calls :func:`explain` when Lark rejects an effect text. Three
 tables decide what to say, tried in this order:
 
-1. ``NOT_YET`` — constructs designers write that the language does not have yet ("when you play
-   …"). One row a construct: when a construct lands in the grammar,
+1. ``NOT_YET`` — constructs designers write that the language does not have yet ("if 1 fuel and
+   1 gun: …"). One row a construct: when a construct lands in the grammar,
    deleting its row is the whole change here. ``REWRITES``, in the same form, holds constructs the
    language has but spells otherwise than designers first try ("choose one: …, or …" for
    "…; or …", "each opponent discards …" for "each opponent: discard …").
@@ -49,16 +49,16 @@ class NotYet:
     construct: str  # what the designer tried, as the subject of "… is not in the language yet"
     pattern: str  # a regular expression over the lower-cased text; its group "at" takes the caret
     hint: str  # what to write today instead
-    leads: tuple[str, ...] = ()  # first words that Lark happily reads as a verb ("when you play …: …")
+    leads: tuple[str, ...] = ()  # first words that Lark happily reads as a verb (see not_yet_lead)
 
 
 # Delete a row when its construct lands in grammar/effects.lark: tests/test_syntaxhelp.py holds one
 # text a row that must fail with the row's hint, so a stale row shows up as a failing test.
 NOT_YET: tuple[NotYet, ...] = (
-    NotYet("a trigger ('when you play …', 'at the start of your turn')",
-           r"(?:^|;)\s*(?P<at>when|whenever|at\s+the\s+(?:start|end|beginning))\b",
-           "a card's slot (production:, action: …) already says when its effect runs",
-           leads=("when", "whenever", "at")),
+    NotYet("joining conditions with 'and' or 'or'",
+           r"\bif\b[^:;]*?\s(?P<at>and|or)\s+(?:\d|number\b|x\b)[^:;]*:",
+           "for 'and', put one 'if' inside the other: 'if 1 fuel: (if 1 gun: gain 1 vp)'; "
+           "for 'or', write two 'if's"),
 )
 
 
@@ -84,6 +84,12 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite(r"\b(?:reveal|look\s+at)\s+(?P<at>the\s+top)\b",
             "'reveal' and 'look at' take the cards and their pile, "
             "e.g. 'reveal 3 cards from your deck as r'"),
+    Rewrite(r"(?:^|[;:(])\s*[a-z]\w*\s+(?:\d+|an?)\s[^;:]*?\s(?P<at>or)\s+(?:\d+|an?)\s",
+            "a choice between two things is a menu, e.g. 'choose one: gain 1 fuel; or gain 1 gun'"),
+    Rewrite(r"(?P<at>\bthen)\s+[a-z]",
+            "statements follow one another with ';', e.g. 'draw 2 cards; discard 1 card'"),
+    Rewrite(r"\bif\s+(?P<at>you\s+have)\b",
+            "a condition names what must be there, e.g. 'if 2 fuel: gain 1 vp' (you have at least 2 Fuel)"),
     Rewrite(r";\s*(?P<at>otherwise)\b",
             "'otherwise' continues its 'if' with no ';' before it, "
             "e.g. 'if 1 fuel: gain 1 gun otherwise: gain 1 fuel'", leads=("otherwise",)),
@@ -112,8 +118,8 @@ def _not_yet(text: str, at: int) -> Help | None:
 
 
 def not_yet_lead(text: str, verb: str, offset: int) -> Help | None:
-    """A text that parsed, but only because Lark took a construct's first word for a verb ("when you
-    play this card: …" reads as the cost of a verb "when"). None when ``verb`` is a real verb of
+    """A text that parsed, but only because Lark took a construct's first word for a verb ("…;
+    otherwise: …" reads as the cost of a verb "otherwise"). None when ``verb`` is a real verb of
     some engine, or when no row of NOT_YET or REWRITES explains the text there."""
     if verb not in NOT_YET_LEADS or verb in _known_verbs():
         return None
