@@ -227,6 +227,7 @@ class _Bound:
     category: str  # what the chosen thing is
     noun: str  # its printed singular noun ("Production Location", "icon", "player")
     display: str | None = None  # how a name bound by an action reads ("the drawn cards")
+    plural: bool = False  # several were chosen ("choose 2 cards as d"): "them", not "it"
 
 
 # Names bound by "<verb> … as NAME" read as what the verb did (runtime/verbs.py: reveal/look keep
@@ -341,7 +342,8 @@ class _Renderer:
             if cat == VAR:  # "choose 1 of r as k": k is one of what r holds
                 inner = self._bound(st.selector.noun.text)
                 noun, cat = ("card" if inner.display else inner.noun), inner.category
-            self.scope.append(_Bound(st.name.text, cat, noun))
+            many = isinstance(st.selector.amount, A.All) or self._is_plural_amount(st.selector.amount)
+            self.scope.append(_Bound(st.name.text, cat, noun, plural=many))
             return text
         if isinstance(st, A.Action):
             text = self.action(st)
@@ -354,6 +356,15 @@ class _Renderer:
     def foreach_head(self, st: A.ForEach) -> str:
         sel = st.selector
         if sel.amount is None or isinstance(sel.amount, A.All):
+            if self._cat(sel) == PLAYER and not sel.filters and sel.of is None and sel.place is None:
+                # "each" already says every one: "For each player", never "For each a player"
+                who = self.player(self._key(sel), sel.owner, None)
+                if who.startswith("another "):
+                    return "other " + who[len("another "):]
+                return re.sub(r"^an? ", "", who)
+            if sel.owner is not None and sel.owner.kind != "enemy":
+                # "each" cannot take an owner directly: "For each of your Locations"
+                return "of " + self.selector(sel, drop_amount=True, force_plural=True)
             return self.selector(sel, drop_amount=True, force_plural=False)
         text = self.selector(sel)
         return text if text.startswith("of ") else f"of {text}"
@@ -364,7 +375,10 @@ class _Renderer:
         if not template:
             template = act.verb.text + " {obj}"
         values: dict[str, str] = {}
-        if act.objects:
+        equal_to = ""  # "equal to …" of a computed amount, said after the phrases (see below)
+        if len(act.objects) == 1 and isinstance(act.objects[0].amount, (A.BinOp, A.Count)):
+            values["obj"], equal_to = self.computed_amount(act.objects[0])
+        elif act.objects:
             values["obj"] = _join_and([self.selector(o) for o in act.objects])
         order: list[str] = []
         for ph in act.phrases:
@@ -380,7 +394,23 @@ class _Renderer:
             template = f"{head} {{obj}} {rest}".strip()
         text, used = fill_template(template, values)
         extra = [f"{k} {values[k]}" for k in order if k not in used]
-        return " ".join([text, *extra]).strip()
+        return " ".join([text, *extra, equal_to]).strip()
+
+    def computed_amount(self, sel: A.Selector) -> tuple[str, str]:
+        """("a number of cards", "equal to 7 minus …") for an object whose amount is computed.
+
+        The quantity goes last, after the verb's phrases: "scrap a number of cards from your Hand
+        equal to the number of cards in your Hand minus 10" — never "… minus 10 from your Hand",
+        where the phrase would read as part of the sum. A plain count keeps the printed-card form
+        "draw cards equal to the number of …"; arithmetic reads "a number of cards equal to …".
+        """
+        noun = self.selector(sel, drop_amount=True, force_plural=True)
+        lead = ""
+        if isinstance(sel.amount, A.BinOp):
+            single, several = self._noun_of(sel, plural=False)[0], self._noun_of(sel, plural=True)[0]
+            mass = self._cat(sel) == GOOD and single == several
+            lead = "an amount of " if mass else "a number of "  # "an amount of Fuel", "a number of cards"
+        return lead + noun, f"equal to {self.quantity(sel.amount)}"
 
     # conditions and quantities -------------------------------------------------------------------
     def cond(self, c) -> str:
@@ -524,7 +554,9 @@ class _Renderer:
             return self.player(self._key(sel), sel.owner, sel.amount)
         amount = None if drop_amount else sel.amount
         dynamic = isinstance(amount, (A.BinOp, A.Count))
-        plural = force_plural or self._is_plural_amount(amount)
+        # "1 of your Locations": the noun after "of" is plural whatever the amount
+        of_many = sel.of_form and amount is not None and (sel.owner is None or sel.owner.kind != "enemy")
+        plural = force_plural or of_many or self._is_plural_amount(amount)
         noun, is_plural = self._noun_of(sel, plural=plural)
         # "goods of target": the Goods a chosen card provides
         if cat == GOOD and self._key(sel) in ("good", "goods") and sel.of is not None:
@@ -721,6 +753,8 @@ class _Renderer:
         name = name or key.replace("_", " ")
         if isinstance(amount, A.All) or (owner is not None and owner.qualifier == "each"):
             return f"each {name}"
+        if owner is not None and owner.kind == "enemy":
+            return f"an enemy {name}"
         if owner is not None and owner.qualifier == "another":
             return f"another {name}"
         return f"{article(name)} {name}"
@@ -754,7 +788,7 @@ class _Renderer:
         if b.display is not None:
             return b.display
         if pronoun and self._is_pronoun(name):
-            return "it"
+            return "them" if b.plural else "it"
         if b.category == PLAYER:
             return "that player"
         same = [x for x in self.scope if x.noun == b.noun]
@@ -789,6 +823,8 @@ class _Renderer:
             return str(spec["plural"])
         if name.split(" ")[-1].lower() in MASS_NOUNS:
             return name
+        if cat == THING and name.endswith(" card") and _looks_plural(name[:-5]):
+            return name[:-5]  # "Ruins card" (see _thing_title): several are "Ruins"
         return english_plural(name)
 
     def _written_plural(self, words: str, names: list[str]) -> bool:
@@ -805,7 +841,11 @@ class _Renderer:
             if spec is not None or key in (d.get(section) or {}):
                 spec = spec or {}
                 names = [key.replace("_", " "), *(spec.get("aliases") or [])]
-                return spec.get("name") or title(key), names
+                if spec.get("name"):
+                    return spec["name"], names
+                if cat == THING:
+                    return _thing_title(key), names
+                return title(key), names
         if cat == GOOD:
             if key in (d.get("good_groups") or {}):
                 return title(key), [key.replace("_", " ")]
@@ -815,7 +855,9 @@ class _Renderer:
             if key == "card":
                 return "card", ["card"]
             spec = (d.get("card_sources") or {}).get(key) or {}
-            return title(key), [key.replace("_", " "), *(spec.get("aliases") or [])]
+            # a card source names where cards come from ("draw 1 hacked"); what is drawn is a card
+            printed = _card_title(key if key.split("_")[-1].split(" ")[-1] == "card" else key + " card")
+            return printed, [key.replace("_", " "), *(spec.get("aliases") or [])]
         if cat == ICON:
             return "icon", ["icon"]
         if cat == PILE:  # "empty supply piles": the zone's printed name
@@ -827,6 +869,25 @@ class _Renderer:
         if cat == PLAYER:
             return key.replace("_", " "), [key.replace("_", " ")]
         return (title(words) if cat is not None else words), [words]
+
+
+def _card_title(key: str) -> str:
+    """A derived printed name whose last word is "card": "symbol card" → "Symbol card", as "card"
+    itself is printed in lower case everywhere else ("1 card", "Hacked card")."""
+    text = title(key)
+    return text[:-4] + "card" if text.endswith(" Card") else text
+
+
+def _thing_title(key: str) -> str:
+    """A thing's derived printed name. A name that reads as a plural ("ruins") names one card as
+    "Ruins card", so that "gain 1 ruins" does not print "Gain 1 Ruins"; several are still "Ruins"."""
+    text = _card_title(key)
+    return text + " card" if _looks_plural(text) else text
+
+
+def _looks_plural(name: str) -> bool:
+    last = name.split(" ")[-1].lower()
+    return len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is"))
 
 
 def _join_and(items: list[str]) -> str:

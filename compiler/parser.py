@@ -16,18 +16,11 @@ from pathlib import Path
 
 import lark
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedInput, VisitError
 
 from . import ast as A
 from .resources import GRAMMAR_DIR
-
-# Human names for the grammar's terminals, for "expected …" messages a designer can read.
-_TERMINAL_WORDS = {
-    "NAME": "a word", "INT": "a number", "SEMICOLON": "';'", "COLON": "':'", "COMMA": "','",
-    "LPAR": "'('", "RPAR": "')'", "CMP": "a comparison (=, <, >, <=, >=, !=)", "PLUS": "'+'",
-    "MINUS": "'-'", "STAR": "'*'", "SLASH": "'/'", "POSSESSIVE": "'s", "$END": "the end of the effect",
-    "SEMI_OR": "'; or'",
-}
+from .syntaxhelp import NOT_YET_LEADS, explain, not_yet_lead
 
 
 _OPTIONS = dict(parser="lalr", strict=True, propagate_positions=True, maybe_placeholders=True)
@@ -428,7 +421,25 @@ def parse_effect(text: str) -> tuple[A.Effect | None, SyntaxProblem | None]:
         return None, _problem(text, exc)
     except (RecursionError, VisitError):  # e.g. thousands of '+': no card says that
         return None, SyntaxProblem("the effect is too deeply nested to read; split it into statements", 0)
+    missing = _missing_construct(effect, text)
+    if missing is not None:
+        return None, missing
     return _restore_the(effect, text), None
+
+
+def _missing_construct(effect: A.Effect, text: str) -> SyntaxProblem | None:
+    """Lark's contextual lexer reads a word such as "when" as a verb where no keyword fits, so "when
+    you play this card: gain 1 fuel" parses as a cost of the verb "when". Say the construct is
+    missing instead of letting the checker report an unknown verb. A set look-up per statement."""
+    if not NOT_YET_LEADS:
+        return None
+    for st in effect.statements:
+        act = st.action if isinstance(st, A.Cost) else st
+        if isinstance(act, A.Action) and act.verb.text in NOT_YET_LEADS:
+            found = not_yet_lead(text, act.verb.text, act.verb.span.start)
+            if found is not None:
+                return SyntaxProblem(found.message, found.offset, found.length)
+    return None
 
 
 MAX_PARENS = 20  # no printed card nests deeper; far deeper would exhaust the stack of later stages
@@ -474,25 +485,8 @@ def _restore_the(effect: A.Effect, text: str) -> A.Effect:
     return A.Effect(tuple(stmts), effect.span)
 
 
-def _expected(exc) -> str:
-    names = sorted({_TERMINAL_WORDS.get(t, f"'{t.lower()}'") for t in (getattr(exc, "expected", None) or [])
-                    if not t.startswith("__")})
-    if not names:
-        return ""
-    if len(names) > 6:
-        names = names[:6] + ["…"]
-    return "; expected " + ", ".join(names)
-
-
 def _problem(text: str, exc: UnexpectedInput) -> SyntaxProblem:
-    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
-        off = len(text.rstrip())
-        return SyntaxProblem("the effect ends too early" + _expected(exc), max(0, off - 1))
-    if isinstance(exc, UnexpectedCharacters):
-        ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
-        hint = ""
-        if ch.isupper():
-            hint = " (effect text is written in lower case)"
-        return SyntaxProblem(f"unexpected character {ch!r}{hint}", exc.pos_in_stream)
-    tok = exc.token
-    return SyntaxProblem(f"unexpected '{tok}'" + _expected(exc), tok.start_pos, max(1, len(str(tok))))
+    """A syntax error in the designer's words (the catalogue: compiler/syntaxhelp.py, whose example
+    index is built on the first error of a process, never on the error-free path)."""
+    found = explain(text, exc)
+    return SyntaxProblem(found.message, found.offset, found.length)

@@ -40,7 +40,9 @@ EXPECT = {
     "deep_nesting": ("E103", None),
     "duplicate_card_id": ("E202", "oil_rig"),
     "duplicate_key": ("E104", None),
+    "effect_construct_not_yet": ("E301", "oil_rig"),
     "effect_ends_early": ("E301", "barracks"),
+    "effect_if_without_colon": ("E301", "oil_rig"),
     "effect_nested_too_deep": ("E301", "oil_rig"),
     "effect_too_many_operators": ("E301", "oil_rig"),
     "empty_file": ("E106", None),
@@ -89,6 +91,8 @@ EXPECT = {
 
 # Hints the designer must see for the near misses the issue names.
 HINTS = {
+    "effect_construct_not_yet": "is not in the language yet",
+    "effect_if_without_colon": "'if' needs ':' after its condition",
     "unknown_good_near_miss": "did you mean 'fuel'?",
     "unknown_verb": "did you mean 'gain'?",
     "unknown_field_near_miss": "did you mean 'icons'?",

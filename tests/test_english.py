@@ -125,7 +125,7 @@ def test_conditions_and_quantities_in_words():
     assert english("if number of cards in your hand = x: draw 1 card") == \
         "If the number of cards in your Hand is X, draw 1 card."
     assert english("draw (3 - number of cards in your hand) cards") == \
-        "Draw cards equal to 3 minus the number of cards in your Hand."
+        "Draw a number of cards equal to 3 minus the number of cards in your Hand."
     assert english("requires 2 fuel; gain 1 vp") == "Requirement: you have at least 2 Fuel. Gain 1 Victory Point."
 
 
@@ -181,3 +181,50 @@ def test_every_statement_renders_without_placeholder(stmts):
         for bad in ("{", "}", "[", "]", "None", "\x01", "\x02", "  "):
             assert bad not in out, (print_effect(effect), out)
         assert out[0].isupper() or out[0].isdigit(), out
+
+
+# --- clumsy forms of the first English, each fixed (issue 17 item 5) ---------------------------------
+
+FIFTY = vocab_of(BUNDLED / "fifty_first_state")
+
+CLUMSY_FORMS = [
+    # a thing whose name reads as a plural names one card as "<name> card"
+    ("gain 1 ruins", FIFTY, "Gain 1 Ruins card."),
+    ("raze 2 ruins", FIFTY, "Raze 2 Ruins."),
+    ("rebuild 1 of your ruins", FIFTY, "Rebuild 1 of your Ruins."),
+    ("raze 1 of your location", FIFTY, "Raze 1 of your Locations."),
+    ("choose 1 ruins as r; raze r", FIFTY, "Choose 1 Ruins card; raze it."),
+    # a card source names where cards come from; what is drawn is a card
+    ("draw 1 hacked", FIFTY, "Draw 1 Hacked card."),
+    ("draw 2 hacked", FIFTY, "Draw 2 Hacked cards."),
+    ("draw 1 yellow connection", FIFTY, "Draw 1 Yellow Connection card."),
+    # "card" stays lower case in a derived name, as everywhere else
+    ("draw up to 1 symbol card", FIFTY, "Draw up to 1 Symbol card."),
+    ("choose 1 icon of symbol card as i; gain 1 good matching i", FIFTY,
+     "Choose 1 icon on the Symbol card; gain 1 Good matching it."),
+    # "each" takes no owner and no article
+    ("for each your location: gain 1 fuel", MINI_VOCAB, "For each of your Locations, gain 1 Fuel."),
+    ("for each of your locations: gain 1 fuel", MINI_VOCAB, "For each of your Locations, gain 1 Fuel."),
+    ("for each location: gain 1 fuel", MINI_VOCAB, "For each Location, gain 1 Fuel."),
+    ("for each player: gain 1 vp", MINI_VOCAB, "For each player, gain 1 Victory Point."),
+    ("for each player as p: gain 1 vp", MINI_VOCAB, "For each player, gain 1 Victory Point."),
+    ("for each enemy player as p: gain 1 fuel", FIFTY, "For each enemy player, gain 1 Fuel."),
+    # a name bound to several things is "them"
+    ("choose 2 cards in your hand as d; discard all d", MINI_VOCAB, "Choose 2 cards in your Hand; discard them."),
+    ("choose up to 2 cards in your hand as d; discard d", MINI_VOCAB,
+     "Choose up to 2 cards in your Hand; discard them."),
+    ("choose 1 card in your hand as d; discard d", MINI_VOCAB, "Choose 1 card in your Hand; discard it."),
+    # arithmetic in an amount: "a number of … equal to …", said after the verb's phrases
+    ("draw (7 - number of cards in your hand) cards", MINI_VOCAB,
+     "Draw a number of cards equal to 7 minus the number of cards in your Hand."),
+    ("discard (number of cards in your hand - 10) cards from your hand", MINI_VOCAB,
+     "Discard a number of cards from your Hand equal to the number of cards in your Hand minus 10."),
+    ("gain (2 * number of locations) fuel", MINI_VOCAB,
+     "Gain an amount of Fuel equal to 2 times the number of Locations."),
+    ("draw (number of locations) cards", MINI_VOCAB, "Draw cards equal to the number of Locations."),
+]
+
+
+@pytest.mark.parametrize("text,vocab,expected", CLUMSY_FORMS, ids=[c[0] for c in CLUMSY_FORMS])
+def test_clumsy_forms_read_naturally(text, vocab, expected):
+    assert english(text, vocab) == expected

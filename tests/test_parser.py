@@ -53,9 +53,10 @@ def test_spans_point_into_the_text():
     assert text[icon.span.start:icon.span.end] == "worker"
 
 
-def test_syntax_error_has_offset_and_expected_words():
+def test_syntax_error_has_offset_and_says_what_is_wrong_in_words():
     _, problem = parse_effect("gain 2 fuel;; draw 1 card")
-    assert problem.offset == 12 and "expected" in problem.message
+    assert problem.offset == 12 and problem.length == 1
+    assert problem.message.startswith("';' with no statement before it")  # more in tests/test_syntaxhelp.py
 
 
 def test_structure_of_a_cost():
