@@ -319,10 +319,13 @@ class Checker:
     # --- truthfulness: every part of a selector must be one its verb honours ---------------------
     def _honoured(self, sel: A.Selector, cat: str, owner: str | None, slot: Slot, verb: str | None, rep) -> None:
         """Reject (E306) any part of ``sel`` the slot's implementation would ignore (DESIGN §3)."""
-        who = f"'{verb}'" if verb else "this place"
-        owners, filters, refs = V.honoured(slot, cat)
         form = _amount_form(sel.amount)
         amounts = V.amounts_for(slot, cat)
+        if sel.owner is None and not sel.filters and sel.place is None and sel.of is None and sel.per is None \
+                and form in amounts:
+            return  # the usual "2 fuel", "1 card": nothing more a verb could ignore
+        who = f"'{verb}'" if verb else "this place"
+        owners, filters, refs = V.honoured(slot, cat)
         if form not in amounts:
             rep("E306", f"{who} does not honour {_AMOUNT_WORDS[form]} here: it would ignore it", sel.amount.span,
                 _amount_hint(form, amounts))

@@ -138,7 +138,7 @@ class ModuleWriter:
         if not self._reuse(("effect", text)):
             start = len(self.lines)
             self.w(f"# {literal(text)[:100]}")
-            gen = _EffectGen(self)
+            gen = _EffectGen(self, effect.computed_bounds)
             for st in effect.statements:
                 gen.stmt(st)
             self._bodies[("effect", text)] = self.lines[start:]
@@ -198,16 +198,18 @@ class ModuleWriter:
 class _EffectGen(Visitor):
     """Writes one effect's IR as Python, a statement at a time (``visit_<IR class>``)."""
 
-    def __init__(self, mw: ModuleWriter):
+    def __init__(self, mw: ModuleWriter, computed_bounds: bool = True):
         self.mw = mw
         self.loop = 0
+        self.computed_bounds = computed_bounds  # only then look for bounds to bind first
 
     def w(self, line: str) -> None:
         self.mw.w(line)
 
     def stmt(self, st) -> None:
-        for key, q in _dynamic_bounds(st):  # "costing up to (the cost of t + 2)": computed now
-            self.w(f"ctx.bind({literal(key)}, {self.expr(q)})")
+        if self.computed_bounds:
+            for key, q in _dynamic_bounds(st):  # "costing up to (the cost of t + 2)": computed now
+                self.w(f"ctx.bind({literal(key)}, {self.expr(q)})")
         self.visit(st)
 
     def block(self, body) -> None:
@@ -272,7 +274,7 @@ class _EffectGen(Visitor):
     def visit_Repeat(self, st: ir.Repeat) -> None:
         self.w("for _ in ctx.repeat():")
         self.mw.indent += 1
-        for key, q in _dynamic_bounds(st.until):
+        for key, q in (_dynamic_bounds(st.until) if self.computed_bounds else ()):
             self.w(f"ctx.bind({literal(key)}, {self.expr(q)})")
         self.w(f"if {self.cond(st.until)}:")
         self.mw.indent += 1

@@ -282,4 +282,4 @@ Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat
 @dataclass(frozen=True)
 class Effect:
     statements: tuple[Stmt, ...]
-    text: str = ""
+    computed_bounds: bool = False  # some filter compares with a value computed at run time

@@ -7,6 +7,7 @@ After this, nothing downstream (codegen, ``explain``) looks at the AST or at the
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
 from runtime.events import EVENT_VERBS
@@ -14,7 +15,7 @@ from runtime.refs import VAR, Sel
 
 from . import ast as A
 from . import ir
-from .printer import fmt, print_effect
+from .printer import fmt
 from .visitor import Visitor
 
 _WHO = {w.value: w for w in ir.Who}
@@ -23,7 +24,8 @@ _WHO = {w.value: w for w in ir.Who}
 def lower(checked, labeller: Callable | None = None) -> ir.Effect:
     """The IR of a checked effect. ``labeller`` renders a menu option's statements in English."""
     low = _Lower(checked.resolved, labeller)
-    return ir.Effect(tuple(low.visit(st) for st in checked.effect.statements), print_effect(checked.effect))
+    statements = tuple(low.visit(st) for st in checked.effect.statements)
+    return ir.Effect(statements, low.computed)
 
 
 def lower_condition(checked) -> ir.Cond:
@@ -36,6 +38,7 @@ class _Lower(Visitor):
         self.resolved = resolved
         self.labeller = labeller
         self.triggers = 0
+        self.computed = False  # a filter bound computed at run time: codegen binds it first
 
     def body(self, stmts) -> tuple:
         return tuple(self.visit(s) for s in stmts)
@@ -141,12 +144,28 @@ class _Lower(Visitor):
     def from_sel(self, s: Sel, node=None) -> ir.Query:
         """A resolved Sel (the checker's) as a typed query; ``node``'s filters give computed bounds."""
         exprs = _bound_exprs(node, self) if node is not None else {}
+        if not exprs:
+            return _plain_query(s)  # the usual case: the same Sel always lowers the same way
+        return self._query(s, exprs, node)
+
+    def _query(self, s: Sel, exprs: dict, node) -> ir.Query:
         return ir.Query(
             s.category, s.noun, owner_of(s.owner), tuple(_filter(f, exprs) for f in s.filters), ir.Default(),
             self.from_sel(s.of) if s.of is not None else None,
             self.from_sel(s.place) if s.place is not None else None,
             self.from_sel(s.per, getattr(node, "per", None)) if s.per is not None else None,
             s.amount if isinstance(s.amount, int) else None)
+
+
+@lru_cache(maxsize=1 << 14)
+def _plain_query(s: Sel) -> ir.Query:
+    """A Sel without computed bounds as a query (cached: texts repeat their selectors a lot)."""
+    return ir.Query(
+        s.category, s.noun, owner_of(s.owner), tuple(_filter(f, {}) for f in s.filters), ir.Default(),
+        _plain_query(s.of) if s.of is not None else None,
+        _plain_query(s.place) if s.place is not None else None,
+        _plain_query(s.per) if s.per is not None else None,
+        s.amount if isinstance(s.amount, int) else None)
 
 
 def owner_of(owner: str | None) -> ir.Owner:
@@ -178,6 +197,7 @@ def _bound_exprs(node, low: _Lower) -> dict:
             f = f.filter
         if isinstance(f, A.FieldCompare) and not isinstance(f.value, A.Num):
             out["q:" + fmt(f.value)] = low.expr(f.value)
+            low.computed = True
     return out
 
 
@@ -201,6 +221,7 @@ def _filter(f: tuple, exprs: dict) -> ir.Filter:
     raise TypeError(f"unknown filter {kind!r}")
 
 
+@lru_cache(maxsize=1 << 14)
 def to_sel(q: ir.Query) -> Sel:
     """The runtime's form of a query (runtime/refs.py): what generated code passes to the verbs.
     Amounts are applied by the caller (codegen), which alone knows which are computed at run time."""
