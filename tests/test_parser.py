@@ -141,3 +141,88 @@ def test_print_then_parse_is_identity(stmts):
     again, problem = parse_effect(text)
     assert problem is None, (text, problem)
     assert again == effect, text
+
+
+# --- the same property over the constructs of effect language 2 (issue 17) ------------------------
+
+_BOUNDS = [("=", ""), ("=", "exactly"), ("<=", "up to"), ("<=", "or less"), (">=", "or more"),
+           (">=", "at least"), (">", "more than"), ("<", "less than")]
+_BARE = {("=", ""), ("<=", "or less"), (">=", "or more")}  # written before any keyword: a plain value
+
+
+@st.composite
+def field_compares(draw):
+    op, form = draw(st.sampled_from(_BOUNDS))
+    costing = form == "at least" or draw(st.booleans())
+    if (op, form) in _BARE:
+        value = draw(st.one_of(st.integers(0, 9).map(A.Num), st.just(A.X())))
+    else:
+        value = draw(st.one_of(st.integers(0, 9).map(A.Num), quantities(1),
+                               st.builds(A.FieldOf, st.just(A.Name("cost")), NAMEV.map(lambda n: A.Words((n,))))))
+    return A.FieldCompare(None if costing else A.Words(("cost",)), op, value, form)
+
+
+filt2 = st.one_of(filt, field_compares(), st.builds(A.OtherThan, words), st.builds(A.Not, filt))
+subject = st.one_of(st.just(A.Subject("you")), st.just(A.Subject("a", "opponent", "an")),
+                    st.just(A.Subject("a", "player", "a")), st.just(A.Subject("another", "player")))
+card_sel = st.builds(A.Selector, st.sampled_from([None, A.One("a")]), st.none(), words,
+                     st.lists(filt2, max_size=2).map(tuple), st.none(), st.none(), st.none())
+quantity2 = st.one_of(quantities(1),
+                      st.builds(A.BinOp, st.just("/"), quantities(0), quantities(0)),
+                      st.builds(A.History, card_sel, subject, st.sampled_from(["played", "gain", "trashes"]).map(A.Name),
+                                st.sampled_from(["turn", "round"]).map(A.Name)))
+sel2 = st.builds(A.Selector, st.one_of(st.none(), st.integers(0, 9).map(A.Num)), owner, words,
+                 st.lists(filt2, max_size=2).map(tuple), st.none(), st.one_of(st.none(), ref),
+                 st.one_of(st.none(), st.builds(A.Per, ref, st.just(()), st.none(), st.integers(1, 9))))
+phrase2 = st.builds(A.Phrase, st.sampled_from(["from", "into", "on top of", "at the bottom of"]), sel2)
+action2 = st.builds(A.Action, VERB.map(A.Name), st.lists(sel2, max_size=1).map(tuple),
+                    st.lists(phrase2, max_size=2).map(tuple), st.one_of(st.none(), NAMEV.map(A.Name)))
+cond2 = st.one_of(st.builds(A.Compare, quantity2, st.sampled_from(["=", "<", ">="]), quantities(0)),
+                  st.builds(A.Exists, sel2))
+
+
+def bodies(inner):
+    simple = st.lists(st.one_of(action2, st.builds(A.Choose, sel2, NAMEV.map(A.Name))), min_size=1, max_size=2)
+    return st.one_of(simple, st.lists(inner, min_size=1, max_size=2)).map(tuple)
+
+
+def stmts2(depth=2):
+    leaf = st.one_of(action2, st.builds(A.Choose, sel2, NAMEV.map(A.Name)))
+    if depth == 0:
+        return leaf
+    inner = stmts2(depth - 1)
+    body = bodies(inner)
+    return st.one_of(
+        leaf,
+        st.builds(A.If, cond2, body, st.one_of(st.none(), body)),
+        st.builds(lambda opts, word: A.Menu({"one": 1, "two": 2}[word], tuple(opts), word),
+                  st.lists(body, min_size=3, max_size=3), st.sampled_from(["one", "two"])),
+        st.builds(lambda who, b: A.Acting(who[0], A.Words((who[1],)), b, who[2]),
+                  st.sampled_from([("opponent", "opponent", False), ("each", "player", False),
+                                   ("other", "player", True), ("left", "player", False)]), body),
+        st.builds(A.RepeatUntil, cond2, body),
+        st.builds(A.ForEach, sel2, st.one_of(st.none(), NAMEV.map(A.Name)), body, st.just(False)),
+        st.builds(A.Cost, action2, body),
+    )
+
+
+triggers = st.one_of(
+    st.builds(lambda w, s, v, sel, b: A.Trigger(w, b, s, A.Name(v), sel), st.sampled_from(["when", "whenever"]),
+              subject, st.sampled_from(["play", "plays", "gains", "trash"]), card_sel, bodies(stmts2(1))),
+    st.builds(lambda m, o, p, b: A.Trigger("at", b, moment=A.Name(m), owner=o, period=A.Name(p)),
+              st.sampled_from(["start", "end"]), st.sampled_from(["your", "each"]), st.sampled_from(["turn", "round"]),
+              bodies(stmts2(1))),
+    st.builds(lambda p, s, v, sel, b: A.Trigger("first", b, s, A.Name(v), sel, period=A.Name(p)),
+              st.sampled_from(["turn", "round"]), subject, st.sampled_from(["play", "trashes"]), card_sel,
+              bodies(stmts2(1))),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.lists(stmts2(), min_size=1, max_size=2), st.lists(triggers, min_size=1, max_size=2)))
+def test_print_then_parse_is_identity_for_the_new_constructs(stmts):
+    effect = A.Effect(tuple(stmts))
+    text = print_effect(effect)
+    again, problem = parse_effect(text)
+    assert problem is None, (text, problem)
+    assert again == effect, text
