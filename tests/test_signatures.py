@@ -6,9 +6,10 @@ honoured (``amounts_for`` / ``honoured``), the effect runs on a truth-fixture st
 checks the runtime did what that part says (how many cards moved, which ones, from whose zone);
 when it does not, the checker must reject the text with E306 located on the part. One part varies at a
 time against a base text that is valid for the verb (one-factor coverage, not the full product).
-Engine verbs: Infernal Contraption's scrap/take/put in tests/infernal_contraption/test_verb_forms.py;
-51st State's and Age of Steam's verbs declare their forms in their modules, and their bundled texts
-compile against those declarations, but are not enumerated form by form here (left for later).
+Engine verbs: Infernal Contraption's scrap/take/put in tests/infernal_contraption/test_verb_forms.py,
+51st State's targeted verbs in tests/fifty_first_state/test_verb_forms.py (amount forms; their
+owners and filters come from the shared selection code tested here). Age of Steam's `build` takes
+only "up to N" (its bundled texts and test_rules.py).
 """
 from __future__ import annotations
 
