@@ -6,12 +6,15 @@ white: every terrain carries its letter and a fill pattern, every City the lette
 its number, Towns a "T", the Landing hex an "L" and a double outline — colour only adds to that.
 
 Output is deterministic (sorted iteration, fixed number formatting) and safe: every text from the
-data is XML-escaped. ``vocab`` is the game's vocabulary (game.yaml as loaded, e.g. ``VOCAB`` of a
+data goes through ``compiler.escape`` — ``html`` for text and attribute values, ``svg_id`` for ids
+made from terrain keys, ``css_colour`` for fills (a key or colour can never add an attribute).
+``vocab`` is the game's vocabulary (game.yaml as loaded, e.g. ``VOCAB`` of a
 generated game package): terrain letters, colours, patterns and costs come from its ``tables``.
 """
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
+from .escape import css_colour, svg_id
+from .escape import html as escape
 
 from runtime.hexgrid import HexMap, corners, fmt, pixel, side_midpoint
 
@@ -64,16 +67,16 @@ def render_map_svg(map_data: dict, vocab: dict) -> str:
     width, height = maxx - minx, maxy - miny + legend_h
     title = map_data.get("name") or "Map"
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_n(minx)} {_n(miny)} {_n(width)} {_n(height)}" '
-           f'width="{_n(width)}" height="{_n(height)}" role="img" aria-label={quoteattr(title + " map")} '
+           f'width="{_n(width)}" height="{_n(height)}" role="img" aria-label="{escape(str(title) + " map")}" '
            'font-family="sans-serif">',
-           f"<title>{escape(title)}</title>"]
+           f"<title>{escape(str(title))}</title>"]
     if map_data.get("illustrative"):
-        out.append(f"<desc>Illustrative layout: {escape(map_data['illustrative'])}</desc>")
+        out.append(f"<desc>Illustrative layout: {escape(str(map_data['illustrative']))}</desc>")
     out.append("<defs>")
     for key, spec in sorted(terrain.items()):
         pat = _PATTERNS.get((spec or {}).get("pattern") or "")
         if pat:
-            out.append(f'<pattern id="pat-{escape(key)}" width="6" height="6" patternUnits="userSpaceOnUse">{pat}</pattern>')
+            out.append(f'<pattern id="{svg_id("pat", key)}" width="6" height="6" patternUnits="userSpaceOnUse">{pat}</pattern>')
     out.append("</defs>")
 
     # hexes: terrain colour, pattern, letter
@@ -84,10 +87,10 @@ def render_map_svg(map_data: dict, vocab: dict) -> str:
         spec = terrain.get(t) or {}
         cx, cy = px(h)
         poly = _pts(corners(cx, cy, s))
-        out.append(f'<polygon points="{poly}" fill={quoteattr(spec.get("colour", "#ffffff"))}>'
+        out.append(f'<polygon points="{poly}" fill="{css_colour(spec.get("colour"), "#ffffff")}">'
                    f'<title>{escape(fmt(h))} {escape(str(spec.get("name", t)))}</title></polygon>')
         if spec.get("pattern") in _PATTERNS:
-            out.append(f'<polygon points="{poly}" fill="url(#pat-{escape(str(t))})" stroke="none"/>')
+            out.append(f'<polygon points="{poly}" fill="url(#{svg_id("pat", t)})" stroke="none"/>')
         out.append(_text(cx, cy - s * 0.62, str(spec.get("letter", str(t)[:1].upper())), 8, cls="terrain"))
     out.append("</g>")
 
@@ -108,7 +111,7 @@ def render_map_svg(map_data: dict, vocab: dict) -> str:
             letter = col.get("letter", str(city.get("colour", "?"))[:1].upper())
             r = s * 0.55
             out.append(f'<rect x="{_n(cx - r)}" y="{_n(cy - r)}" width="{_n(2 * r)}" height="{_n(2 * r)}" '
-                       f'fill={quoteattr(fill)} stroke="#000" stroke-width="1.5"/>')
+                       f'fill="{css_colour(fill, "#ffffff")}" stroke="#000" stroke-width="1.5"/>')
             out.append(f'<rect x="{_n(cx - r * 0.62)}" y="{_n(cy - r * 0.62)}" width="{_n(1.24 * r)}" '
                        f'height="{_n(1.24 * r)}" fill="#ffffff" stroke="#000" stroke-width="0.6"/>')
             label = letter + (str(city["number"]) if city.get("number") is not None else "")

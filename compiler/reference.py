@@ -15,7 +15,6 @@ that module exists.
 from __future__ import annotations
 
 import ast as pyast
-import html
 import os
 import re
 import shutil
@@ -28,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from . import resources
+from . import escape, resources
 from .codegen import identifier
 from .english import ICON_END, ICON_START, plain, render_marked, split_icons, title
 from .parser import parse_effect
@@ -436,7 +435,7 @@ def socket_svg(sides: dict) -> str:
         s = sides.get(side)
         if not s:
             continue
-        letter = html.escape(s["letter"])
+        letter = escape.html(s["letter"])
         dash = ' stroke-dasharray="3 2"' if s["key"] == "universal" else ""
         parts.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" stroke="#000" stroke-width="1.5"{dash}/>')
         parts.append(f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" font-weight="bold" '
@@ -708,47 +707,55 @@ def _env(fmt: str):
                              undefined=jinja2.StrictUndefined)
     env.filters["marked_html"] = _marked_html
     env.filters["marked_md"] = _marked_md
-    env.filters["md"] = _md_escape
+    # every data text in Markdown goes through escape.md (a table cell too: it escapes pipes and breaks)
+    env.filters["md"] = escape.md
+    env.filters["mdcell"] = escape.md
+    env.filters["mdurl"] = escape.md_url
     env.filters["join_tests"] = lambda pair: f"{pair[0]}: {', '.join(pair[1])}"
     env.filters["isnum"] = lambda s: bool(re.fullmatch(r"[-+]?[0-9]+(\.[0-9]+)?|[-—]|yes|no", str(s).strip()))
-    env.filters["mdcell"] = lambda s: _md_escape(s).replace("|", "\\|").replace("\n", " ")
     env.filters["anchor"] = lambda s: re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
     env.globals["icons_of"] = {}
     return env
 
 
 def _marked_html(marked: str, icons: dict | None = None):
-    from markupsafe import Markup, escape
+    from markupsafe import Markup
 
     out = []
     for kind, value in split_icons(str(marked)):
-        if kind == "text":
-            out.append(str(escape(value)))
-        else:
-            spec = (icons or {}).get(value) or {}
-            name = spec.get("name") or title(value)
-            letter = spec.get("letter") or name[:1].upper()
-            colour = spec.get("colour")
-            style = f' style="--icon: {escape(colour)}"' if colour and re.fullmatch(r"[#a-zA-Z0-9(),. %-]+", colour) else ""
-            out.append(f'<span class="icon"{style}><b>{escape(letter)}</b>{escape(name)}</span>')
+        out.append(str(escape.html(value)) if kind == "text" else icon_html(value, icons))
     return Markup("".join(out))
+
+
+def icon_html(key: str, icons: dict | None) -> str:
+    """An icon badge: its letter in a ring of its colour (and shape), then its name — reads in black
+    and white, because the letter and the name carry it; the colour only adds."""
+    spec = (icons or {}).get(key) or {}
+    name = spec.get("name") or title(key)
+    letter = spec.get("letter") or name[:1].upper()
+    colour = escape.css_colour(spec.get("colour"))
+    style = f' style="--icon: {colour}"' if colour else ""
+    shape = spec.get("shape") if spec.get("shape") in ICON_SHAPES else "circle"
+    return (f'<span class="icon icon-{shape}"{style}><b>{escape.html(letter)}</b>'
+            f'{escape.html(name)}</span>')
+
+
+# the shapes an icon may declare in game.yaml (`shape:`), drawn by CSS in the reference and the cards
+ICON_SHAPES = ("circle", "square", "diamond", "hexagon", "triangle")
 
 
 def _marked_md(marked: str, icons: dict | None = None) -> str:
     out = []
     for kind, value in split_icons(str(marked)):
         if kind == "text":
-            out.append(_md_escape(value))
+            out.append(escape.md(value))
         else:
             spec = (icons or {}).get(value) or {}
             name = spec.get("name") or title(value)
             letter = spec.get("letter") or name[:1].upper()
-            out.append(f"{_md_escape(name)} [{_md_escape(letter)}]")
+            # the brackets are the template's: data cannot write a link definition (escape.md escapes "[")
+            out.append(f"{escape.md(name)} [{escape.md(letter)}]")
     return "".join(out)
-
-
-def _md_escape(s: Any) -> str:
-    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def render_game(view: Game, fmt: str, icons: dict, with_clauses: bool = True, paper: str | None = None) -> str:
