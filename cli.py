@@ -150,7 +150,10 @@ def build(path, out, reference_out, fmt):
 @click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper size for PDF (the HTML prints on both).")
-def reference(game, formats, out, data_path, paper):
+@click.option("--audience", type=click.Choice(["players", "designers"]), default="players", show_default=True,
+              help="players: a rulebook for playtesters (page numbers, turn summary, no file paths, test names "
+                   "or clause table); designers: every traceability detail.")
+def reference(game, formats, out, data_path, paper, audience):
     """Render the printable rules reference of GAME (default: every game) as HTML, Markdown or PDF."""
     from compiler.reference import PdfError, render_all
 
@@ -168,7 +171,7 @@ def reference(game, formats, out, data_path, paper):
         sys.exit(2)
     out_dir = Path(out) if out else default_out(data, "build") / "reference"
     try:
-        written = render_all(result, data, out_dir, formats=kinds, paper=paper)
+        written = render_all(result, data, out_dir, formats=kinds, paper=paper, audience=audience)
     except PdfError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
@@ -179,6 +182,71 @@ def reference(game, formats, out, data_path, paper):
                f"in {display_path(out_dir)}:")
     for w in written:
         click.echo(f"  {display_path(w)}")
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--size", default="poker", show_default=True,
+              help="Card size: poker 63x88, bridge 56x88, mini 44x63, tarot 70x120, square 70x70, or WxH in mm.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--bleed", type=float, default=3.0, show_default=True, help="Bleed around each card, mm.")
+@click.option("--safe-zone", "safe", type=float, default=0.0, show_default=True,
+              help="Draw a safe-zone guide this many mm inside each card's trim (0: none).")
+@click.option("--duplex/--no-duplex", default=False, show_default=True,
+              help="Put each sheet's backs on the following page, mirrored for a long-edge flip.")
+@click.option("--output", "outputs", type=click.Choice(["pdf", "png", "tts", "html"]), multiple=True,
+              help="pdf, png (one per card, 300 dpi), tts (Tabletop Simulator deck), html; repeat for several "
+                   "(default: all).")
+@click.option("--image-url", help="Prefix of the image URLs in the TTS JSON (default: the tts/ folder as file://).")
+@click.option("--out", type=click.Path(), help="Output folder (default: build/cards/GAME beside the data).")
+@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_path, fmt):
+    """Print and play: GAME's cards (default: every game) as sheets with crop marks, PNGs and a TTS deck."""
+    from compiler.cardsheet import SheetError, SheetSpec, parse_size, write_cards
+    from compiler.reference import PdfError
+
+    data = _data_arg(data_path)
+    try:
+        spec = SheetSpec(card=parse_size(size), paper=paper, bleed=bleed, safe=safe, duplex=duplex)
+        from compiler.cardsheet import fit
+
+        grid = fit(spec)
+    except SheetError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    result = compile_tree(data, only={game} if game else None)
+    if not result.ok:
+        _emit(result.diags, fmt)
+        sys.exit(1)
+    if game and game not in result.games:
+        everything = compile_tree(data)
+        click.echo(f"no game '{game}' under {display_path(data)} "
+                   f"(games: {', '.join(sorted(everything.games)) or 'none'})", err=True)
+        sys.exit(2)
+    kinds = tuple(dict.fromkeys(outputs)) or ("pdf", "png", "tts", "html")
+    written: dict[str, list[str]] = {}
+    base = default_out(data, "build") / "cards"
+    for g in sorted(result.games):
+        out_dir = (Path(out) / g if not game else Path(out)) if out else base / g
+        try:
+            files = write_cards(result, g, out_dir, spec, kinds, game_dir=data / g, image_url=image_url)
+        except (PdfError, SheetError) as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+        written[g] = [display_path(p) for p in files]
+    if fmt == "json":
+        _emit(result.diags, "json", {"cards": written, "per_sheet": grid.per_sheet})
+        return
+    for g, files in written.items():
+        pngs = [f for f in files if f.endswith(".png")]
+        click.echo(f"{g}: {grid.cols}×{grid.rows} {size} cards a sheet on {paper.upper()}; "
+                   f"{len(files)} files in {display_path(Path(files[0]).parent) if files else '-'}")
+        for f in files:
+            if not f.endswith(".png"):
+                click.echo(f"  {f}")
+        if pngs:
+            click.echo(f"  … and {len(pngs)} PNG images")
 
 
 def _compiled_for(data: Path):

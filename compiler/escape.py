@@ -9,7 +9,8 @@ calls it instead of escaping by hand:
 - :func:`md` — Markdown inline text (a paragraph, a list item, a heading, a table cell, link text);
 - :func:`md_url` — a Markdown link target made from a data key;
 - :func:`svg_id` — an XML ``id`` / ``url(#…)`` fragment made from a data key;
-- :func:`css_colour` — a colour from data inside a ``style`` attribute, or nothing.
+- :func:`css_colour` — a colour from data inside a ``style`` attribute, or nothing;
+- :func:`css_string` — a quoted CSS string (a running header's ``content:``) inside a ``<style>``.
 
 They are property-tested over arbitrary strings (``tests/test_escape.py``).
 """
@@ -98,4 +99,13 @@ def css_colour(value: Any, default: str | None = None) -> str | None:
     return s if _COLOUR.fullmatch(s) else default
 
 
-__all__ = ["css_colour", "html", "md", "md_url", "svg_id"]
+def css_string(value: Any) -> str:
+    """``value`` as a double-quoted CSS string that cannot end the string, the rule or the ``<style>``
+    element: every character outside plain letters, digits, space and safe punctuation becomes a
+    CSS hex escape (``\\3c `` for ``<``)."""
+    s = _XML_BAD.sub("\ufffd", str(value))
+    out = "".join(c if c.isalnum() or c in " .,:;!?()-—–·'" else f"\\{ord(c):x} " for c in s)
+    return f'"{out}"'
+
+
+__all__ = ["css_colour", "css_string", "html", "md", "md_url", "svg_id"]

@@ -89,6 +89,8 @@ class Card:
     note: str | None
     printed: str | None
     at: str
+    kind_key: str = ""
+    art: str | None = None  # the card's `art` field (a file in the game folder), for card sheets
 
 
 @dataclass
@@ -258,7 +260,9 @@ class _GameViewBuilder:
         src = rec.get("source") or ""
         return Card(id=rec["id"], name=rec.get("name", rec["id"]), kind=kind_spec.get("name") or title(rec.get("kind", "")),
                     count=rec.get("count"), source=src, fields=fields, effects=effects, faces=faces,
-                    sockets=sockets, notes=notes, note=rec.get("note"), printed=rec.get("text"), at=rec.get("at", ""))
+                    sockets=sockets, notes=notes, note=rec.get("note"), printed=rec.get("text"), at=rec.get("at", ""),
+                    kind_key=str(rec.get("kind", "")),
+                    art=rec.get("art") if isinstance(rec.get("art"), str) else None)
 
     @staticmethod
     def face_name(key: str, spec: dict) -> str:
@@ -701,6 +705,7 @@ def game_rulebooks(result, game: str) -> set[str]:
 def _env(fmt: str):
     """One template environment per output kind, built once (templates compile on first use)."""
     import jinja2
+    from markupsafe import Markup
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=(fmt == "html"),
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
@@ -713,6 +718,7 @@ def _env(fmt: str):
     env.filters["mdurl"] = escape.md_url
     env.filters["join_tests"] = lambda pair: f"{pair[0]}: {', '.join(pair[1])}"
     env.filters["isnum"] = lambda s: bool(re.fullmatch(r"[-+]?[0-9]+(\.[0-9]+)?|[-—]|yes|no", str(s).strip()))
+    env.filters["css_string"] = lambda s: Markup(escape.css_string(s))
     env.filters["anchor"] = lambda s: re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
     env.globals["icons_of"] = {}
     return env
@@ -734,10 +740,21 @@ def icon_html(key: str, icons: dict | None) -> str:
     name = spec.get("name") or title(key)
     letter = spec.get("letter") or name[:1].upper()
     colour = escape.css_colour(spec.get("colour"))
-    style = f' style="--icon: {colour}"' if colour else ""
+    style = f' style="--icon: {colour}; --icon-ink: {ink_for(colour)}"' if colour else ""
     shape = spec.get("shape") if spec.get("shape") in ICON_SHAPES else "circle"
     return (f'<span class="icon icon-{shape}"{style}><b>{escape.html(letter)}</b>'
             f'{escape.html(name)}</span>')
+
+
+def ink_for(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (a #rgb/#rrggbb colour; else black)."""
+    h = colour.lstrip("#")
+    if not re.fullmatch(r"[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6}", h):
+        return "#000"
+    if len(h) == 3:
+        h = "".join(c * 2 for c in h)
+    r, g, b = (int(h[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    return "#000" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "#fff"
 
 
 # the shapes an icon may declare in game.yaml (`shape:`), drawn by CSS in the reference and the cards
@@ -758,19 +775,78 @@ def _marked_md(marked: str, icons: dict | None = None) -> str:
     return "".join(out)
 
 
-def render_game(view: Game, fmt: str, icons: dict, with_clauses: bool = True, paper: str | None = None) -> str:
+AUDIENCES = ("players", "designers")
+
+# what only a designer needs: a file path (data/x.yaml:12, runtime/games/x.py), a rulebook's file name
+_PATH = r"(?:[\w.-]+/)+[\w.-]+\.(?:py|yaml|yml|md|txt|j2)(?::[0-9]+)?"
+_PAREN_PATH = re.compile(r"\s*\((?:[^()]*?\b)?" + _PATH + r"[^()]*\)")
+_BARE_PATH = re.compile(_PATH)
+_RULEBOOK_FILE = re.compile(r"\brulebook [0-9]{3}_[0-9a-f]{6,}(?:\.txt)?")
+
+
+def _for_players(text: str) -> str:
+    text = _PAREN_PATH.sub("", text)
+    text = _BARE_PATH.sub("", text)
+    return _RULEBOOK_FILE.sub("the rulebook", text)
+
+
+def players_view(view: Game) -> Game:
+    """The playtesters' copy of a game view: no file paths, no test names, no clause table (the
+    designers' reference keeps all of them). Every text is walked, so a note naming a file loses it."""
+    import copy
+    from dataclasses import fields as dc_fields, is_dataclass
+
+    def walk(v):
+        if isinstance(v, str):
+            return _for_players(v)
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        if isinstance(v, tuple):
+            return tuple(walk(x) for x in v)
+        if isinstance(v, dict):
+            return {k: walk(x) for k, x in v.items()}
+        if is_dataclass(v) and not isinstance(v, type):
+            for f in dc_fields(v):
+                if f.name in ("id", "kind_key", "art", "map_svg", "svg", "marked", "key", "source"):
+                    continue  # ids, pictures and icon-marked English are not prose
+                setattr(v, f.name, walk(getattr(v, f.name)))
+            return v
+        return v
+
+    out = walk(copy.deepcopy(view))
+    out.clauses = []
+    for mod in out.modules:
+        mod.file = ""
+        mod.source = None
+        for c in mod.cards:
+            c.at = ""
+            c.source = "example" if c.source == "example" else ""
+    return out
+
+
+def turn_summary(view: Game) -> list[Effect]:
+    """The rule procedures of every module (turn steps written in the effect language), in order."""
+    return [e for mod in view.modules for e in mod.rules]
+
+
+def render_game(view: Game, fmt: str, icons: dict, with_clauses: bool = True, paper: str | None = None,
+                audience: str = "designers") -> str:
     env = _env("html" if fmt in ("html", "pdf") else "md")
     name = "game.html.j2" if fmt in ("html", "pdf") else "game.md.j2"
-    return env.get_template(name).render(g=view, icons=icons, with_clauses=with_clauses,
-                                         paper=PAPERS.get(paper or "", None))
+    players = audience == "players"
+    if players:
+        view = players_view(view)
+    return env.get_template(name).render(g=view, icons=icons, with_clauses=with_clauses and not players,
+                                         paper=PAPERS.get(paper or "", None), players=players,
+                                         turn=turn_summary(view))
 
 
 def render_index(games: list[Game], clauses: list[Clause], coverage_known: bool, fmt: str,
-                 paper: str | None = None) -> str:
+                 paper: str | None = None, audience: str = "designers") -> str:
     env = _env("html" if fmt in ("html", "pdf") else "md")
     name = "index.html.j2" if fmt in ("html", "pdf") else "index.md.j2"
     return env.get_template(name).render(games=games, clauses=clauses, coverage_known=coverage_known,
-                                         paper=PAPERS.get(paper or "", None))
+                                         paper=PAPERS.get(paper or "", None), players=audience == "players")
 
 
 def build_views(result, data_root: Path, only: set[str] | None = None) -> tuple[list[Game], list[Clause], bool]:
@@ -790,12 +866,14 @@ def build_views(result, data_root: Path, only: set[str] | None = None) -> tuple[
 
 
 def render_all(result, data_root, out_dir, formats=("html",), only: set[str] | None = None,
-               paper: str = "a4") -> list[str]:
+               paper: str = "a4", audience: str = "designers") -> list[str]:
     """Write the reference of every game (and an index with every rule clause); return the paths."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     games, clauses, known = build_views(result, Path(data_root), only)
     written: list[str] = []
+    if audience not in AUDIENCES:
+        raise ValueError(f"unknown audience {audience!r} (use one of {', '.join(AUDIENCES)})")
     for fmt in formats:
         if fmt not in FORMATS:
             raise ValueError(f"unknown reference format {fmt!r} (use one of {', '.join(FORMATS)})")
@@ -805,7 +883,7 @@ def render_all(result, data_root, out_dir, formats=("html",), only: set[str] | N
         ext = "html" if fmt == "html" else "md"
         for g in games:
             icons = g_icons(result, g.id)
-            text = render_game(g, fmt, icons)
+            text = render_game(g, fmt, icons, audience=audience)
             if fmt == "md":
                 for m in g.modules:
                     if m.map_svg:
@@ -816,17 +894,17 @@ def render_all(result, data_root, out_dir, formats=("html",), only: set[str] | N
             _write(path, text)
             written.append(str(path))
         path = out_dir / f"index.{ext}"
-        _write(path, render_index(games, clauses, known, fmt))
+        _write(path, render_index(games, clauses, known, fmt, audience=audience))
         written.append(str(path))
     if "pdf" in formats:
         with tempfile.TemporaryDirectory(prefix="cardwright-pdf-") as tmp:
             jobs = []
             for g in games:
                 src = Path(tmp) / f"{g.id}.html"
-                _write(src, render_game(g, "pdf", g_icons(result, g.id), paper=paper))
+                _write(src, render_game(g, "pdf", g_icons(result, g.id), paper=paper, audience=audience))
                 jobs.append((src, out_dir / f"{g.id}.pdf"))
             src = Path(tmp) / "index.html"
-            _write(src, render_index(games, clauses, known, "pdf", paper=paper))
+            _write(src, render_index(games, clauses, known, "pdf", paper=paper, audience=audience))
             jobs.append((src, out_dir / "index.pdf"))
             # one browser process per document, a few at a time (each is mostly start-up time)
             from concurrent.futures import ThreadPoolExecutor

@@ -1,0 +1,619 @@
+"""Print and play: a game's cards as real-size sheets with crop marks, one PNG per card, and a
+Tabletop Simulator deck.
+
+Pipeline: the compiled game → card views (``compiler.reference.game_view``, so effects are in the
+same English as the reference, from one call site) → one HTML face per card and one back per kind
+(jinja2 templates under ``compiler/templates/cards/``, which a designer overrides with
+``data/<game>/templates/<kind>.html.j2`` / ``<kind>.back.html.j2``) → three HTML documents:
+
+- the **sheets** (A4 or Letter): as many cards as fit with their bleed, crop marks in the margins
+  (and in the waste strips between cards where a margin is too thin to hold them), an optional
+  safe-zone guide, copies from each card's ``count``, and — with ``duplex`` — each sheet's backs
+  on the following page, mirrored left to right so that they line up after a long-edge flip;
+- the **singles**: one card per page at trim size, for the PNGs (300 dpi: 744×1039 px for poker);
+- the **grids**: the 10×7 face (and back) images of a Tabletop Simulator custom deck.
+
+The headless Chromium of the rules reference prints each to PDF; ``pdftoppm`` (poppler-utils)
+turns the singles and grids into PNGs of exact pixel sizes. All geometry is computed here in
+millimetres and written into the HTML, so the HTML and the TTS JSON are byte-identical for the same
+input (PDFs carry Chromium's creation date; see docs/printing.md).
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import mimetypes
+import re
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markupsafe import Markup
+
+from . import escape
+from .reference import (Card, PdfError, _marked_html, _write, find_browser, game_view, ink_for,
+                        print_pdf, title)
+
+TEMPLATES = Path(__file__).resolve().parent / "templates" / "cards"
+SIZES = {"poker": (63.0, 88.0), "bridge": (56.0, 88.0), "mini": (44.0, 63.0), "tarot": (70.0, 120.0),
+         "square": (70.0, 70.0)}
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+OUTPUTS = ("pdf", "png", "tts", "html")
+DPI = 300
+TTS_COLS, TTS_ROWS = 10, 7
+TTS_MAX_PX = 4096  # Tabletop Simulator loads larger images, but slowly and not on every machine
+MARK_LEN = 5.0  # mm: a crop mark's length where the margin allows
+MARK_GAP = 1.0  # mm between a crop mark and the bleed edge
+MIN_MARGIN_FOR_MARKS = 3.0  # mm: below this, crop marks also go into the waste strips between cards
+
+
+class SheetError(ValueError):
+    """A size, paper or option that cannot make a sheet (the message is for the designer)."""
+
+
+# --- sizes and layout -----------------------------------------------------------------------------------
+
+
+def parse_size(text: str) -> tuple[float, float]:
+    """``poker`` … ``square``, or ``WxH`` in millimetres (``63x88``, ``57.5x89``)."""
+    key = str(text).strip().lower()
+    if key in SIZES:
+        return SIZES[key]
+    m = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\s*[x×]\s*([0-9]+(?:\.[0-9]+)?)(?:\s*mm)?", key)
+    if not m:
+        raise SheetError(f"unknown card size {text!r}: use {', '.join(SIZES)} or WxH in mm, e.g. 63x88")
+    w, h = float(m.group(1)), float(m.group(2))
+    if not (10 <= w <= 400 and 10 <= h <= 400):
+        raise SheetError(f"card size {text!r} is out of range (each side 10 to 400 mm)")
+    return w, h
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    card: tuple[float, float] = SIZES["poker"]  # trim size, mm
+    paper: str = "a4"
+    bleed: float = 3.0
+    safe: float = 0.0  # safe-zone guide inset from the trim, mm (0: no guide)
+    duplex: bool = False
+
+    def __post_init__(self):
+        if self.paper not in PAPERS:
+            raise SheetError(f"unknown paper {self.paper!r} (use {' or '.join(PAPERS)})")
+        if not 0 <= self.bleed <= 10:
+            raise SheetError(f"bleed {self.bleed} mm is out of range (0 to 10 mm)")
+        if not 0 <= self.safe < min(self.card) / 2:
+            raise SheetError(f"safe zone {self.safe} mm does not fit a {fmt_mm(self.card)} card")
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where the cards of one sheet go: ``cols`` × ``rows`` bleed boxes, centred on the paper."""
+    spec: SheetSpec
+    cols: int
+    rows: int
+
+    @property
+    def paper(self) -> tuple[float, float]:
+        return PAPERS[self.spec.paper]
+
+    @property
+    def pitch(self) -> tuple[float, float]:
+        w, h = self.spec.card
+        return w + 2 * self.spec.bleed, h + 2 * self.spec.bleed
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        (pw, ph), (sx, sy) = self.paper, self.pitch
+        return (pw - self.cols * sx) / 2, (ph - self.rows * sy) / 2
+
+    @property
+    def per_sheet(self) -> int:
+        return self.cols * self.rows
+
+    def slot(self, i: int, mirrored: bool = False) -> tuple[float, float]:
+        """Top-left corner (mm) of slot ``i``'s bleed box; ``mirrored`` for the back of a sheet."""
+        row, col = divmod(i, self.cols)
+        if mirrored:
+            col = self.cols - 1 - col
+        (x0, y0), (sx, sy) = self.origin, self.pitch
+        return x0 + col * sx, y0 + row * sy
+
+    def trims(self) -> tuple[list[float], list[float]]:
+        """The x and y of every trim line (each card's two edges), mm from the page's top left."""
+        (x0, y0), (sx, sy), b = self.origin, self.pitch, self.spec.bleed
+        w, h = self.spec.card
+        xs = [x0 + c * sx + b + d for c in range(self.cols) for d in (0, w)]
+        ys = [y0 + r * sy + b + d for r in range(self.rows) for d in (0, h)]
+        return xs, ys
+
+    def crop_marks(self) -> list[tuple[float, float, float, float]]:
+        """Crop-mark lines (x1, y1, x2, y2) in mm, all outside the cards' trim.
+
+        In the margins: from just outside the bleed to the paper edge (at most MARK_LEN long). Where
+        a margin is thinner than MIN_MARGIN_FOR_MARKS (A4 poker with 3 mm bleed has 1.5 mm at the
+        sides), the same lines are also drawn across the waste strips between neighbouring cards,
+        which the cutting removes whole, so every cut line is marked where it can be printed.
+        """
+        (pw, ph), (x0, y0) = self.paper, self.origin
+        sx, sy = self.pitch
+        x1, y1 = x0 + self.cols * sx, y0 + self.rows * sy
+        xs, ys = self.trims()
+        out = []
+
+        def span(inner: float, edge: float) -> tuple[float, float] | None:
+            # from MARK_GAP outside the bleed towards the paper edge; in a thin margin, what is left
+            start = inner - MARK_GAP if edge < inner else inner + MARK_GAP
+            if abs(edge - inner) <= MARK_GAP:
+                start = inner
+            end = start - MARK_LEN if edge < inner else start + MARK_LEN
+            end = max(end, edge) if edge < inner else min(end, edge)
+            return (start, end) if abs(end - start) > 0.2 else None
+
+        for x in xs:
+            for s in (span(y0, 0.0), span(y1, ph)):
+                if s:
+                    out.append((x, s[0], x, s[1]))
+        for y in ys:
+            for s in (span(x0, 0.0), span(x1, pw)):
+                if s:
+                    out.append((s[0], y, s[1], y))
+        b = self.spec.bleed
+        if b > 0 and min(x0, pw - x1) < MIN_MARGIN_FOR_MARKS:
+            for y in ys:  # horizontal cut lines across the vertical waste strips
+                for c in range(self.cols - 1):
+                    xa = x0 + (c + 1) * sx - b
+                    out.append((xa, y, xa + 2 * b, y))
+        if b > 0 and min(y0, ph - y1) < MIN_MARGIN_FOR_MARKS:
+            for x in xs:
+                for r in range(self.rows - 1):
+                    ya = y0 + (r + 1) * sy - b
+                    out.append((x, ya, x, ya + 2 * b))
+        return out
+
+
+def fit(spec: SheetSpec) -> Grid:
+    """As many cards (with their bleed) as fit on the paper, never a card split over two pages."""
+    (pw, ph), (w, h) = PAPERS[spec.paper], spec.card
+    cols, rows = int(pw // (w + 2 * spec.bleed)), int(ph // (h + 2 * spec.bleed))
+    if cols < 1 or rows < 1:
+        raise SheetError(f"a {fmt_mm(spec.card)} card with {spec.bleed:g} mm bleed does not fit on "
+                         f"{spec.paper.upper()} paper")
+    return Grid(spec, cols, rows)
+
+
+def fmt_mm(size: tuple[float, float]) -> str:
+    return f"{size[0]:g}×{size[1]:g} mm"
+
+
+def px(mm: float, dpi: int = DPI) -> int:
+    """Pixels for a length at ``dpi`` (63 mm at 300 dpi → 744)."""
+    return int(round(mm / 25.4 * dpi))
+
+
+# --- the cards to print -------------------------------------------------------------------------------
+
+
+@dataclass
+class Side:
+    """One printed side of a card: the front, or another face (a Machine's Hacked side)."""
+    name: str  # the card's name
+    label: str  # "Machine", "Hacked side" …
+    fields: list
+    effects: list
+    notes: list[tuple[str, str]]  # (mark, label) of the provisional/uncertain values shown on it
+
+
+@dataclass
+class PrintCard:
+    id: str
+    name: str
+    kind: str  # the card kind's key
+    count: int
+    face: Markup
+    back: Markup
+    unique_back: bool  # the back is this card's own other face, not its kind's back
+    text: str  # the card's text in plain English, for the TTS description
+
+
+@dataclass
+class Deck:
+    game: str
+    name: str
+    cards: list[PrintCard]
+    backs: dict[str, Markup]  # kind -> the kind's back
+    kinds: dict[str, str] = field(default_factory=dict)  # kind -> printed name
+
+
+_SKIP_FIELDS = {"art"}
+
+
+def _side_notes(card: Card, face_label: str | None) -> list[tuple[str, str]]:
+    """The marks of one side: the front keeps the card's own, a face those under its name."""
+    out = []
+    for mark, label, _why in card.notes:
+        face, sep, rest = label.partition(": ")
+        on_face = bool(sep) and face.endswith("side")
+        if face_label is None and not on_face:
+            out.append((mark, label))
+        elif face_label is not None and on_face and face == face_label:
+            out.append((mark, rest))
+    return out
+
+
+def _art_uri(game_dir: Path | None, art: str | None) -> str | None:
+    """The art file as a data: URI (the sheet stays one self-contained file); only files inside the
+    game folder are read, so a card cannot pull in /etc/passwd or a remote image."""
+    if not art or game_dir is None:
+        return None
+    root = game_dir.resolve()
+    path = (root / art).resolve()
+    if root not in path.parents or not path.is_file():
+        return None
+    mime = mimetypes.guess_type(path.name)[0] or ""
+    if mime not in ("image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"):
+        return None
+    return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
+
+
+class _Faces:
+    """Renders faces and backs with the game's templates first, then cardwright's."""
+
+    def __init__(self, result, game: str, game_dir: Path | None, spec: SheetSpec):
+        import jinja2
+
+        self.vocab = result.games[game].vocab
+        self.d = self.vocab.data
+        self.game_dir = game_dir
+        self.spec = spec
+        loaders = []
+        if game_dir is not None and (game_dir / "templates").is_dir():
+            loaders.append(jinja2.FileSystemLoader(str(game_dir / "templates")))
+        loaders.append(jinja2.FileSystemLoader(str(TEMPLATES)))
+        self.env = jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=True, trim_blocks=True,
+                                      lstrip_blocks=True, keep_trailing_newline=True,
+                                      undefined=jinja2.StrictUndefined)
+        self.icons = dict(self.d.get("icons") or {})
+        self.env.filters["marked"] = lambda text: _marked_html(text, self.icons)
+        self.env.filters["colour"] = lambda c, default="#444444": escape.css_colour(c, default)
+        self.env.globals["ink_for"] = ink_for
+        w, h = spec.card
+        # type scales with the card: 7.4 pt on a poker card, smaller on a mini, larger on a tarot
+        scale = min(w / 63.0, h / 88.0)
+        self.size = {"w": w, "h": h, "bleed": spec.bleed, "safe": spec.safe, "font": round(7.4 * scale ** 0.7, 2)}
+        self.game = {"id": game, "name": self.vocab.name}
+        self.sockets = dict((self.d.get("tables") or {}).get("sockets") or {})
+
+    def kind(self, key: str) -> dict:
+        spec = self.vocab.card_kinds.get(key) or {}
+        colour = escape.css_colour(spec.get("colour"), "#444444")
+        return {"key": key, "name": spec.get("name") or title(key), "colour": colour, "ink": ink_for(colour)}
+
+    def _render(self, names: list[str], **ctx) -> Markup:
+        tpl = self.env.select_template(names)
+        return Markup(tpl.render(game=self.game, size=self.size, sockets_table=self.sockets, **ctx))
+
+    def face(self, card: Card, side: Side, sockets: dict | None) -> Markup:
+        k = card.kind_key
+        return self._render([f"{k}.html.j2", "face.html.j2"], card=card, side=side, kind=self.kind(k),
+                            sockets=sockets, art=_art_uri(self.game_dir, card.art))
+
+    def back(self, kind: str) -> Markup:
+        return self._render([f"{kind}.back.html.j2", "back.html.j2"], kind=self.kind(kind))
+
+
+def deck(result, game: str, spec: SheetSpec, game_dir: Path | None = None) -> Deck:
+    """Every card of ``game`` ready to print: its face, its back, how many copies."""
+    view = game_view(result, game)
+    faces = _Faces(result, game, game_dir, spec)
+    cards: list[PrintCard] = []
+    kinds: dict[str, str] = {}
+    for mod in view.modules:
+        for c in mod.cards:
+            kinds.setdefault(c.kind_key, c.kind)
+            front = Side(c.name, c.kind, [f for f in c.fields if f.label.lower() not in _SKIP_FIELDS],
+                         c.effects, _side_notes(c, None))
+            face = faces.face(c, front, c.sockets)
+            if c.faces:  # a double-sided card: its back is its other face (a Machine's Hacked side)
+                f = c.faces[0]
+                back = faces.face(c, Side(c.name, f.name, f.fields, f.effects, _side_notes(c, f.name)), None)
+            else:
+                back = None
+            text = "\n".join(f"{e.label}: {e.text}" for e in c.effects)
+            cards.append(PrintCard(c.id, c.name, c.kind_key, int(c.count or 1), face, back or Markup(""),
+                                   back is not None, text))
+    backs = {k: faces.back(k) for k in sorted(kinds)}
+    for pc in cards:
+        if not pc.unique_back:
+            pc.back = backs[pc.kind]
+    return Deck(game, view.name, cards, backs, kinds)
+
+
+# --- documents ----------------------------------------------------------------------------------------
+
+
+def _env():
+    import jinja2
+
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True,
+                              lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+
+
+def _n(v: float) -> str:
+    """A length in mm, fixed to 3 decimals (deterministic, and finer than any printer)."""
+    s = f"{v:.3f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+@dataclass
+class Page:
+    slots: list[tuple[str, str, Markup]]  # (x mm, y mm, face or back)
+    marks: list[tuple[str, str, str, str]]
+    guides: list[tuple[str, str]]  # safe-zone rectangles: (x, y) of each trim box's top left
+    back: bool = False
+
+
+def sheet_pages(d: Deck, grid: Grid) -> list[Page]:
+    """The sheets in order: each sheet's fronts, then (duplex) its backs, mirrored."""
+    copies = [pc for pc in d.cards for _ in range(pc.count)]
+    marks = [tuple(_n(v) for v in m) for m in grid.crop_marks()]
+    b, s = grid.spec.bleed, grid.spec.safe
+    pages = []
+    for start in range(0, len(copies), grid.per_sheet):
+        chunk = copies[start:start + grid.per_sheet]
+        for back in ((False, True) if grid.spec.duplex else (False,)):
+            slots, guides = [], []
+            for i, pc in enumerate(chunk):
+                x, y = grid.slot(i, mirrored=back)
+                slots.append((_n(x), _n(y), pc.back if back else pc.face))
+                if s:
+                    guides.append((_n(x + b + s), _n(y + b + s)))
+            pages.append(Page(slots, marks, guides, back))
+    return pages
+
+
+def render_sheets(d: Deck, grid: Grid) -> str:
+    spec = grid.spec
+    w, h = spec.card
+    # the page's caption sits under the middle column, between its crop marks
+    xs, _ = grid.trims()
+    mid = grid.cols // 2
+    info = {"x": _n(xs[2 * mid] + MARK_GAP), "w": _n(w - 2 * MARK_GAP)}
+    return _env().get_template("sheets.html.j2").render(
+        deck=d, pages=sheet_pages(d, grid), paper=PAPERS[spec.paper], n=_n, info=info,
+        card={"w": _n(w), "h": _n(h), "bw": _n(w + 2 * spec.bleed), "bh": _n(h + 2 * spec.bleed),
+              "bleed": _n(spec.bleed), "sw": _n(w - 2 * spec.safe), "sh": _n(h - 2 * spec.safe)},
+        grid=grid, spec=spec)
+
+
+def single_items(d: Deck) -> list[tuple[str, Markup]]:
+    """(PNG file stem, face) for every distinct face and back, in a fixed order."""
+    items = [(pc.id, pc.face) for pc in d.cards]
+    items += [(f"{pc.id}-back", pc.back) for pc in d.cards if pc.unique_back]
+    items += [(f"back-{k}", b) for k, b in sorted(d.backs.items())]
+    return items
+
+
+def render_singles(d: Deck, spec: SheetSpec) -> str:
+    w, h = spec.card
+    return _env().get_template("singles.html.j2").render(
+        deck=d, items=single_items(d), card={"w": _n(w), "h": _n(h), "bw": _n(w + 2 * spec.bleed),
+                                            "bh": _n(h + 2 * spec.bleed), "bleed": _n(spec.bleed)})
+
+
+@dataclass
+class TtsSheet:
+    kind: str
+    number: int  # 1, 2 … within the kind
+    cards: list[PrintCard]
+    unique_back: bool
+
+    @property
+    def stem(self) -> str:
+        return f"{self.kind}-{self.number}"
+
+
+def tts_sheets(d: Deck) -> list[TtsSheet]:
+    """One or more 10×7 grids per card kind (69 faces each: TTS keeps the last slot for the hidden card)."""
+    out = []
+    per = TTS_COLS * TTS_ROWS - 1
+    for kind in sorted(d.kinds):
+        cards = [pc for pc in d.cards if pc.kind == kind]
+        for n, start in enumerate(range(0, len(cards), per), 1):
+            chunk = cards[start:start + per]
+            out.append(TtsSheet(kind, n, chunk, any(pc.unique_back for pc in chunk)))
+    return out
+
+
+def tts_card_px(card: tuple[float, float]) -> tuple[int, int]:
+    """One card's size in a TTS grid: as large as fits 10×7 in TTS_MAX_PX, at most 300 dpi."""
+    w, h = card
+    cw = min(px(w), TTS_MAX_PX // TTS_COLS, int(TTS_MAX_PX // TTS_ROWS * w / h))
+    return cw, int(round(cw * h / w))
+
+
+def render_grids(d: Deck, spec: SheetSpec) -> tuple[str, list[str]]:
+    """The grid pages (faces, then unique backs, of each TTS sheet) and the PNG stem of each page."""
+    w, h = spec.card
+    pages, stems = [], []
+    for sh in tts_sheets(d):
+        pages.append([pc.face for pc in sh.cards])
+        stems.append(f"{d.game}-{sh.stem}-faces")
+        if sh.unique_back:
+            pages.append([pc.back for pc in sh.cards])
+            stems.append(f"{d.game}-{sh.stem}-backs")
+    html = _env().get_template("grid.html.j2").render(
+        deck=d, pages=pages, cols=TTS_COLS, rows=TTS_ROWS, n=_n,
+        card={"w": _n(w), "h": _n(h), "bw": _n(w + 2 * spec.bleed), "bh": _n(h + 2 * spec.bleed),
+              "bleed": _n(spec.bleed)},
+        page={"w": _n(w * TTS_COLS), "h": _n(h * TTS_ROWS)})
+    return html, stems
+
+
+def _guid(*parts: str) -> str:
+    return hashlib.sha1("/".join(parts).encode("utf-8")).hexdigest()[:6]
+
+
+def tts_json(d: Deck, spec: SheetSpec, image_url: str) -> str:
+    """A Tabletop Simulator saved object: one custom deck per card kind, every copy a card.
+
+    ``image_url`` is prefixed to each image's file name (a folder's file:/// URI, or where the images
+    are uploaded). Deterministic: GUIDs are hashes of the game, kind and card ids.
+    """
+    objects = []
+    deck_id = 0
+    by_kind: dict[str, list[tuple[int, TtsSheet]]] = {}
+    for sh in tts_sheets(d):
+        deck_id += 1
+        by_kind.setdefault(sh.kind, []).append((deck_id, sh))
+    for x, (kind, sheets) in enumerate(sorted(by_kind.items())):
+        custom: dict[str, dict] = {}
+        contained, ids = [], []
+        for did, sh in sheets:
+            back = f"{d.game}-{sh.stem}-backs.png" if sh.unique_back else f"back-{kind}.png"
+            custom[str(did)] = {"FaceURL": image_url + f"{d.game}-{sh.stem}-faces.png", "BackURL": image_url + back,
+                                "NumWidth": TTS_COLS, "NumHeight": TTS_ROWS, "BackIsHidden": True,
+                                "UniqueBack": sh.unique_back, "Type": 0}
+            for i, pc in enumerate(sh.cards):
+                for copy in range(pc.count):
+                    cid = did * 100 + i
+                    ids.append(cid)
+                    contained.append({
+                        "GUID": _guid(d.game, kind, pc.id, str(copy)), "Name": "Card", "Nickname": pc.name,
+                        "Description": pc.text, "CardID": cid, "Transform": _transform(x),
+                        "CustomDeck": {str(did): custom[str(did)]}})
+        name = d.kinds.get(kind) or title(kind)
+        if len(contained) == 1:  # TTS has no deck of one: a lone card is a card object
+            one = dict(contained[0], Transform=_transform(x))
+            objects.append(one)
+            continue
+        objects.append({"GUID": _guid(d.game, kind), "Name": "DeckCustom", "Nickname": f"{d.name}: {name}",
+                        "Description": f"{len(contained)} cards, printed by cardwright", "Transform": _transform(x),
+                        "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained,
+                        "Grid": True, "Snap": True, "Locked": False, "Tooltip": True, "HideWhenFaceDown": True})
+    save = {"SaveName": d.name, "GameMode": "", "Date": "", "Gravity": 0.5, "Table": "", "Sky": "", "Note": "",
+            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
+            "VersionNumber": ""}
+    return json.dumps(save, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _transform(x: int) -> dict:
+    # face down (rotZ 180), decks side by side 4 units apart
+    return {"posX": x * 4.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+# --- writing ------------------------------------------------------------------------------------------
+
+
+def find_pdftoppm() -> str | None:
+    return shutil.which("pdftoppm")
+
+
+def pdf_to_pngs(pdf: Path, stems: list[str], out_dir: Path, size_px: tuple[int, int]) -> list[Path]:
+    """Each page of ``pdf`` as ``<stem>.png`` of exactly ``size_px`` pixels (poppler's pdftoppm)."""
+    tool = find_pdftoppm()
+    if tool is None:
+        raise PdfError("PNG output needs pdftoppm (Debian/Ubuntu: apt-get install poppler-utils)")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    with tempfile.TemporaryDirectory(prefix="cardwright-png-") as tmp:
+        proc = subprocess.run([tool, "-png", "-r", str(DPI), "-scale-to-x", str(size_px[0]),
+                               "-scale-to-y", str(size_px[1]), str(pdf), str(Path(tmp) / "p")],
+                              capture_output=True, timeout=600, check=False)
+        pages = sorted(Path(tmp).glob("p-*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+        if proc.returncode != 0 or len(pages) != len(stems):
+            raise PdfError(f"pdftoppm could not render {pdf.name}: {proc.stderr.decode('utf-8', 'replace').strip()}")
+        for page, stem in zip(pages, stems):
+            dst = out_dir / f"{stem}.png"
+            shutil.move(str(page), dst)
+            written.append(dst)
+    return written
+
+
+def write_cards(result, game: str, out_dir: Path, spec: SheetSpec, outputs=OUTPUTS,
+                game_dir: Path | None = None, image_url: str | None = None) -> list[Path]:
+    """Write the chosen outputs of one game's cards into ``out_dir``; return the files written."""
+    for o in outputs:
+        if o not in OUTPUTS:
+            raise SheetError(f"unknown output {o!r} (use {', '.join(OUTPUTS)})")
+    grid = fit(spec)
+    d = deck(result, game, spec, game_dir)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    sheets_html = render_sheets(d, grid)
+    if "html" in outputs:
+        p = out_dir / f"{game}-cards.html"
+        _write(p, sheets_html)
+        written.append(p)
+    needs_browser = {"pdf", "png", "tts"} & set(outputs)
+    if needs_browser and find_browser() is None:
+        raise PdfError("PDF, PNG and TTS output need a headless Chromium (Debian/Ubuntu: apt-get install "
+                       "chromium); set CARDWRIGHT_CHROMIUM to its path if it is installed elsewhere")
+    with tempfile.TemporaryDirectory(prefix="cardwright-cards-") as tmp:
+        tmp = Path(tmp)
+        jobs, after = [], []
+        if "pdf" in outputs:
+            src = tmp / "sheets.html"
+            _write(src, sheets_html)
+            jobs.append((src, out_dir / f"{game}-cards.pdf"))
+            written.append(out_dir / f"{game}-cards.pdf")
+        if "png" in outputs or "tts" in outputs:
+            src = tmp / "singles.html"
+            _write(src, render_singles(d, spec))
+            jobs.append((src, tmp / "singles.pdf"))
+            stems = [s for s, _ in single_items(d)]
+            w, h = spec.card
+            if "png" in outputs:
+                after.append((tmp / "singles.pdf", stems, out_dir / "png", (px(w), px(h))))
+            if "tts" in outputs:  # the backs TTS needs, at the grid's card size
+                backs = [s for s in stems if s.startswith("back-")]
+                after.append(("backs", backs, out_dir / "tts", tts_card_px(spec.card)))
+        if "tts" in outputs:
+            html, grid_stems = render_grids(d, spec)
+            src = tmp / "grids.html"
+            _write(src, html)
+            jobs.append((src, tmp / "grids.pdf"))
+            cw, ch = tts_card_px(spec.card)
+            after.append((tmp / "grids.pdf", grid_stems, out_dir / "tts", (cw * TTS_COLS, ch * TTS_ROWS)))
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            list(pool.map(lambda job: print_pdf(*job), jobs))
+        for pdf, stems, folder, size in after:
+            if pdf == "backs":
+                written += _back_pngs(tmp / "singles.pdf", single_items(d), stems, folder, size)
+            else:
+                written += pdf_to_pngs(pdf, stems, folder, size)
+    if "tts" in outputs:
+        url = image_url if image_url is not None else (out_dir / "tts").resolve().as_uri() + "/"
+        p = out_dir / "tts" / f"{game}.json"
+        _write(p, tts_json(d, spec, url))
+        written.append(p)
+    return written
+
+
+def _back_pngs(singles_pdf: Path, items, backs: list[str], folder: Path, size) -> list[Path]:
+    """Render only the kind backs of the singles PDF (pdftoppm -f/-l per page), at the TTS size."""
+    tool = find_pdftoppm()
+    if tool is None:
+        raise PdfError("TTS output needs pdftoppm (Debian/Ubuntu: apt-get install poppler-utils)")
+    folder.mkdir(parents=True, exist_ok=True)
+    stems = [s for s, _ in items]
+    out = []
+    for stem in backs:
+        page = stems.index(stem) + 1
+        base = folder / f".{stem}"
+        subprocess.run([tool, "-png", "-singlefile", "-f", str(page), "-l", str(page), "-scale-to-x", str(size[0]),
+                        "-scale-to-y", str(size[1]), str(singles_pdf), str(base)], check=True, capture_output=True,
+                       timeout=300)
+        dst = folder / f"{stem}.png"
+        Path(f"{base}.png").replace(dst)
+        out.append(dst)
+    return out
+
+
+__all__ = ["SIZES", "PAPERS", "OUTPUTS", "SheetSpec", "SheetError", "Grid", "fit", "parse_size", "deck",
+           "render_sheets", "write_cards", "tts_json", "px"]

@@ -1,0 +1,240 @@
+"""Print and play (compiler/cardsheet.py, `cardwright cards`): layout, copies, backs, templates,
+escaping and the TTS deck — without a browser. The PDFs and PNGs themselves: test_cardsheet_pdf.py."""
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+
+import pytest
+
+from cli import main
+from compiler.build import compile_tree
+from compiler.cardsheet import (PAPERS, SIZES, SheetError, SheetSpec, _art_uri, deck, fit, parse_size,
+                                render_sheets, sheet_pages, tts_json, tts_sheets, write_cards)
+from tests.conftest import FIXTURES, ROOT
+
+BUNDLED = ROOT / "data"
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    result = compile_tree(BUNDLED)
+    assert result.ok
+    return result
+
+
+# --- sizes and layout -------------------------------------------------------------------------------
+
+
+def test_named_sizes_and_any_w_x_h():
+    assert parse_size("poker") == (63, 88) and parse_size("Bridge") == (56, 88)
+    assert parse_size("mini") == (44, 63) and parse_size("tarot") == (70, 120) and parse_size("square") == (70, 70)
+    assert parse_size("57.5x89") == (57.5, 89) and parse_size("70 × 70 mm") == (70, 70)
+    for bad in ("huge", "63x", "0x88", "5000x88", "63x88x2"):
+        with pytest.raises(SheetError):
+            parse_size(bad)
+
+
+@pytest.mark.parametrize("size,paper,bleed,expected", [
+    ("poker", "a4", 3, (3, 3)),       # the default: 3×3 poker on A4 with 3 mm bleed
+    ("poker", "a4", 0, (3, 3)),
+    ("poker", "letter", 3, (3, 2)),   # 3 × 94 mm of bleed boxes is taller than Letter's 279.4 mm
+    ("poker", "letter", 2, (3, 3)),
+    ("bridge", "a4", 3, (3, 3)),
+    ("mini", "a4", 3, (4, 4)),
+    ("tarot", "a4", 3, (2, 2)),
+    ("square", "letter", 3, (2, 3)),
+])
+def test_as_many_cards_as_fit(size, paper, bleed, expected):
+    g = fit(SheetSpec(card=parse_size(size), paper=paper, bleed=bleed))
+    assert (g.cols, g.rows) == expected
+    pw, ph = PAPERS[paper]
+    bw, bh = g.pitch
+    for i in range(g.per_sheet):  # every card with its bleed lies on the paper
+        x, y = g.slot(i)
+        assert 0 <= x and x + bw <= pw + 1e-9 and 0 <= y and y + bh <= ph + 1e-9
+
+
+def test_a_card_too_big_for_the_paper_is_refused():
+    with pytest.raises(SheetError, match="does not fit"):
+        fit(SheetSpec(card=(250, 100)))
+    with pytest.raises(SheetError):
+        SheetSpec(paper="a3")
+    with pytest.raises(SheetError):
+        SheetSpec(bleed=-1)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_crop_marks_lie_outside_every_card_and_mark_every_trim_line(size, paper):
+    g = fit(SheetSpec(card=SIZES[size], paper=paper))
+    w, h = g.spec.card
+    boxes = []
+    for i in range(g.per_sheet):
+        x, y = g.slot(i)
+        boxes.append((x + 3, y + 3, x + 3 + w, y + 3 + h))
+    marks = g.crop_marks()
+    for x1, y1, x2, y2 in marks:
+        for bx1, by1, bx2, by2 in boxes:
+            # a mark may touch a trim line but never enters a card
+            inside_x = max(x1, x2) > bx1 + 1e-6 and min(x1, x2) < bx2 - 1e-6
+            inside_y = max(y1, y2) > by1 + 1e-6 and min(y1, y2) < by2 - 1e-6
+            assert not (inside_x and inside_y), ((x1, y1, x2, y2), (bx1, by1, bx2, by2))
+    xs, ys = g.trims()
+    assert {round(m[0], 6) for m in marks if m[0] == m[2]} == {round(x, 6) for x in xs}
+    assert {round(m[1], 6) for m in marks if m[1] == m[3]} == {round(y, 6) for y in ys}
+
+
+def test_duplex_backs_are_mirrored_so_they_line_up():
+    g = fit(SheetSpec(duplex=True))
+    pw = PAPERS["a4"][0]
+    bw = g.pitch[0]
+    for i in range(g.per_sheet):
+        fx, fy = g.slot(i)
+        bx, by = g.slot(i, mirrored=True)
+        assert by == fy and abs((bx + bw / 2) - (pw - (fx + bw / 2))) < 1e-9
+
+
+# --- cards, copies, backs --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["infernal_contraption", "fifty_first_state", "age_of_steam"])
+def test_every_copy_is_printed_once_and_each_sheet_has_its_backs(bundled, game):
+    spec = SheetSpec(duplex=True)
+    d = deck(bundled, game, spec)
+    gb = bundled.games[game]
+    records = [c for doc in gb.modules.values() for c in doc.data.get("cards") or []]
+    assert {pc.id: pc.count for pc in d.cards} == {c["id"]: c.get("count", 1) for c in records}
+    pages = sheet_pages(d, fit(spec))
+    fronts = [p for p in pages if not p.back]
+    backs = [p for p in pages if p.back]
+    assert sum(len(p.slots) for p in fronts) == sum(c.get("count", 1) for c in records)
+    assert [p.back for p in pages] == [False, True] * len(fronts)
+    for f, b in zip(fronts, backs):
+        assert len(f.slots) == len(b.slots) <= 9
+
+
+def test_a_double_sided_card_prints_its_other_face_on_the_back(bundled):
+    d = deck(bundled, "fifty_first_state", SheetSpec())
+    mother = next(pc for pc in d.cards if pc.id == "mother")
+    assert mother.unique_back and "Hacked side" in mother.back and "Gain 2 Fuel" in mother.back
+    oil = next(pc for pc in d.cards if pc.id == "oil_rig")
+    assert not oil.unique_back and oil.back == d.backs["location"]
+
+
+def test_faces_show_marks_the_data_has_and_invent_nothing(bundled):
+    d = deck(bundled, "fifty_first_state", SheetSpec())
+    mother = next(pc for pc in d.cards if pc.id == "mother")
+    # Code, Defense and RAGE are provisional in the data: the face marks them and says so
+    assert mother.face.count("†") >= 4 and "provisional, not printed in the rulebook: Code, Defense, Rage" in mother.face
+    assert "provisional, not printed in the rulebook: Rows, Icons" in mother.back
+    ic = deck(bundled, "infernal_contraption", SheetSpec())
+    ep = next(pc for pc in ic.cards if pc.id == "entropic_processor")
+    assert "provisional, not printed in the rulebook: Sockets" in ep.face
+    assert "Put one card from your hand into your opponent" in ep.face  # the rulebook text
+
+
+def test_sheet_html_is_deterministic(bundled):
+    spec = SheetSpec(duplex=True, safe=3)
+    a = render_sheets(deck(bundled, "fifty_first_state", spec), fit(spec))
+    b = render_sheets(deck(compile_tree(BUNDLED, only={"fifty_first_state"}), "fifty_first_state", spec), fit(spec))
+    assert a == b and 'class="safe"' in a and "\r" not in a
+
+
+def test_hostile_card_text_stays_text_on_the_sheet(tmp_path):
+    result = compile_tree(FIXTURES / "hostile")
+    assert result.ok
+    html = render_sheets(deck(result, "mini", SheetSpec()), fit(SheetSpec()))
+
+    class Tags(HTMLParser):
+        tags: list = []
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append((tag, [a for a, _ in attrs]))
+
+    p = Tags()
+    p.tags = []
+    p.feed(html)
+    assert not [t for t, _ in p.tags if t in ("script", "iframe", "object", "embed")]
+    assert not [a for _, attrs in p.tags for a in attrs if a.startswith("on")]
+    assert "&#34;); import os #" in html
+
+
+def test_art_is_read_only_from_inside_the_game_folder(tmp_path):
+    game = tmp_path / "g"
+    (game / "art").mkdir(parents=True)
+    (game / "art" / "a.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (tmp_path / "secret.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    assert _art_uri(game, "art/a.png").startswith("data:image/png;base64,")
+    assert _art_uri(game, "../secret.png") is None and _art_uri(game, "/etc/passwd") is None
+    assert _art_uri(game, "art/missing.png") is None
+
+
+# --- designer templates ------------------------------------------------------------------------------
+
+
+def test_a_template_in_the_game_folder_overrides_a_kind(mini_game):
+    (mini_game / "mini" / "templates").mkdir()
+    (mini_game / "mini" / "templates" / "location.html.j2").write_text(
+        '{% extends "face.html.j2" %}{% block header %}<h2 class="name">OVERRIDE {{ side.name | upper }}</h2>'
+        '{% endblock %}', encoding="utf-8")
+    (mini_game / "mini" / "templates" / "location.back.html.j2").write_text(
+        '<div class="face back">BACK OF {{ kind.name }} IN {{ game.name }}</div>', encoding="utf-8")
+    result = compile_tree(mini_game)
+    d = deck(result, "mini", SheetSpec(), game_dir=mini_game / "mini")
+    html = render_sheets(d, fit(SheetSpec()))
+    assert "OVERRIDE OIL RIG" in html and "BACK OF Location IN Mini" in d.backs["location"]
+    plain = render_sheets(deck(result, "mini", SheetSpec()), fit(SheetSpec()))
+    assert "OVERRIDE" not in plain
+
+
+# --- Tabletop Simulator --------------------------------------------------------------------------------
+
+
+def test_tts_json_names_the_images_and_the_grid(bundled):
+    spec = SheetSpec()
+    d = deck(bundled, "infernal_contraption", spec)
+    doc = json.loads(tts_json(d, spec, "https://example.invalid/cards/"))
+    assert tts_json(d, spec, "https://example.invalid/cards/") == tts_json(d, spec, "https://example.invalid/cards/")
+    sheets = {sh.stem: sh for sh in tts_sheets(d)}
+    total = 0
+    for obj in doc["ObjectStates"]:
+        assert obj["Name"] in ("DeckCustom", "Card")
+        cards = obj.get("ContainedObjects") or [obj]
+        total += len(cards)
+        for did, cd in (obj.get("CustomDeck") or cards[0]["CustomDeck"]).items():
+            assert cd["NumWidth"] == 10 and cd["NumHeight"] == 7
+            assert cd["FaceURL"].startswith("https://example.invalid/cards/infernal_contraption-")
+            assert cd["FaceURL"].endswith("-faces.png") and cd["BackURL"].endswith(".png")
+            stem = cd["FaceURL"].rsplit("/", 1)[1][len("infernal_contraption-"):-len("-faces.png")]
+            assert stem in sheets
+        if obj["Name"] == "DeckCustom":
+            assert obj["DeckIDs"] == [c["CardID"] for c in cards]
+            for c in cards:  # CardID = deck id × 100 + position in the grid
+                did, pos = divmod(c["CardID"], 100)
+                assert str(did) in c["CustomDeck"] and pos < 69
+    assert total == sum(pc.count for pc in d.cards)
+
+
+# --- the command ------------------------------------------------------------------------------------------
+
+
+def test_cards_command_writes_html_and_refuses_bad_options(runner, mini_game, tmp_path):
+    out = tmp_path / "out"
+    res = runner.invoke(main, ["cards", "mini", "--data", str(mini_game), "--output", "html", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert (out / "mini-cards.html").is_file() and "3×3 poker cards a sheet on A4" in res.output
+    res = runner.invoke(main, ["cards", "mini", "--data", str(mini_game), "--size", "huge"])
+    assert res.exit_code == 2 and "unknown card size" in res.output
+    res = runner.invoke(main, ["cards", "nope", "--data", str(mini_game), "--output", "html"])
+    assert res.exit_code == 2 and "no game 'nope'" in res.output
+
+
+def test_write_cards_html_only_needs_no_browser(mini_game, tmp_path, monkeypatch):
+    monkeypatch.setenv("CARDWRIGHT_CHROMIUM", str(tmp_path / "no-such-browser"))
+    result = compile_tree(mini_game)
+    files = write_cards(result, "mini", tmp_path / "o", SheetSpec(), outputs=("html",))
+    assert [f.name for f in files] == ["mini-cards.html"]
+    again = write_cards(result, "mini", tmp_path / "o2", SheetSpec(), outputs=("html",))
+    assert files[0].read_bytes() == again[0].read_bytes()
+
