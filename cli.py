@@ -153,7 +153,8 @@ def build(path, out, reference_out, fmt):
 @click.option("--audience", type=click.Choice(["players", "designers"]), default="players", show_default=True,
               help="players: a rulebook for playtesters (page numbers, turn summary, no file paths, test names "
                    "or clause table); designers: every traceability detail.")
-def reference(game, formats, out, data_path, paper, audience):
+@click.option("--coords", is_flag=True, help="Print each hex's coordinates on the maps.")
+def reference(game, formats, out, data_path, paper, audience, coords):
     """Render the printable rules reference of GAME (default: every game) as HTML, Markdown or PDF."""
     from compiler.reference import PdfError, render_all
 
@@ -171,7 +172,7 @@ def reference(game, formats, out, data_path, paper, audience):
         sys.exit(2)
     out_dir = Path(out) if out else default_out(data, "build") / "reference"
     try:
-        written = render_all(result, data, out_dir, formats=kinds, paper=paper, audience=audience)
+        written = render_all(result, data, out_dir, formats=kinds, paper=paper, audience=audience, coords=coords)
     except PdfError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
@@ -247,6 +248,65 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_
                 click.echo(f"  {f}")
         if pngs:
             click.echo(f"  … and {len(pngs)} PNG images")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--hex-mm", type=float, default=40.0, show_default=True, help="A hex's width across its flats, mm.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@click.option("--overlap", type=float, default=10.0, show_default=True, help="Overlap between tiles, mm.")
+@click.option("--coords", is_flag=True, help="Print each hex's coordinates.")
+@click.option("--output", "outputs", type=click.Choice(["pdf", "html"]), multiple=True, help="pdf and/or html (default both).")
+@click.option("--out", type=click.Path(), help="Output folder (default: build/board beside the data).")
+@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+def board(game, hex_mm, paper, overlap, coords, outputs, out, data_path):
+    """Print GAME's hex maps at board size, tiled over several pages with overlap marks."""
+    from compiler.boardprint import write_board
+    from compiler.cardsheet import SheetError
+    from compiler.reference import PdfError, _exec_generated
+    from compiler.codegen import identifier
+    from compiler.mapsvg import render_map_svg
+
+    data = _data_arg(data_path)
+    result = compile_tree(data, only={game})
+    if not result.ok:
+        _emit(result.diags, "text")
+        sys.exit(1)
+    if game not in result.games:
+        everything = compile_tree(data)
+        click.echo(f"no game '{game}' under {display_path(data)} "
+                   f"(games: {', '.join(sorted(everything.games)) or 'none'})", err=True)
+        sys.exit(2)
+    gb = result.games[game]
+    out_dir = Path(out) if out else default_out(data, "build") / "board"
+    kinds = set(outputs) or {"pdf", "html"}
+    done = 0
+    for stem in gb.modules:
+        rel = f"{game}/{identifier(stem)}.py"
+        if rel not in result.outputs:
+            continue
+        ns = _exec_generated(result.outputs[rel], f"_cardwright_board_{game}_{identifier(stem)}")
+        if not ns.get("MAP"):
+            continue
+        svg = render_map_svg(ns["MAP"], gb.vocab, coords=coords, legend=False)
+        title = f"{gb.vocab.name}: {ns['MAP'].get('name') or stem}"
+        try:
+            t, files, pages = write_board(svg, out_dir, f"{game}-{identifier(stem)}", title, hex_mm, paper, overlap,
+                                   pdf="pdf" in kinds)
+        except (SheetError, PdfError) as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2 if isinstance(exc, SheetError) else 1)
+        if "html" not in kinds:
+            files[0].unlink()
+            files = files[1:]
+        done += 1
+        click.echo(f"{title}: {t.board[0]:.0f}×{t.board[1]:.0f} mm on {pages} {paper.upper()} pages "
+                   f"({t.cols}×{t.rows} tiles{', landscape' if t.landscape else ''}, blank ones left out)")
+        for f in files:
+            click.echo(f"  {display_path(f)}")
+    if not done:
+        click.echo(f"{game} has no hex map to print", err=True)
+        sys.exit(1)
 
 
 def _compiled_for(data: Path):

@@ -281,9 +281,9 @@ class _Faces:
         self.env.filters["colour"] = lambda c, default="#444444": escape.css_colour(c, default)
         self.env.globals["ink_for"] = ink_for
         w, h = spec.card
-        # type scales with the card: 7.4 pt on a poker card, smaller on a mini, larger on a tarot
+        # type scales with the card: 8 pt on a poker card, smaller on a mini, larger on a tarot
         scale = min(w / 63.0, h / 88.0)
-        self.size = {"w": w, "h": h, "bleed": spec.bleed, "safe": spec.safe, "font": round(7.4 * scale ** 0.7, 2)}
+        self.size = {"w": w, "h": h, "bleed": spec.bleed, "safe": spec.safe, "font": round(8.0 * scale ** 0.7, 2)}
         self.game = {"id": game, "name": self.vocab.name}
         self.sockets = dict((self.d.get("tables") or {}).get("sockets") or {})
 

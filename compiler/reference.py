@@ -604,7 +604,7 @@ def clause_views(data_root: Path, tests_dir: Path | None = None, root: Path | No
 # --- the game view ----------------------------------------------------------------------------------
 
 
-def game_view(result, game: str, verbs: dict | None = None) -> Game:
+def game_view(result, game: str, verbs: dict | None = None, coords: bool = False) -> Game:
     from runtime.verbs import verbs_for
 
     gb = result.games[game]
@@ -624,7 +624,7 @@ def game_view(result, game: str, verbs: dict | None = None) -> Game:
         doc_rules = (gb.modules[stem].data.get("rules") or {}) if gb.modules.get(stem) is not None else {}
         rules = [Effect(title(k), b.english(t, "effect")) for k, t in doc_rules.items()
                  if k in (ns.get("RULES") or {})]
-        map_svg, map_note = render_map(ns.get("MAP"), vocab)
+        map_svg, map_note = render_map(ns.get("MAP"), vocab, coords)
         modules.append(Module(id=meta.get("id", stem), name=meta.get("name") or title(stem), source=meta.get("source"),
                               note=meta.get("note"), setup=list(meta.get("setup") or []),
                               tables=b.tables(ns.get("TABLES") or {}), map_svg=map_svg, map_note=map_note,
@@ -674,7 +674,7 @@ def game_view(result, game: str, verbs: dict | None = None) -> Game:
                 modules=modules)
 
 
-def render_map(map_data: Any, vocab: Vocabulary) -> tuple[str | None, str | None]:
+def render_map(map_data: Any, vocab: Vocabulary, coords: bool = False) -> tuple[str | None, str | None]:
     """The module's hex map as SVG, by ``compiler.mapsvg`` (when that stage is part of this build)."""
     if not map_data:
         return None, None
@@ -683,7 +683,7 @@ def render_map(map_data: Any, vocab: Vocabulary) -> tuple[str | None, str | None
     except ImportError:
         return None, "This build has no map renderer (compiler/mapsvg.py); the map is listed in the data only."
     try:
-        return str(render_map_svg(map_data, vocab)), None
+        return str(render_map_svg(map_data, vocab, coords=coords)), None
     except Exception as exc:  # noqa: BLE001 - a drawing problem must not stop the reference
         return None, f"The map could not be drawn: {exc}"
 
@@ -849,28 +849,68 @@ def render_index(games: list[Game], clauses: list[Clause], coverage_known: bool,
                                          paper=PAPERS.get(paper or "", None), players=audience == "players")
 
 
-def build_views(result, data_root: Path, only: set[str] | None = None) -> tuple[list[Game], list[Clause], bool]:
+# A clause summary that quotes a value of the data names it, e.g. "costs ${data:tables.terrain.mountain.
+# track_cost}", and the reference prints the value the data has now — never a copy that goes stale.
+_DATA_REF = re.compile(r"\{data:\s*([A-Za-z0-9_.\- ]+?)\s*\}")
+
+
+def data_value(gb, path: str) -> Any:
+    """The value at a dotted ``path`` in the game file, else in one of its modules (``None`` if absent)."""
+    for doc in [gb.vocab.data] + [m.data for m in gb.modules.values()]:
+        cur: Any = doc
+        for part in path.split("."):
+            if isinstance(cur, dict) and part in cur:
+                cur = cur[part]
+            elif isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+                cur = cur[int(part)]
+            else:
+                cur = None
+                break
+        if cur is not None and not isinstance(cur, (dict, list)):
+            return cur
+    return None
+
+
+def fill_clause(clause: Clause, gb) -> Clause:
+    """The clause with every ``{data:path}`` replaced by the game's value (a missing one says so)."""
+    def one(m):
+        v = data_value(gb, m.group(1)) if gb is not None else None
+        return _cell(v) if v is not None else f"[{m.group(1)}: not in the data]"
+
+    if "{data:" not in clause.rule:
+        return clause
+    from dataclasses import replace
+
+    return replace(clause, rule=_DATA_REF.sub(one, clause.rule))
+
+
+def build_views(result, data_root: Path, only: set[str] | None = None,
+                coords: bool = False) -> tuple[list[Game], list[Clause], bool]:
     clauses, known = clause_views(Path(data_root))
     _, books = load_clauses()
     games = []
+    group_game: dict[str, Any] = {}  # clause group -> the (first) game citing its rulebook
     for game in sorted(result.games):
+        cited = game_rulebooks(result, game)
+        for g, book in books.items():
+            if book in cited:
+                group_game.setdefault(g, result.games[game])
         if only and game not in only:
             continue
-        view = game_view(result, game)
-        cited = game_rulebooks(result, game)
+        view = game_view(result, game, coords=coords)
         groups = {g for g, book in books.items() if book in cited}
-        view.clauses = [c for c in clauses if c.group in groups]
+        view.clauses = [fill_clause(c, result.games[game]) for c in clauses if c.group in groups]
         view.coverage_known = known
         games.append(view)
-    return games, clauses, known
+    return games, [fill_clause(c, group_game.get(c.group)) for c in clauses], known
 
 
 def render_all(result, data_root, out_dir, formats=("html",), only: set[str] | None = None,
-               paper: str = "a4", audience: str = "designers") -> list[str]:
+               paper: str = "a4", audience: str = "designers", coords: bool = False) -> list[str]:
     """Write the reference of every game (and an index with every rule clause); return the paths."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    games, clauses, known = build_views(result, Path(data_root), only)
+    games, clauses, known = build_views(result, Path(data_root), only, coords=coords)
     written: list[str] = []
     if audience not in AUDIENCES:
         raise ValueError(f"unknown audience {audience!r} (use one of {', '.join(AUDIENCES)})")

@@ -98,3 +98,24 @@ def test_players_pdf_has_page_numbers_no_paths_and_no_near_empty_pages(bundled, 
                 assert len(" ".join(page.split())) > 400, (pdf, n, page[:200])
         info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True, check=True).stdout
         assert re.search(r"Page size:\s+59[45]\.\d+ x 84[12]\.\d+ pts", info), info
+
+
+def test_a_clause_summary_quotes_the_value_the_data_has_now(tmp_path):
+    import shutil
+
+    from compiler.reference import build_views, render_game
+
+    data = tmp_path / "data"
+    shutil.copytree(BUNDLED / "age_of_steam", data / "age_of_steam")
+    game_yaml = data / "age_of_steam" / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    assert "      track_cost: 4\n" in text
+    game_yaml.write_text(text.replace("      track_cost: 4\n", "      track_cost: 5\n"), encoding="utf-8")
+    result = compile_tree(data)
+    assert result.ok, [d.render() for d in result.diags.errors]
+    games, clauses, _ = build_views(result, data)
+    a06 = next(c for c in clauses if c.id == "A06")
+    assert "a Mountain hex costs $5 for simple track" in a06.rule and "Crater hex costs $3" in a06.rule
+    assert "{data:" not in a06.rule
+    page = render_game(games[0], "html", {}, audience="designers")
+    assert "a Mountain hex costs $5 for simple track" in page

@@ -58,3 +58,53 @@ def test_svg_takes_a_vocabulary_object_too():
 
     m, v = _moon()
     assert render_map_svg(m, Vocabulary.from_data(v)) == render_map_svg(m, v)
+
+
+def _label_boxes_and_lines(svg: str):
+    """Every label's box and every drawn line segment, each with its place in drawing order."""
+    from compiler.mapsvg import text_box
+
+    root = ET.fromstring(svg)
+    hex_outlines = {id(p) for g in root.iter(f"{NS}g") if g.get("class") == "hexes" for p in g}
+    lines, boxes = [], []
+    for order, el in enumerate(root.iter()):
+        if el.tag == f"{NS}polygon" and el.get("stroke") != "none":
+            pts = [tuple(float(v) for v in p.split(",")) for p in el.get("points").split()]
+            lines += [(order, seg, id(el) in hex_outlines) for seg in zip(pts, pts[1:] + pts[:1])]
+        elif el.tag == f"{NS}line":
+            lines.append((order, ((float(el.get("x1")), float(el.get("y1"))),
+                                  (float(el.get("x2")), float(el.get("y2")))), False))
+        elif el.tag == f"{NS}text" and {"label", "coords", "terrain"} & set((el.get("class") or "").split()):
+            box = text_box(float(el.get("x")), float(el.get("y")), el.text, float(el.get("font-size")),
+                           el.get("text-anchor"))
+            boxes.append((order, el.text, box, el.get("paint-order") == "stroke"))
+    return boxes, lines
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("coords", [False, True])
+def test_no_line_crosses_a_label(coords):
+    """A label is crossed by a line drawn over it, or by one under it when it has no halo to stop it."""
+    from compiler.mapsvg import _segments_cross_box
+
+    m, v = _moon()
+    svg = render_map_svg(m, v, coords=coords)
+    boxes, lines = _label_boxes_and_lines(svg)
+    assert len(boxes) >= 12 + 61  # terrain letters (or coordinates), names, the Landing, the spaces
+    assert len(lines) > 6 * 61
+    crossed = [name for order, name, box, halo in boxes
+               if any(_segments_cross_box([seg], box) and (lorder > order or not halo) for lorder, seg, _ in lines)]
+    assert not crossed
+    # hex edges never cross a label at all: every name fits inside its hex
+    edges = [seg for _, seg, is_hex in lines if is_hex]
+    assert not [name for _, name, box, _ in boxes if _segments_cross_box(edges, box)]
+
+
+def test_coordinate_overlay_names_every_hex():
+    m, v = _moon()
+    texts = _texts(render_map_svg(m, v, coords=True))
+    assert "C 0,-4" in texts and "M 3,-4" in texts
+    assert sum(1 for t in texts if t and re.fullmatch(r"[CM] -?\d+,-?\d+", t)) == 61
+    assert not any(t and re.fullmatch(r"[CM] -?\d+,-?\d+", t) for t in _texts(render_map_svg(m, v)))
