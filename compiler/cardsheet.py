@@ -24,6 +24,7 @@ import base64
 import hashlib
 import json
 import mimetypes
+import os
 import re
 import shutil
 import subprocess
@@ -36,7 +37,7 @@ from markupsafe import Markup
 
 from . import escape
 from .reference import (Card, PdfError, _marked_html, _write, find_browser, game_view, ink_for,
-                        print_pdf, title)
+                        players_view, print_pdf, title)
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "cards"
 SIZES = {"poker": (63.0, 88.0), "bridge": (56.0, 88.0), "mini": (44.0, 63.0), "tarot": (70.0, 120.0),
@@ -280,6 +281,8 @@ class _Faces:
         self.env.filters["marked"] = lambda text: _marked_html(text, self.icons)
         self.env.filters["colour"] = lambda c, default="#444444": escape.css_colour(c, default)
         self.env.globals["ink_for"] = ink_for
+        # a field too long for a small labelled box is printed as a line of its own
+        self.env.tests["long_text"] = lambda v: isinstance(v, str) and len(v) > 28
         w, h = spec.card
         # type scales with the card: 8 pt on a poker card, smaller on a mini, larger on a tarot
         scale = min(w / 63.0, h / 88.0)
@@ -307,7 +310,8 @@ class _Faces:
 
 def deck(result, game: str, spec: SheetSpec, game_dir: Path | None = None) -> Deck:
     """Every card of ``game`` ready to print: its face, its back, how many copies."""
-    view = game_view(result, game)
+    # the playtesters' view: the same English and marks as the reference, without file paths
+    view = players_view(game_view(result, game))
     faces = _Faces(result, game, game_dir, spec)
     cards: list[PrintCard] = []
     kinds: dict[str, str] = {}
@@ -521,12 +525,24 @@ def pdf_to_pngs(pdf: Path, stems: list[str], out_dir: Path, size_px: tuple[int, 
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     with tempfile.TemporaryDirectory(prefix="cardwright-png-") as tmp:
-        proc = subprocess.run([tool, "-png", "-r", str(DPI), "-scale-to-x", str(size_px[0]),
-                               "-scale-to-y", str(size_px[1]), str(pdf), str(Path(tmp) / "p")],
-                              capture_output=True, timeout=600, check=False)
-        pages = sorted(Path(tmp).glob("p-*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
-        if proc.returncode != 0 or len(pages) != len(stems):
-            raise PdfError(f"pdftoppm could not render {pdf.name}: {proc.stderr.decode('utf-8', 'replace').strip()}")
+        # one pdftoppm per CPU over consecutive page ranges: rasterising is the slow part
+        n = len(stems)
+        jobs = max(1, min(os.cpu_count() or 1, 4, n))
+        ranges = [(1 + i * n // jobs, (i + 1) * n // jobs) for i in range(jobs)]
+
+        def run(r):
+            return subprocess.run([tool, "-png", "-r", str(DPI), "-f", str(r[0]), "-l", str(r[1]),
+                                   "-scale-to-x", str(size_px[0]), "-scale-to-y", str(size_px[1]), str(pdf),
+                                   str(Path(tmp) / f"p{r[0]:05d}")], capture_output=True, timeout=600, check=False)
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            procs = list(pool.map(run, ranges))
+        # pdftoppm names pages <prefix>-<page>.png, zero-padded to the document's page count
+        pages = sorted(Path(tmp).glob("p*-*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+        bad = [p for p in procs if p.returncode != 0]
+        if bad or len(pages) != len(stems):
+            err = bad[0].stderr.decode("utf-8", "replace").strip() if bad else f"{len(pages)} pages for {n}"
+            raise PdfError(f"pdftoppm could not render {pdf.name}: {err}")
         for page, stem in zip(pages, stems):
             dst = out_dir / f"{stem}.png"
             shutil.move(str(page), dst)

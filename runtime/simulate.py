@@ -14,7 +14,6 @@ This module never prints: progress is reported through a callback (``cli.py`` dr
 from __future__ import annotations
 
 import hashlib
-import html
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -201,7 +200,11 @@ def check_config(cfg: SimConfig) -> None:
 
 # --- HTML report with inline SVG ------------------------------------------------------------------
 
-_E = html.escape
+def _E(value) -> str:
+    """HTML text and attribute values: the project's one HTML escaping function (compiler/escape.py)."""
+    from compiler.escape import html as escape_html  # the report is an output like the reference
+
+    return str(escape_html(value))
 
 
 def _bar_chart(title: str, items: list[tuple[str, float]], fmt: Callable[[float], str], width: int = 640,
