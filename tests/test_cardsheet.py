@@ -238,3 +238,52 @@ def test_write_cards_html_only_needs_no_browser(mini_game, tmp_path, monkeypatch
     again = write_cards(result, "mini", tmp_path / "o2", SheetSpec(), outputs=("html",))
     assert files[0].read_bytes() == again[0].read_bytes()
 
+
+
+# --- any text stays text on a card -------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from compiler.reference import Effect, Field  # noqa: E402
+
+_TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)) | st.sampled_from("<>&\"'`*_[]#!|\\/=;:"),
+                min_size=1, max_size=30)
+
+
+def _tags(html: str) -> list[tuple[str, list[str]]]:
+    class P(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.out = []
+
+        def handle_starttag(self, tag, attrs):
+            self.out.append((tag, sorted(a for a, _ in attrs)))
+
+        handle_startendtag = handle_starttag
+
+    p = P()
+    p.feed(html)
+    return p.out
+
+
+@pytest.fixture(scope="module")
+def mini_faces():
+    from compiler.cardsheet import _Faces, Side
+    from compiler.reference import game_view
+
+    result = compile_tree(ROOT / "tests" / "fixtures" / "mini")
+    view = game_view(result, "mini")
+    return _Faces(result, "mini", None, SheetSpec()), view.modules[0].cards[0], Side
+
+
+@given(name=_TEXT, value=_TEXT | st.text(min_size=29, max_size=40), label=_TEXT)
+@settings(max_examples=80, deadline=None)
+def test_any_name_field_or_label_stays_text_on_a_face(mini_faces, name, value, label):
+    faces, card, Side = mini_faces
+    # the same shape with plain words (a long value is printed as a line of its own, so keep its length)
+    plain = faces.face(card, Side("Name", "Kind", [Field("Label", "text", "v" * len(value))],
+                                  [Effect("Label", "Gain 1 Fuel.")], [("provisional", "Label")]), None)
+    face = faces.face(card, Side(name, label, [Field(label, "text", value)],
+                                 [Effect(label, "Gain 1 Fuel.")], [("provisional", label)]), None)
+    assert _tags(face) == _tags(plain)
