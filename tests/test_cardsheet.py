@@ -287,3 +287,24 @@ def test_any_name_field_or_label_stays_text_on_a_face(mini_faces, name, value, l
     face = faces.face(card, Side(name, label, [Field(label, "text", value)],
                                  [Effect(label, "Gain 1 Fuel.")], [("provisional", label)]), None)
     assert _tags(face) == _tags(plain)
+
+
+def test_an_art_field_puts_the_picture_on_the_face(mini_game):
+    game_yaml = mini_game / "mini" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace(
+        "      icons: icons\n", "      icons: icons\n      art: str\n", 1), encoding="utf-8")
+    base = mini_game / "mini" / "base.yaml"
+    base.write_text(base.read_text(encoding="utf-8").replace(
+        "    name: Oil Rig\n", "    name: Oil Rig\n    art: images/oil_rig.png\n", 1), encoding="utf-8")
+    (mini_game / "mini" / "images").mkdir()
+    png = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
+    (mini_game / "mini" / "images" / "oil_rig.png").write_bytes(png)
+    result = compile_tree(mini_game)
+    assert result.ok, [d.render() for d in result.diags.errors]
+    d = deck(result, "mini", SheetSpec(), game_dir=mini_game / "mini")
+    oil = next(pc for pc in d.cards if pc.id == "oil_rig")
+    import base64
+
+    assert f'src="data:image/png;base64,{base64.b64encode(png).decode()}"' in oil.face
+    assert "images/oil_rig.png" not in oil.face  # shown as the picture, not as a field
+    assert all("<img" not in pc.face for pc in d.cards if pc.id != "oil_rig")
