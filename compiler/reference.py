@@ -316,7 +316,8 @@ class _GameViewBuilder:
             if key is None:
                 continue
             spec = self.socket_table().get(key) or {}
-            out[side] = {"key": key, "name": spec.get("name") or title(str(key)), "letter": self.socket_letter(key)}
+            out[side] = {"key": key, "name": spec.get("name") or title(str(key)), "letter": self.socket_letter(key),
+                         "colour": spec.get("colour")}
         return {"sides": out, "mark": mark, "svg": socket_svg(out)}
 
     # tables --------------------------------------------------------------------------------------
@@ -441,7 +442,11 @@ def socket_svg(sides: dict) -> str:
             continue
         letter = escape.html(s["letter"])
         dash = ' stroke-dasharray="3 2"' if s["key"] == "universal" else ""
-        parts.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" stroke="#000" stroke-width="1.5"{dash}/>')
+        # a white disc in a ring of the socket's colour (black when it has none, or is white): the letter
+        # reads on any colour and in black and white
+        ring = escape.css_colour(s.get("colour"), "#000")
+        ring, width = ("#000", 1.5) if ring.lower() in ("#fff", "#ffffff", "white") else (ring, 1.5 if ring == "#000" else 3.5)
+        parts.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" stroke="{ring}" stroke-width="{width}"{dash}/>')
         parts.append(f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" font-weight="bold" '
                      f'font-family="sans-serif">{letter}</text>')
     parts.append("</svg>")
@@ -658,7 +663,8 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
     if has_sockets:
         for key, spec in b.socket_table().items():
             spec = spec or {}
-            one = {"key": key, "name": spec.get("name") or title(key), "letter": b.socket_letter(key)}
+            one = {"key": key, "name": spec.get("name") or title(key), "letter": b.socket_letter(key),
+                   "colour": spec.get("colour")}
             sockets.append({**one, "note": spec.get("note"), "svg": socket_svg({"top": one})})
     kinds = []
     for key, spec in vocab.card_kinds.items():
