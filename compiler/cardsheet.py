@@ -486,19 +486,19 @@ def tts_json(d: Deck, spec: SheetSpec, image_url: str) -> str:
                     cid = did * 100 + i
                     ids.append(cid)
                     contained.append({
-                        "GUID": _guid(d.game, kind, pc.id, str(copy)), "Name": "Card", "Nickname": pc.name,
-                        "Description": pc.text, "CardID": cid, "Transform": _transform(x),
-                        "CustomDeck": {str(did): custom[str(did)]}})
+                        "GUID": _guid(d.game, kind, pc.id, str(copy)), "Name": "Card",
+                        "Nickname": escape.tts(pc.name), "Description": escape.tts(pc.text), "CardID": cid,
+                        "Transform": _transform(x), "CustomDeck": {str(did): custom[str(did)]}})
         name = d.kinds.get(kind) or title(kind)
         if len(contained) == 1:  # TTS has no deck of one: a lone card is a card object
             one = dict(contained[0], Transform=_transform(x))
             objects.append(one)
             continue
-        objects.append({"GUID": _guid(d.game, kind), "Name": "DeckCustom", "Nickname": f"{d.name}: {name}",
-                        "Description": f"{len(contained)} cards, printed by cardwright", "Transform": _transform(x),
+        objects.append({"GUID": _guid(d.game, kind), "Name": "DeckCustom",
+                        "Nickname": escape.tts(f"{d.name}: {name}"), "Description": f"{len(contained)} cards, printed by cardwright", "Transform": _transform(x),
                         "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained,
                         "Grid": True, "Snap": True, "Locked": False, "Tooltip": True, "HideWhenFaceDown": True})
-    save = {"SaveName": d.name, "GameMode": "", "Date": "", "Gravity": 0.5, "Table": "", "Sky": "", "Note": "",
+    save = {"SaveName": escape.tts(d.name), "GameMode": "", "Date": "", "Gravity": 0.5, "Table": "", "Sky": "", "Note": "",
             "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
             "VersionNumber": ""}
     return json.dumps(save, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -10,6 +10,7 @@ calls it instead of escaping by hand:
 - :func:`md_url` — a Markdown link target made from a data key;
 - :func:`svg_id` — an XML ``id`` / ``url(#…)`` fragment made from a data key;
 - :func:`css_colour` — a colour from data inside a ``style`` attribute, or nothing;
+- :func:`tts` — a name or description in a Tabletop Simulator save (its BBCode-like tags inert);
 - :func:`css_string` — a quoted CSS string (a running header's ``content:``) inside a ``<style>``.
 
 They are property-tested over arbitrary strings (``tests/test_escape.py``).
@@ -108,4 +109,12 @@ def css_string(value: Any) -> str:
     return f'"{out}"'
 
 
-__all__ = ["css_colour", "css_string", "html", "md", "md_url", "svg_id"]
+def tts(value: Any) -> str:
+    """Text for a Tabletop Simulator name or description, which TTS reads as BBCode-like markup
+    (``[b]``, ``[i]``, ``[ff0000]`` colours, ``[-]``). TTS has no escape, so a zero-width space after
+    every ``[`` keeps a bracket from opening a tag while the text still reads the same; the JSON
+    encoder does the rest."""
+    return str(value).replace("[", "[\u200b")
+
+
+__all__ = ["css_colour", "css_string", "tts", "html", "md", "md_url", "svg_id"]

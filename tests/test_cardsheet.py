@@ -3,6 +3,7 @@ escaping and the TTS deck — without a browser. The PDFs and PNGs themselves: t
 from __future__ import annotations
 
 import json
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -308,3 +309,25 @@ def test_an_art_field_puts_the_picture_on_the_face(mini_game):
     assert f'src="data:image/png;base64,{base64.b64encode(png).decode()}"' in oil.face
     assert "images/oil_rig.png" not in oil.face  # shown as the picture, not as a field
     assert all("<img" not in pc.face for pc in d.cards if pc.id != "oil_rig")
+
+
+def test_tts_names_cannot_open_a_tts_tag(bundled):
+    spec = SheetSpec()
+    d = deck(bundled, "infernal_contraption", spec)
+    d.cards[0].name = "[ff0000]Red[-] [b]bold"
+    d.cards[0].text = "[i]slanted"
+    doc = json.loads(tts_json(d, spec, "x/"))
+
+    def strings(v):
+        if isinstance(v, dict):
+            for x in v.values():
+                yield from strings(x)
+        elif isinstance(v, list):
+            for x in v:
+                yield from strings(x)
+        elif isinstance(v, str):
+            yield v
+
+    texts = list(strings(doc))
+    assert not [t for t in texts if re.search(r"\[(?:[0-9a-fA-F]{6}|-|/?[biusx]|sub|sup)\]", t)]
+    assert any(t.replace("\u200b", "") == "[ff0000]Red[-] [b]bold" for t in texts)

@@ -210,3 +210,18 @@ def test_the_reference_markdown_keeps_hostile_names_as_text(mini_view, s):
     page = _md_html(render_game(_hostile(view, s), "md", icons, with_clauses=False))
     assert [t for t, _ in page.tags] == [t for t, _ in plain.tags]
     assert " ".join(s.split()) in " ".join(page.text.split())
+
+
+@given(TEXT)
+def test_tts_text_never_opens_a_tag_and_reads_the_same(s):
+    out = escape.tts(s)
+    assert not re.search("\\[(?!\u200b)", out)
+    assert out.replace("[\u200b", "[") == s
+
+
+@given(TEXT)
+def test_css_strings_stay_strings_inside_a_style_element(s):
+    out = escape.css_string(s)
+    assert out[0] == out[-1] == '"'
+    assert not re.search(r"[<>&\"\n\r{}\\]", out[1:-1].replace("\\", ""))  # only hex escapes use a backslash
+    assert re.fullmatch(r"(?:[^\\]|\\[0-9a-f]{1,6} )*", out[1:-1])
