@@ -211,3 +211,42 @@ def test_a_designer_template_changes_the_printed_pdf(tools, mini_game, tmp_path)
     text = pdf_text(tmp_path / "mini-cards.pdf")
     n = sum(1 for pc in deck(result, "mini", SheetSpec()).cards for _ in range(pc.count))
     assert text.count("PLAYTEST DRAFT") == n
+
+
+def _words(pdf: Path, page: int) -> list[tuple[str, float, float]]:
+    """(word, x, y) in mm of every word on one page (pdftotext -bbox)."""
+    out = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-bbox", str(pdf), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    return [(w, float(x) / PT_PER_MM, float(y) / PT_PER_MM)
+            for x, y, w in re.findall(r'<word xMin="([0-9.]+)" yMin="([0-9.]+)"[^>]*>([^<]*)</word>', out)]
+
+
+@pytest.mark.slow
+def test_duplex_backs_land_behind_their_fronts(printed, bundled, tmp_path):
+    """51st State's Machines print their Hacked side as the back: on the following page it stands in the
+    mirrored column, same row, at the same place inside the card's cut lines (measured from the PDF)."""
+    pdf = printed / "fifty_first_state" / "fifty_first_state-cards.pdf"
+    spec = SheetSpec(duplex=True)
+    grid = fit(spec)
+    d = deck(bundled, "fifty_first_state", spec)
+    checked = 0
+    for page in range(1, len(page_sizes(pdf)) + 1, 2):
+        front, back = _words(pdf, page), _words(pdf, page + 1)
+        lines = black_lines(pdf, page, tmp_path)
+        top = (PAPERS["a4"][1] - grid.rows * (88 + 6)) / 2
+        xs = sorted({round(x1, 2) for x1, y1, x2, y2 in lines if abs(x1 - x2) < 0.01 and max(y1, y2) <= top + 0.01})
+        assert len(xs) == 2 * grid.cols
+        for pc in (pc for pc in d.cards if pc.unique_back):
+            word = pc.name.split()[0]
+            f = [(x, y) for w, x, y in front if w == word]
+            b = [(x, y) for w, x, y in back if w == word]
+            if len(f) != 1 or len(b) != 1:
+                continue  # not on this sheet, or the word is not unique here
+            (fx, fy), (bx, by) = f[0], b[0]
+            col_f = max(i for i in range(grid.cols) if xs[2 * i] <= fx)
+            col_b = max(i for i in range(grid.cols) if xs[2 * i] <= bx)
+            assert col_b == grid.cols - 1 - col_f, pc.id
+            assert abs((fx - xs[2 * col_f]) - (bx - xs[2 * col_b])) <= 0.3, pc.id
+            assert abs(fy - by) <= 0.3, pc.id
+            checked += 1
+    assert checked >= 5
