@@ -273,12 +273,29 @@ def put(ctx, objs, ph, strict):
                    bottom=dest_phrase == "at the bottom of")
 
 
+@verb("move", template="move {obj}[ from {from}][ into {into}][ onto {onto}][ on top of {on top of}]"
+      "[ at the bottom of {at the bottom of}]", example="move 1 card from your discard pile into your hand",
+      obj=_MOVED, phrases={"from": _FROM_YOURS, **{d: _DEST for d in _DESTINATIONS}}, one_of=_DESTINATIONS)
+def move(ctx, objs, ph, strict):
+    """The same as "put": move cards of yours to any declared zone, on top or ("at the bottom of")
+    underneath."""
+    put(ctx, objs, ph, strict)
+
+
 @verb("trash", template="trash {obj}[ from {from}]", example="trash 1 card from your hand",
       obj=_MOVED, phrases={"from": _FROM_YOURS}, needs=("trash_to",))
 def trash(ctx, objs, ph, strict):
     """Move cards of yours to the zone the game declares as `rules.trash_to` (out of play)."""
     to = ctx.game.zone_key(ctx.game.vocab["rules"]["trash_to"], ctx.player)
     ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="trash")
+
+
+@verb("remove", template="remove {obj}[ in {from}] from the game", example="remove this card",
+      obj=_MOVED, phrases={"from": _FROM_YOURS}, needs=("remove_to",))
+def remove(ctx, objs, ph, strict):
+    """Move cards of yours to the zone the game declares as `rules.remove_to` (out of the game)."""
+    to = ctx.game.zone_key(ctx.game.vocab["rules"]["remove_to"], ctx.player)
+    ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="remove")
 
 
 @verb("play", template="play {obj}[ from {from}]", example="play 1 card with icon action from your hand",

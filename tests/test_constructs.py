@@ -316,3 +316,16 @@ def test_the_line_map_of_a_generated_module_names_the_yaml_line(truth):
     fn = truth.cards["herald"]["slots"]["reaction"]
     where = fn.__globals__["LINE_MAP"][fn.__name__]
     assert where.startswith("truth/truth/base.yaml:") and where.endswith("card 'herald' reaction")
+
+
+def test_move_is_put_and_remove_goes_out_of_the_game(truth):
+    game, out = _run(truth, "move 1 card from your hand at the bottom of your deck", answers=["mill"],
+                     hand=["mill", "copper"], deck=["smithy"])
+    assert out.ok and _ids(game, "deck") == ["mill", "smithy"]
+    engine, game = _game(truth, hand=["mill"])
+    uid = game.zone("hand", 0)[0]
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    fn = effect_function(explain_effect("remove this card", Vocabulary.from_data(truth.vocab)))
+    assert engine.run(game, fn, 0, card=uid).ok and game.where[uid] == ("removed", None)
+    assert _english(truth, "remove 1 card from your hand") == "Remove 1 card in your Hand from the game."

@@ -29,6 +29,8 @@ CARD_VERBS = {
     "give": ("give {sel} from your hand to opponent", ("hand", 0), ("hand", 1)),
     "put": ("put {sel} from your hand on top of your deck", ("hand", 0), ("deck", 0)),
     "trash": ("trash {sel} from your hand", ("hand", 0), ("trash", None)),
+    "move": ("move {sel} from your hand at the bottom of your deck", ("hand", 0), ("deck", 0)),
+    "remove": ("remove {sel} from your hand", ("hand", 0), ("removed", None)),
     "play": ("play {sel} from your hand", ("hand", 0), ("play_area", 0)),
     "gain": ("gain {sel}", ("supply", None), ("discard", 0)),
     "draw": ("draw {sel}", ("deck", 0), ("hand", 0)),
@@ -80,6 +82,7 @@ def _cases():
 
 @pytest.mark.parametrize("name, part, form", list(_cases()))
 def test_every_form_of_every_core_card_verb_is_honoured_or_rejected(truth, name, part, form):
+    """(Every core verb that moves cards is in CARD_VERBS: see the test below.)"""
     template, src, dest = CARD_VERBS[name]
     slot = verbs_for("core")[name].signature.obj
     if part == "amount":
@@ -157,3 +160,11 @@ def test_draw_from_an_opponents_pile_takes_from_that_pile(truth):
         game.create(cid, game.zone_key("deck", 1), owner=1)
     assert engine.run(game, effect_function(ex), 0, opponent=1).ok
     assert [game.instances[u].card_id for u in game.zone("hand", 0)] == ["smithy", "mill"]
+
+
+def test_every_core_verb_is_enumerated():
+    goods = {"gain", "lose", "spend"}
+    # place: its Goods are gain's forms, its target one card (tests/test_context.py, 51st State scenarios);
+    # reveal and look leave cards where they are: tests/test_constructs.py
+    covered = set(CARD_VERBS) | goods | {"place", "reveal", "look"}
+    assert set(verbs_for("core")) <= covered, set(verbs_for("core")) - covered
