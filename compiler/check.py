@@ -89,7 +89,9 @@ class Checker:
 
     # --- statements --------------------------------------------------------------------------
     def _stmt(self, st, scope, out, rep) -> None:
-        if isinstance(st, A.Requires):
+        if type(st) is A.Action:  # the most common statement first
+            self._action(st, scope, out, rep)
+        elif isinstance(st, A.Requires):
             self._cond(st.condition, scope, out, rep)
         elif isinstance(st, A.Let):
             self._quantity(st.value, scope, out, rep)

@@ -13,6 +13,7 @@ Modelled on Jinja2's CodeGenerator: a visitor that writes through a few small me
 from __future__ import annotations
 
 import keyword
+from functools import lru_cache
 import re
 from dataclasses import fields as dc_fields
 from typing import Any
@@ -329,18 +330,24 @@ class _EffectGen(Visitor):
         raise TypeError(type(q).__name__)
 
     def sel(self, q: ir.Query) -> str:
-        base: Sel = to_sel(q)
         a = q.amount
-        if isinstance(a, ir.Default):
-            return self.mw.const(literal(base))
-        if isinstance(a, ir.UpToN):
-            return self.mw.const(literal(base.with_amount(UpTo(a.n))))
-        if isinstance(a, ir.Every):
-            return self.mw.const(literal(base.with_amount(AllOf())))
-        if isinstance(a, ir.Exactly):
-            return self.mw.const(literal(base.with_amount(int(a.n))))
-        # a computed amount: the selector is rebuilt with the value computed now
-        return f"{self.mw.const(literal(base))}.with_amount({self.expr(a.expr)})"
+        if isinstance(a, ir.Computed):  # the selector is rebuilt with the value computed now
+            return f"{self.mw.const(_query_source(q, None))}.with_amount({self.expr(a.expr)})"
+        return self.mw.const(_query_source(q, a))
+
+
+@lru_cache(maxsize=1 << 14)
+def _query_source(q: ir.Query, amount) -> str:
+    """The Python literal of a query's runtime Sel with a constant amount (cached: selectors repeat
+    across cards, and the literal of the same value is always the same text)."""
+    base: Sel = to_sel(q)
+    if amount is None or isinstance(amount, ir.Default):
+        return literal(base)
+    if isinstance(amount, ir.UpToN):
+        return literal(base.with_amount(UpTo(amount.n)))
+    if isinstance(amount, ir.Every):
+        return literal(base.with_amount(AllOf()))
+    return literal(base.with_amount(int(amount.n)))
 
 
 class _DynamicBounds(Visitor):
