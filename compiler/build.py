@@ -151,7 +151,16 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     seen_ids: dict[str, str] = {}
     module_names = []
     rel_root = data_root if game_dir != data_root else data_root.parent
+    python_names: dict[str, Path] = {}  # generated module name -> the file that makes it
     for path in module_files(game_dir):
+        first = python_names.setdefault(identifier(path.stem), path)
+        if first != path:
+            # 'a-b.yaml' and 'a_b.yaml' would both be written as a_b.py: one would silently replace
+            # the other. Neither is guessed at; the designer renames one (E503).
+            diags.error("E503", f"module file '{path.name}' and '{first.name}' would both be compiled to "
+                        f"'{identifier(path.stem)}.py': rename one of them", file=display_path(path),
+                        line=1, column=1)
+            continue
         if cache is not None and cache.replay(path, game_dir, rel_root, result, gb, seen_ids, module_names):
             continue  # unchanged since it was last compiled (compiler/cache.py)
         mark = cache.mark(result, gb, seen_ids, module_names) if cache is not None else None
@@ -278,7 +287,7 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
                     path=path_text(path), hint=hint, source_line=src)
 
     if problem is not None:
-        report("E301", problem.message, A.Span(problem.offset, problem.offset + problem.length))
+        report(problem.code, problem.message, A.Span(problem.offset, problem.offset + problem.length))
         return None
     key = (slot_kind, text, card is not None)
     cached = gb.checked.get(key)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import stat
 import os
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -93,6 +94,8 @@ class ModuleCache:
     def _file_hash(self, path: Path) -> str:
         """The hash of a file's bytes, re-read only when its size or modification time changed."""
         st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # a FIFO would block the read: a miss, and the loader says why
+            raise OSError(f"{path} is not a regular file")
         stamp = (st.st_mtime_ns, st.st_size)
         known = self._stat_hash.get(str(path))
         if known is not None and known[0] == stamp:

@@ -7,6 +7,7 @@ one, a stable code, the message in a designer's words, and an optional hint ("di
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -22,6 +23,8 @@ CODES = {
     "E106": "file is empty",
     "E107": "file too large",
     "E108": "unsupported YAML tag",
+    "E109": "a number cardwright cannot use (not finite, or too many digits)",
+    "E110": "not a regular file",
     "E201": "unknown name",
     "E202": "duplicate id",
     "E203": "unknown card kind",
@@ -34,9 +37,11 @@ CODES = {
     "E303": "statement does not fit the verb",
     "E304": "misplaced statement",
     "E305": "unknown variable",
+    "E306": "number too large",
     "E401": "schema violation",
     "E501": "generated code failed to compile",
     "E502": "cannot write output",
+    "E503": "two module files compile to the same Python module",
     "E601": "map error",
     "E701": "scenario error",
     "E702": "scenario expectation failed",
@@ -132,9 +137,15 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str | None:
 
 
 def display_path(path: Path | str) -> str:
-    """Paths in messages are relative to the current folder when possible: stable and short."""
+    """Paths in messages are relative to the current folder when possible: stable and short.
+
+    Only the folder is resolved, never the file itself: a symbolic link is named as the designer
+    named it (a dangling link under its own name, not its missing target's), and a link in a loop
+    cannot make resolving fail.
+    """
     p = Path(path)
     try:
-        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
+        full = Path(os.path.realpath(p.parent)) / p.name if p.name else Path(os.path.realpath(p))
+        return full.relative_to(Path(os.path.realpath(Path.cwd()))).as_posix()
+    except (ValueError, OSError):
         return p.as_posix()

@@ -10,7 +10,10 @@ PyYAML's C parser is used when present (``yaml.__with_libyaml__``), the pure-Pyt
 """
 from __future__ import annotations
 
+import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -26,6 +29,11 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a designer's data file is never this big; a pasted dump is
 MAX_DEPTH = 100  # nesting deeper than this is never data a designer wrote (and would exhaust the stack)
+# Numbers a data file may hold. NaN and infinity compare and print in ways no rule means (and
+# `repr(nan)` is not even valid Python in generated code), and no printed table needs a whole number
+# of 19 digits: past that it is a typo or a pasted dump, and past 4,300 digits Python refuses to
+# convert it at all. Decision: both are located errors (E109), never values (docs/decisions.md).
+MAX_INT_DIGITS = 18
 
 Path_ = tuple  # a path inside a document: keys and indices, e.g. ("cards", 3, "assault")
 
@@ -165,6 +173,7 @@ class _Builder:
         self.doc = doc
         self.diags = diags
         self.failed = False
+        self.refused_numbers = False  # an E109: the file is read to its end, then not used
 
     def _err(self, code: str, message: str, mark, length: int = 1, path: Path_ = (), hint=None) -> None:
         line0 = mark.line if mark is not None else 0
@@ -206,13 +215,23 @@ class _Builder:
             return True
         return False
 
+    def _scalar(self, ev, path: Path_) -> Any:
+        """A scalar value; a number cardwright refuses is reported (E109) and loading goes on, so
+        every such number of the file is reported at once, and the file is then not used."""
+        try:
+            return _scalar(ev)
+        except _BadNumber as exc:
+            self._err("E109", str(exc), ev.start_mark, max(1, min(len(ev.value), 40)), path)
+            self.refused_numbers = True
+            return None
+
     def _node(self, ev, it, path: Path_) -> Any:
         """One value. The common case (a plain or quoted scalar without anchor or tag) is inlined in
         the loops below: this runs once per value of every data file, so it is kept tight."""
         if type(ev) is _Scalar and ev.anchor is None and ev.tag is None:
             s, e = ev.start_mark, ev.end_mark
             self.doc.positions[path] = (s.line, s.column, e.line, e.column, ev.style or None)
-            return _scalar(ev)
+            return self._scalar(ev, path)
         if self._refuse_anchor(ev, path):
             return None
         cls = type(ev)
@@ -224,7 +243,7 @@ class _Builder:
         if cls is _Scalar:
             s, e = ev.start_mark, ev.end_mark
             positions[path] = (s.line, s.column, e.line, e.column, ev.style or None)
-            return _scalar(ev)
+            return self._scalar(ev, path)
         if cls is _SeqStart:
             start = ev.start_mark
             out = []
@@ -253,7 +272,10 @@ class _Builder:
                         return None
                 key = ev2.value
                 if not ev2.style and not (key[:1].isalpha() and key not in _WORDS):
-                    key = _scalar(ev2)
+                    try:
+                        key = _scalar(ev2)
+                    except _BadNumber:
+                        key = ev2.value
                     if type(key) is not str and type(key) is not int:
                         key = ev2.value  # keys are names: `true:` or `1.5:` as keys stay text
                 s, e = ev2.start_mark, ev2.end_mark
@@ -271,7 +293,7 @@ class _Builder:
                     style = ev3.style
                     positions[kpath] = (s.line, s.column, e.line, e.column, style or None)
                     v = ev3.value
-                    out[key] = v if style or (v[:1].isalpha() and v not in _WORDS) else _scalar(ev3)
+                    out[key] = v if style or (v[:1].isalpha() and v not in _WORDS) else self._scalar(ev3, kpath)
                     continue
                 out[key] = self._node(ev3, it, kpath)
                 if self.failed:
@@ -298,13 +320,27 @@ def _scalar(ev) -> Any:
     if value in _FALSE:
         return False
     if _INT.match(value):
-        try:
-            return int(value, 0) if value.startswith(("0o", "0x")) else int(value)
-        except ValueError:
-            return value
+        digits = value.lstrip("+-")
+        if len(digits) > MAX_INT_DIGITS + (2 if digits.startswith(("0o", "0x")) else 0):
+            raise _BadNumber(f"the number {_clip(value)} has {len(digits)} digits; numbers in data files "
+                             f"have at most {MAX_INT_DIGITS}")
+        return int(value, 0) if value.startswith(("0o", "0x")) else int(value)
     if _FLOAT.match(value):
-        return float(value.replace("inf", "Inf").replace("Inf", "inf").replace("NaN", "nan"))
+        if "." in value and value.lstrip("+-").startswith(".") and value.lstrip("+-")[1:2].isalpha():
+            raise _BadNumber(f"{value} is not a number a rule can use: write a finite number")
+        number = float(value)
+        if not math.isfinite(number):
+            raise _BadNumber(f"{_clip(value)} is too large a number to be exact: write a smaller one")
+        return number
     return value
+
+
+class _BadNumber(ValueError):
+    """A plain scalar that reads as a number cardwright refuses (NaN, infinity, 19+ digits)."""
+
+
+def _clip(text: str, limit: int = 24) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _path_text(path: Path_) -> str:
@@ -353,23 +389,16 @@ def load_text(text: str, file: str, diags: Diagnostics, path: Path | None = None
     except yaml.YAMLError as exc:  # pragma: no cover - PyYAML raises marked errors for text input
         diags.error("E103", f"malformed YAML: {exc}", file=file, line=1, column=1)
         return None
-    if builder.failed:
+    if builder.failed or builder.refused_numbers:
         return None
     return doc
 
 
 def load_file(path: Path, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -> Document | None:
-    """Read and load one file: size limit, strict UTF-8, then YAML."""
+    """Read and load one file: a regular file only, size limit, strict UTF-8, then YAML."""
     file = display_path(path)
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            diags.error("E107", f"file is {size / 1e6:.1f} MB; data files are limited to "
-                        f"{max_bytes / 1e6:.1f} MB (split it into modules)", file=file, line=1, column=1)
-            return None
-        raw = path.read_bytes()
-    except OSError as exc:
-        diags.error("E101", f"cannot read file: {exc.strerror or exc}", file=file)
+    raw = read_regular(path, file, diags, max_bytes)
+    if raw is None:
         return None
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         diags.error("E102", "file is saved as UTF-16: save it as UTF-8", file=file, line=1, column=1)
@@ -383,3 +412,55 @@ def load_file(path: Path, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -
                     file=file, line=line, column=col)
         return None
     return load_text(text, file, diags, path)
+
+
+def read_regular(path: Path, file: str, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -> bytes | None:
+    """The bytes of a regular file, or None with a diagnostic.
+
+    A FIFO, a device or a socket named ``*.yaml`` would block a read forever (or never end, like
+    /dev/zero), so the file is opened without blocking and refused (E110) unless ``fstat`` of the
+    very descriptor we read says it is a regular file — no window between a check and the read.
+    A symlink loop or a dangling link is an E101 under the link's own name.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        diags.error("E101", f"cannot read file: {_os_reason(exc, path)}", file=file, line=1, column=1)
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            diags.error("E110", f"is not a regular file ({_file_kind(st.st_mode)}): data files must be "
+                        "ordinary files", file=file, line=1, column=1)
+            return None
+        if st.st_size > max_bytes:
+            diags.error("E107", f"file is {st.st_size / 1e6:.1f} MB; data files are limited to "
+                        f"{max_bytes / 1e6:.1f} MB (split it into modules)", file=file, line=1, column=1)
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(max_bytes + 1)
+    except OSError as exc:
+        diags.error("E101", f"cannot read file: {_os_reason(exc, path)}", file=file, line=1, column=1)
+        return None
+    finally:
+        os.close(fd)
+
+
+def _os_reason(exc: OSError, path: Path) -> str:
+    if os.path.islink(path) and not os.path.exists(path):
+        try:
+            target = os.readlink(path)
+        except OSError:  # pragma: no cover - the link vanished meanwhile
+            target = "?"
+        if exc.errno is not None and exc.errno == getattr(__import__("errno"), "ELOOP", -1):
+            return f"it is a symbolic link in a loop (-> {target})"
+        return f"it is a symbolic link to '{target}', which does not exist"
+    return exc.strerror or str(exc)
+
+
+def _file_kind(mode: int) -> str:
+    for test, word in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return word
+    return "not a file"
