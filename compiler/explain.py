@@ -39,7 +39,7 @@ def explain_effect(text: str, vocab: Vocabulary, where: str = "<effect>") -> Exp
                     hint=hint, source_line=text)
 
     if problem is not None:
-        report("E301", problem.message, A.Span(problem.offset, problem.offset + problem.length))
+        report(problem.code, problem.message, A.Span(problem.offset, problem.offset + problem.length))
         return Explained(text, None, None, None, diags)
     checked = Checker(vocab, verbs_for(vocab.engine)).check(effect, report, kind=slot_kind_of(effect))
     if not checked.ok:

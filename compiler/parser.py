@@ -110,6 +110,36 @@ class SyntaxProblem:
     message: str
     offset: int
     length: int = 1
+    code: str = "E301"
+
+
+# The largest number an effect text may write. No printed card counts past a few dozen; a bigger
+# literal is a typo, and a huge one would make one verb call run (or allocate) without end, or
+# (4,301+ digits) not even convert. Refused where a number token becomes a number (E306), so the
+# checker and the runtime never see one. docs/language.md and docs/diagnostics.md document it.
+MAX_LITERAL = 999
+
+
+class NumberTooLarge(Exception):
+    def __init__(self, token: Token):
+        super().__init__(str(token))
+        self.token = token
+
+
+def number(tok: Token) -> int:
+    """An INT token as a number, refusing one past MAX_LITERAL (checked on the digits first, so a
+    4,301-digit literal never reaches ``int()``)."""
+    digits = str(tok).lstrip("0") or "0"
+    if len(digits) > len(str(MAX_LITERAL)) or int(digits) > MAX_LITERAL:
+        raise NumberTooLarge(tok)
+    return int(digits)
+
+
+def _too_large(exc: NumberTooLarge) -> SyntaxProblem:
+    tok = exc.token
+    shown = str(tok) if len(tok) <= 12 else f"{str(tok)[:8]}… ({len(tok)} digits)"
+    return SyntaxProblem(f"the number {shown} is larger than {MAX_LITERAL}, the largest an effect may use",
+                         tok.start_pos or 0, len(tok), "E306")
 
 
 def _span(meta) -> A.Span:
@@ -150,7 +180,7 @@ class _ToAst:
         return A.Let(value, minimum, False, _span(meta))
 
     def min_clause(self, meta, n):
-        return int(n)
+        return number(n)
 
     def choose(self, meta, sel, name):
         return A.Choose(sel, A.Name(str(name), _tspan(name)), _span(meta))
@@ -333,13 +363,13 @@ class _ToAst:
 
     # amounts and quantities
     def num(self, meta, tok):
-        return A.Num(int(tok), _span(meta))
+        return A.Num(number(tok), _span(meta))
 
     def x(self, meta):
         return A.X(_span(meta))
 
     def up_to(self, meta, tok):
-        return A.UpTo(int(tok), _span(meta))
+        return A.UpTo(number(tok), _span(meta))
 
     def all(self, meta):
         return A.All(_span(meta))
@@ -419,7 +449,13 @@ def parse_effect(text: str) -> tuple[A.Effect | None, SyntaxProblem | None]:
         effect = _TRANSFORMER.transform(tree)
     except UnexpectedInput as exc:
         return None, _problem(text, exc)
-    except (RecursionError, VisitError):  # e.g. thousands of '+': no card says that
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, NumberTooLarge):
+            return None, _too_large(exc.orig_exc)
+        return None, SyntaxProblem("the effect is too deeply nested to read; split it into statements", 0)
+    except NumberTooLarge as exc:  # raised outside a callback (Lark calls some directly)
+        return None, _too_large(exc)
+    except RecursionError:  # e.g. thousands of '+': no card says that
         return None, SyntaxProblem("the effect is too deeply nested to read; split it into statements", 0)
     missing = _missing_construct(effect, text)
     if missing is not None:

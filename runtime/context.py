@@ -15,6 +15,13 @@ from .errors import Refused, RulesError, Unmet
 from .events import Discarded, Drawn, Gained, Moved, Trashed
 from .refs import ALL, CARD, GOOD, PILE, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
 
+# What one verb call can do is bounded by what a state can hold (issue 11). The checker refuses
+# literals past 999 (compiler/parser.py MAX_LITERAL), but an expression can still multiply them
+# ("(999 * 999 * 999) fuel per card in your hand"), and verbs loop once per unit (a Ruins per
+# unit, a choice per "resource"). No amount can mean more than every card of the game or more
+# than MAX_HELD of one Good, which is also the most of one Good a player or a card holds.
+MAX_HELD = 9_999
+
 
 class Ctx:
     __slots__ = ("game", "player", "card", "opponent", "bindings", "x", "verbs", "engine", "event")
@@ -234,7 +241,7 @@ class Ctx:
         if sel.per is not None:
             every = sel.per.amount if isinstance(sel.per.amount, int) and sel.per.amount > 0 else 1
             n *= self.count(sel.per.with_amount(None)) // every  # "1 vp per 10 cards": whole tens
-        return n
+        return min(n, max(MAX_HELD, len(self.game.instances)))
 
     # --- players -----------------------------------------------------------------------------
     def players_for(self, owner: str | None) -> list[int]:
@@ -490,8 +497,9 @@ class Ctx:
 
     def gain_goods(self, sel: Sel) -> None:
         good = self.good_of(sel)
-        n = self.amount(sel)
-        self.game.players[self.player].goods[good] += n
+        goods = self.game.players[self.player].goods
+        n = min(self.amount(sel), max(0, MAX_HELD - goods[good]))  # never more than a player holds
+        goods[good] += n
         self.game.emit("gain", self.player, f"gains {n} {good}", good=good, n=n)
 
     def pay_goods(self, objs, strict: bool) -> None:

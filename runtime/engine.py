@@ -12,12 +12,12 @@ import importlib
 import importlib.util
 import sys
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .agents import Agent
 from .context import Ctx
-from .errors import Refused, RulesError, Unmet
+from .errors import Halt, Refused, RulesError, Unmet
 from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from .state import GameState
 from .verbs import verbs_for
@@ -56,6 +56,7 @@ class Outcome:
 
     status: str  # "done" | "unmet" | "refused"
     reason: str = ""
+    halt: Halt | None = field(default=None, compare=False)  # set when an engine's Halt stopped the effect
 
     @property
     def ok(self) -> bool:
@@ -105,6 +106,8 @@ class Engine:
         except Refused as exc:
             game.emit("refused", player, f"refused: {exc.reason}")
             return Outcome("refused", exc.reason)
+        except Halt as exc:  # what ran so far stands (an elimination mid-effect, I12)
+            return Outcome("done", f"stopped: {exc.reason}", exc)
         except Exception as exc:  # not a refusal: name the YAML place of the card text that was running
             where = where_from(exc)
             if where and not any(n.startswith("while running the effect at") for n in getattr(exc, "__notes__", ())):

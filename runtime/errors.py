@@ -20,3 +20,14 @@ class Unmet(Refused):
 
 class RulesError(Exception):
     """A bug or an impossible state (for example a card in two zones): never a designer's mistake."""
+
+
+class Halt(Exception):
+    """Control flow, not an error: an engine stops what is resolving (Infernal Contraption's
+    elimination, I12). ``Engine.run`` catches it and returns it on the ``Outcome``, so it never
+    escapes to a caller that does not know the engine; an engine that needs it to unwind further
+    (an activation loop) re-raises ``outcome.halt`` itself."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason

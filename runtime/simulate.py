@@ -19,6 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from .errors import RulesError
+
 AGENTS = ("random", "greedy")
 
 
@@ -193,9 +195,17 @@ def check_config(cfg: SimConfig) -> None:
     agent_list(cfg.agent, cfg.players)
     from .engine import engine_for
 
-    eng = engine_for(_compiled(cfg.game))
+    compiled = _compiled(cfg.game)
+    eng = engine_for(compiled)
     if not hasattr(eng, "play_game"):
         raise ValueError(f"the {eng.name} engine cannot play whole games")
+    # a trial setup: the game's own rules say how many players its deck seats (Infernal
+    # Contraption: one Power Core each), so a run that cannot start fails here, as a usage error,
+    # not in the middle of the first game (or in a worker process)
+    try:
+        eng.new_game(compiled, [f"P{i + 1}" for i in range(cfg.players)], seed=0)
+    except RulesError as exc:
+        raise ValueError(f"{cfg.game} cannot be played by {cfg.players} players: {exc}") from None
 
 
 # --- HTML report with inline SVG ------------------------------------------------------------------

@@ -24,7 +24,7 @@ from typing import Callable, NamedTuple
 from ..agents import Agent
 from ..context import Ctx
 from ..engine import CompiledGame, Engine, Outcome, register
-from ..errors import Refused, RulesError
+from ..errors import Halt, Refused, RulesError
 from ..refs import CARD, THING, VAR, ZONE, AllOf, Sel, UpTo
 from ..state import GameState
 from ..verbs import AMOUNTS, Slot, verb, verbs_for
@@ -43,17 +43,13 @@ ONE_SHOT = frozenset({"consumable", "sabotage"})  # removed from the game after 
 HAND_LIMIT = 10  # cleanup scraps down to this (I19); the invariant tests check it
 
 
-class Stop(Exception):
+class Stop(Halt):
     """Control flow, not an error: elimination ended what was resolving (I12).
 
     ``reason`` is "out" (the acting player is out), "alone" (no opponents left: the machine stops at
     once) or "opponent" (the chosen opponent is out but others remain: the card that was resolving
     stops, the acting player chooses a new opponent for the rest of the activation).
     """
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
 
 
 # --- the machine ------------------------------------------------------------------------------
@@ -710,7 +706,10 @@ class InfernalContraption(Engine):
         status = "done"
         try:
             if fn is not None:
-                status = self.run(game, fn, player, uid, opponent).status
+                out = self.run(game, fn, player, uid, opponent)
+                if out.halt is not None:
+                    raise out.halt  # the activation loop decides what stops (activate)
+                status = out.status
             if status == "done":
                 if game.stats is not None:
                     game.stats["activations"][rec["id"]] += 1
@@ -738,6 +737,8 @@ class InfernalContraption(Engine):
         if fn is None:
             return "skip"
         out = self.run(game, fn, player, uid, opponent, {"_contraption": contraption})
+        if out.halt is not None:
+            raise out.halt  # unwinds to the activation loop, as the Contraption's own effect would
         if out.ok and game.stats is not None:
             game.stats["activations"][rec["id"]] += 1
         return out.status

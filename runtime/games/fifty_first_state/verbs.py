@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from runtime.context import Ctx, face_view
+from runtime.context import MAX_HELD, Ctx, face_view
 from runtime.errors import Refused
 from runtime.refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
 from runtime.verbs import AMOUNTS, Slot, verb
@@ -56,6 +56,7 @@ def give_goods(ctx: Ctx, player: int, good: str, n: int) -> None:
     if good == "card":
         Ctx(g, player, ctx.card, ctx.opponent).draw_cards(Sel(CARD, "card", n), None, strict=False)
         return
+    n = min(n, max(0, MAX_HELD - g.players[player].goods[good]))  # what a player can hold (context.py)
     g.players[player].goods[good] += n
     g.emit("gain", player, f"gains {n} {good}", good=good, n=n)
 

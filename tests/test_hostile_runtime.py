@@ -1,0 +1,108 @@
+"""Issue 11, class 2 (runtime): an accepted effect finishes at once whatever its amounts, a literal
+past the documented limit is refused at check time, and an engine's control-flow signal never
+escapes ``Engine.run``."""
+from __future__ import annotations
+
+import signal
+import time
+from contextlib import contextmanager
+
+import pytest
+
+from compiler.explain import effect_function, explain_effect
+from compiler.parser import MAX_LITERAL, parse_effect
+from compiler.vocabulary import Vocabulary
+from runtime.context import MAX_HELD
+from runtime.engine import engine_for, load_compiled
+from runtime.errors import Halt
+
+
+class TookTooLong(Exception):
+    pass
+
+
+@contextmanager
+def finishes_within(seconds: float):
+    """Fail (instead of hanging the suite) when the body runs longer than ``seconds``."""
+    def alarm(signum, frame):
+        raise TookTooLong(f"still running after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def game_of(name: str, players=("Ann", "Bob"), seed=1):
+    compiled = load_compiled(name)
+    engine = engine_for(compiled)
+    return engine, engine.new_game(compiled, list(players), seed=seed), Vocabulary.from_data(compiled.vocab)
+
+
+def compiled(text: str, vocab: Vocabulary):
+    ex = explain_effect(text, vocab)
+    assert not ex.diags.errors, [d.render() for d in ex.diags]
+    return effect_function(ex)
+
+
+HUGE = "(999 * 999 * 999)"  # every literal within the limit; the product is not
+
+
+@pytest.mark.parametrize("text", [
+    f"gain {HUGE} ruins",                      # one Ruins per unit (M11): a loop per unit
+    f"gain {HUGE} resource",                   # a choice per unit of a Good group
+    f"draw {HUGE} cards",
+    f"gain {HUGE} fuel per card in your hand",
+    f"gain {HUGE} vp",
+])
+def test_an_astronomical_amount_finishes_at_once(text):
+    engine, game, vocab = game_of("fifty_first_state")
+    fn = compiled(text, vocab)
+    start = time.perf_counter()
+    with finishes_within(5):
+        out = engine.run(game, fn, 0)
+    assert out.status == "done" and time.perf_counter() - start < 2
+    assert all(n <= MAX_HELD for n in game.players[0].goods.values())  # what a state can hold
+
+
+def test_a_gain_never_makes_a_player_hold_more_than_the_limit():
+    engine, game, vocab = game_of("fifty_first_state")
+    fn = compiled("gain 999 fuel", vocab)
+    for _ in range(12):
+        engine.run(game, fn, 0)
+    assert game.players[0].goods["fuel"] == MAX_HELD
+
+
+@pytest.mark.parametrize("text, start, digits", [
+    ("gain 2147483648 ruins", 5, 10),
+    ("draw 1000000000 cards", 5, 10),
+    ("gain up to 1000 fuel", 11, 4),
+    ("gain " + "9" * 4301 + " fuel", 5, 4301),     # past Python's digit limit: no ValueError
+    ("x is number of cards in your hand (min 5000); gain x fuel", 39, 4),
+])
+def test_a_literal_past_the_limit_is_refused_at_check_time(text, start, digits):
+    effect, problem = parse_effect(text)
+    assert effect is None and problem.code == "E306"
+    assert (problem.offset, problem.length) == (start, digits)
+    assert f"larger than {MAX_LITERAL}" in problem.message
+
+
+def test_the_limit_itself_is_accepted():
+    effect, problem = parse_effect(f"gain {MAX_LITERAL} fuel")
+    assert problem is None
+
+
+def test_an_elimination_never_escapes_engine_run():
+    """Drawing 999 cards empties the parts pile: the player is out (I12). ``Stop`` is control flow
+    for the activation loop; whoever calls ``Engine.run`` gets an outcome, never the exception."""
+    engine, game, vocab = game_of("infernal_contraption", ("Ann", "Bob", "Cid"))
+    fn = compiled("draw 999 cards", vocab)
+    try:
+        out = engine.run(game, fn, 0)
+    except Halt as exc:  # pragma: no cover - the failure this test exists for
+        pytest.fail(f"{type(exc).__name__} escaped Engine.run")
+    assert out.status == "done" and out.reason == "stopped: out"
+    assert game.players[0].out and not game.over
