@@ -16,6 +16,9 @@ from compiler.build import compile_tree, stale_files, write_outputs
 from compiler.diagnostics import Diagnostics, display_path
 
 FORMATS = click.Choice(["text", "json"])
+# No table seats more; a bigger --players would only make setup build that many players before
+# the game's own check (its deck) refuses. Decision: docs/decisions.md.
+MAX_PLAYERS = 64
 
 
 def default_data() -> Path:
@@ -61,6 +64,38 @@ def _data_arg(path: str | None) -> Path:
     return Path(path) if path else default_data()
 
 
+def game_names(data: Path) -> list[str]:
+    """The games under a data folder (each folder holding a game.yaml), or none if it is unreadable."""
+    from compiler.build import discover_games
+
+    try:
+        return [p.name for p in discover_games(data)] if data.is_dir() else []
+    except OSError:
+        return []
+
+
+def unknown_game(game: str, choices: list[str], where: str) -> str:
+    """The one message every command gives for a game name that does not exist."""
+    from compiler.diagnostics import did_you_mean
+
+    hint = did_you_mean(game, choices)
+    return (f"error: no game '{game}' under {where}" + (f" ({hint})" if hint else "")
+            + f"; games: {', '.join(sorted(choices)) or 'none'}")
+
+
+def require_game(game: str, data: Path) -> None:
+    """Exit 2 (a usage error, as for any wrong argument) when ``game`` is not a game under ``data``,
+    before anything is read further or written."""
+    names = game_names(data)
+    if game not in names:
+        click.echo(unknown_game(game, names, display_path(data)), err=True)
+        sys.exit(2)
+
+
+# A PATH argument or --data option that does not exist is a usage error (exit 2), as click has it.
+DATA_PATH = click.Path(exists=True)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardwright")
 def main() -> None:
@@ -68,7 +103,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("path", required=False, type=click.Path())
+@click.argument("path", required=False, type=DATA_PATH)
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def validate(path, fmt):
     """Check the data under PATH (default: ./data or the bundled games); write nothing."""
@@ -83,7 +118,7 @@ def validate(path, fmt):
 
 
 @main.command("compile")
-@click.argument("path", required=False, type=click.Path())
+@click.argument("path", required=False, type=DATA_PATH)
 @click.option("--out", type=click.Path(), help="Output folder (default: generated/ beside the data).")
 @click.option("--check", is_flag=True, help="Write nothing; fail listing stale files if generated/ is out of date.")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
@@ -115,7 +150,7 @@ def compile_cmd(path, out, check, fmt):
 
 
 @main.command()
-@click.argument("path", required=False, type=click.Path())
+@click.argument("path", required=False, type=DATA_PATH)
 @click.option("--out", type=click.Path(), help="Folder for the generated code (default: generated/).")
 @click.option("--reference-out", type=click.Path(), help="Folder for the rules references (default: build/reference).")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
@@ -147,7 +182,7 @@ def build(path, out, reference_out, fmt):
 @click.option("--format", "formats", type=click.Choice(["html", "md", "pdf", "json"]), multiple=True,
               help="html (default), md or pdf; repeat for several. 'json' reports the written files as JSON.")
 @click.option("--out", type=click.Path(), help="Output folder (default: build/reference beside the data).")
-@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--data", "data_path", type=DATA_PATH, help="Data folder (default: ./data or bundled).")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper size for PDF (the HTML prints on both).")
 @click.option("--audience", type=click.Choice(["players", "designers"]), default="players", show_default=True,
@@ -159,17 +194,14 @@ def reference(game, formats, out, data_path, paper, audience, coords):
     from compiler.reference import PdfError, render_all
 
     data = _data_arg(data_path)
+    if game:
+        require_game(game, data)
     as_json = "json" in formats
     kinds = tuple(dict.fromkeys(f for f in formats if f != "json")) or ("html",)
     result = compile_tree(data, only={game} if game else None)
     if not result.ok:
         _emit(result.diags, "json" if as_json else "text")
         sys.exit(1)
-    if game and game not in result.games:
-        everything = compile_tree(data)
-        click.echo(f"no game '{game}' under {display_path(data)} "
-                   f"(games: {', '.join(sorted(everything.games)) or 'none'})", err=True)
-        sys.exit(2)
     out_dir = Path(out) if out else default_out(data, "build") / "reference"
     try:
         written = render_all(result, data, out_dir, formats=kinds, paper=paper, audience=audience, coords=coords)
@@ -322,8 +354,7 @@ def _compiled_for(data: Path):
         if not result.ok:
             raise LookupError("the game's data has errors; run `cardwright validate`")
         if game not in result.games:
-            raise LookupError(f"no game '{game}' under {display_path(data)} "
-                              f"(games: {', '.join(sorted(result.games)) or 'none'})")
+            raise LookupError(unknown_game(game, sorted(result.games), display_path(data))[len("error: "):])
         return load_from_sources(result.outputs, game)
 
     return get
@@ -331,7 +362,7 @@ def _compiled_for(data: Path):
 
 @main.command()
 @click.argument("scenario", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--data", "data_path", type=DATA_PATH, help="Data folder (default: ./data or bundled).")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 @click.option("--quiet", is_flag=True, help="Do not print the trace.")
 def run(scenario, data_path, fmt, quiet):
@@ -361,7 +392,7 @@ def run(scenario, data_path, fmt, quiet):
 @main.command()
 @click.argument("effect")
 @click.option("--game", required=True, help="The game whose vocabulary and verbs to use.")
-@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--data", "data_path", type=DATA_PATH, help="Data folder (default: ./data or bundled).")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def explain(effect, game, data_path, fmt):
     """Show how EFFECT parses, reads in English and compiles, for GAME."""
@@ -371,8 +402,9 @@ def explain(effect, game, data_path, fmt):
     from compiler.printer import print_effect
 
     data = _data_arg(data_path)
+    require_game(game, data)
     diags = Diagnostics()
-    _, vocab = load_game(data / game / "game.yaml", diags)
+    _, vocab = load_game(_game_dir(data, game) / "game.yaml", diags)
     if vocab is None:
         _emit(diags, fmt)
         sys.exit(1)
@@ -393,12 +425,17 @@ def explain(effect, game, data_path, fmt):
     click.echo("python:\n" + ex.source)
 
 
+def _game_dir(data: Path, game: str) -> Path:
+    """A game's folder: ``data/<game>``, or ``data`` itself when PATH names one game's folder."""
+    return data if (data / "game.yaml").is_file() and data.name == game else data / game
+
+
 def _game_engine(data: Path, game: str) -> str | None:
     """The engine named by ``data/<game>/game.yaml`` (None, with diagnostics, when unreadable)."""
     from compiler.loader import load_file
 
     diags = Diagnostics()
-    gdoc = load_file(data / game / "game.yaml", diags)
+    gdoc = load_file(_game_dir(data, game) / "game.yaml", diags)
     if gdoc is None or not isinstance(gdoc.data, dict):
         return None
     engine = gdoc.data.get("engine", "core")
@@ -407,7 +444,7 @@ def _game_engine(data: Path, game: str) -> str | None:
 
 @main.command()
 @click.option("--game", help="Only the verbs available to this game's engine.")
-@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--data", "data_path", type=DATA_PATH, help="Data folder (default: ./data or bundled).")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def verbs(game, data_path, fmt):
     """List the verbs of the effect language: signature, English template, description, example."""
@@ -416,6 +453,7 @@ def verbs(game, data_path, fmt):
     engine = None
     if game:
         data = _data_arg(data_path)
+        require_game(game, data)
         engine = _game_engine(data, game)
         if engine is None:
             click.echo(f"error: no readable game '{game}' under {display_path(data)}", err=True)
@@ -500,12 +538,13 @@ def new_game_cmd(name, data_path):
 @click.option("--kind", required=True, help="A card kind declared in the game's game.yaml.")
 @click.option("--id", "card_id", help="The new card's id (default: new_<kind>).")
 @click.option("--module", help="The module file to append to (default: the one holding cards of this kind).")
-@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--data", "data_path", type=DATA_PATH, help="Data folder (default: ./data or bundled).")
 def new_card_cmd(game, kind, card_id, module, data_path):
     """Append a skeleton card of KIND to a module file (comments and layout are kept)."""
     from compiler.scaffold import ScaffoldError, new_card
 
     data = _data_arg(data_path)
+    require_game(game, data)
     try:
         made = new_card(data, game, kind, card_id, module)
     except ScaffoldError as exc:
@@ -531,6 +570,9 @@ def diff(old_path, new_path, fmt):
     with tempfile.TemporaryDirectory(prefix="cardwright-diff-") as tmp:
         sides = []
         for i, spec in enumerate((old_path, new_path)):
+            if ":" not in spec and not Path(spec).exists():
+                raise click.BadParameter(f"Path '{spec}' does not exist.",
+                                         param_hint="'OLD_PATH'" if i == 0 else "'NEW_PATH'")
             if ":" in spec and not Path(spec).exists():
                 where = git_tree(spec, Path.cwd(), Path(tmp) / str(i))
                 if isinstance(where, str):
@@ -552,14 +594,17 @@ def diff(old_path, new_path, fmt):
 
 @main.command()
 @click.option("--game", help="Only this game's per-game schema (the generic ones are always written).")
-@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--data", "data_path", type=DATA_PATH, help="Data folder (default: ./data or bundled).")
 @click.option("--out", type=click.Path(file_okay=False), required=True, help="Folder to write the schemas to.")
 def schema(game, data_path, out):
     """Export the JSON Schemas (generic and per game) and a VS Code settings example, for editors."""
     from compiler.schemaexport import export
 
+    data = _data_arg(data_path)
+    if game:
+        require_game(game, data)  # before any schema is written
     diags = Diagnostics()
-    written = export(_data_arg(data_path), Path(out), game, diags)
+    written = export(data, Path(out), game, diags)
     _emit(diags, "text")
     for p in written:
         click.echo(f"wrote {display_path(p)}")
@@ -569,7 +614,8 @@ def schema(game, data_path, out):
 @main.command()
 @click.argument("game")
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True, help="How many games to play.")
-@click.option("--players", type=click.IntRange(min=2), default=2, show_default=True)
+@click.option("--players", type=click.IntRange(min=2, max=MAX_PLAYERS), default=2, show_default=True,
+              help="Players per game; the game's own setup may allow fewer (its deck decides).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is seeded from (seed, i).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes; the result is the same whatever this is.")
@@ -587,6 +633,10 @@ def simulate(game, games, players, seed, jobs, agent, turn_cap, out, fmt):
     from runtime.simulate import SimConfig, check_config, render_html
     from runtime.simulate import simulate as run_sim
 
+    compiled = compiled_games()
+    if game not in compiled:
+        click.echo(unknown_game(game, compiled, "generated/"), err=True)
+        sys.exit(2)
     cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs)
     start = time.perf_counter()
     try:
@@ -623,6 +673,17 @@ def simulate(game, games, players, seed, jobs, agent, turn_cap, out, fmt):
     click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")
 
 
+def compiled_games() -> list[str]:
+    """The games compiled into the ``generated`` package (what simulate can play)."""
+    import pkgutil
+
+    try:
+        import generated
+    except ImportError:  # pragma: no cover - an install without generated code
+        return []
+    return sorted(m.name for m in pkgutil.iter_modules(generated.__path__) if m.ispkg)
+
+
 def _watch_report(rep, first: bool) -> None:
     from datetime import datetime
 
@@ -650,7 +711,7 @@ def _watch_report(rep, first: bool) -> None:
 
 
 @main.command()
-@click.argument("path", required=False, type=click.Path())
+@click.argument("path", required=False, type=DATA_PATH)
 @click.option("--out", type=click.Path(), help="Output folder (default: generated/ beside the data).")
 @click.option("--interval", type=float, default=0.3, show_default=True, help="Seconds between looks.")
 @click.option("--cache-dir", type=click.Path(file_okay=False),

@@ -68,9 +68,16 @@ def validate(doc: Document, schema: str | dict | Prepared, diags: Diagnostics, b
             if extra:
                 where = path + (extra[0],)
                 line, col, src = _key_where(doc, where)
-                diags.error("E401", message, file=doc.file, line=line, column=col, length=len(extra[0]),
+                diags.error("E401", message, file=doc.file, line=line, column=col, length=len(str(extra[0])),
                             card=card_of(doc, path), path=path_text(path) or None, source_line=src)
                 continue
+        if "propertyNames" in err.schema_path and isinstance(doc.get(path), dict):
+            # a bad name is reported at the key itself, not at the mapping's first line
+            line, col, src = _key_where(doc, path + (err.instance,))
+            diags.error("E401", _name_message(err), file=doc.file, line=line, column=col,
+                        length=len(str(err.instance)), card=card_of(doc, path), path=path_text(path) or None,
+                        source_line=src)
+            continue
         line, col, src = doc.where(where)
         diags.error("E401", message, file=doc.file, line=line, column=col, card=card_of(doc, path),
                     path=path_text(path) or None, source_line=src)
@@ -89,7 +96,21 @@ def _extras(err) -> list[str]:
     patterns = err.schema.get("patternProperties", {})
     if patterns:
         return []
-    return sorted(k for k in err.instance if k not in allowed)
+    # keys may be numbers (`2: gain 1 fuel` inside a card): compare and sort them as text
+    return sorted((k for k in err.instance if k not in allowed), key=str)
+
+
+def _name_message(err) -> str:
+    """A key that is not a valid name: say what a name looks like, never the regular expression."""
+    key = err.instance
+    if not isinstance(key, str):
+        return f"the name {key!r} is a number: names are words (lower-case letters, digits and _)"
+    return (f"'{_clip(key)}' is not a valid name: names are lower-case letters, digits and _"
+            + (" (and spaces)" if " " in str(err.validator_value) else "") + ", starting with a letter")
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _message(err) -> str:
@@ -102,7 +123,7 @@ def _message(err) -> str:
         if extra:
             from .diagnostics import did_you_mean
 
-            hint = did_you_mean(extra[0], err.schema.get("properties", {}))
+            hint = did_you_mean(str(extra[0]), err.schema.get("properties", {}))
             return f"unknown field '{extra[0]}'" + (f" ({hint})" if hint else "")
     if v == "type":
         want = err.validator_value

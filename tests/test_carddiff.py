@@ -98,7 +98,7 @@ def test_cli_json_and_missing_folder(runner, mini_game, tmp_path):
     (g,) = payload["games"]
     assert g["changed"][0]["fields"] == {"name": {"old": "Oil Rig", "new": "Oil Derrick"}}
     res = runner.invoke(main, ["diff", str(old), str(tmp_path / "nowhere")])
-    assert res.exit_code == 1 and "E101" in res.output
+    assert res.exit_code == 2 and "does not exist" in res.output  # a usage error, as click has it
 
 
 def test_bundled_games_against_themselves_have_no_changes(root):

@@ -59,9 +59,21 @@ def test_validate_bad_content_json(project, runner):
                  "hint": "did you mean 'fuel'?"}
 
 
-def test_validate_missing_folder(project, runner):
-    res = runner.invoke(cli.main, ["validate", "nowhere"])
-    assert res.exit_code == 1 and "E101" in res.output
+@pytest.mark.parametrize("command", ["validate", "compile", "build", "watch"])
+def test_a_path_that_does_not_exist_is_a_usage_error(project, runner, command):
+    res = runner.invoke(cli.main, [command, "nowhere"])
+    assert res.exit_code == 2 and "Path 'nowhere' does not exist" in res.output
+    no_traceback(res)
+
+
+@pytest.mark.parametrize("args", [["reference", "mini", "--data", "nowhere"],
+                                  ["run", "x.yaml", "--data", "nowhere"],
+                                  ["explain", "gain 1 fuel", "--game", "mini", "--data", "nowhere"]])
+def test_a_data_option_that_does_not_exist_is_a_usage_error(project, runner, args):
+    if args[0] == "run":
+        Path("x.yaml").write_text("game: mini\n")
+    res = runner.invoke(cli.main, args)
+    assert res.exit_code == 2 and "does not exist" in res.output
     no_traceback(res)
 
 
@@ -160,7 +172,7 @@ def test_explain_errors(project, runner):
     res = runner.invoke(cli.main, ["explain", "gain 2 fule", "--game", "mini", "--data", "data"])
     assert res.exit_code == 1 and "<effect>:1:8: E201 unknown good 'fule'" in res.output
     res = runner.invoke(cli.main, ["explain", "gain 2 fuel", "--game", "nope", "--data", "data"])
-    assert res.exit_code == 1 and "E101" in res.output
+    assert res.exit_code == 2 and "error: no game 'nope' under data; games: mini" in res.output
     no_traceback(res)
 
 

@@ -81,7 +81,7 @@ def test_verbs_command_text_and_json(runner, root):
 def test_verbs_command_unknown_game(runner, root):
     res = runner.invoke(main, ["verbs", "--game", "nope", "--data", str(root / "tests" / "fixtures" / "mini")])
     assert res.exit_code == 2
-    assert "no readable game 'nope'" in res.output
+    assert "error: no game 'nope' under " in res.output and "games: mini" in res.output
 
 
 def test_every_engine_verb_example_compiles_on_its_engine():

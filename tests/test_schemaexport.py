@@ -66,9 +66,11 @@ def test_schema_command(runner, tmp_path, root):
     schema = json.loads((tmp_path / "mini.module.schema.json").read_text(encoding="utf-8"))
     icons = schema["properties"]["cards"]["items"]["allOf"][1]["allOf"][0]["then"]["properties"]["icons"]
     assert icons["items"]["enumDescriptions"] == ["Green", "Red", "Worker figure"]
-    res = runner.invoke(main, ["schema", "--game", "nope", "--data", str(root / "tests" / "fixtures" / "mini"),
-                               "--out", str(tmp_path)])
-    assert res.exit_code == 1 and "no readable game 'nope'" in res.output
+    fresh = tmp_path / "fresh"
+    res = runner.invoke(main, ["schema", "--game", "mimi", "--data", str(root / "tests" / "fixtures" / "mini"),
+                               "--out", str(fresh)])
+    assert res.exit_code == 2 and "no game 'mimi'" in res.output and "did you mean 'mini'?" in res.output
+    assert not fresh.exists()  # nothing half-written before the game was found unknown
 
 
 def test_vscode_settings_example_is_current(root, monkeypatch):

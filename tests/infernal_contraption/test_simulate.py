@@ -58,7 +58,7 @@ def test_cli_simulate_writes_json_and_html(runner, tmp_path):
 
 def test_cli_simulate_unknown_game(runner, tmp_path):
     res = runner.invoke(main, ["simulate", "no_such_game", "--games", "1", "--out", str(tmp_path)])
-    assert res.exit_code == 2 and "no compiled game" in res.output
+    assert res.exit_code == 2 and "no game 'no_such_game'" in res.output
 
 
 def test_mixed_agents_by_player():
