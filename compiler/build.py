@@ -355,13 +355,30 @@ def stale_files(result: BuildResult, out_dir: Path) -> list[str]:
     return stale
 
 
+def _write_order(item: tuple[str, str]) -> tuple:
+    """Modules before the ``__init__.py`` that imports them, the top package last: a build killed
+    between two renames leaves at worst new modules that nothing imports yet, never an
+    ``__init__.py`` importing a module that is not there."""
+    rel = item[0]
+    is_init = rel.rsplit("/", 1)[-1] == "__init__.py"
+    return (is_init, -rel.count("/"), rel)
+
+
+def _file_mode() -> int:
+    """0666 less the umask, as ``open()`` would create a file (0644 under the usual umask 022)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def write_outputs(result: BuildResult, out_dir: Path) -> list[str]:
     """Write changed files atomically; remove files no longer generated. Returns what changed."""
     if not result.ok:
         raise RuntimeError("refusing to write a failed build")
     changed = []
     out_dir.mkdir(parents=True, exist_ok=True)
-    for rel, text in sorted(result.outputs.items()):
+    mode = _file_mode()
+    for rel, text in sorted(result.outputs.items(), key=_write_order):
         p = out_dir / rel
         if p.is_file() and p.read_text(encoding="utf-8") == text:
             continue
@@ -370,6 +387,7 @@ def write_outputs(result: BuildResult, out_dir: Path) -> list[str]:
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)
+            os.chmod(tmp, mode)  # mkstemp makes 0600; a generated file is an ordinary one
             os.replace(tmp, p)
         except BaseException:
             if os.path.exists(tmp):
