@@ -60,6 +60,7 @@ def validate(doc: Document, schema: str | dict | Prepared, diags: Diagnostics, b
     ok = True
     for err in sorted(validator.iter_errors(value), key=lambda e: (list(map(str, e.absolute_path)), e.message)):
         ok = False
+        err = _meant(err)
         path = base + tuple(err.absolute_path)
         where = path
         message = _message(err)
@@ -113,8 +114,22 @@ def _clip(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+# The patterns the schemas use, in words: a designer is never shown a regular expression.
+_PATTERN_WORDS = {
+    "^[a-z][a-z0-9_]*$": "a lower-case id: letters, digits and _, starting with a letter (oil_rig)",
+    "^[a-z][a-z0-9_ ]*$": "lower-case words: letters, digits, _ and spaces, starting with a letter",
+    "^[a-z][a-z0-9_' ]*$": "lower-case words: letters, digits, _, ' and spaces, starting with a letter",
+    "^[A-Za-z][A-Za-z0-9_]*$": "an id: letters, digits and _, starting with a letter (X1)",
+    "^[MSAI][0-9]{2}$": "a rule clause id: M, S, A or I and two digits (M04)",
+    "^(rulebook [0-9]{3}_[0-9a-f]+(\\.txt)?|example)": "'example', or 'rulebook ' and a rulebook's file name "
+                                                      "(rulebook 000_3e37b2ec99b6decd.txt)",
+}
+
+
 def _message(err) -> str:
-    """jsonschema's messages, reworded where a designer would not understand them."""
+    """jsonschema's messages, reworded in a designer's words: what was expected and what was found,
+    with "did you mean" for a closed set — never "is not valid under any of the given schemas", a
+    regular expression, or Python's None."""
     v = err.validator
     if v == "required":
         return err.message.replace("is a required property", "is missing (it is required)")
@@ -126,19 +141,95 @@ def _message(err) -> str:
             hint = did_you_mean(str(extra[0]), err.schema.get("properties", {}))
             return f"unknown field '{extra[0]}'" + (f" ({hint})" if hint else "")
     if v == "type":
-        want = err.validator_value
-        want = " or ".join(_TYPE_WORDS.get(w, w) for w in want) if isinstance(want, list) else \
-            _TYPE_WORDS.get(want, want)
-        return f"expected {want}, found {_kind(err.instance)} {_short(err.instance)}"
+        return f"expected {_type_words(err.validator_value)}, found {_found(err.instance)}"
     if v == "enum":
         from .diagnostics import did_you_mean
 
-        text = f"{_short(err.instance)} is not one of: {', '.join(map(str, err.validator_value))}"[:300]
+        choices = ', '.join(map(str, err.validator_value))
+        text = (f"expected one of: {choices}; found nothing" if err.instance is None else
+                f"{_short(err.instance)} is not one of: {choices}")[:300]
         hint = did_you_mean(err.instance, map(str, err.validator_value)) if isinstance(err.instance, str) else None
         return text + (f" ({hint})" if hint else "")
+    if v == "const":
+        return f"expected {_short(err.validator_value)}, found {_found(err.instance)}"
     if v == "pattern":
-        return f"{err.instance!r} does not match the required form {err.validator_value}"
-    return err.message[:300]
+        words = _PATTERN_WORDS.get(err.validator_value)
+        if words:
+            return f"{_short(err.instance)} is not {words}"
+        return f"{_short(err.instance)} is not in the form expected here" + \
+            (f": {err.schema['description']}" if err.schema.get("description") else "")
+    if v in ("oneOf", "anyOf"):
+        return _alternatives(err)
+    if v == "minItems":
+        n = err.validator_value
+        return f"needs at least {n} item{'s' if n != 1 else ''}, found {len(err.instance)}"
+    if v == "maxItems":
+        return f"holds at most {err.validator_value} items, found {len(err.instance)}"
+    if v == "minimum":
+        return f"must be at least {err.validator_value}, found {_short(err.instance)}"
+    if v == "maximum":
+        return f"must be at most {err.validator_value}, found {_short(err.instance)}"
+    if v == "maxLength":
+        return f"is at most {err.validator_value} characters long, found {len(err.instance)}: {_short(err.instance)}"
+    if v == "minLength":
+        return f"is at least {err.validator_value} characters long, found {_short(err.instance)}"
+    if v == "uniqueItems":
+        return "lists the same value twice"
+    if v == "propertyNames":
+        return _name_message(err)
+    return err.message[:300].replace("None", "nothing")
+
+
+def _meant(err):
+    """For "one of several forms", the error inside the form the value was meant to have (the one
+    of its type), so that it is worded and located as that form's own error; else ``err``."""
+    while err.validator in ("oneOf", "anyOf"):
+        meant = [e for e in err.context or () if not (e.validator == "type" and not e.relative_path)]
+        branches = {e.schema_path[0] for e in meant if e.schema_path}
+        if not meant or len(branches) != 1:
+            return err
+        from jsonschema.exceptions import best_match
+
+        err = best_match(meant)
+    return err
+
+
+def _alternatives(err) -> str:
+    """One of several forms was expected: word the form the value was meant to have (the branch of
+    its own type), or list the forms when it has none of their types."""
+    subs = list(err.context or ())
+    by_branch: dict[int, list] = {}
+    for sub in subs:
+        by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
+    types, meant = [], []
+    for branch, errors in sorted(by_branch.items()):
+        wrong_type = [e for e in errors if e.validator == "type" and not e.relative_path]
+        if wrong_type:
+            want = wrong_type[0].validator_value
+            types.extend(want if isinstance(want, list) else [want])
+        else:
+            meant.extend(errors)
+    if meant:  # the value has a branch's type: what is wrong inside that branch
+        from jsonschema.exceptions import best_match
+
+        best = best_match(meant)
+        inner = _message(best)
+        if best.relative_path:
+            inner = f"{path_text(tuple(best.relative_path))}: {inner}"
+        return inner
+    return f"expected {_type_words(list(dict.fromkeys(types)))}, found {_found(err.instance)}" if types \
+        else f"{_found(err.instance)} is not allowed here"
+
+
+def _type_words(want) -> str:
+    return " or ".join(_TYPE_WORDS.get(w, w) for w in want) if isinstance(want, list) else _TYPE_WORDS.get(want, want)
+
+
+def _found(value: Any) -> str:
+    """'nothing' for an empty value (never Python's None), else the kind and the value."""
+    if value is None:
+        return "nothing"
+    return f"{_kind(value)} {_short(value)}"
 
 
 _TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
