@@ -138,3 +138,108 @@ class Vocabulary:
 
     def icon_names(self) -> list[str]:
         return sorted(self.data.get("icons") or {})
+
+
+# --- names inside game.yaml that refer to other names ------------------------------------------
+# The schema checks each section's shape; it cannot check that the zone a thing lives in is one of
+# the zones declared above it. A typo there used to pass `validate` and surface at run time,
+# pointing at a scenario. Every such reference is checked here, located, with "did you mean".
+
+SLOT_KINDS = ("effect", "condition")
+RULE_ZONES = ("hand", "draw_from", "discard_to")  # rules settings that name a zone
+COMMON_FIELDS = ("id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text")
+
+
+def check_names(doc, diags) -> bool:
+    """Report every name in a schema-valid game file that refers to an undeclared one (E201) and
+    every phase listed twice (E202). True when there is none."""
+    from .diagnostics import did_you_mean
+
+    data = doc.data
+    before = len(diags)
+
+    def section(name: str) -> dict:
+        value = data.get(name)
+        return value if isinstance(value, dict) else {}
+
+    def report(code: str, message: str, path: tuple, name, choices=()) -> None:
+        line, col, src = doc.where(path)
+        hint = did_you_mean(str(name), [str(c) for c in choices]) if choices else None
+        diags.error(code, message, file=doc.file, line=line, column=col, length=len(str(name)),
+                    hint=hint, source_line=src, path=_path_text(path))
+
+    def expect(path: tuple, name, what: str, choices) -> None:
+        if isinstance(name, str) and name not in choices:
+            report("E201", f"unknown {what} '{name}'", path, name, choices)
+
+    goods, zones, kinds = section("goods"), section("zones"), section("card_kinds")
+    groups = section("good_groups")
+    for icon, spec in section("icons").items():
+        expect(("icons", icon, "good"), (spec or {}).get("good"), "good", {**goods, **groups})
+    for group, members in groups.items():
+        for i, good in enumerate(members or ()):
+            expect(("good_groups", group, i), good, "good", goods)
+    fields_of = {k: set(COMMON_FIELDS) | set((spec or {}).get("fields") or {}) | set((spec or {}).get("slots") or {})
+                 for k, spec in kinds.items()}
+    flags = set(section("card_flags"))
+    for thing, spec in section("things").items():
+        for i, zone in enumerate(spec.get("zones") or ()):
+            expect(("things", thing, "zones", i), zone, "zone", zones)
+        for i, kind in enumerate(spec.get("kinds") or ()):
+            expect(("things", thing, "kinds", i), kind, "card kind", kinds)
+        known = [k for k in spec.get("kinds") or () if k in kinds] or list(kinds)
+        fields = set().union(*(fields_of[k] for k in known)) | flags if known else flags
+        for key, value in (spec.get("where") or {}).items():
+            if key not in fields:
+                report("E201", f"unknown card field '{key}' in the 'where' of thing '{thing}'",
+                       ("things", thing, "where", key), key, sorted(fields))
+                continue
+            allowed = _allowed_values(key, known, kinds, data)
+            if allowed is not None and isinstance(value, str) and value not in allowed:
+                report("E201", f"'{value}' is not a value of field '{key}'", ("things", thing, "where", key),
+                       value, allowed)
+    for source, spec in section("card_sources").items():
+        expect(("card_sources", source, "zone"), spec.get("zone"), "zone", zones)
+    for key in RULE_ZONES:
+        expect(("rules", key), section("rules").get(key), "zone", zones)
+    for kind, spec in kinds.items():
+        spec = spec or {}
+        slots = spec.get("slots") or {}
+        for slot, sspec in slots.items():
+            expect(("card_kinds", kind, "slots", slot, "kind"), (sspec or {}).get("kind"), "slot kind", SLOT_KINDS)
+        declared = fields_of[kind] | set(spec.get("faces") or {})
+        for i, name in enumerate(spec.get("required") or ()):
+            expect(("card_kinds", kind, "required", i), name, f"field of card kind '{kind}'", declared)
+    seen: dict[str, int] = {}
+    for i, phase in enumerate(data.get("phases") or ()):
+        pid = phase if isinstance(phase, str) else (phase or {}).get("id")
+        if not isinstance(pid, str):
+            continue
+        if pid in seen:
+            path = ("phases", i) if isinstance(phase, str) else ("phases", i, "id")
+            report("E202", f"phase '{pid}' is listed twice (first as phase {seen[pid] + 1})", path, pid)
+        seen.setdefault(pid, i)
+    return len(diags) == before
+
+
+def _allowed_values(field: str, kinds: list, card_kinds: dict, data: dict) -> list | None:
+    """The closed set of values a card field may hold (its enum, or its items' enum), if it has one."""
+    from .schema import field_schema
+
+    out: set = set()
+    for kind in kinds:
+        spec = ((card_kinds.get(kind) or {}).get("fields") or {}).get(field)
+        if spec is None:
+            continue
+        schema = field_schema(spec, data)
+        enum = schema.get("enum") or (schema.get("items") or {}).get("enum") if isinstance(schema, dict) else None
+        if not enum:
+            return None  # an open field in one of the kinds: any value may be meant
+        out |= {str(v) for v in enum}
+    return sorted(out) or None
+
+
+def _path_text(path: tuple) -> str:
+    from .loader import path_text
+
+    return path_text(path)
