@@ -27,7 +27,7 @@ from .loader import Document, load_file, path_text
 from .maps import check_map
 from .parser import parse_effect
 from .schema import prepare_cards, validate
-from .vocabulary import Vocabulary
+from .vocabulary import Vocabulary, check_names
 
 GAME_FILE = "game.yaml"
 SKIP_DIRS = {"schema", "scenarios"}
@@ -74,7 +74,7 @@ def load_game(game_file: Path, diags: Diagnostics) -> tuple[Document | None, Voc
     always a located diagnostic, never a KeyError in ``Vocabulary.from_data``.
     """
     gdoc = load_file(game_file, diags)
-    if gdoc is None or not validate(gdoc, "game", diags):
+    if gdoc is None or not validate(gdoc, "game", diags) or not check_names(gdoc, diags):
         return gdoc, None
     return gdoc, Vocabulary.from_data(gdoc.data)
 
@@ -169,12 +169,16 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         t = timer.add("load", t)
         if doc is None:
             continue
-        if not validate(doc, "module", diags):
+        if not validate(doc, "module", diags) and not _usable(doc):
             timer.add("validate", t)
             continue
-        cards = doc.data.get("cards") or []
+        # A schema error inside one card (a missing name) does not end the file: every card is
+        # still checked and compiled, so the same run reports that card's other errors and the
+        # next card's (a build with errors never writes anything, so nothing half-made escapes).
+        cards = [c if isinstance(c, dict) else None for c in doc.data.get("cards") or []]
         for i, card in enumerate(cards):
-            validate(doc, cschema, diags, ("cards", i))
+            if card is not None:
+                validate(doc, cschema, _Unique(diags), ("cards", i))
         if isinstance(doc.data.get("map"), dict) and validate(doc, "map", diags, ("map",)):
             check_map(doc, gdoc.data, diags)  # geometry a schema cannot express (E601)
         t = timer.add("validate", t)
@@ -186,16 +190,24 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         checker.card_ids = set(seen_ids) | {c.get("id") for c in cards if isinstance(c, dict)}
         table_cards = []
         for i, card in enumerate(cards):
+            if card is None:
+                continue
             cid = card.get("id")
             line, col, src = doc.where(("cards", i, "id"))
-            if cid in seen_ids:
+            if not isinstance(cid, str):
+                cid = None  # reported by the schema; the card's texts are still checked
+            elif cid in seen_ids:
                 diags.error("E202", f"card id '{cid}' is already used at {seen_ids[cid]}", file=doc.file,
                             line=line, column=col, length=len(str(cid)), card=cid, source_line=src)
                 continue
-            seen_ids[cid] = f"{doc.file}:{line}"
+            else:
+                seen_ids[cid] = f"{doc.file}:{line}"
             table_cards.append(_compile_card(doc, i, card, vocab, checker, mw, diags, timer, gb))
         rules = []
-        for rname, text in (doc.data.get("rules") or {}).items():
+        rule_texts = doc.data.get("rules") if isinstance(doc.data.get("rules"), dict) else {}
+        for rname, text in rule_texts.items():
+            if not isinstance(text, str):
+                continue  # reported by the schema
             fn = _compile_slot(doc, ("rules", rname), text, None, vocab, checker, mw, diags, timer, gb,
                                identifier("rule", rname), "effect")
             rules.append((rname, fn))
@@ -220,6 +232,26 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             cache.store(path, game_dir, rel_root, result, gb, seen_ids, module_names, mark)
     result.outputs[f"{vocab.game}/__init__.py"] = _game_init(vocab, module_names, gdoc, rel_root)
     return gb
+
+
+def _usable(doc: Document) -> bool:
+    """A module the schema rejected whose cards can still be checked one by one: a mapping whose
+    ``cards`` (if any) is a list. Anything else has nothing more to report."""
+    return isinstance(doc.data, dict) and isinstance(doc.data.get("cards", []), (list, type(None)))
+
+
+class _Unique:
+    """A Diagnostics front that drops a diagnostic already reported at the same place (the module
+    schema and a card's own schema can both see one problem)."""
+
+    def __init__(self, diags: Diagnostics):
+        self.diags = diags
+
+    def error(self, code: str, message: str, **kw):
+        key = (code, message, kw.get("file"), kw.get("line"), kw.get("column"))
+        if any((d.code, d.message, d.file, d.line, d.column) == key for d in self.diags):
+            return None
+        return self.diags.error(code, message, **kw)
 
 
 def _compile_card(doc: Document, i: int, card: dict, vocab: Vocabulary, checker: Checker, mw: ModuleWriter,
