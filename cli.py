@@ -374,10 +374,14 @@ def run(scenario, data_path, fmt, quiet):
     diags = Diagnostics()
     reports = []
     for path in scenario:
-        sc = load_scenario(Path(path), compiled_for, diags)
+        # each file is judged on its own diagnostics: one failing scenario never marks the next FAILED
+        own = Diagnostics()
+        sc = load_scenario(Path(path), compiled_for, own)
         if sc is None:
+            diags.extend(own)
             continue
-        r = sc.run()
+        r = sc.run()  # its diagnostics are `own`: what loading and running this file found
+        diags.extend(own)
         reports.append({"scenario": r.name, "file": display_path(path), "ok": r.ok,
                         "outcomes": [o.status for o in r.outcomes], "trace": r.trace().splitlines()})
         if fmt == "text":

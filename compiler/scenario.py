@@ -15,7 +15,7 @@ from runtime.agents import FirstLegal, Scripted
 from runtime.engine import CompiledGame, Outcome, engine_for
 from runtime.errors import Refused, RulesError
 
-from .diagnostics import Diagnostics
+from .diagnostics import Diagnostics, did_you_mean
 from .explain import effect_function, explain_effect
 from .loader import Document, load_file, path_text
 from .schema import validate
@@ -129,6 +129,11 @@ class Scenario:
             if want is not None and want != out.status:
                 self.err(f"step {i + 1} expected '{want}' but was '{out.status}'"
                          + (f" ({out.reason})" if out.reason else ""), ("steps", i), "E702")
+            elif want is None and out.status == "refused":
+                # a refusal nobody expected is the scenario failing, not a step to pass over: the
+                # designer says `expect: refused` when the refusal is the point
+                self.err(f"step {i + 1} was refused ({out.reason}); add `expect: refused` if that is meant",
+                         ("steps", i), "E702")
         self._check_expect(game, engine)
         return run
 
@@ -192,6 +197,65 @@ class Scenario:
                     self.err(f"{zone} holds {ids}, expected {list(want)}", path + ("zones", zone), "E702")
 
 
+    # checking names before anything runs --------------------------------------------------------
+    def check(self) -> bool:
+        """Every name of the scenario — players, Goods, zones, cards, step keys — against the game,
+        as located E201 errors with "did you mean". True when all are known. Without this an
+        expectation on an undeclared Good would compare against a default 0 and pass."""
+        before = len(self.diags)
+        vocab = self.compiled.vocab
+        goods = set(vocab.get("goods") or {})
+        zones = set(vocab.get("zones") or {})
+        cards = set(self.compiled.cards)
+
+        def known(path: tuple, name, what: str, choices) -> bool:
+            if name in choices:
+                return True
+            line, col, src = self.doc.where(path)
+            kp = self.doc.key_positions.get(path)
+            if kp is not None:  # a mapping key: point at the key itself
+                line, col, src = kp.line + 1, kp.column + 1, self.doc.source_line(kp.line)
+            self.diags.error("E201", f"unknown {what} '{name}'", file=self.doc.file, line=line, column=col,
+                             length=len(str(name)), source_line=src, path=path_text(path),
+                             hint=did_you_mean(str(name), [str(c) for c in choices]))
+            return False
+
+        def holder(path: tuple, spec: dict, player: bool) -> None:
+            for g in (spec.get("goods") or {}) if player else ():
+                known(path + ("goods", g), g, "good", goods)
+            for z, entries in (spec.get("zones") or {}).items():
+                known(path + ("zones", z), z, "zone", zones)
+                for j, entry in enumerate(entries if isinstance(entries, list) else ()):
+                    card = entry if isinstance(entry, str) else entry.get("card") if isinstance(entry, dict) else None
+                    if isinstance(card, str):
+                        where = path + ("zones", z, j) + (() if isinstance(entry, str) else ("card",))
+                        known(where, card, "card", cards)
+
+        players = set(self.players)
+        for name, spec in (self.data.get("state") or {}).items():
+            if known(("state", name), name, "player", players | {"game"}):
+                holder(("state", name), spec, name != "game")
+        for name in self.data.get("answers") or {}:
+            known(("answers", name), name, "player", players)
+        exp = self.data.get("expect") or {}
+        for name, spec in (exp.get("players") or {}).items():
+            if known(("expect", "players", name), name, "player", players):
+                holder(("expect", "players", name), {**spec, "zones": {z: [] for z in spec.get("zones") or {}}}, True)
+        if exp.get("game"):
+            holder(("expect", "game"), {"zones": {z: [] for z in exp["game"].get("zones") or {}}}, False)
+        actions, options = engine_for(self.compiled).step_words()
+        for i, step in enumerate(self.data["steps"]):
+            for key in step:
+                known(("steps", i, key), key, "step key", actions | options)
+            if not any(k in actions for k in step):
+                self.err(f"step {i + 1} says nothing to do: it needs one of {', '.join(sorted(actions))}",
+                         ("steps", i))
+            for key in ("player", "opponent"):
+                if isinstance(step.get(key), str):
+                    known(("steps", i, key), step[key], "player", players)
+        return len(self.diags) == before
+
+
 class _StepFailed(Exception):
     pass
 
@@ -210,4 +274,5 @@ def load_scenario(path: Path, compiled_for, diags: Diagnostics) -> Scenario | No
         return None
     if compiled is None:
         return None
-    return Scenario(doc, compiled, diags)
+    scenario = Scenario(doc, compiled, diags)
+    return scenario if scenario.check() else None

@@ -213,6 +213,14 @@ class Engine:
         raise RulesError(f"the {self.name} engine has no phase {name!r}")
 
     # --- scenario steps ----------------------------------------------------------------------
+    # the words a scenario step may use besides its action key; scenarios check every step's keys
+    # against step_words() before they run, so a misspelt key is a located error, never ignored
+    step_options: frozenset = frozenset({"player", "opponent", "expect", "slot", "face", "note"})
+
+    def step_words(self) -> tuple[set[str], set[str]]:
+        """(action keys, option keys) a scenario step of this engine may use."""
+        return set(self.steps), set(self.step_options)
+
     def step(self, game: GameState, step: dict, scenario) -> Outcome | None:
         for key, method in self.steps.items():
             if key in step:

@@ -133,6 +133,7 @@ class AgeOfSteam(Engine):
     name = ENGINE
     steps = {**Engine.steps, "build": "step_build", "action": "step_action", "move": "step_move",
              "satellite": "step_satellite"}
+    step_options = Engine.step_options | {"cube", "dice", "hex"}
 
     # --- creating a game -----------------------------------------------------------------------
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,

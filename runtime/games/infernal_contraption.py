@@ -250,6 +250,7 @@ class InfernalContraption(Engine):
              "activate": "step_activate", "turn": "step_turn", "play_out": "step_play_out",
              "eliminate_check": "step_eliminate_check"}
     thing_filters = {"terminal": is_terminal, "plug": is_plug}
+    step_options = Engine.step_options | {"machine", "scrap", "at", "side"}
 
     def __init__(self) -> None:
         self._verbs: dict | None = None

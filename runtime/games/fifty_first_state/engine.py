@@ -83,6 +83,14 @@ class FiftyFirstState(Engine):
             raise RulesError(f"unknown State Pack {', '.join(map(repr, unknown))} (packs: {', '.join(sorted(PACKS))})")
         return super().new_game(compiled, players, seed=seed, agents=agents, options=options, setup=setup)
 
+    step_options = Engine.step_options | {"with"}
+
+    def step_words(self) -> tuple[set[str], set[str]]:
+        actions, options = super().step_words()
+        for pack in PACKS.values():
+            actions |= set(pack.steps)
+        return actions, options
+
     def step(self, game, step, scenario):
         for pack in self.packs(game):
             for key, method in pack.steps.items():
