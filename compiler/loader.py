@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
+from . import scalarmap
 from .diagnostics import Diagnostics, display_path
 
 try:  # the C parser is ~10x faster; fall back silently where libyaml is missing
@@ -133,37 +134,15 @@ class Document:
     def _map_offset(self, pos: Pos, value: str, offset: int) -> tuple[int, int]:
         """Map a character offset inside a scalar's value back to a file position.
 
-        Single-line plain and quoted scalars map directly. Multi-line and block scalars are aligned
-        character by character against the source: YAML only folds whitespace, so walking the value
-        and the source in step, skipping whitespace on both sides, lands on the same character.
+        A single-line plain scalar maps directly. Every other style — quotes with their ``''`` and
+        escapes, continuation lines, folded and literal blocks — is aligned character by character
+        against what is written in the file (compiler/scalarmap.py).
         """
-        if pos.line == pos.end_line and pos.style in (None, "'", '"'):
-            return pos.line, pos.column + (1 if pos.style else 0) + offset
-        line, col = pos.line, pos.column
-        if pos.style in ("|", ">"):
-            line, col = line + 1, 0  # content starts on the line after the indicator
-        elif pos.style:
-            col += 1
-        i = 0
-        target = min(offset, len(value))
-        while line < len(self.lines):
-            src = self.lines[line]
-            while col < len(src):
-                if i >= target and not value[i:i + 1].isspace():
-                    if not src[col].isspace():
-                        return line, col
-                ch = src[col]
-                if ch.isspace():
-                    col += 1
-                    continue
-                while i < len(value) and value[i].isspace():
-                    i += 1
-                if i >= target:
-                    return line, col
-                i += 1
-                col += 1
-            line, col = line + 1, 0
-        return pos.line, pos.column
+        if pos.line == pos.end_line and pos.style is None:
+            return pos.line, pos.column + offset
+        written = scalarmap.units(self.lines, (pos.line, pos.column), (pos.end_line, pos.end_column), pos.style)
+        found = scalarmap.locate(value, offset, written)
+        return found if found is not None else (pos.line, pos.column)
 
 
 class _Builder:
