@@ -489,7 +489,8 @@ class Ctx:
         for kind, value in sel.filters:
             if kind == "matching":
                 bound = self.bindings[value[4:]] if value.startswith("var:") else value
-                icon = self.game.vocab.get("icons", {}).get(bound)
+                # "choose 0 icon … as i" binds no icon (an empty list): refused, as in _filter
+                icon = self.game.vocab.get("icons", {}).get(bound) if isinstance(bound, str) else None
                 if icon is None or not icon.get("good"):
                     raise Refused(f"icon {bound!r} matches no Good")
                 return icon["good"]
