@@ -168,9 +168,9 @@ def check_names(doc, diags) -> bool:
         diags.error(code, message, file=doc.file, line=line, column=col, length=len(str(name)),
                     hint=hint, source_line=src, path=_path_text(path))
 
-    def expect(path: tuple, name, what: str, choices) -> None:
+    def expect(path: tuple, name, what: str, choices, where: str = "") -> None:
         if isinstance(name, str) and name not in choices:
-            report("E201", f"unknown {what} '{name}'", path, name, choices)
+            report("E201", f"unknown {what} '{name}'{where}", path, name, choices)
 
     goods, zones, kinds = section("goods"), section("zones"), section("card_kinds")
     groups = section("good_groups")
@@ -209,7 +209,8 @@ def check_names(doc, diags) -> bool:
             expect(("card_kinds", kind, "slots", slot, "kind"), (sspec or {}).get("kind"), "slot kind", SLOT_KINDS)
         declared = fields_of[kind] | set(spec.get("faces") or {})
         for i, name in enumerate(spec.get("required") or ()):
-            expect(("card_kinds", kind, "required", i), name, f"field of card kind '{kind}'", declared)
+            expect(("card_kinds", kind, "required", i), name, "field", declared,
+                   f" in the required fields of card kind '{kind}'")
     seen: dict[str, int] = {}
     for i, phase in enumerate(data.get("phases") or ()):
         pid = phase if isinstance(phase, str) else (phase or {}).get("id")
