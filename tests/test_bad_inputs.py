@@ -114,13 +114,13 @@ EXPECT = {
     "game_thing_unknown_zone": ("E201", None),
     "game_thing_where_unknown_field": ("E201", None),
     "game_thing_where_unknown_value": ("E201", None),
-    "id_not_text_hides_nothing": ("E201", None),
+    "id_not_text_hides_nothing": ("E401", None),
     "inf_in_table": ("E109", None),
     "integer_key_in_card": ("E401", "oil_rig"),
     "integer_key_in_goods": ("E401", None),
     "integer_key_top_level": ("E401", None),
     "integer_with_too_many_digits": ("E109", None),
-    "missing_name_hides_nothing": ("E201", "oil_rig"),
+    "missing_name_hides_nothing": ("E401", "oil_rig"),
     "nan_in_field": ("E109", None),
     "negative_inf_in_game": ("E109", None),
     "scenario_nan_good": ("E109", None),
@@ -267,6 +267,20 @@ def test_several_errors_are_all_reported(tmp_path, monkeypatch, runner):
     assert codes == ["E201", "E302", "E401"]
 
 
+@pytest.mark.parametrize("case, codes", [("missing_name_hides_nothing", ["E201", "E302", "E401"]),
+                                         ("id_not_text_hides_nothing", ["E201", "E401"]),
+                                         ("schema_errors_in_two_cards", ["E401", "E401"]),
+                                         ("game_several_name_errors", ["E201", "E201", "E201"])])
+def test_one_error_hides_no_other(case, codes, tmp_path, monkeypatch, runner):
+    """Issue 11, class 5: a card missing its name (or with a bad id) still has its effects checked,
+    and the next card too; every name error of a game file is reported in one run."""
+    monkeypatch.chdir(tmp_path)
+    data, before = make_project(tmp_path, runner)
+    overlay(case, data)
+    res = runner.invoke(cli.main, ["compile", "data", "--format", "json"])
+    assert sorted(d["code"] for d in json.loads(res.stdout)["diagnostics"]) == codes
+
+
 def test_twenty_megabyte_file(tmp_path, monkeypatch, runner, snapshot):
     """A 20 MB module (generated here, never committed) is refused before it is parsed."""
     monkeypatch.chdir(tmp_path)
@@ -282,3 +296,17 @@ def test_twenty_megabyte_file(tmp_path, monkeypatch, runner, snapshot):
     check_failed_run(res, tmp_path, before)
     assert re.search(r"^data/mini/huge\.yaml:1:1: E107 file is 2\d\.\d MB", res.output, re.M), res.output
     assert snapshot == res.output
+
+
+def test_every_code_is_documented():
+    """docs/diagnostics.md has a table row for every code, and names every corpus case it cites."""
+    from compiler.diagnostics import CODES
+
+    doc = (HERE.parent / "docs" / "diagnostics.md").read_text(encoding="utf-8")
+    missing = [code for code in CODES if f"| {code} |" not in doc]
+    assert not missing, f"undocumented codes: {missing}"
+    rows = [line for line in doc.splitlines() if line.startswith("| E")]
+    cited = [case for case in CASES if any(f"`{case}`" in row for row in rows)]
+    for case in cited:  # a case is cited in the row of the code it must report
+        assert any(f"`{case}`" in row and row.startswith(f"| {EXPECT[case][0]} |") for row in rows), case
+    assert len(cited) >= 90, sorted(set(CASES) - set(cited))
