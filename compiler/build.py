@@ -57,10 +57,16 @@ class BuildResult:
 
 def discover_games(data_root: Path) -> list[Path]:
     """Game folders: sub-folders of the data root that hold a game.yaml, sorted by name."""
-    if (data_root / GAME_FILE).is_file():
+    if _has_game_file(data_root):
         return [data_root]
     return sorted(p for p in data_root.iterdir() if p.is_dir() and p.name not in SKIP_DIRS
-                  and (p / GAME_FILE).is_file())
+                  and _has_game_file(p))
+
+
+def _has_game_file(folder: Path) -> bool:
+    """A game.yaml of any kind, even one that cannot be read (a FIFO, a dangling link): the loader
+    then says what is wrong with it, instead of the game silently not being there."""
+    return os.path.lexists(folder / GAME_FILE) and not (folder / GAME_FILE).is_dir()
 
 
 def module_files(game_dir: Path) -> list[Path]:

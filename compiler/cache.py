@@ -88,7 +88,7 @@ class ModuleCache:
     def key(self, path: Path, game_file: Path, rel: str, shown: str) -> str:
         gkey = str(game_file)
         if gkey not in self._game_hash:
-            self._game_hash[gkey] = _digest(game_file.read_bytes())
+            self._game_hash[gkey] = self._file_hash(game_file)  # never blocks: a FIFO is refused
         return _digest(compiler_version(), self._game_hash[gkey], self._file_hash(path), rel, shown)
 
     def _file_hash(self, path: Path) -> str:

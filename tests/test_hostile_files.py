@@ -86,3 +86,19 @@ def test_watch_once_with_a_fifo_does_not_block(data, runner):
         os.close(fd)
         pytest.fail("watch blocked on a FIFO")
     assert result["res"].exit_code == 1 and "E110" in result["res"].output
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_game_file_that_is_a_fifo_is_named_not_skipped(data, runner):
+    (data / "game.yaml").unlink()
+    os.mkfifo(data / "game.yaml")
+    with finishes_within(10):
+        (d,) = diagnostics(runner)
+    assert d["code"] == "E110" and d["file"] == "data/mini/game.yaml"  # not "no game folders found"
+
+
+def test_a_dangling_game_file_link_is_named(data, runner):
+    (data / "game.yaml").unlink()
+    os.symlink("gone.yaml", data / "game.yaml")
+    (d,) = diagnostics(runner)
+    assert d["code"] == "E101" and d["file"] == "data/mini/game.yaml" and "gone.yaml" in d["message"]
