@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from runtime.context import MAX_HELD
 from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE
 from runtime.verbs import ALL, AMOUNTS, FILTERS, OWNERS, REFS, REGISTRY, UP_TO, Verb, amounts_for, honoured, verbs_for
 
 from .build import load_game
 from .diagnostics import Diagnostics
 from .explain import explain_effect
+from .parser import MAX_LITERAL
 from .resources import BUNDLED_DATA, GRAMMAR_DIR, RESOURCE_ROOT
 from .vocabulary import Vocabulary
 
@@ -147,7 +149,8 @@ CONSTRUCTS: tuple[Construct, ...] = (
         "subject_another", "period_owner"]),
     _c("Selectors", "Amounts", "N · x · (EXPRESSION) · up to N · all · a/an",
        "How many: a number, `x`, a parenthesised expression, `up to N` (the chooser picks 0 to N), "
-       "`all`, or an article for one.",
+       f"`all`, or an article for one. A number is at most {MAX_LITERAL} (a larger one is E306); an amount "
+       f"computed in play means at most every card of the game, or {MAX_HELD:,} of one Good.",
        [("draw up to 2 cards", "mini"), ("discard all cards from your hand", "mini"), ("draw a card", "mini"),
         ("draw (3 - number of cards in your hand) cards", "mini")],
        ["amount", "num", "x", "up_to", "all", "one", "article"]),
