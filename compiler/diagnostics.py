@@ -37,7 +37,7 @@ CODES = {
     "E303": "statement does not fit the verb",
     "E304": "misplaced statement",
     "E305": "unknown variable",
-    "E306": "number too large",
+    "E320": "number too large",  # E306–E310 belong to the checker (the language work)
     "E401": "schema violation",
     "E501": "generated code failed to compile",
     "E502": "cannot write output",

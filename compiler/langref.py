@@ -149,7 +149,7 @@ CONSTRUCTS: tuple[Construct, ...] = (
         "subject_another", "period_owner"]),
     _c("Selectors", "Amounts", "N · x · (EXPRESSION) · up to N · all · a/an",
        "How many: a number, `x`, a parenthesised expression, `up to N` (the chooser picks 0 to N), "
-       f"`all`, or an article for one. A number is at most {MAX_LITERAL} (a larger one is E306); an amount "
+       f"`all`, or an article for one. A number is at most {MAX_LITERAL} (a larger one is E320); an amount "
        f"computed in play means at most every card of the game, or {MAX_HELD:,} of one Good.",
        [("draw up to 2 cards", "mini"), ("discard all cards from your hand", "mini"), ("draw a card", "mini"),
         ("draw (3 - number of cards in your hand) cards", "mini")],

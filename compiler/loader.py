@@ -10,6 +10,7 @@ PyYAML's C parser is used when present (``yaml.__with_libyaml__``), the pure-Pyt
 """
 from __future__ import annotations
 
+import errno
 import math
 import os
 import re
@@ -431,7 +432,7 @@ def _os_reason(exc: OSError, path: Path) -> str:
             target = os.readlink(path)
         except OSError:  # pragma: no cover - the link vanished meanwhile
             target = "?"
-        if exc.errno is not None and exc.errno == getattr(__import__("errno"), "ELOOP", -1):
+        if exc.errno == errno.ELOOP:
             return f"it is a symbolic link in a loop (-> {target})"
         return f"it is a symbolic link to '{target}', which does not exist"
     return exc.strerror or str(exc)

@@ -115,7 +115,7 @@ class SyntaxProblem:
 
 # The largest number an effect text may write. No printed card counts past a few dozen; a bigger
 # literal is a typo, and a huge one would make one verb call run (or allocate) without end, or
-# (4,301+ digits) not even convert. Refused where a number token becomes a number (E306), so the
+# (4,301+ digits) not even convert. Refused where a number token becomes a number (E320), so the
 # checker and the runtime never see one. docs/language.md and docs/diagnostics.md document it.
 MAX_LITERAL = 999
 
@@ -139,7 +139,7 @@ def _too_large(exc: NumberTooLarge) -> SyntaxProblem:
     tok = exc.token
     shown = str(tok) if len(tok) <= 12 else f"{str(tok)[:8]}… ({len(tok)} digits)"
     return SyntaxProblem(f"the number {shown} is larger than {MAX_LITERAL}, the largest an effect may use",
-                         tok.start_pos or 0, len(tok), "E306")
+                         tok.start_pos or 0, len(tok), "E320")
 
 
 def _span(meta) -> A.Span:

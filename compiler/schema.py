@@ -107,7 +107,7 @@ def _name_message(err) -> str:
     if not isinstance(key, str):
         return f"the name {key!r} is a number: names are words (lower-case letters, digits and _)"
     return (f"'{_clip(key)}' is not a valid name: names are lower-case letters, digits and _"
-            + (" (and spaces)" if " " in str(err.validator_value) else "") + ", starting with a letter")
+            + (" (and spaces)" if " " in str(err.schema.get("pattern", "")) else "") + ", starting with a letter")
 
 
 def _clip(text: str, limit: int = 40) -> str:

@@ -85,7 +85,7 @@ def test_a_gain_never_makes_a_player_hold_more_than_the_limit():
 ])
 def test_a_literal_past_the_limit_is_refused_at_check_time(text, start, digits):
     effect, problem = parse_effect(text)
-    assert effect is None and problem.code == "E306"
+    assert effect is None and problem.code == "E320"
     assert (problem.offset, problem.length) == (start, digits)
     assert f"larger than {MAX_LITERAL}" in problem.message
 
