@@ -37,7 +37,13 @@ CODES = {
     "E303": "statement does not fit the verb",
     "E304": "misplaced statement",
     "E305": "unknown variable",
-    "E320": "number too large",  # E306–E310 belong to the checker (the language work)
+    # E306–E310: the checker's (the language work); registered here so every code has a meaning
+    "E306": "the verb would ignore part of the text",
+    "E307": "a menu that cannot offer a choice",
+    "E308": "division by zero",
+    "E309": "the verb needs a rule the game does not declare",
+    "E310": "a trigger in the wrong place",
+    "E320": "number too large",
     "E401": "schema violation",
     "E501": "generated code failed to compile",
     "E502": "cannot write output",

@@ -145,8 +145,9 @@ class Vocabulary:
 # the zones declared above it. A typo there used to pass `validate` and surface at run time,
 # pointing at a scenario. Every such reference is checked here, located, with "did you mean".
 
-SLOT_KINDS = ("effect", "condition")
-RULE_ZONES = ("hand", "draw_from", "discard_to")  # rules settings that name a zone
+SLOT_KINDS = ("effect", "condition", "trigger")
+# rules settings that name a zone (or, for in_play, a list of zones); play_slot names a slot
+RULE_ZONES = ("hand", "draw_from", "discard_to", "trash_to", "gain_from", "gain_to", "play_to")
 COMMON_FIELDS = ("id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text")
 
 
@@ -200,13 +201,21 @@ def check_names(doc, diags) -> bool:
                        value, allowed)
     for source, spec in section("card_sources").items():
         expect(("card_sources", source, "zone"), spec.get("zone"), "zone", zones)
+    rules = section("rules")
     for key in RULE_ZONES:
-        expect(("rules", key), section("rules").get(key), "zone", zones)
+        expect(("rules", key), rules.get(key), "zone", zones)
+    for i, zone in enumerate(rules.get("in_play") if isinstance(rules.get("in_play"), list) else ()):
+        expect(("rules", "in_play", i), zone, "zone", zones)
+    all_slots = {s for spec in kinds.values() for s in ((spec or {}).get("slots") or {})}
+    expect(("rules", "play_slot"), rules.get("play_slot"), "effect slot", all_slots)
     for kind, spec in kinds.items():
         spec = spec or {}
         slots = spec.get("slots") or {}
         for slot, sspec in slots.items():
             expect(("card_kinds", kind, "slots", slot, "kind"), (sspec or {}).get("kind"), "slot kind", SLOT_KINDS)
+            listens = (sspec or {}).get("listens_in")
+            for i, zone in enumerate(listens if isinstance(listens, list) else ()):
+                expect(("card_kinds", kind, "slots", slot, "listens_in", i), zone, "zone", zones)
         declared = fields_of[kind] | set(spec.get("faces") or {})
         for i, name in enumerate(spec.get("required") or ()):
             expect(("card_kinds", kind, "required", i), name, "field", declared,

@@ -47,7 +47,7 @@ def bundled_texts() -> list[tuple[str, str, str]]:
     assert result.ok
     out = set()
     for game, gb in result.games.items():
-        for slot_kind, text in gb.checked:
+        for slot_kind, text, *_ in gb.checked:  # (slot kind, text, in a card?)
             out.add((game, slot_kind, text))
     return sorted(out)
 
