@@ -67,3 +67,16 @@ def test_a_scenario_naming_an_unknown_game_says_did_you_mean(project, runner):
     res = runner.invoke(cli.main, ["run", "s.yaml", "--data", "data"])
     assert res.exit_code == 1 and "Traceback" not in res.output
     assert "s.yaml:1:7: E701 cannot load game 'mimi': no game 'mimi' under data (did you mean 'mini'?)" in res.output
+
+
+def test_run_judges_each_scenario_file_on_its_own(project, runner):
+    """Issue 11, class 8: one failing scenario never marks the next one FAILED."""
+    Path("bad.yaml").write_text("game: mini\nplayers: [Ann]\nsteps: [{effect: 'gain 1 vp'}]\n"
+                                "expect: {players: {Ann: {goods: {vp: 5}}}}\n")
+    res = runner.invoke(cli.main, ["run", "bad.yaml", "data/mini/scenarios/barracks.yaml", "--data", "data",
+                                   "--format", "json"])
+    assert res.exit_code == 1
+    import json
+
+    reports = {r["file"]: r["ok"] for r in json.loads(res.stdout)["scenarios"]}
+    assert reports == {"bad.yaml": False, "data/mini/scenarios/barracks.yaml": True}
