@@ -141,7 +141,8 @@ class Document:
         """
         if pos.line == pos.end_line and pos.style is None:
             return pos.line, pos.column + offset
-        written = scalarmap.units(self.lines, (pos.line, pos.column), (pos.end_line, pos.end_column), pos.style)
+        written = scalarmap.units(self.lines, (pos.line, pos.column), (pos.end_line, pos.end_column),
+                                  pos.style)
         found = scalarmap.locate(value, offset, written)
         return found if found is not None else (pos.line, pos.column)
 
@@ -439,8 +440,8 @@ def _os_reason(exc: OSError, path: Path) -> str:
 
 
 def _file_kind(mode: int) -> str:
-    for test, word in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),
-                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+    for test, word in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
+                       (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
         if test(mode):
             return word
     return "not a file"

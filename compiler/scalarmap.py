@@ -31,7 +31,8 @@ class Unit(NamedTuple):
     escaped: bool = False  # written as an escape (so it may be whitespace of the value)
 
 
-def units(lines: Sequence[str], start: tuple[int, int], end: tuple[int, int], style: str | None) -> list[Unit]:
+def units(lines: Sequence[str], start: tuple[int, int], end: tuple[int, int],
+          style: str | None) -> list[Unit]:
     """The characters of the scalar written from ``start`` to ``end`` (0-based line, column)."""
     (l0, c0), (l1, c1) = start, end
     out: list[Unit] = []

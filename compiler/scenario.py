@@ -226,7 +226,8 @@ class Scenario:
             for z, entries in (spec.get("zones") or {}).items():
                 known(path + ("zones", z), z, "zone", zones)
                 for j, entry in enumerate(entries if isinstance(entries, list) else ()):
-                    card = entry if isinstance(entry, str) else entry.get("card") if isinstance(entry, dict) else None
+                    card = entry if isinstance(entry, str) else \
+                        entry.get("card") if isinstance(entry, dict) else None
                     if isinstance(card, str):
                         where = path + ("zones", z, j) + (() if isinstance(entry, str) else ("card",))
                         known(where, card, "card", cards)
@@ -240,7 +241,8 @@ class Scenario:
         exp = self.data.get("expect") or {}
         for name, spec in (exp.get("players") or {}).items():
             if known(("expect", "players", name), name, "player", players):
-                holder(("expect", "players", name), {**spec, "zones": {z: [] for z in spec.get("zones") or {}}}, True)
+                zones_named = {z: [] for z in spec.get("zones") or {}}  # a count or a list: only the names
+                holder(("expect", "players", name), {**spec, "zones": zones_named}, True)
         if exp.get("game"):
             holder(("expect", "game"), {"zones": {z: [] for z in exp["game"].get("zones") or {}}}, False)
         actions, options = engine_for(self.compiled).step_words()

@@ -107,7 +107,8 @@ def _name_message(err) -> str:
     if not isinstance(key, str):
         return f"the name {key!r} is a number: names are words (lower-case letters, digits and _)"
     return (f"'{_clip(key)}' is not a valid name: names are lower-case letters, digits and _"
-            + (" (and spaces)" if " " in str(err.schema.get("pattern", "")) else "") + ", starting with a letter")
+            + (" (and spaces)" if " " in str(err.schema.get("pattern", "")) else "")
+            + ", starting with a letter")
 
 
 def _clip(text: str, limit: int = 40) -> str:
@@ -170,7 +171,8 @@ def _message(err) -> str:
     if v == "maximum":
         return f"must be at most {err.validator_value}, found {_short(err.instance)}"
     if v == "maxLength":
-        return f"is at most {err.validator_value} characters long, found {len(err.instance)}: {_short(err.instance)}"
+        return (f"is at most {err.validator_value} characters long, found {len(err.instance)}: "
+                f"{_short(err.instance)}")
     if v == "minLength":
         return f"is at least {err.validator_value} characters long, found {_short(err.instance)}"
     if v == "uniqueItems":
@@ -222,7 +224,9 @@ def _alternatives(err) -> str:
 
 
 def _type_words(want) -> str:
-    return " or ".join(_TYPE_WORDS.get(w, w) for w in want) if isinstance(want, list) else _TYPE_WORDS.get(want, want)
+    if isinstance(want, list):
+        return " or ".join(_TYPE_WORDS.get(w, w) for w in want)
+    return _TYPE_WORDS.get(want, want)
 
 
 def _found(value: Any) -> str:

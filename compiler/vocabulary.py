@@ -180,8 +180,8 @@ def check_names(doc, diags) -> bool:
     for group, members in groups.items():
         for i, good in enumerate(members or ()):
             expect(("good_groups", group, i), good, "good", goods)
-    fields_of = {k: set(COMMON_FIELDS) | set((spec or {}).get("fields") or {}) | set((spec or {}).get("slots") or {})
-                 for k, spec in kinds.items()}
+    fields_of = {k: set(COMMON_FIELDS) | set((spec or {}).get("fields") or {})
+                 | set((spec or {}).get("slots") or {}) for k, spec in kinds.items()}
     flags = set(section("card_flags"))
     for thing, spec in section("things").items():
         for i, zone in enumerate(spec.get("zones") or ()):
@@ -212,7 +212,8 @@ def check_names(doc, diags) -> bool:
         spec = spec or {}
         slots = spec.get("slots") or {}
         for slot, sspec in slots.items():
-            expect(("card_kinds", kind, "slots", slot, "kind"), (sspec or {}).get("kind"), "slot kind", SLOT_KINDS)
+            expect(("card_kinds", kind, "slots", slot, "kind"), (sspec or {}).get("kind"), "slot kind",
+                   SLOT_KINDS)
             listens = (sspec or {}).get("listens_in")
             for i, zone in enumerate(listens if isinstance(listens, list) else ()):
                 expect(("card_kinds", kind, "slots", slot, "listens_in", i), zone, "zone", zones)
@@ -242,7 +243,10 @@ def _allowed_values(field: str, kinds: list, card_kinds: dict, data: dict) -> li
         if spec is None:
             continue
         schema = field_schema(spec, data)
-        enum = schema.get("enum") or (schema.get("items") or {}).get("enum") if isinstance(schema, dict) else None
+        if not isinstance(schema, dict):
+            return None
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        enum = schema.get("enum") or items.get("enum")
         if not enum:
             return None  # an open field in one of the kinds: any value may be meant
         out |= {str(v) for v in enum}
