@@ -32,7 +32,7 @@ from compiler.vocabulary import Vocabulary
 from runtime.engine import engine_for, load_compiled
 
 SEED = 11
-PER_TEXT = 30  # mutations of each distinct bundled text (86 today: about 2,600 mutations)
+PER_TEXT = 40  # mutations of each distinct bundled text (86 today: about 3,400 mutations)
 TOKEN = re.compile(r"\d+|[a-z_']+|[^\sa-z_'\d]")
 NUMBERS = ["0", "1", "7", str(MAX_LITERAL), str(MAX_LITERAL + 1), "2147483648", "9" * 4301]
 UNICODE = ["é", "\u00a0", "\u3000", "\u202e", "\u200b", "ﬁ", "𝔘", "☃", "ß", "İ", "\u0301", "\t", "\n", "'s",
@@ -148,7 +148,7 @@ def test_mutated_effect_texts_are_refused_where_they_are_wrong_or_run_cleanly():
 
 def test_texts_drawn_from_the_grammar_are_refused_or_run():
     """Grammar-drawn texts are long (up to ~1,000 characters) and slow to draw (~0.2 s each), so a
-    few dozen, on the game with the widest vocabulary, keep the suite's fuzzing under a minute."""
+    score, on the game with the widest vocabulary, keep the suite's fuzzing well under a minute."""
     game = "fifty_first_state"
     games = Games()
     vocabs = {game: games.vocab(game)}
@@ -156,7 +156,7 @@ def test_texts_drawn_from_the_grammar_are_refused_or_run():
     seen = {"n": 0}
 
     @seed(SEED)
-    @settings(max_examples=30, deadline=None, database=None,
+    @settings(max_examples=20, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     @given(from_lark(grammar, explicit={"NAME": _names(vocabs[game])}))
     def check(text):
@@ -169,7 +169,7 @@ def test_texts_drawn_from_the_grammar_are_refused_or_run():
             raise AssertionError(f"{text!r} raised {type(exc).__name__}: {exc}") from exc
 
     check()
-    assert seen["n"] >= 30
+    assert seen["n"] >= 20
 
 
 def _names(vocab: Vocabulary):
