@@ -13,7 +13,7 @@ import pytest
 import cli
 
 from .conftest import MINI
-from .test_hostile_runtime import finishes_within
+from .guards import finishes_within
 
 
 @pytest.fixture

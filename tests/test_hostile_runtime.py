@@ -3,37 +3,16 @@ past the documented limit is refused at check time, and an engine's control-flow
 escapes ``Engine.run``."""
 from __future__ import annotations
 
-import signal
 import time
-from contextlib import contextmanager
 
 import pytest
 
 from compiler.explain import effect_function, explain_effect
-from compiler.parser import MAX_LITERAL, parse_effect
+from compiler.parser import parse_effect
 from compiler.vocabulary import Vocabulary
-from runtime.context import MAX_HELD
 from runtime.engine import engine_for, load_compiled
-from runtime.errors import Halt
 
-
-class TookTooLong(Exception):
-    pass
-
-
-@contextmanager
-def finishes_within(seconds: float):
-    """Fail (instead of hanging the suite) when the body runs longer than ``seconds``."""
-    def alarm(signum, frame):
-        raise TookTooLong(f"still running after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+from .guards import finishes_within
 
 
 def game_of(name: str, players=("Ann", "Bob"), seed=1):
@@ -65,6 +44,8 @@ def test_an_astronomical_amount_finishes_at_once(text):
     with finishes_within(5):
         out = engine.run(game, fn, 0)
     assert out.status == "done" and time.perf_counter() - start < 2
+    from runtime.context import MAX_HELD
+
     assert all(n <= MAX_HELD for n in game.players[0].goods.values())  # what a state can hold
 
 
@@ -73,6 +54,8 @@ def test_a_gain_never_makes_a_player_hold_more_than_the_limit():
     fn = compiled("gain 999 fuel", vocab)
     for _ in range(12):
         engine.run(game, fn, 0)
+    from runtime.context import MAX_HELD
+
     assert game.players[0].goods["fuel"] == MAX_HELD
 
 
@@ -84,13 +67,17 @@ def test_a_gain_never_makes_a_player_hold_more_than_the_limit():
     ("x is number of cards in your hand (min 5000); gain x fuel", 39, 4),
 ])
 def test_a_literal_past_the_limit_is_refused_at_check_time(text, start, digits):
+    from compiler.parser import MAX_LITERAL
+
     effect, problem = parse_effect(text)
-    assert effect is None and problem.code == "E320"
+    assert effect is None and getattr(problem, "code", None) == "E320", problem
     assert (problem.offset, problem.length) == (start, digits)
     assert f"larger than {MAX_LITERAL}" in problem.message
 
 
 def test_the_limit_itself_is_accepted():
+    from compiler.parser import MAX_LITERAL
+
     effect, problem = parse_effect(f"gain {MAX_LITERAL} fuel")
     assert problem is None
 
@@ -102,7 +89,7 @@ def test_an_elimination_never_escapes_engine_run():
     fn = compiled("draw 999 cards", vocab)
     try:
         out = engine.run(game, fn, 0)
-    except Halt as exc:  # pragma: no cover - the failure this test exists for
+    except Exception as exc:  # pragma: no cover - the failure this test exists for (IC's Stop)
         pytest.fail(f"{type(exc).__name__} escaped Engine.run")
     assert out.status == "done" and out.reason == "stopped: out"
     assert game.players[0].out and not game.over
