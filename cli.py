@@ -232,7 +232,7 @@ def reference(game, formats, out, data_path, paper, audience, coords):
                    "(default: all).")
 @click.option("--image-url", help="Prefix of the image URLs in the TTS JSON (default: the tts/ folder as file://).")
 @click.option("--out", type=click.Path(), help="Output folder (default: build/cards/GAME beside the data).")
-@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--data", "data_path", type=DATA_PATH, help="Data folder (default: ./data or bundled).")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_path, fmt):
     """Print and play: GAME's cards (default: every game) as sheets with crop marks, PNGs and a TTS deck."""
@@ -240,6 +240,8 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_
     from compiler.reference import PdfError
 
     data = _data_arg(data_path)
+    if game:
+        require_game(game, data)
     try:
         spec = SheetSpec(card=parse_size(size), paper=paper, bleed=bleed, safe=safe, duplex=duplex)
         from compiler.cardsheet import fit
@@ -252,11 +254,6 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_
     if not result.ok:
         _emit(result.diags, fmt)
         sys.exit(1)
-    if game and game not in result.games:
-        everything = compile_tree(data)
-        click.echo(f"no game '{game}' under {display_path(data)} "
-                   f"(games: {', '.join(sorted(everything.games)) or 'none'})", err=True)
-        sys.exit(2)
     kinds = tuple(dict.fromkeys(outputs)) or ("pdf", "png", "tts", "html")
     written: dict[str, list[str]] = {}
     base = default_out(data, "build") / "cards"
@@ -290,7 +287,7 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_
 @click.option("--coords", is_flag=True, help="Print each hex's coordinates.")
 @click.option("--output", "outputs", type=click.Choice(["pdf", "html"]), multiple=True, help="pdf and/or html (default both).")
 @click.option("--out", type=click.Path(), help="Output folder (default: build/board beside the data).")
-@click.option("--data", "data_path", type=click.Path(), help="Data folder (default: ./data or bundled).")
+@click.option("--data", "data_path", type=DATA_PATH, help="Data folder (default: ./data or bundled).")
 def board(game, hex_mm, paper, overlap, coords, outputs, out, data_path):
     """Print GAME's hex maps at board size, tiled over several pages with overlap marks."""
     from compiler.boardprint import write_board
@@ -300,15 +297,11 @@ def board(game, hex_mm, paper, overlap, coords, outputs, out, data_path):
     from compiler.mapsvg import render_map_svg
 
     data = _data_arg(data_path)
+    require_game(game, data)
     result = compile_tree(data, only={game})
     if not result.ok:
         _emit(result.diags, "text")
         sys.exit(1)
-    if game not in result.games:
-        everything = compile_tree(data)
-        click.echo(f"no game '{game}' under {display_path(data)} "
-                   f"(games: {', '.join(sorted(everything.games)) or 'none'})", err=True)
-        sys.exit(2)
     gb = result.games[game]
     out_dir = Path(out) if out else default_out(data, "build") / "board"
     kinds = set(outputs) or {"pdf", "html"}

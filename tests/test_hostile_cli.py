@@ -27,6 +27,8 @@ COMMANDS = {
     "verbs": ["verbs", "--game", WRONG, "--data", "data"],
     "schema": ["schema", "--game", WRONG, "--data", "data", "--out", "out"],
     "new card": ["new", "card", "--game", WRONG, "--kind", "location", "--data", "data"],
+    "cards": ["cards", WRONG, "--data", "data", "--out", "out"],
+    "board": ["board", WRONG, "--data", "data", "--out", "out"],
 }
 
 
