@@ -182,9 +182,10 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         # still checked and compiled, so the same run reports that card's other errors and the
         # next card's (a build with errors never writes anything, so nothing half-made escapes).
         cards = [c if isinstance(c, dict) else None for c in doc.data.get("cards") or []]
+        unique = _Unique(diags, doc.file)
         for i, card in enumerate(cards):
             if card is not None:
-                validate(doc, cschema, _Unique(diags), ("cards", i))
+                validate(doc, cschema, unique, ("cards", i))
         if isinstance(doc.data.get("map"), dict) and validate(doc, "map", diags, ("map",)):
             check_map(doc, gdoc.data, diags)  # geometry a schema cannot express (E601)
         t = timer.add("validate", t)
@@ -250,13 +251,15 @@ class _Unique:
     """A Diagnostics front that drops a diagnostic already reported at the same place (the module
     schema and a card's own schema can both see one problem)."""
 
-    def __init__(self, diags: Diagnostics):
+    def __init__(self, diags: Diagnostics, file: str):
         self.diags = diags
+        self.seen = {(d.code, d.message, d.line, d.column) for d in diags if d.file == file}
 
     def error(self, code: str, message: str, **kw):
-        key = (code, message, kw.get("file"), kw.get("line"), kw.get("column"))
-        if any((d.code, d.message, d.file, d.line, d.column) == key for d in self.diags):
+        key = (code, message, kw.get("line"), kw.get("column"))
+        if key in self.seen:
             return None
+        self.seen.add(key)
         return self.diags.error(code, message, **kw)
 
 
