@@ -196,7 +196,6 @@ class Scenario:
                 if ids != list(want):
                     self.err(f"{zone} holds {ids}, expected {list(want)}", path + ("zones", zone), "E702")
 
-
     # checking names before anything runs --------------------------------------------------------
     def check(self) -> bool:
         """Every name of the scenario — players, Goods, zones, cards, step keys — against the game,
