@@ -147,7 +147,7 @@ class Vocabulary:
 
 SLOT_KINDS = ("effect", "condition", "trigger")
 # rules settings that name a zone (or, for in_play, a list of zones); play_slot names a slot
-RULE_ZONES = ("hand", "draw_from", "discard_to", "trash_to", "gain_from", "gain_to", "play_to")
+RULE_ZONES = ("hand", "draw_from", "discard_to", "trash_to", "gain_from", "gain_to", "play_to", "remove_to")
 COMMON_FIELDS = ("id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text")
 
 
