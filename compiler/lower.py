@@ -144,7 +144,7 @@ class _Lower(Visitor):
     def from_sel(self, s: Sel, node=None) -> ir.Query:
         """A resolved Sel (the checker's) as a typed query; ``node``'s filters give computed bounds."""
         exprs = _bound_exprs(node, self) if node is not None else {}
-        if not exprs:
+        if not exprs and not _computed_anywhere(s):
             return _plain_query(s)  # the usual case: the same Sel always lowers the same way
         return self._query(s, exprs, node)
 
@@ -155,6 +155,18 @@ class _Lower(Visitor):
             self.from_sel(s.place) if s.place is not None else None,
             self.from_sel(s.per, getattr(node, "per", None)) if s.per is not None else None,
             s.amount if isinstance(s.amount, int) else None)
+
+
+def _computed_anywhere(s: Sel | None) -> bool:
+    """Whether a filter of ``s`` or of its of/place/per references has a bound computed at run time."""
+    if s is None:
+        return False
+    for f in s.filters:
+        while f[0] == "not":
+            f = f[1]
+        if f[0] == "field" and isinstance(f[1][2], str):
+            return True
+    return _computed_anywhere(s.of) or _computed_anywhere(s.place) or _computed_anywhere(s.per)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -211,7 +211,8 @@ class Ctx:
         """How many: Goods a player holds, cards in a zone, matching things."""
         if sel.category == GOOD:
             good = self.good_of(sel)
-            return sum(self.game.players[p].goods[good] for p in self.players_for(sel.owner))
+            goods = self.group_members(good) or [good]  # "number of resources": every Good of the group
+            return sum(self.game.players[p].goods[k] for p in self.players_for(sel.owner) for k in goods)
         if sel.category == PILE:  # "number of empty supply piles": one pile per card id the zone started with
             empty = sel.noun.startswith("empty:")
             zone = self.game.zone_key(sel.noun.split(":")[-1], self.player)
@@ -496,18 +497,44 @@ class Ctx:
                 return icon["good"]
         return sel.noun
 
+    def group_members(self, good: str) -> list[str] | None:
+        """The Goods of a group ("1 resource": one of ore, energy…), or None for a plain Good."""
+        group = (self.game.vocab.get("good_groups") or {}).get(good)
+        return sorted(group) if group else None
+
     def gain_goods(self, sel: Sel) -> None:
         good = self.good_of(sel)
         goods = self.game.players[self.player].goods
-        n = min(self.amount(sel), max(0, MAX_HELD - goods[good]))  # never more than a player holds
+        n = self.amount(sel)
+        members = self.group_members(good)
+        if members is not None:  # "gain 2 resource": the player picks which, one at a time
+            for _ in range(n):
+                pick = self.ask(members, 1, prompt=f"choose a {good} to gain")[0]
+                self.gain_goods(Sel(GOOD, pick, 1))
+            return
+        n = min(n, max(0, MAX_HELD - goods[good]))  # never more than a player holds
         goods[good] += n
         self.game.emit("gain", self.player, f"gains {n} {good}", good=good, n=n)
 
     def pay_goods(self, objs, strict: bool) -> None:
         me = self.game.players[self.player]
         need = Counter()
+        everything = set()  # "lose all debt": what the player has, never below zero
         for sel in objs:
-            need[self.good_of(sel)] += self.amount(sel)
+            good, n = self.good_of(sel), self.amount(sel)
+            members = self.group_members(good)
+            if members is not None:  # "spend 1 resource": the player picks among those they have
+                for _ in range(n):
+                    options = [m for m in members if me.goods[m] - need[m] > 0]
+                    if not options:
+                        if strict:
+                            raise Refused(f"not enough {good}")
+                        break
+                    need[self.ask(options, 1, prompt=f"which {good}")[0]] += 1
+                continue
+            need[good] += n
+            if isinstance(sel.amount, AllOf):
+                everything.add(good)
         if strict:
             short = {g: n - me.goods[g] for g, n in need.items() if me.goods[g] < n}
             if short:
@@ -516,7 +543,7 @@ class Ctx:
         signed = {k for k, spec in (self.game.vocab.get("goods") or {}).items() if (spec or {}).get("signed")}
         for g in sorted(need):
             # a signed Good (a debt) is lost in full, below zero; a cost (strict) was checked above
-            n = need[g] if g in signed and not strict else min(need[g], me.goods[g])
+            n = need[g] if g in signed and not strict and g not in everything else min(need[g], max(0, me.goods[g]))
             me.goods[g] -= n
             self.game.emit("spend", self.player, f"pays {n} {g}", good=g, n=n)
 
@@ -545,6 +572,9 @@ class Ctx:
         hand = g.zone_key(self.hand_zone(), self.player)
         if isinstance(sel.amount, UpTo):  # "draw up to 2 cards": the player decides how many
             n = self.how_many(n, 0, "draw")
+        if strict and len(g.zones[zone]) < n and not hasattr(self.engine, "refill"):
+            # a cost ("draw 2 cards: …") is all or nothing: refuse before a card moves
+            raise Refused(f"{zone[0]} has only {len(g.zones[zone])} cards")
         drawn = []
         for _ in range(n):
             if not g.zones[zone] and hasattr(self.engine, "refill"):

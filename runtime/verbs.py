@@ -187,9 +187,11 @@ def spend(ctx, objs, ph, strict):
     ctx.pay_goods(objs, strict=True)
 
 
-@verb("lose", template="lose {obj}", example="lose 1 vp per card in your hand", obj=_GOODS)
+@verb("lose", template="lose {obj}", example="lose 1 vp per card in your hand",
+      obj=Slot((GOOD,), required=True, many=True, amounts=COUNTED | {ALL}))
 def lose(ctx, objs, ph, strict):
-    """Lose Goods to the supply, as many as the player has (never below zero)."""
+    """Lose Goods to the supply, as many as the player has (never below zero, but a signed Good such as
+    a debt goes below); "lose all debt" loses what the player has; a group ("1 resource") asks which."""
     ctx.pay_goods(objs, strict=strict)
 
 

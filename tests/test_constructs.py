@@ -329,3 +329,35 @@ def test_move_is_put_and_remove_goes_out_of_the_game(truth):
     fn = effect_function(explain_effect("remove this card", Vocabulary.from_data(truth.vocab)))
     assert engine.run(game, fn, 0, card=uid).ok and game.where[uid] == ("removed", None)
     assert _english(truth, "remove 1 card from your hand") == "Remove 1 card in your Hand from the game."
+
+
+def test_core_goods_verbs_ask_which_good_of_a_group(truth):
+    game, out = _run(truth, "gain 2 resource", answers=["ore", "coin"])
+    assert out.ok and (game.players[0].goods["ore"], game.players[0].goods["coin"]) == (1, 1)
+    assert "resource" not in game.players[0].goods
+    engine, game = _game(truth, answers=["ore"])
+    game.players[0].goods.update({"ore": 1, "coin": 0})
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    v = Vocabulary.from_data(truth.vocab)
+    assert engine.run(game, effect_function(explain_effect("spend 1 resource: gain 1 vp", v)), 0).ok
+    assert (game.players[0].goods["ore"], game.players[0].goods["vp"]) == (0, 1)
+    game.players[0].goods.update({"ore": 2, "coin": 3})
+    assert engine.run(game, effect_function(explain_effect("gain (number of resources) vp", v)), 0).ok
+    assert game.players[0].goods["vp"] == 6
+
+
+def test_lose_all_of_a_signed_good_loses_what_you_have(truth):
+    game, out = _run(truth, "gain 3 debt; lose all debt")
+    assert out.ok and game.players[0].goods["debt"] == 0
+
+
+def test_a_draw_as_a_cost_refuses_before_a_card_moves(truth):
+    game, out = _run(truth, "draw 2 cards: gain 1 vp", deck=["copper"])
+    assert out.status == "refused" and len(game.zone("deck", 0)) == 1 and not game.zone("hand", 0)
+
+
+def test_a_computed_bound_on_a_per_reference(truth):
+    game, out = _run(truth, "gain 1 coin per card costing up to (number of cards in your hand) in your hand",
+                     hand=["copper", "mill", "smithy"])
+    assert out.ok and game.players[0].goods["coin"] == 2  # 3 in hand: Copper (0) and Mill (2), not Smithy (4)

@@ -139,7 +139,7 @@ def test_every_amount_form_of_the_goods_verbs_is_honoured_or_rejected(truth, ver
     game.players[0].goods["coin"] = 5
     assert engine.run(game, effect_function(ex), 0).ok
     delta = game.players[0].goods["coin"] - 5
-    want = 1 if form == V.ONE else 2
+    want = 1 if form == V.ONE else 5 if form == V.ALL else 2  # "all": every one the player holds
     assert delta == (want if verb == "gain" else -want), text
 
 
