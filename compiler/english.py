@@ -258,14 +258,18 @@ class _Renderer:
             return sentence(self.cond(stmts[0].condition))
         sentences: list[str] = []
         run: list[str] = []  # consecutive simple statements share one sentence, joined by "; "
-        for st in stmts:
+        for i, st in enumerate(stmts):
             if isinstance(st, (A.Action, A.Choose)):
                 run.append(self.simple(st))
                 continue
             if run:
                 sentences.append(sentence("; ".join(run)))
                 run = []
-            sentences.append(sentence(self.compound(st)))
+            text = self.compound(st)
+            if isinstance(st, A.Cost) and i < len(stmts) - 1:
+                # an unpaid cost refuses the effect from there on (runtime: Refused ends the effect)
+                text += "; if you cannot, the rest does not happen"
+            sentences.append(sentence(text))
         if run:
             sentences.append(sentence("; ".join(run)))
         return " ".join(sentences)

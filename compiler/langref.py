@@ -83,7 +83,9 @@ CONSTRUCTS: tuple[Construct, ...] = (
        ["phrase", "prep", "instead_of", "until", "on_top_of", "at_bottom_of"]),
     _c("Statements", "Cost", "ACTION: STATEMENT [and STATEMENT…]",
        "An action before `:` is a cost: it must be done in full, or nothing of the statement happens "
-       "(the verb is called *strict* and refuses before changing anything).",
+       "(the verb is called *strict* and refuses before changing anything) — and nothing of the "
+       "statements after it: the effect is refused from there on (what came before stays done; the "
+       "English says so).",
        [("spend 1 gun: gain 1 vp", "mini")], ["cost", "body", "bstmt"]),
     _c("Statements", "Requirement", "requires CONDITION",
        "All-or-nothing: when the condition fails, nothing of the effect happens. It must come before "
