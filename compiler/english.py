@@ -47,7 +47,8 @@ _CMP_WORDS = {"=": "is", "!=": "is not", "<": "is less than", ">": "is more than
               ">=": "is at least"}
 _OP_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
-_PAST = {"play": "played", "gain": "gained", "trash": "trashed", "draw": "drew", "discard": "discarded", "put": "put"}
+_PAST = {"play": "played", "gain": "gained", "trash": "trashed", "draw": "drew", "discard": "discarded", "put": "put",
+         "raze": "razed"}
 _THIRD = {"trash": "trashes"}
 _ACTING = {"opponent": "each opponent", "other": "each other player", "each": "each player",
            "left": "the player to your left", "right": "the player to your right"}

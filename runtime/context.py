@@ -151,15 +151,15 @@ class Ctx:
         if sel.category == VAR:
             bound = self.bindings.get(sel.noun)
             return uid in (bound if isinstance(bound, list) else [bound])
-        if sel.category == THING:  # "a location": the card is of the thing's kinds and faces
+        # An event's card is matched as printed (its front), not as it lies now: a razed Location is
+        # a Ruins by the time the event is dispatched, yet "you raze a location" is what happened.
+        inst = self.game.instances[uid]
+        rec = self.game.cards[inst.card_id]
+        if sel.category == THING:  # "a location": the card is of the thing's kinds
             spec = self.game.vocab["things"][sel.noun]
-            inst = self.game.instances[uid]
-            rec = face_view(self.game.cards[inst.card_id], inst)
             if spec.get("kinds") and rec.get("kind") not in spec["kinds"]:
                 return False
-            if spec.get("faces") and inst.face not in spec["faces"]:
-                return False
-        return self._card_passes(uid, sel.filters)
+        return all(self._filter(f, rec, inst) for f in sel.filters)
 
     def triggered(self, index: int, kind: str, who: str, sel: Sel | None, once: str | None) -> bool:
         """Whether the event being dispatched fires trigger ``index`` of this card's slot."""

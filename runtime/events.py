@@ -60,6 +60,13 @@ class Discarded(CardEvent):
 
 
 @dataclass(frozen=True)
+class Razed(CardEvent):
+    """A Location razed (51st State): it turned to its Ruins side, or a Hacked card left (M05, M12)."""
+
+    kind = "raze"
+
+
+@dataclass(frozen=True)
 class Moved(CardEvent):
     """A card put from one zone into another (``put``): ``to`` is the zone's name."""
 
@@ -89,10 +96,10 @@ class RoundEnded(GameEvent):
 
 # The verbs a trigger or a history count may name, in the words a card prints ("plays", "gain")
 CARD_EVENTS = {"play": Played, "gain": Gained, "trash": Trashed, "draw": Drawn, "discard": Discarded,
-               "put": Moved}
+               "put": Moved, "raze": Razed}
 EVENT_VERBS = {**{k: k for k in CARD_EVENTS}, **{k + "s": k for k in CARD_EVENTS},
                "trashes": "trash", "discards": "discard", "draws": "draw", "gains": "gain", "plays": "play",
                "puts": "put", "played": "play", "gained": "gain", "trashed": "trash", "drew": "draw",
-               "discarded": "discard", "put": "put"}
+               "discarded": "discard", "razes": "raze", "razed": "raze"}
 TIMES = {("start", "turn"): TurnStarted, ("end", "turn"): TurnEnded,
          ("start", "round"): RoundStarted, ("end", "round"): RoundEnded}

@@ -27,6 +27,7 @@ from ..engine import CompiledGame, Engine, Outcome, register
 from ..errors import Halt, Refused, RulesError
 from ..refs import CARD, THING, VAR, ZONE, AllOf, Sel, UpTo
 from ..state import GameState
+from ..events import TurnEnded, TurnStarted
 from ..verbs import AMOUNTS, Slot, verb, verbs_for
 
 NAME = "infernal_contraption"
@@ -595,6 +596,8 @@ class InfernalContraption(Engine):
             game.refitted = False
             game.step = "attach"
             game.emit("turn", p, f"turn {game.turn}")
+            game.turn_number += 1
+            game.publish(TurnStarted(p, turn=game.turn_number, round=game.round))  # the event bus
             self.run_rule(game, "draw_step", p)
             if not game.players[p].out or game.over:
                 return
@@ -611,6 +614,7 @@ class InfernalContraption(Engine):
             self.run_rule(game, "cleanup", p)
             if game.observer is not None:
                 game.observer(game, "cleanup", p)
+        game.publish(TurnEnded(p, turn=game.turn_number, round=game.round))
         self.next_turn(game)
 
     def next_turn(self, game: ICGame) -> None:

@@ -33,3 +33,16 @@ def test_raze_a_number_takes_only_as_many_as_there_are():
     game, eng, uids = new_game(state={"Ann": {"state": ["oil_rig"]}})
     assert run_effect(game, "raze 2 of your locations").ok  # does as much as it can (DESIGN §3)
     assert game.instances[uids["oil_rig"]].face == "ruins"
+
+
+def test_a_raze_is_a_typed_event_that_history_counts():
+    from runtime.events import Razed
+
+    game, eng, uids = new_game(state=STATE, answers={"Ann": [["Oil Rig", "Iron Mine"]]})
+    assert run_effect(game, "raze 2 of your locations").ok
+    assert Razed(0, card=uids["oil_rig"], turn=0, round=2) in game.events
+    assert run_effect(game, "if number of locations you razed this round >= 2: gain 1 vp").ok
+    assert game.players[0].goods["vp"] == 1
+    game.round += 1  # a new round: nothing razed in it yet
+    assert run_effect(game, "if number of locations you razed this round >= 1: gain 1 vp").ok
+    assert game.players[0].goods["vp"] == 1

@@ -24,6 +24,7 @@ from typing import Any
 
 from runtime.context import Ctx, face_view
 from runtime.engine import Engine, Outcome
+from runtime.events import RoundEnded, RoundStarted
 from runtime.errors import Refused, RulesError, Unmet
 from runtime.state import GameState
 
@@ -154,6 +155,8 @@ class FiftyFirstState(Engine):
             game.emit("phase", None, f"round {game.round}: {name} phase skipped in round {game.round}")
             return
         game.emit("phase", None, f"round {game.round}: {name} phase")
+        if name == self.phase_order(game)[0]:
+            game.publish(RoundStarted(None, turn=game.turn_number, round=game.round))  # the event bus
         getattr(self, f"phase_{name}", lambda g: None)(game)
         for pack in self.packs(game):
             pack.phase(self, game, name)
@@ -201,6 +204,7 @@ class FiftyFirstState(Engine):
         game.until = keep
 
     def end_round(self, game: GameState) -> None:
+        game.publish(RoundEnded(None, turn=game.turn_number, round=game.round))
         game.round += 1
         game.phase = None
 

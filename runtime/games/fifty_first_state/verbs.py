@@ -15,6 +15,7 @@ from collections import Counter
 
 from runtime.context import MAX_HELD, Ctx, face_view
 from runtime.errors import Refused
+from runtime.events import Razed
 from runtime.refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
 from runtime.verbs import AMOUNTS, Slot, verb
 
@@ -262,6 +263,7 @@ def raze(ctx, objs, ph, strict):
     by = g.engine.name_of(g, ctx.card) if ctx.card is not None else g.players[ctx.player].name
     for uid in pick_targets(ctx, objs[0], "raze", strict):
         g.engine.raze_location(g, uid, by=by)
+        ctx.publish_card(Razed, uid)  # "the first time each turn you raze a location"
 
 
 @verb("block", template="block {obj}[ until {until}]", example="block 1 of your faction actions with icon action until cleanup",
