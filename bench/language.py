@@ -60,7 +60,6 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
 
-    from compiler import ast as A
     from compiler.build import load_game
     from compiler.check import Checker
     from compiler.codegen import ModuleWriter
@@ -123,7 +122,6 @@ def main() -> None:
           f"median {statistics.median(per10k):.2f} s CPU per 10,000 texts "
           f"({len(texts) / min(times):,.0f} texts/s best); best round: "
           + ", ".join(f"{k} {v * 10_000 / len(texts):.2f} s" for k, v in best.items()))
-    _ = A
 
 
 if __name__ == "__main__":

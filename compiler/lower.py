@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Callable
 
 from runtime.events import EVENT_VERBS
-from runtime.refs import VAR, Sel
+from runtime.refs import Sel
 
 from . import ast as A
 from . import ir
@@ -267,4 +267,4 @@ def _filter_tuple(f: ir.Filter) -> tuple:
     raise TypeError(type(f).__name__)
 
 
-__all__ = ["lower", "lower_condition", "to_sel", "owner_of", "subject_key", "VAR"]
+__all__ = ["lower", "lower_condition", "to_sel", "owner_of", "subject_key"]
