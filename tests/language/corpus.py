@@ -23,6 +23,11 @@ Entry fields:
   log         strings the trace must contain
   issue       the runtime does not do what the English says (today): the entry asserts what the
               English says and is a strict xfail, so it turns red the day it is fixed
+  rejected_today  the checker refuses the text today although it should not: compiling and running
+              are strict xfails, for the same reason
+
+A file's ``rejected`` list holds texts the checker must refuse: ``code`` and the words ``at`` the
+caret, and what the text did when it was accepted (``was``). They are not counted as corpus texts.
 """
 from __future__ import annotations
 
@@ -38,7 +43,8 @@ GAMES = HERE / "games"
 CORPUS = HERE / "corpus"
 
 ENTRY_KEYS = {"id", "text", "constructs", "kind", "slot", "at", "name", "state", "answers", "steps",
-              "outcome", "expect", "log", "issue", "note", "players", "fields"}
+              "outcome", "expect", "log", "issue", "note", "players", "fields", "rejected_today"}
+REJECTED_KEYS = {"text", "code", "at", "was", "note", "hint"}
 
 
 @dataclass
@@ -63,6 +69,10 @@ class Entry:
     @property
     def issue(self) -> str | None:
         return self.raw.get("issue")
+
+    @property
+    def rejected_today(self) -> str | None:
+        return self.raw.get("rejected_today")
 
     def card_record(self) -> dict:
         rec: dict[str, Any] = {"id": self.card, "kind": self.kind, "name": self.name, "source": "example",
@@ -103,11 +113,21 @@ class Entry:
 
 
 @dataclass
+class Rejected:
+    game: str
+    text: str
+    code: str
+    at: str
+    raw: dict = field(repr=False, default_factory=dict)
+
+
+@dataclass
 class CorpusFile:
     game: str
     players: list[str]
     entries: list[Entry]
     path: Path
+    rejected: list[Rejected] = field(default_factory=list)
 
 
 def _copy(value):
@@ -128,7 +148,13 @@ def load_corpus() -> list[CorpusFile]:
             entries.append(Entry(data["game"], raw["id"], raw["text"], list(raw.get("constructs") or []),
                                  raw.get("kind", d.get("kind")), raw.get("slot", d.get("slot")),
                                  None if at in (None, "none") else at, raw))
-        out.append(CorpusFile(data["game"], list(data.get("players") or ["Ann", "Bob"]), entries, path))
+        rejected = []
+        for raw in data.get("rejected") or []:
+            unknown = set(raw) - REJECTED_KEYS
+            if unknown:
+                raise ValueError(f"{path.name}: rejected text {raw.get('text')!r} has unknown keys {sorted(unknown)}")
+            rejected.append(Rejected(data["game"], raw["text"], raw["code"], raw["at"], raw))
+        out.append(CorpusFile(data["game"], list(data.get("players") or ["Ann", "Bob"]), entries, path, rejected))
     return out
 
 
