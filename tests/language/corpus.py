@@ -13,8 +13,8 @@ Entry fields:
   constructs  which language constructs it exercises (counted by the tests)
   kind, slot  the card kind and slot holding the text (defaults: the file's ``defaults``)
   fields      the card's other fields (cost — default 3 —, icons, power…)
-  at          the zone the card sits in while it runs (default ``defaults.at``; ``game:ZONE`` for a
-              shared zone; ``none``: the card is nowhere, the steps say what runs)
+  at          the zone the card sits in while it runs (default ``defaults.at``, the first player's;
+              ``Bob:ZONE`` for another player's, ``game:ZONE`` for a shared zone; ``none``: nowhere)
   state       as a scenario's ``state`` (player name or ``game`` -> goods and zones)
   answers     as a scenario's ``answers`` (player -> scripted choices)
   steps       as a scenario's ``steps``; default: run the card's slot once as the first player
@@ -86,8 +86,7 @@ class Entry:
         players = list(self.raw.get("players") or players)
         state = _copy(self.raw.get("state") or {})
         if self.at is not None:
-            holder = "game" if self.at.startswith("game:") else players[0]
-            zone = self.at.split(":", 1)[-1]
+            holder, zone = self.at.split(":", 1) if ":" in self.at else (players[0], self.at)
             zones = state.setdefault(holder, {}).setdefault("zones", {})
             zones.setdefault(zone, []).append({"card": self.card, "as": "this"})
         steps = _copy(self.raw.get("steps")) or [{"card": "this" if self.at else self.card, "slot": self.slot,

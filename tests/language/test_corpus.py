@@ -33,7 +33,7 @@ BY_GAME = {c.game: c for c in CORPORA}
 # The corpus must reach 120 texts over at least two games (issue 17, item 6); REACHED is where it is:
 # texts that compile and run as their English says (entries marked issue/rejected_today not counted).
 TARGET_TEXTS = 120
-REACHED = 265
+REACHED = 289
 
 # Every construct an entry may claim. Today's language first, then item 2's constructs as they land.
 CONSTRUCTS = {
@@ -51,7 +51,7 @@ CONSTRUCTS = {
 # Item 2's constructs that have landed on main (see /work/lang17-status.md): each must have at least
 # one entry that runs as its English says (not only an xfail).
 LANDED = {"nesting", "otherwise", "menu", "acting_player", "this_card", "field_compare", "negative_filter",
-          "division", "until", "move", "trash", "gain_card", "play_card", "reveal", "signed_good"}
+          "division", "until", "move", "trash", "gain_card", "play_card", "reveal", "signed_good", "trigger", "history"}
 TODAY = {"gain", "spend", "lose", "draw", "discard", "give", "place", "cost", "requires", "let_x", "choose",
          "for_each", "if", "up_to", "per", "number_of", "icon_filter", "matching", "all"}
 
