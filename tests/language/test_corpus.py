@@ -18,7 +18,7 @@ import pytest
 from compiler.build import compile_tree, load_game
 from compiler.explain import explain_effect
 from compiler.diagnostics import Diagnostics
-from compiler.reference import game_view
+from compiler.reference import g_icons, game_view, render_game
 from compiler.scenario import load_scenario
 from runtime.engine import load_from_sources
 from tests.snapshots_text import TextSnapshot
@@ -70,6 +70,7 @@ class Build:
     corpus: CorpusFile
     data: Path
     compiled: object = None
+    result: object = None
     english: dict = field(default_factory=dict)  # card id -> English of its slot, as the reference prints it
     failed: dict = field(default_factory=dict)  # card id -> rendered diagnostics
 
@@ -91,7 +92,7 @@ def _build(corpus: CorpusFile, root: Path) -> Build:
             failed.setdefault(d.card, []).append(d.render())
         entries = [e for e in entries if e.card not in failed]
     assert result.ok, [d.render() for d in result.diags.errors]
-    b = Build(corpus, data, load_from_sources(result.outputs, corpus.game), failed=failed)
+    b = Build(corpus, data, load_from_sources(result.outputs, corpus.game), result, failed=failed)
     view = game_view(result, corpus.game)
     for module in view.modules:
         for card in module.cards:
@@ -162,6 +163,14 @@ def test_english_of_the_whole_corpus(builds, text_snapshot):
         assert english == "(does not compile)" or (english[0].isupper() and english.endswith(".")), english
         lines.append(f"{e.game}/{e.id}: {e.text}\n  → {english}")
     assert "\n".join(lines) + "\n" == text_snapshot
+
+
+@pytest.mark.parametrize("game", sorted(BY_GAME))
+def test_the_rules_reference_prints_every_corpus_card(game, builds):
+    b = builds[game]
+    md = render_game(game_view(b.result, game), "md", g_icons(b.result, game), with_clauses=False)
+    missing = [e.name for e in b.corpus.entries if e.card not in b.failed and e.name not in md]
+    assert not missing, f"not in the reference: {missing}"
 
 
 @pytest.mark.parametrize("entry", [_param(e, True) for e in ENTRIES])
