@@ -33,7 +33,7 @@ BY_GAME = {c.game: c for c in CORPORA}
 # The corpus must reach 120 texts over at least two games (issue 17, item 6); REACHED is where it is:
 # texts that compile and run as their English says (entries marked issue/rejected_today not counted).
 TARGET_TEXTS = 120
-REACHED = 300
+REACHED = 299
 
 # Every construct an entry may claim. Today's language first, then item 2's constructs as they land.
 CONSTRUCTS = {
@@ -76,13 +76,22 @@ class Build:
 
 
 def _build(corpus: CorpusFile, root: Path) -> Build:
-    """Compile the game with every entry's card; entries that do not compile are set aside (their
-    test fails with the diagnostics) and the rest are compiled again, so one bad text fails alone."""
+    """Compile the game with every entry's card; entries that do not compile (or crash the compiler)
+    are set aside — their test fails with the diagnostics — and the rest are compiled again, so one
+    bad text fails alone."""
     entries = list(corpus.entries)
     failed: dict[str, list[str]] = {}
-    for _ in range(2):
+    for _ in range(3):
         data = write_game(root, corpus, entries)
-        result = compile_tree(data)
+        try:
+            result = compile_tree(data)
+        except Exception:  # noqa: BLE001 - a compiler crash: find the texts that cause it
+            crashed = _crashing(corpus, root, entries)
+            if not crashed:
+                raise  # no single text crashes it: a bug of the game or of the harness
+            failed.update(crashed)
+            entries = [e for e in entries if e.card not in failed]
+            continue
         if result.ok:
             break
         ours = {e.card for e in entries}
@@ -99,6 +108,18 @@ def _build(corpus: CorpusFile, root: Path) -> Build:
             if card.effects:
                 b.english[card.id] = " / ".join(e.text for e in card.effects)
     return b
+
+
+def _crashing(corpus: CorpusFile, root: Path, entries: list) -> dict[str, list[str]]:
+    """Entries whose text makes the compiler raise (a compiler bug, not a diagnostic), found one by
+    one when the whole game's build raises, so that they fail alone and the rest still run."""
+    out = {}
+    for e in entries:
+        try:
+            compile_tree(write_game(root, corpus, [e]))
+        except Exception as exc:  # noqa: BLE001
+            out[e.card] = [f"the compiler crashed on {e.text!r}: {type(exc).__name__}: {exc}"]
+    return out
 
 
 @pytest.fixture(scope="module")
