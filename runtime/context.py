@@ -646,7 +646,14 @@ class Ctx:
             return []
         if low is None and k >= len(options):
             return options
-        return self.game.agent(self.player).choose(self.game, self.player, options, k, low, prompt)
+        picks = self.game.agent(self.player).choose(self.game, self.player, options, k, low, prompt)
+        # an agent's answer is checked, never trusted: distinct legal options, as many as the rule says
+        least = min(k, len(options)) if low is None else low
+        if not least <= len(picks) <= k or any(p not in options for p in picks) or \
+                len(set(map(id, picks))) != len(picks) or _has_repeats(picks):
+            raise RulesError(f"the agent answered {len(picks)} option(s) for '{prompt}': it must pick "
+                             + (f"{least}" if least == k else f"{least} to {k}") + " distinct legal options")
+        return picks
 
     def how_many(self, most: int, least: int, verb: str) -> int:
         """The player picks a number from ``least`` to ``most`` ("draw up to 2 cards"). Offered from
@@ -669,6 +676,15 @@ class Ctx:
 
 
 THIS_CARD = "this card"
+
+
+def _has_repeats(picks) -> bool:
+    try:
+        return len(set(picks)) != len(picks)
+    except TypeError:  # unhashable options are compared by identity above
+        return False
+
+
 # the typed event each card-moving verb publishes ("play" publishes Played itself, after the card's effect)
 _MOVE_EVENTS = {"discard": Discarded, "trash": Trashed, "gain": Gained, "put": Moved}
 

@@ -83,6 +83,7 @@ class GameState:
         self.turn_number = 0          # counts turns begun; events carry it ("this turn")
         self.fired: dict = {}         # (card uid, trigger index) -> turn/round it last fired ("the first time")
         self.resolving: set = set()   # trigger slots running now (no re-entry)
+        self.playing: set = set()     # cards whose play effect is running ("play this card" inside it)
         self._next_uid = 1
         for zname, z in vocab.get("zones", {}).items():
             if z.get("per", "player") == "player":

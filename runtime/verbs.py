@@ -308,9 +308,15 @@ def play(ctx, objs, ph, strict):
     g = ctx.game
     rules = g.vocab["rules"]
     to = g.zone_key(rules["play_to"], ctx.player)
+    if any(uid in g.playing for uid in ctx.options(objs[0])):  # "play this card" inside its own play
+        raise Refused("a card cannot be played again while its effect is resolving")
     for uid in ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="play"):
         if rules["play_slot"] in (g.record(uid).get("slots") or {}):
-            g.engine.run_slot(g, uid, rules["play_slot"], ctx.player, ctx.opponent)
+            g.playing.add(uid)
+            try:
+                g.engine.run_slot(g, uid, rules["play_slot"], ctx.player, ctx.opponent)
+            finally:
+                g.playing.discard(uid)
         ctx.publish_card(Played, uid)  # after its effect: "whenever you play …" sees it done
 
 

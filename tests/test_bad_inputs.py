@@ -109,7 +109,7 @@ EXPECT = {
     "game_rules_unknown_draw_zone": ("E201", None),
     "game_rules_unknown_hand_zone": ("E201", None),
     "game_several_name_errors": ("E201", None),
-    "game_slot_kind_unknown": ("E201", None),
+    "game_slot_kind_unknown": ("E401", None),
     "game_thing_unknown_kind": ("E201", None),
     "game_thing_unknown_zone": ("E201", None),
     "game_thing_where_unknown_field": ("E201", None),

@@ -361,3 +361,29 @@ def test_a_computed_bound_on_a_per_reference(truth):
     game, out = _run(truth, "gain 1 coin per card costing up to (number of cards in your hand) in your hand",
                      hand=["copper", "mill", "smithy"])
     assert out.ok and game.players[0].goods["coin"] == 2  # 3 in hand: Copper (0) and Mill (2), not Smithy (4)
+
+
+def test_a_card_cannot_play_itself_while_its_effect_runs(truth):
+    from runtime.errors import Refused  # noqa: F401
+
+    engine, game = _game(truth, hand=["mill"])
+    uid = game.zone("hand", 0)[0]
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    fn = effect_function(explain_effect("play this card", Vocabulary.from_data(truth.vocab)))
+    game.playing.add(uid)  # as if this card's play effect were resolving
+    out = engine.run(game, fn, 0, card=uid)
+    assert out.status == "refused" and game.where[uid] == ("hand", 0)
+    game.playing.clear()
+    assert engine.run(game, fn, 0, card=uid).ok and game.where[uid] == ("play_area", 0)
+
+
+def test_an_agents_answer_is_checked_not_trusted(truth):
+    from runtime.errors import RulesError
+
+    engine, game = _game(truth, answers=[["copper"]], hand=["copper", "mill", "smithy"])
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    fn = effect_function(explain_effect("discard 2 cards from your hand", Vocabulary.from_data(truth.vocab)))
+    with pytest.raises(RulesError, match="must pick 2"):
+        engine.run(game, fn, 0)
