@@ -314,7 +314,12 @@ class _Renderer:
             head = self.foreach_head(st)
             noun = self._noun_of(st.selector, plural=False)[0]
             cat = self._cat(st.selector)
-            self.scope.append(_Bound(st.name.text if st.name else "it", cat, noun))
+            display = None
+            if cat == VAR:  # each card of a chosen set is "that card", not "the chosen <set>"
+                inner = self._bound(st.selector.noun.text)
+                noun, cat = ("card" if inner.display else inner.noun), inner.category
+                display = ("that card" if inner.display else "that one") if inner.category in (CARD, THING) else None
+            self.scope.append(_Bound(st.name.text if st.name else "it", cat, noun, display))
             try:
                 return f"for each {head}, {self.body(st.body)}"
             finally:
@@ -370,6 +375,9 @@ class _Renderer:
             if sel.owner is not None and sel.owner.kind != "enemy":
                 # "each" cannot take an owner directly: "For each of your Locations"
                 return "of " + self.selector(sel, drop_amount=True, force_plural=True)
+            if self._cat(sel) == VAR:  # a chosen set: "For each of them", "For each of the drawn cards"
+                text = self.selector(sel, drop_amount=True)
+                return "of them" if text in ("it", "them") else f"of {text}"
             return self.selector(sel, drop_amount=True, force_plural=False)
         text = self.selector(sel)
         return text if text.startswith("of ") else f"of {text}"
