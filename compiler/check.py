@@ -308,7 +308,7 @@ class Checker:
         if sel.per is not None:
             if sel.per.every is not None and sel.per.every < 1:
                 rep("E308", "'per 0 …' divides by zero", sel.per.span, None)
-            per = self._ref(sel.per.ref, scope, out, rep, (THING, CARD, ZONE, GOOD, VAR))
+            per = self._ref(sel.per.ref, scope, out, rep, (THING, CARD, ZONE, GOOD, VAR, PILE))
             if per is not None:
                 pf = tuple(f for f in (self._filter(f, scope, rep, out) for f in sel.per.filters) if f is not None)
                 pp = self._ref(sel.per.place, scope, out, rep, (ZONE, VAR)) if sel.per.place else None

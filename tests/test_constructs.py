@@ -387,3 +387,15 @@ def test_an_agents_answer_is_checked_not_trusted(truth):
     fn = effect_function(explain_effect("discard 2 cards from your hand", Vocabulary.from_data(truth.vocab)))
     with pytest.raises(RulesError, match="must pick 2"):
         engine.run(game, fn, 0)
+
+
+def test_per_empty_supply_pile(truth):
+    engine, game = _game(truth)
+    for cid in ("smithy", "mill", "copper"):
+        game.create(cid, game.zone_key("supply", None))
+    for uid in [u for u in game.zones[("supply", None)] if game.instances[u].card_id != "mill"]:
+        game.move(uid, game.zone_key("discard", 0))
+    from compiler.explain import effect_function, explain_effect
+    from compiler.vocabulary import Vocabulary
+    fn = effect_function(explain_effect("gain 1 vp per empty supply pile", Vocabulary.from_data(truth.vocab)))
+    assert engine.run(game, fn, 0).ok and game.players[0].goods["vp"] == 2
