@@ -181,7 +181,7 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "without the field never matches. Q may be a parenthesised expression or `the FIELD of NAME`.",
        [("discard 1 card costing up to 2 from your hand", "truth"),
         ("choose 1 card in your hand as t; discard 1 card costing more than (the cost of t) from your hand", "truth")],
-       ["costing", "costing_at_least", "with_field", "bound", "bound_eq", "bound_le", "bound_ge", "bound_gt",
+       ["costing", "costing_at_least", "with_field", "bound", "bound_eq", "bound_exactly", "bound_le", "bound_or_less", "bound_ge", "bound_gt",
         "bound_lt", "bare_value", "bound_value", "field_of"]),
     _c("Selectors", "Negative filters", "other than NAME · not FILTER",
        "`other than` leaves out a card by id, this card, or a chosen card; `not` inverts a filter.",

@@ -342,12 +342,18 @@ class _ToAst:
     def not_(self, meta, f):
         return A.Not(f, _span(meta))
 
-    # bounds: (op, value, how it was written)
-    def bound_eq(self, meta, *items):
-        return ("=", items[-1], "exactly" if _written(meta, "exactly") else "")
+    # bounds: (op, value, how it was written — the canonical printing writes it back)
+    def bound_eq(self, meta, value):
+        return ("=", value, "")
+
+    def bound_exactly(self, meta, value):
+        return ("=", value, "exactly")
 
     def bound_le(self, meta, value):
-        return ("<=", value, "up to" if _written(meta, "up") else "or less")
+        return ("<=", value, "up to")
+
+    def bound_or_less(self, meta, value):
+        return ("<=", value, "or less")
 
     def bound_gt(self, meta, value):
         return (">", value, "more than")
@@ -416,12 +422,6 @@ def _name(tok: Token) -> A.Name:
     return A.Name(str(tok), _tspan(tok))
 
 
-def _written(meta, word: str) -> bool:
-    """Whether a bound began with ``word`` ("exactly 3" vs "3"); Lark drops anonymous keywords."""
-    return _CURRENT_TEXT[0][meta.start_pos:meta.start_pos + len(word)] == word
-
-
-_CURRENT_TEXT = [""]  # the text being transformed (one parse at a time per process)
 _TRANSFORMER = _ToAst()
 
 
@@ -445,7 +445,6 @@ def parse_effect(text: str) -> tuple[A.Effect | None, SyntaxProblem | None]:
         return None, SyntaxProblem(f"more than {MAX_OPERATORS} arithmetic operators in one effect", too_long)
     try:
         tree = _lark().parse(text)
-        _CURRENT_TEXT[0] = text
         effect = _TRANSFORMER.transform(tree)
     except UnexpectedInput as exc:
         return None, _problem(text, exc)

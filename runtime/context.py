@@ -649,8 +649,7 @@ class Ctx:
         picks = self.game.agent(self.player).choose(self.game, self.player, options, k, low, prompt)
         # an agent's answer is checked, never trusted: distinct legal options, as many as the rule says
         least = min(k, len(options)) if low is None else low
-        if not least <= len(picks) <= k or any(p not in options for p in picks) or \
-                len(set(map(id, picks))) != len(picks) or _has_repeats(picks):
+        if not least <= len(picks) <= k or any(p not in options for p in picks) or _has_repeats(picks):
             raise RulesError(f"the agent answered {len(picks)} option(s) for '{prompt}': it must pick "
                              + (f"{least}" if least == k else f"{least} to {k}") + " distinct legal options")
         return picks
@@ -681,8 +680,8 @@ THIS_CARD = "this card"
 def _has_repeats(picks) -> bool:
     try:
         return len(set(picks)) != len(picks)
-    except TypeError:  # unhashable options are compared by identity above
-        return False
+    except TypeError:  # unhashable options: compared by identity
+        return len(set(map(id, picks))) != len(picks)
 
 
 # the typed event each card-moving verb publishes ("play" publishes Played itself, after the card's effect)

@@ -128,32 +128,36 @@ class Engine:
         return self.run(game, fn, who, uid, opponent)
 
     # --- the event bus (runtime/events.py) ----------------------------------------------------
-    def trigger_slots(self, game: GameState) -> dict[str, list[tuple[str, tuple]]]:
-        """card kind -> [(slot, zones it listens in)] for the slots the game declares ``kind: trigger``."""
-        table = getattr(game, "_trigger_slots", None)
-        if table is None:
+    def trigger_slots(self, game: GameState) -> tuple[dict, list[str]]:
+        """(card kind -> [(slot, zones it listens in)], every listening zone in slot order) for the
+        slots the game declares ``kind: trigger``; built once per game."""
+        if game.listening is None:
             rules = game.vocab.get("rules") or {}
             default = tuple(rules.get("in_play") or ())
-            table = {}
+            by_kind: dict[str, list] = {}
             for kind, spec in (game.vocab.get("card_kinds") or {}).items():
                 for slot, sspec in ((spec or {}).get("slots") or {}).items():
                     if (sspec or {}).get("kind") == "trigger":
-                        table.setdefault(kind, []).append((slot, tuple((sspec or {}).get("listens_in") or default)))
-            game._trigger_slots = table
-        return table
+                        by_kind.setdefault(kind, []).append((slot, tuple((sspec or {}).get("listens_in") or default)))
+            zone_order: list[str] = []
+            for entries in by_kind.values():
+                for _, zones in entries:
+                    zone_order += [z for z in zones if z not in zone_order and z in game.vocab.get("zones", {})]
+            game.listening = (by_kind, zone_order)
+        return game.listening
 
     def dispatch(self, game: GameState, event) -> None:
         """Offer ``event`` to every listening trigger slot, in the documented order: the acting
         player's cards first, then the other players' in seat order; zones in the slot's order;
         bottom to top within a zone. A slot already resolving is skipped (no re-entry)."""
-        table = self.trigger_slots(game)
-        if not table:
+        by_kind, zone_order = self.trigger_slots(game)
+        if not by_kind:
             return
         n = len(game.players)
         first = event.player if event.player is not None else game.turn_player
         seats = [(first + k) % n for k in range(n)]
         for seat in seats:
-            for uid, slot in self._listeners(game, table, seat):
+            for uid, slot in self._listeners(game, by_kind, zone_order, seat):
                 key = (uid, slot)
                 if key in game.resolving or uid not in game.instances:
                     continue
@@ -171,21 +175,16 @@ class Engine:
                 finally:
                     game.resolving.discard(key)
 
-    def _listeners(self, game: GameState, table, seat: int) -> list[tuple[int, str]]:
+    @staticmethod
+    def _listeners(game: GameState, by_kind: dict, zone_order: list[str], seat: int) -> list[tuple[int, str]]:
         out = []
-        kinds_slots = [(k, slot, zones) for k, entries in table.items() for slot, zones in entries]
-        zone_order = []
-        for _, _, zones in kinds_slots:
-            zone_order += [z for z in zones if z not in zone_order]
         for zname in zone_order:
-            key = game.zone_key(zname, seat) if zname in game.vocab.get("zones", {}) else None
-            if key is None or key not in game.zones or (key[1] is None and seat != first_seat(game)):
+            key = game.zone_key(zname, seat)
+            if key not in game.zones or (key[1] is None and seat != first_seat(game)):
                 continue
             for uid in list(game.zones[key]):
                 kind = game.cards[game.instances[uid].card_id].get("kind")
-                for k, slot, zones in kinds_slots:
-                    if k == kind and zname in zones:
-                        out.append((uid, slot))
+                out += [(uid, slot) for slot, zones in by_kind.get(kind, ()) if zname in zones]
         return out
 
     # --- turns and rounds: the boundaries triggers and "this turn" count from -------------------

@@ -84,6 +84,7 @@ class GameState:
         self.fired: dict = {}         # (card uid, trigger index) -> turn/round it last fired ("the first time")
         self.resolving: set = set()   # trigger slots running now (no re-entry)
         self.playing: set = set()     # cards whose play effect is running ("play this card" inside it)
+        self.listening = None         # the engine's table of trigger slots, built on the first event
         self._next_uid = 1
         for zname, z in vocab.get("zones", {}).items():
             if z.get("per", "player") == "player":
