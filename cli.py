@@ -409,7 +409,7 @@ def explain(effect, game, data_path, fmt):
     if ex.diags.errors:
         _emit(ex.diags, fmt)
         sys.exit(1)
-    english = render_effect(ex.effect, vocab)
+    english = render_effect(ex.ir, vocab)
     if fmt == "json":
         click.echo(json.dumps({"ok": True, "canonical": print_effect(ex.effect), "english": english,
                                "ast": repr(ex.effect), "ir": repr(ex.ir), "python": ex.source}, indent=2))

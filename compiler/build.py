@@ -21,8 +21,6 @@ from . import ast as A
 from .check import Checker
 from .codegen import HEADER, ModuleWriter, comment, identifier, literal
 from .diagnostics import Diagnostics, display_path
-from .english import option_labeller
-from .lower import lower, lower_condition
 from .loader import Document, load_file, path_text
 from .maps import check_map
 from .parser import parse_effect
@@ -40,7 +38,26 @@ class GameBuild:
     modules: dict[str, Document] = field(default_factory=dict)
     card_count: int = 0
     effect_count: int = 0
-    checked: dict = field(default_factory=dict)  # (slot kind, text) -> (Checked, problems): one check per text
+    checked: dict = field(default_factory=dict)  # (slot kind, text, has card) -> (Checked, problems): one check per text
+    checker: Checker | None = field(default=None, repr=False)
+
+    def effect_ir(self, text: str, kind: str, has_card: bool = True):
+        """The checked IR of one of this game's effect texts: what the reference renders (it never
+        parses or checks a text itself). A text this build compiled is looked up; one of a module
+        replayed from the cache is checked here, once, by the build's own checker. None when the
+        text does not parse or check (a compiled module's texts always do)."""
+        key = (kind, text, has_card)
+        cached = self.checked.get(key)
+        if cached is None:
+            if self.checker is None:
+                return None
+            effect, problem = parse_effect(("requires " if kind == "condition" else "") + text)
+            if problem is not None:
+                return None
+            problems: list[tuple] = []
+            checked = self.checker.check(effect, lambda *args: problems.append(args), kind=kind, has_card=has_card)
+            cached = self.checked[key] = (checked, problems)
+        return cached[0].ir
 
 
 @dataclass
@@ -152,7 +169,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             line, col, src = gdoc.where(("things", tname, "engine_filter"))
             diags.error("E201", f"the '{vocab.engine}' engine has no thing filter '{ef}'", file=gdoc.file,
                         line=line, column=col, source_line=src, hint=did_you_mean(ef, engine.thing_filters))
-    checker = Checker(vocab, verbs_for(vocab.engine))
+    checker = gb.checker = Checker(vocab, verbs_for(vocab.engine))
     cschema = prepare_cards(gdoc.data)
     seen_ids: dict[str, str] = {}
     module_names = []
@@ -343,8 +360,6 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
     t = timer.add("check", t)
     if not checked.ok:
         return None
-    if checked.ir is None:  # lowered once per text, like the check
-        checked.ir = lower_condition(checked) if slot_kind == "condition" else lower(checked, option_labeller(vocab))
     pos = doc.pos(path)
     where = f"{doc.rel}:{pos.line + 1}" + (f" card {card!r}" if card else "") + f" {path[-1]}"
     where = where.replace("\n", " ")

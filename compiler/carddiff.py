@@ -1,9 +1,12 @@
 """Card diff: what changed between two versions of a data folder, for errata and changelogs.
 
 Cards are matched by id within each game. Fields are compared as values; effect slots are compared
-as **ASTs** (spans excluded), so re-wrapping, re-spacing or re-casing an effect is no change, while
-any change of meaning is. Changed effects are shown in rendered English (compiler.english) when it
-is available, else in the canonical printer's text; the raw text is kept too. Nothing here prints.
+by their **typed IR** (compiler/ir.py), each side checked against its own vocabulary: re-wrapping,
+re-spacing, re-casing or re-wording an effect without changing what it does ("a card" for "1 card",
+an alias for a Good's key) is no change, while any change of meaning is. A text that does not check
+on a side is compared by its AST (spans excluded), one that does not parse by its words. Changed
+effects are shown in English rendered from the IR, else in the canonical printer's text; the raw
+text is kept too. Nothing here prints.
 """
 from __future__ import annotations
 
@@ -153,17 +156,18 @@ def _flatten(value: Any, prefix: str, out: dict) -> None:
 
 
 class _Effects:
-    """Parse and render effect slots of one side's vocabulary."""
+    """Check and render the effect slots of one side, against that side's vocabulary."""
 
     def __init__(self, vocab: Vocabulary | None):
         self.vocab = vocab
-        self.english = None
-        try:
-            from .english import render_effect
+        self.checker = None
+        if vocab is not None:
+            from runtime.verbs import verbs_for
 
-            self.english = render_effect
-        except ImportError:  # the English renderer is optional: fall back to canonical text
-            self.english = None
+            from .check import Checker
+
+            self.checker = Checker(vocab, verbs_for(vocab.engine))
+        self._seen: dict[tuple[str, str], tuple] = {}
 
     def slots(self, kind: Any) -> tuple[dict, dict]:
         """(slot name -> slot kind, face name -> {slot name -> slot kind}) for a card kind."""
@@ -173,32 +177,39 @@ class _Effects:
                  for f, fv in (spec.get("faces") or {}).items()}
         return slots, faces
 
-    def parse(self, text: Any, slot_kind: str):
+    def read(self, text: Any, slot_kind: str) -> tuple:
+        """(AST, IR) of a text; either is None when the text does not parse or does not check."""
         if not isinstance(text, str):
-            return None
-        prefix = "requires " if slot_kind == "condition" else ""
-        effect, problem = parse_effect(prefix + text)
-        return None if problem else effect
+            return None, None
+        key = (text, slot_kind)
+        if key not in self._seen:
+            prefix = "requires " if slot_kind == "condition" else ""
+            effect, problem = parse_effect(prefix + text)
+            effect_ir = None
+            if problem is None and self.checker is not None:
+                checked = self.checker.check(effect, lambda *a, **k: None, kind=slot_kind)
+                effect_ir = checked.ir
+            self._seen[key] = (None if problem else effect, effect_ir)
+        return self._seen[key]
 
     def render(self, text: Any, slot_kind: str) -> str | None:
         if text is None:
             return None
-        effect = self.parse(text, slot_kind)
+        effect, effect_ir = self.read(text, slot_kind)
+        if effect_ir is not None:
+            from .english import render_effect
+
+            return render_effect(effect_ir, self.vocab, self.checker.verbs, kind=slot_kind)
         if effect is None:
             return " ".join(str(text).split())  # does not parse: show the text as written
-        if self.english is not None and self.vocab is not None:
-            from runtime.verbs import verbs_for
-
-            try:
-                return self.english(effect, self.vocab, verbs_for(self.vocab.engine), kind=slot_kind)
-            except Exception:  # noqa: BLE001 - rendering must never stop a diff; fall back to canonical
-                pass
-        text = print_effect(effect)
+        text = print_effect(effect)  # parses but does not check here: the canonical text
         return text[len("requires "):] if slot_kind == "condition" and text.startswith("requires ") else text
 
 
 def _same_effect(a: Any, b: Any, kind: str, old: _Effects, new: _Effects) -> bool:
-    ea, eb = old.parse(a, kind), new.parse(b, kind)
+    (ea, ia), (eb, ib) = old.read(a, kind), new.read(b, kind)
+    if ia is not None and ib is not None:
+        return ia == ib  # IR equality: the same meaning, however it is worded, spaced or cased
     if ea is not None and eb is not None:
         return ea == eb  # AST equality: spans are excluded, so layout and case do not count
     return " ".join(str(a).lower().split()) == " ".join(str(b).lower().split())
@@ -249,7 +260,7 @@ def diff_trees(old_root: Path, new_root: Path) -> DiffResult:
         old = _load_game(old_games[game], diags) if game in old_games else _Side(None, {})
         new = _load_game(new_games[game], diags) if game in new_games else _Side(None, {})
         eo, en = _Effects(old.vocab or new.vocab), _Effects(new.vocab or old.vocab)
-        if en.english is not None:
+        if en.checker is not None:  # effects that check are shown in English
             renderer = "english"
         gd = GameDiff(game, status="added" if game not in old_games else
                       "removed" if game not in new_games else "same")

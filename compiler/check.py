@@ -3,8 +3,9 @@
 The checker walks one effect's AST with the bound names in scope and produces:
 - diagnostics (unknown names with "did you mean", statements that do not fit their verb, guards
   placed after actions), each located by its span in the effect text;
-- a resolution table mapping each selector node (by identity) to its resolved ``Sel`` template,
-  which the code generator emits. The AST itself stays untouched.
+- the typed IR (compiler/ir.py) of an effect it accepts: while walking, it resolves each selector
+  to a ``Sel`` template in a working table private to this pass, and ``compiler/lower.py`` turns the
+  AST with those resolutions into IR nodes. Only the IR leaves the checker; the AST stays untouched.
 """
 from __future__ import annotations
 
@@ -39,13 +40,20 @@ _EVENT_CARD = Slot((CARD, THING, VAR), amounts=frozenset({V.ONE}), owners=frozen
 
 @dataclass
 class Checked:
-    """The checker's result for one effect: resolved selectors keyed by ``id()`` of the AST node."""
+    """The checker's result for one effect: whether it is accepted and, if so, its typed IR —
+    what codegen, English, the reference, ``explain`` and ``diff`` read."""
 
     effect: A.Effect
-    resolved: dict = field(default_factory=dict)
-    verbs: dict = field(default_factory=dict)  # id(action) -> Verb
     ok: bool = True
-    ir: object = None  # the typed IR, once lowered (compiler/lower.py); what codegen reads
+    ir: object = None  # ir.Effect, or ir.Cond for a bare-condition slot; None when rejected
+
+
+@dataclass
+class _Work:
+    """The walk's working state: each selector and reference node's resolution, keyed by the node's
+    identity while this one AST is alive. Lowering reads it; it never leaves :meth:`Checker.check`."""
+
+    resolved: dict = field(default_factory=dict)
 
 
 class Checker:
@@ -56,7 +64,7 @@ class Checker:
     card_ids: set | None = None  # the build sets the game's card ids, for "other than <card>"
 
     def check(self, effect: A.Effect, report: Report, kind: str = "effect", has_card: bool = True) -> Checked:
-        out = Checked(effect)
+        out = _Work()
         errors = []
 
         def rep(code, msg, span, hint=None):
@@ -84,8 +92,23 @@ class Checker:
             else:
                 seen_action = True
             self._stmt(st, scope, out, rep)
-        out.ok = not errors
-        return out
+        if errors:
+            return Checked(effect, ok=False)
+        from .lower import lower, lower_condition  # lowering reads this pass's table (one stage)
+
+        if kind == "condition":
+            return Checked(effect, True, lower_condition(effect, out.resolved))
+        return Checked(effect, True, lower(effect, out.resolved, self.labeller()))
+
+    _labeller = None
+
+    def labeller(self):
+        """How a menu's options are labelled for the agent: their English (compiler/english.py)."""
+        if self._labeller is None:
+            from .english import option_labeller
+
+            self._labeller = option_labeller(self.vocab, self.verbs)
+        return self._labeller
 
     # --- statements --------------------------------------------------------------------------
     def _stmt(self, st, scope, out, rep) -> None:
@@ -189,7 +212,6 @@ class Checker:
             rep("E302", f"unknown verb '{act.verb.text}'", act.verb.span,
                 did_you_mean(act.verb.text, self.verbs))
             return
-        out.verbs[id(act)] = verb
         sig = verb.signature
         if act.name is not None:
             if verb.binds is None:
@@ -414,7 +436,7 @@ class Checker:
         if isinstance(f, A.FieldCompare):
             key = self._field(f.field.text if f.field is not None else "cost",
                               f.field.span if f.field is not None else f.span, rep)
-            self._quantity(f.value, scope, out if out is not None else Checked(A.Effect(())), rep)
+            self._quantity(f.value, scope, out if out is not None else _Work(), rep)
             if key is None:
                 return None
             return ("field", (key, f.op, _value_key(f.value)))

@@ -1,7 +1,8 @@
-"""Stage 6a — English: an effect's AST rendered as clear card-style English.
+"""Stage 6a — English: an effect's typed IR rendered as clear card-style English.
 
-The rules reference never copies effect text from YAML. It reads the parsed effect and writes
-English through two sources only:
+The rules reference never copies effect text from YAML. It reads the checked effect's IR
+(compiler/ir.py: meanings resolved by the checker, each node keeping its AST as ``syntax`` for the
+designer's wording) and writes English through two sources only:
 
 - the **verb templates** of the runtime registry (``Verb.template``, see below), so that a verb
   added by a game engine reads right without touching this module;
@@ -30,6 +31,8 @@ from dataclasses import dataclass
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
 
 from . import ast as A
+from . import ir
+from .visitor import Visitor
 from .vocabulary import Vocabulary, plurals
 
 ICON_START = "\x01"
@@ -50,6 +53,7 @@ _PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
 _PAST = {"play": "played", "gain": "gained", "trash": "trashed", "draw": "drew", "discard": "discarded", "put": "put",
          "raze": "razed"}
 _THIRD = {"trash": "trashes"}
+_COUNT_WORDS = {1: "one", 2: "two", 3: "three"}
 _ACTING = {"opponent": "each opponent", "other": "each other player", "each": "each player",
            "left": "the player to your left", "right": "the player to your right"}
 
@@ -57,28 +61,27 @@ _ACTING = {"opponent": "each opponent", "other": "each other player", "each": "e
 # --- public API ----------------------------------------------------------------------------------
 
 
-def render_effect(effect: A.Effect, vocab: Vocabulary, verbs: dict | None = None, kind: str = "effect") -> str:
-    """Card-style English for one parsed effect (plain text; icons as their printed names).
-
-    ``kind="condition"`` renders a bare-condition slot (a card's ``requires``, parsed as
-    ``requires <condition>``) as the condition alone: "You have at least 1 card in your Hand."
-    """
+def render_effect(effect, vocab: Vocabulary, verbs: dict | None = None, kind: str = "effect") -> str:
+    """Card-style English for one checked effect's IR (``Checked.ir``; plain text, icons as their
+    printed names). A bare-condition slot's IR (a card's ``requires``) renders as the condition
+    alone: "You have at least 1 card in your Hand." Use :func:`english_of` for a text."""
     return plain(render_marked(effect, vocab, verbs, kind))
 
 
-def render_marked(effect: A.Effect, vocab: Vocabulary, verbs: dict | None = None, kind: str = "effect") -> str:
+def render_marked(effect, vocab: Vocabulary, verbs: dict | None = None, kind: str = "effect") -> str:
     """Like :func:`render_effect`, with icons left as markers for the HTML renderer."""
     if verbs is None:
         from runtime.verbs import verbs_for
 
         verbs = verbs_for(vocab.engine)
-    return _Renderer(vocab, verbs, effect).effect(effect, kind)
+    return _Renderer(vocab, verbs).effect(effect, kind)
 
 
-def option_labeller(vocab: Vocabulary):
-    """How a menu's options are labelled for the agent (codegen): their English, as the reference
-    prints them, so a player and a scenario see the same words."""
-    return lambda stmts: render_effect(A.Effect(tuple(stmts)), vocab)
+def option_labeller(vocab: Vocabulary, verbs: dict | None = None):
+    """How a menu's options are labelled for the agent (the checker, while lowering): the English
+    of their lowered statements, as the reference prints them, so a player and a scenario see the
+    same words."""
+    return lambda stmts: render_effect(ir.Effect(tuple(stmts)), vocab, verbs)
 
 
 def plain(marked: str) -> str:
@@ -237,37 +240,33 @@ _ACTION_BOUND = {"draw": "the drawn cards", "reveal": "the remaining revealed ca
                  "look": "the remaining cards you looked at"}
 
 
-class _Renderer:
-    def __init__(self, vocab: Vocabulary, verbs: dict, effect: A.Effect):
+class _Renderer(Visitor):
+    """Walks the IR (compiler/ir.py). What a node means — the category and vocabulary key of a
+    noun, a quantity's value — comes from the IR; how the designer worded it — "a card" or "1
+    card", "2 fuel", "1 of your locations", "another player's" — from the node's ``syntax``."""
+
+    def __init__(self, vocab: Vocabulary, verbs: dict):
         self.v = vocab
         self.verbs = verbs
-        self.resolved: dict = {}
         self.scope: list[_Bound] = []
         self.acting = 0  # inside "each opponent: …", "your" is theirs
-        try:
-            from .check import Checker, slot_kind_of
-
-            checked = Checker(vocab, verbs).check(effect, lambda *a, **k: None, kind=slot_kind_of(effect))
-            self.resolved = checked.resolved
-        except Exception:  # noqa: BLE001 - English must render even what the checker rejects
-            self.resolved = {}
 
     # statements ----------------------------------------------------------------------------------
-    def effect(self, effect: A.Effect, kind: str) -> str:
+    def effect(self, effect, kind: str) -> str:
+        if isinstance(effect, (ir.Compare, ir.Exists)):  # a bare-condition slot (lower_condition)
+            return sentence(self.cond(effect))
         stmts = list(effect.statements)
-        if kind == "condition" and len(stmts) == 1 and isinstance(stmts[0], A.Requires):
-            return sentence(self.cond(stmts[0].condition))
         sentences: list[str] = []
         run: list[str] = []  # consecutive simple statements share one sentence, joined by "; "
         for i, st in enumerate(stmts):
-            if isinstance(st, (A.Action, A.Choose)):
+            if isinstance(st, (ir.Act, ir.Choose)):
                 run.append(self.simple(st))
                 continue
             if run:
                 sentences.append(sentence("; ".join(run)))
                 run = []
             text = self.compound(st)
-            if isinstance(st, A.Cost) and i < len(stmts) - 1:
+            if isinstance(st, ir.Cost) and i < len(stmts) - 1:
                 # an unpaid cost refuses the effect from there on (runtime: Refused ends the effect)
                 text += "; if you cannot, the rest does not happen"
             sentences.append(sentence(text))
@@ -276,55 +275,86 @@ class _Renderer:
         return " ".join(sentences)
 
     def compound(self, st) -> str:
-        if isinstance(st, A.Requires):
-            return f"requirement: {self.cond(st.condition)}"
-        if isinstance(st, A.Let):
-            q = self.quantity(st.value, the=True)
-            text = f"X is {q}"
-            if st.minimum is not None:
-                text += f"; usable only while X is at least {st.minimum}"
-            return text
-        if isinstance(st, A.If):
-            text = f"if {self.cond(st.condition)}, {self.body(st.body)}"
-            if st.otherwise is not None:
-                text += f"; otherwise, {self.body(st.otherwise)}"
-            return text
-        if isinstance(st, A.Menu):
-            return f"choose {st.word}: " + "; or ".join(self.body(o) for o in st.options)
-        if isinstance(st, A.Acting):
-            order = ", in seat order" if st.who in ("opponent", "other", "each") else ""
-            self.acting += 1
-            try:
-                return f"{_ACTING[st.who]}{order}: {self.body(st.body)}"
-            finally:
-                self.acting -= 1
-        if isinstance(st, A.RepeatUntil):
-            return f"repeat until {self.cond(st.condition)}: {self.body(st.body)}"
-        if isinstance(st, A.Trigger):
-            if st.form == "at":
-                head = f"at the {st.moment.text} of {st.owner} {st.period.text}"
-            else:
-                lead = f"the first time each {st.period.text}" if st.form == "first" else st.form
-                head = f"{lead} {self.subject(st.subject)} {self.event_verb(st.subject, st.verb.text)} " \
-                       f"{self.selector(st.selector, indefinite=True)}"
-            return f"{head}: {self.body(st.body)}"
-        if isinstance(st, A.Cost):
-            return f"{self.action(st.action)} to {self.body(st.body)}"
-        if isinstance(st, A.ForEach):
-            head = self.foreach_head(st)
-            noun = self._noun_of(st.selector, plural=False)[0]
-            cat = self._cat(st.selector)
-            display = None
-            if cat == VAR:  # each card of a chosen set is "that card", not "the chosen <set>"
-                inner = self._bound(st.selector.noun.text)
-                noun, cat = ("card" if inner.display else inner.noun), inner.category
-                display = ("that card" if inner.display else "that one") if inner.category in (CARD, THING) else None
-            self.scope.append(_Bound(st.name.text if st.name else "it", cat, noun, display))
-            try:
-                return f"for each {head}, {self.body(st.body)}"
-            finally:
-                self.scope.pop()
-        return self.simple(st)
+        return self.visit(st)
+
+    def visit_Require(self, st: ir.Require) -> str:
+        return f"requirement: {self.cond(st.cond)}"
+
+    def visit_LetX(self, st: ir.LetX) -> str:
+        text = f"X is {self.quantity(st.expr)}"
+        if st.minimum is not None:
+            text += f"; usable only while X is at least {st.minimum}"
+        return text
+
+    def visit_If(self, st: ir.If) -> str:
+        text = f"if {self.cond(st.cond)}, {self.body(st.body)}"
+        if st.otherwise is not None:
+            text += f"; otherwise, {self.body(st.otherwise)}"
+        return text
+
+    def visit_Menu(self, st: ir.Menu) -> str:
+        return f"choose {_COUNT_WORDS.get(st.count, str(st.count))}: " + "; or ".join(self.body(o) for o in st.options)
+
+    def visit_Acting(self, st: ir.Acting) -> str:
+        order = ", in seat order" if st.who in ("opponent", "other", "each") else ""
+        self.acting += 1
+        try:
+            return f"{_ACTING[st.who]}{order}: {self.body(st.body)}"
+        finally:
+            self.acting -= 1
+
+    def visit_Repeat(self, st: ir.Repeat) -> str:
+        return f"repeat until {self.cond(st.until)}: {self.body(st.body)}"
+
+    def visit_Trigger(self, st: ir.Trigger) -> str:
+        t = st.syntax
+        if t.form == "at":
+            head = f"at the {t.moment.text} of {t.owner} {t.period.text}"
+        else:
+            lead = f"the first time each {t.period.text}" if t.form == "first" else t.form
+            head = f"{lead} {self.subject(t.subject)} {self.event_verb(t.subject, t.verb.text)} " \
+                   f"{self.selector(st.card, indefinite=True)}"
+        return f"{head}: {self.body(st.body)}"
+
+    def visit_Cost(self, st: ir.Cost) -> str:
+        return f"{self.action(st.pay)} to {self.body(st.body)}"
+
+    def visit_ForEach(self, st: ir.ForEach) -> str:
+        q = st.query
+        head = self.foreach_head(q)
+        noun, cat = self._noun_of(q, plural=False)[0], q.category
+        display = None
+        if cat == VAR:  # each card of a chosen set is "that card", not "the chosen <set>"
+            inner = self._bound(q.key)
+            noun, cat = ("card" if inner.display else inner.noun), inner.category
+            display = ("that card" if inner.display else "that one") if inner.category in (CARD, THING) else None
+        self.scope.append(_Bound(st.name, cat, noun, display))
+        try:
+            return f"for each {head}, {self.body(st.body)}"
+        finally:
+            self.scope.pop()
+
+    def visit_Choose(self, st: ir.Choose) -> str:
+        q = st.query
+        text = "choose " + self.selector(q, indefinite=True)
+        noun, cat = self._noun_of(q, plural=False)[0], q.category
+        if cat == VAR:  # "choose 1 of r as k": k is one of what r holds
+            inner = self._bound(q.key)
+            noun, cat = ("card" if inner.display else inner.noun), inner.category
+        amount = q.syntax.amount
+        many = isinstance(amount, A.All) or self._is_plural_amount(amount)
+        self.scope.append(_Bound(st.name, cat, noun, plural=many))
+        return text
+
+    def visit_Act(self, st: ir.Act) -> str:
+        text = self.action(st)
+        if st.binds is not None:
+            shown = _ACTION_BOUND.get(st.verb, f"the cards of ‘{st.verb}’")
+            self.scope.append(_Bound(st.binds, CARD, f"{st.verb} card", shown))
+        return text
+
+    def generic_visit(self, node, *args):
+        raise TypeError(f"no English for {type(node).__name__} (render the checked IR, not the AST)")
 
     def subject(self, s: A.Subject) -> str:
         if s.kind == "you":
@@ -340,65 +370,46 @@ class _Renderer:
         return base if s.kind == "you" else _THIRD.get(base, base + "s")
 
     def body(self, body) -> str:
-        if all(isinstance(b, (A.Action, A.Choose)) for b in body):
+        if all(isinstance(b, (ir.Act, ir.Choose)) for b in body):
             return " and ".join(self.simple(b) for b in body)
         return "; then ".join(self.simple(b) for b in body)
 
     def simple(self, st) -> str:
-        if isinstance(st, A.Choose):
-            text = "choose " + self.selector(st.selector, indefinite=True)
-            noun = self._noun_of(st.selector, plural=False)[0]
-            cat = self._cat(st.selector)
-            if cat == VAR:  # "choose 1 of r as k": k is one of what r holds
-                inner = self._bound(st.selector.noun.text)
-                noun, cat = ("card" if inner.display else inner.noun), inner.category
-            many = isinstance(st.selector.amount, A.All) or self._is_plural_amount(st.selector.amount)
-            self.scope.append(_Bound(st.name.text, cat, noun, plural=many))
-            return text
-        if isinstance(st, A.Action):
-            text = self.action(st)
-            if st.name is not None:
-                shown = _ACTION_BOUND.get(st.verb.text, f"the cards of ‘{st.verb.text}’")
-                self.scope.append(_Bound(st.name.text, CARD, f"{st.verb.text} card", shown))
-            return text
-        return self.compound(st)
+        return self.visit(st)
 
-    def foreach_head(self, st: A.ForEach) -> str:
-        sel = st.selector
+    def foreach_head(self, q: ir.Query) -> str:
+        sel = q.syntax
         if sel.amount is None or isinstance(sel.amount, A.All):
-            if self._cat(sel) == PLAYER and not sel.filters and sel.of is None and sel.place is None:
+            if q.category == PLAYER and not sel.filters and sel.of is None and sel.place is None:
                 # "each" already says every one: "For each player", never "For each a player"
-                who = self.player(self._key(sel), sel.owner, None)
+                who = self.player(q.key, sel.owner, None)
                 if who.startswith("another "):
                     return "other " + who[len("another "):]
                 return re.sub(r"^an? ", "", who)
             if sel.owner is not None and sel.owner.kind != "enemy":
                 # "each" cannot take an owner directly: "For each of your Locations"
-                return "of " + self.selector(sel, drop_amount=True, force_plural=True)
-            if self._cat(sel) == VAR:  # a chosen set: "For each of them", "For each of the drawn cards"
-                text = self.selector(sel, drop_amount=True)
+                return "of " + self.selector(q, drop_amount=True, force_plural=True)
+            if q.category == VAR:  # a chosen set: "For each of them", "For each of the drawn cards"
+                text = self.selector(q, drop_amount=True)
                 return "of them" if text in ("it", "them") else f"of {text}"
-            return self.selector(sel, drop_amount=True, force_plural=False)
-        text = self.selector(sel)
+            return self.selector(q, drop_amount=True, force_plural=False)
+        text = self.selector(q)
         return text if text.startswith("of ") else f"of {text}"
 
-    def action(self, act: A.Action) -> str:
-        verb = self.verbs.get(act.verb.text)
+    def action(self, act: ir.Act) -> str:
+        verb = self.verbs.get(act.verb)
         template = verb.template if verb is not None and getattr(verb, "template", None) else ""
         if not template:
-            template = act.verb.text + " {obj}"
+            template = act.verb + " {obj}"
         values: dict[str, str] = {}
         equal_to = ""  # "equal to …" of a computed amount, said after the phrases (see below)
-        if len(act.objects) == 1 and isinstance(act.objects[0].amount, (A.BinOp, A.Count)):
+        if len(act.objects) == 1 and isinstance(act.objects[0].syntax.amount, (A.BinOp, A.Count)):
             values["obj"], equal_to = self.computed_amount(act.objects[0])
         elif act.objects:
             values["obj"] = _join_and([self.selector(o) for o in act.objects])
         order: list[str] = []
-        for ph in act.phrases:
-            if isinstance(ph, A.Until):
-                key, val = "until", self.phase(ph.phase)
-            else:
-                key, val = ph.prep, self.target(ph.target)
+        for key, target in act.phrases:
+            val = self.phase_name(target.name) if isinstance(target, ir.Phase) else self.target(target)
             if key not in values:
                 values[key] = val
                 order.append(key)
@@ -409,7 +420,7 @@ class _Renderer:
         extra = [f"{k} {values[k]}" for k in order if k not in used]
         return " ".join([text, *extra, equal_to]).strip()
 
-    def computed_amount(self, sel: A.Selector) -> tuple[str, str]:
+    def computed_amount(self, q: ir.Query) -> tuple[str, str]:
         """("a number of cards", "equal to 7 minus …") for an object whose amount is computed.
 
         The quantity goes last, after the verb's phrases: "scrap a number of cards from your Hand
@@ -417,70 +428,73 @@ class _Renderer:
         where the phrase would read as part of the sum. A plain count keeps the printed-card form
         "draw cards equal to the number of …"; arithmetic reads "a number of cards equal to …".
         """
-        noun = self.selector(sel, drop_amount=True, force_plural=True)
+        noun = self.selector(q, drop_amount=True, force_plural=True)
         lead = ""
-        if isinstance(sel.amount, A.BinOp):
-            single, several = self._noun_of(sel, plural=False)[0], self._noun_of(sel, plural=True)[0]
-            mass = self._cat(sel) == GOOD and single == several
+        if isinstance(q.amount.expr, ir.Arith):
+            single, several = self._noun_of(q, plural=False)[0], self._noun_of(q, plural=True)[0]
+            mass = q.category == GOOD and single == several
             lead = "an amount of " if mass else "a number of "  # "an amount of Fuel", "a number of cards"
-        return lead + noun, f"equal to {self.quantity(sel.amount)}"
+        return lead + noun, f"equal to {self.quantity(q.amount.expr)}"
 
     # conditions and quantities -------------------------------------------------------------------
     def cond(self, c) -> str:
-        if isinstance(c, A.Compare):
-            held = self.held_compare(c)
-            if held:
-                return held
-            return f"{self.quantity(c.left, the=True)} {_CMP_WORDS.get(c.op, c.op)} {self.quantity(c.right, the=True)}"
-        return self.exists(c.selector)
+        return self.visit(c)
 
-    def held_compare(self, c: A.Compare) -> str | None:
+    def visit_Compare(self, c: ir.Compare) -> str:
+        held = self.held_compare(c)
+        if held:
+            return held
+        return f"{self.quantity(c.left)} {_CMP_WORDS.get(c.op, c.op)} {self.quantity(c.right)}"
+
+    def visit_Exists(self, c: ir.Exists) -> str:
+        return self.exists(c.query)
+
+    def held_compare(self, c: ir.Compare) -> str | None:
         """ "number of cards in your hand < 4" → "you have fewer than 4 cards in your Hand"."""
         flip = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "=": "=", "!=": "!="}
-        if isinstance(c.left, A.Count) and isinstance(c.right, A.Num):
-            sel, op, n = c.left.selector, c.op, c.right.value
-        elif isinstance(c.right, A.Count) and isinstance(c.left, A.Num):
-            sel, op, n = c.right.selector, flip[c.op], c.left.value
+        if isinstance(c.left, ir.CountOf) and isinstance(c.right, ir.Lit):
+            q, op, n = c.left.query, c.op, c.right.value
+        elif isinstance(c.right, ir.CountOf) and isinstance(c.left, ir.Lit):
+            q, op, n = c.right.query, flip[c.op], c.left.value
         else:
             return None
+        sel = q.syntax
         if sel.amount is not None or sel.owner is not None and sel.owner.kind != "your":
             return None
-        if self._cat(sel) == GOOD:
-            rest = self.selector(sel, drop_amount=True, no_owner=True, force_plural=n != 1)
+        if q.category == GOOD:
+            rest = self.selector(q, drop_amount=True, no_owner=True, force_plural=n != 1)
         elif sel.place is not None and sel.place.owner is not None and sel.place.owner.kind == "your" \
-                and sel.owner is None and self._cat(sel) != VAR:
-            rest = self.selector(sel, drop_amount=True, force_plural=n != 1)
+                and sel.owner is None and q.category != VAR:
+            rest = self.selector(q, drop_amount=True, force_plural=n != 1)
         else:
             return None
         if op == "=" and n == 0:
-            return f"you have no {self.selector(sel, drop_amount=True, no_owner=True, force_plural=True)}"
+            return f"you have no {self.selector(q, drop_amount=True, no_owner=True, force_plural=True)}"
         words = {"=": "exactly", "!=": "other than", "<": "fewer than", ">": "more than", "<=": "at most",
                  ">=": "at least"}[op]
         return f"you have {words} {n} {rest}"
 
-    def exists(self, sel: A.Selector) -> str:
-        cat = self._cat(sel)
+    def exists(self, q: ir.Query) -> str:
+        sel = q.syntax
+        cat = q.category
         amount = sel.amount
-        if isinstance(amount, (A.Num, A.X, A.BinOp, A.Count)):
-            lead = "at least "
-        else:
-            lead = ""
+        lead = "at least " if isinstance(amount, (A.Num, A.X, A.BinOp, A.Count)) else ""
         if cat == GOOD:
             who, verb = self._holder(sel.owner)
-            return f"{who} {verb} {lead}{self.selector(sel, no_owner=True)}".strip()
+            return f"{who} {verb} {lead}{self.selector(q, no_owner=True)}".strip()
         if sel.place is not None and sel.place.owner is not None and sel.place.owner.kind == "your" \
                 and sel.owner is None:
-            return f"you have {lead}{self.selector(sel, indefinite=True)}"
-        if cat == THING and sel.owner is None and sel.place is None and sel.of is None and self._yours_by_default(sel):
+            return f"you have {lead}{self.selector(q, indefinite=True)}"
+        if cat == THING and sel.owner is None and sel.place is None and sel.of is None and self._yours_by_default(q):
             # "if 3 ruins:" counts the acting player's own (runtime Ctx.things): say so
-            return f"you have {lead}{self.selector(sel, indefinite=True)}"
+            return f"you have {lead}{self.selector(q, indefinite=True)}"
         many = self._is_plural_amount(amount) or isinstance(amount, A.All)
-        return f"there {'are' if many else 'is'} {lead}{self.selector(sel, indefinite=True)}"
+        return f"there {'are' if many else 'is'} {lead}{self.selector(q, indefinite=True)}"
 
-    def _yours_by_default(self, sel: A.Selector) -> bool:
+    def _yours_by_default(self, q: ir.Query) -> bool:
         """A thing named without an owner is the acting player's when it lives in per-player zones
         and is not one an effect may only take from others (the runtime's default, Ctx.things)."""
-        spec = (self.v.data.get("things") or {}).get(self._key(sel)) or {}
+        spec = (self.v.data.get("things") or {}).get(q.key) or {}
         zones = self.v.data.get("zones") or {}
         if spec.get("per", "player") != "player" or spec.get("access") == "others":
             return False
@@ -494,57 +508,45 @@ class _Renderer:
             return "an enemy", "has"
         return self.possessive(owner)[:-2] if self.possessive(owner).endswith("'s") else "they", "has"
 
-    def quantity(self, q, the: bool = False) -> str:
-        if isinstance(q, A.Num):
-            return str(q.value)
-        if isinstance(q, A.X):
-            return "X"
-        if isinstance(q, A.Count):
-            return self.count(q.selector)
-        if isinstance(q, A.FieldOf):
-            return f"the {self.field_name(q.field.text, plural=False)} of {self.var_ref(q.of.text)}"
-        if isinstance(q, A.History):
-            cards = self.selector(q.selector, drop_amount=True, force_plural=True)
-            return f"the number of {cards} {self.subject(q.subject)} {self.event_verb(q.subject, q.verb.text, True)} " \
-                   f"this {q.period.text}"
-        if isinstance(q, A.BinOp) and q.op == "/":
-            return f"{self.quantity(q.left)} divided by {self.quantity(q.right)}, rounded down"
-        if isinstance(q, A.BinOp):
-            def side(s, right: bool) -> str:
-                text = self.quantity(s)
-                if isinstance(s, A.BinOp) and (_PREC[s.op] < _PREC[q.op] or (right and _PREC[s.op] == _PREC[q.op])):
-                    return f"({text})"
-                return text
-            return f"{side(q.left, False)} {_OP_WORDS.get(q.op, q.op)} {side(q.right, True)}"
-        return str(q)
+    def quantity(self, q) -> str:
+        return self.visit(q)
 
-    def count(self, sel: A.Selector) -> str:
-        if self._cat(sel) == GOOD:
-            who, verb = self._holder(sel.owner)
-            return f"the amount of {self.selector(sel, drop_amount=True, no_owner=True)} {who} {verb}"
-        return "the number of " + self.selector(sel, drop_amount=True, force_plural=True)
+    def visit_Lit(self, q: ir.Lit) -> str:
+        return str(q.value)
+
+    def visit_XValue(self, q: ir.XValue) -> str:
+        return "X"
+
+    def visit_CountOf(self, q: ir.CountOf) -> str:
+        return self.count(q.query)
+
+    def visit_FieldOf(self, q: ir.FieldOf) -> str:
+        return f"the {self.field_name(q.field.replace('_', ' '), plural=False)} of {self.var_ref(q.card.name)}"
+
+    def visit_History(self, q: ir.History) -> str:
+        h = q.syntax
+        cards = self.selector(q.query, drop_amount=True, force_plural=True)
+        return f"the number of {cards} {self.subject(h.subject)} {self.event_verb(h.subject, h.verb.text, True)} " \
+               f"this {q.period}"
+
+    def visit_Arith(self, q: ir.Arith) -> str:
+        if q.op == "/":
+            return f"{self.quantity(q.left)} divided by {self.quantity(q.right)}, rounded down"
+
+        def side(s, right: bool) -> str:
+            text = self.quantity(s)
+            if isinstance(s, ir.Arith) and (_PREC[s.op] < _PREC[q.op] or (right and _PREC[s.op] == _PREC[q.op])):
+                return f"({text})"
+            return text
+        return f"{side(q.left, False)} {_OP_WORDS.get(q.op, q.op)} {side(q.right, True)}"
+
+    def count(self, q: ir.Query) -> str:
+        if q.category == GOOD:
+            who, verb = self._holder(q.syntax.owner)
+            return f"the amount of {self.selector(q, drop_amount=True, no_owner=True)} {who} {verb}"
+        return "the number of " + self.selector(q, drop_amount=True, force_plural=True)
 
     # selectors -------------------------------------------------------------------------------------
-    def _cat(self, node) -> str | None:
-        r = self.resolved.get(id(node))
-        if r is not None:
-            return r.category
-        if isinstance(node, (A.Selector, A.Ref)):
-            name = node.noun.text
-            if any(b.name == name for b in self.scope):
-                return VAR
-            entries = self.v.lookup(name)
-            return entries[0][0] if entries else None
-        return None
-
-    def _key(self, node) -> str:
-        r = self.resolved.get(id(node))
-        if r is not None:
-            return r.noun
-        name = node.noun.text
-        entries = self.v.lookup(name)
-        return entries[0][1] if entries and not any(b.name == name for b in self.scope) else name
-
     def _is_plural_amount(self, amount) -> bool:
         if amount is None or isinstance(amount, A.One):
             return False
@@ -552,59 +554,59 @@ class _Renderer:
             return amount.value != 1
         return True
 
-    def selector(self, sel: A.Selector, *, indefinite: bool = False, drop_amount: bool = False,
+    def selector(self, q: ir.Query, *, indefinite: bool = False, drop_amount: bool = False,
                  force_plural: bool = False, no_owner: bool = False) -> str:
-        cat = self._cat(sel)
+        sel = q.syntax
+        cat = q.category
         if cat == VAR:  # a chosen name, narrowed by its filters ("the drawn cards with an Action icon")
-            name = sel.noun.text
-            ref = self.var_ref(name, pronoun=not sel.filters)
+            ref = self.var_ref(q.key, pronoun=not sel.filters)
             amount = None if drop_amount else sel.amount
             if amount is not None and not isinstance(amount, A.All):
-                lead = self.amount(amount, ref)
-                ref = f"{lead} of {ref}" if self._bound(name).display or lead != "1" else f"{lead} of {ref}"
-            return ref + self._filters(sel)
+                ref = f"{self.amount(q, ref)} of {ref}"
+            return ref + self._filters(q)
         if cat == PLAYER and not sel.filters and sel.of is None and sel.place is None:
-            return self.player(self._key(sel), sel.owner, sel.amount)
+            return self.player(q.key, sel.owner, sel.amount)
         amount = None if drop_amount else sel.amount
         dynamic = isinstance(amount, (A.BinOp, A.Count))
         # "1 of your Locations": the noun after "of" is plural whatever the amount
         of_many = sel.of_form and amount is not None and (sel.owner is None or sel.owner.kind != "enemy")
         plural = force_plural or of_many or self._is_plural_amount(amount)
-        noun, is_plural = self._noun_of(sel, plural=plural)
+        noun, is_plural = self._noun_of(q, plural=plural)
         # "goods of target": the Goods a chosen card provides
-        if cat == GOOD and self._key(sel) in ("good", "goods") and sel.of is not None:
-            subject = self.ref_subject(sel.of)
+        if cat == GOOD and q.key in ("good", "goods") and q.of is not None:
+            subject = self.ref(q.of)
             verb = "provide" if subject in ("they",) else "provides"
-            return f"the {noun} {subject} {verb}" + self._tail(sel, skip_of=True)
+            return f"the {noun} {subject} {verb}" + self._tail(q, skip_of=True)
         words: list[str] = []
         if sel.owner is not None and not no_owner:
             words.append(self.owner(sel.owner))
         words.append(noun)
-        core = " ".join(words) + self._filters(sel) + self._tail(sel)
+        core = " ".join(words) + self._filters(q) + self._tail(q)
         if amount is None:
             if cat == ZONE and sel.owner is None:
-                return self.zone_default(sel, core)
+                return self.zone_default(q, core)
             if indefinite and (sel.owner is None or sel.owner.kind == "enemy"):
                 return f"{article(core)} {core}"
             return core
         if dynamic:
-            return f"{core} equal to {self.quantity(amount)}"
-        lead = self.amount(amount, core)
+            return f"{core} equal to {self.quantity(q.amount.expr)}"
+        lead = self.amount(q, core)
         of = ""
         if sel.of_form:
             if sel.owner is None:
                 of = " of the"  # "1 of the Locations"
             elif sel.owner.kind == "enemy":
                 # "1 of enemy locations" reads "1 enemy Location": the number follows the amount
-                key = self._key(sel)
-                single = self._printed(cat, key, sel.noun.text)[0]
-                noun = self._plural_name(cat, key, single) if self._is_plural_amount(amount) else single
-                core = " ".join([self.owner(sel.owner), noun]) + self._filters(sel) + self._tail(sel)
+                single = self._printed(cat, q.key, sel.noun.text)[0]
+                noun = self._plural_name(cat, q.key, single) if self._is_plural_amount(amount) else single
+                core = " ".join([self.owner(sel.owner), noun]) + self._filters(q) + self._tail(q)
             else:
                 of = " of"
         return f"{lead}{of} {core}"
 
-    def amount(self, a, following: str) -> str:
+    def amount(self, q: ir.Query, following: str) -> str:
+        """The amount as written ("a card", "1 card", "up to 2"); a computed one from the IR."""
+        a = q.syntax.amount
         if isinstance(a, A.Num):
             return str(a.value)
         if isinstance(a, A.X):
@@ -615,64 +617,66 @@ class _Renderer:
             return "all"
         if isinstance(a, A.One):
             return article(following)
-        return f"({self.quantity(a)})"
+        return f"({self.quantity(q.amount.expr)})"
 
-    def _filters(self, sel) -> str:
-        out = ""
-        for f in sel.filters:
-            out += " " + self.filter(f)
-        return out
+    def _filters(self, q: ir.Query) -> str:
+        return "".join(" " + self.filter(f, fi) for f, fi in zip(q.syntax.filters, q.filters))
 
-    def _tail(self, sel: A.Selector, skip_of: bool = False) -> str:
+    def _tail(self, q: ir.Query, skip_of: bool = False) -> str:
+        sel = q.syntax
         out = ""
-        if sel.of is not None and not skip_of:
-            prep = "on" if self._cat(sel) == ICON else "of"
-            out += f" {prep} {self.ref(sel.of)}"
-        if sel.place is not None:
-            out += f" in {self.ref(sel.place)}"
-        if sel.per is not None:
+        if q.of is not None and not skip_of:
+            prep = "on" if q.category == ICON else "of"
+            out += f" {prep} {self.ref(q.of)}"
+        if q.place is not None:
+            out += f" in {self.ref(q.place)}"
+        if q.per is not None:
             every = sel.per.every
-            per = self.ref(sel.per.ref, plural=bool(every and every > 1), definite=False)
+            per = self.ref(q.per, plural=bool(every and every > 1), definite=False)
             lead = f"for every {every}" if every else "for each"
-            out += f" {lead} {per}" + "".join(" " + self.filter(f) for f in sel.per.filters)
-            if sel.per.place is not None:
-                out += f" in {self.ref(sel.per.place)}"
+            out += f" {lead} {per}" + "".join(" " + self.filter(f, fi) for f, fi in zip(sel.per.filters, q.per.filters))
+            if q.per.place is not None:
+                out += f" in {self.ref(q.per.place)}"
         return out
 
-    def filter(self, f) -> str:
-        if isinstance(f, A.WithIcon):
-            icons = [self.icon(i.text) for i in f.icons]
-            joined = " or ".join(icons)
-            named = "icon" in plain(icons[-1]).lower().split()  # "Green type icon" needs no second "icon"
-            return f"with {article(icons[0])} {joined}" + ("" if named else " icon")
-        if isinstance(f, A.With):
-            return f"with {self.field_name(f.noun.text, plural=True)}"
-        if isinstance(f, A.Without):
-            return f"without {self.field_name(f.noun.text, plural=True)}"
-        if isinstance(f, A.Matching):
-            return f"matching {self.var_ref(f.name.text)}"
-        if isinstance(f, A.FieldCompare):
-            value = self.quantity(f.value)
-            bound = {("=", ""): value, ("=", "exactly"): f"exactly {value}", ("<=", "up to"): f"up to {value}",
-                     ("<=", "or less"): f"{value} or less", (">=", "or more"): f"{value} or more",
-                     (">=", "at least"): f"at least {value}", (">", "more than"): f"more than {value}",
-                     ("<", "less than"): f"less than {value}"}[(f.op, f.form)]
-            if f.field is None:
-                return f"costing {bound}"
-            return f"with {self.field_name(f.field.text, plural=False)} {bound}"
-        if isinstance(f, A.OtherThan):
-            name = f.noun.text
-            if name == "this card" or any(b.name == name for b in self.scope):
-                return f"other than {self.var_ref(name)}"
-            return f"other than {title(name.replace(' ', '_'))}"
-        if isinstance(f, A.Not):
-            inner = f.filter
-            if isinstance(inner, (A.WithIcon, A.With)):
-                return "without" + self.filter(inner)[len("with"):]
-            if isinstance(inner, A.Without):
-                return "with" + self.filter(inner)[len("without"):]
-            return f"not {self.filter(inner)}"
-        return ""
+    def filter(self, f, fi) -> str:
+        """One filter: ``fi`` its IR (resolved icons, values), ``f`` as written (its words)."""
+        return self.visit(fi, f)
+
+    def visit_HasIcon(self, fi: ir.HasIcon, f) -> str:
+        icons = [self.icon(key) for key in fi.icons]
+        joined = " or ".join(icons)
+        named = "icon" in plain(icons[-1]).lower().split()  # "Green type icon" needs no second "icon"
+        return f"with {article(icons[0])} {joined}" + ("" if named else " icon")
+
+    def visit_HasField(self, fi: ir.HasField, f) -> str:
+        return f"{'with' if fi.present else 'without'} {self.field_name(f.noun.text, plural=True)}"
+
+    def visit_MatchingIcon(self, fi: ir.MatchingIcon, f) -> str:
+        return f"matching {self.var_ref(fi.bound.name)}"
+
+    def visit_FieldCompare(self, fi: ir.FieldCompare, f) -> str:
+        value = str(fi.value) if isinstance(fi.value, int) else self.quantity(fi.value)
+        bound = {("=", ""): value, ("=", "exactly"): f"exactly {value}", ("<=", "up to"): f"up to {value}",
+                 ("<=", "or less"): f"{value} or less", (">=", "or more"): f"{value} or more",
+                 (">=", "at least"): f"at least {value}", (">", "more than"): f"more than {value}",
+                 ("<", "less than"): f"less than {value}"}[(fi.op, f.form)]
+        if f.field is None:
+            return f"costing {bound}"
+        return f"with {self.field_name(f.field.text, plural=False)} {bound}"
+
+    def visit_OtherThan(self, fi: ir.OtherThan, f) -> str:
+        if isinstance(fi.card, ir.Bound):
+            return f"other than {self.var_ref(fi.card.name)}"
+        return f"other than {title(fi.card)}"
+
+    def visit_Not(self, fi: ir.Not, f) -> str:
+        inner = fi.filter
+        if isinstance(inner, ir.HasIcon) or isinstance(inner, ir.HasField) and inner.present:
+            return "without" + self.filter(f.filter, inner)[len("with"):]
+        if isinstance(inner, ir.HasField):
+            return "with" + self.filter(f.filter, inner)[len("without"):]
+        return f"not {self.filter(f.filter, inner)}"
 
     def field_name(self, words: str, plural: bool) -> str:
         key = words.replace(" ", "_")
@@ -703,31 +707,29 @@ class _Renderer:
         return f"{ICON_START}{key}|{name}{ICON_END}"
 
     # references, owners, players -------------------------------------------------------------------
-    def ref(self, ref: A.Ref, plural: bool | None = None, definite: bool = True) -> str:
-        cat = self._cat(ref)
+    def ref(self, q: ir.Query, plural: bool | None = None, definite: bool = True) -> str:
+        """A reference inside a selector ("your hand", "the top card of …"): ``q.syntax`` is an A.Ref."""
+        ref = q.syntax
+        cat = q.category
         if cat == VAR:
-            return self.var_ref(ref.noun.text)
+            return self.var_ref(q.key)
         if cat == PLAYER:
-            return self.player(self._key(ref), ref.owner, None)
-        noun, _ = self._noun_of(ref, plural=bool(plural))
+            return self.player(q.key, ref.owner, None)
+        noun, _ = self._noun_of(q, plural=bool(plural))
         text = f"{self.owner(ref.owner)} {noun}" if ref.owner is not None else noun
-        if ref.of is not None:
-            text += f" of {self.ref(ref.of)}"
+        if q.of is not None:
+            text += f" of {self.ref(q.of)}"
         if ref.owner is None and definite:
             if cat == ZONE:
-                return self.zone_default(ref, text)
+                return self.zone_default(q, text)
             if cat == PHASE:
                 return f"the {text} phase"
             return f"the {text}"
         return text
 
-    def ref_subject(self, ref: A.Ref) -> str:
-        """A reference used as the subject of "… provides"."""
-        return self.ref(ref)
-
-    def zone_default(self, node, text: str) -> str:
+    def zone_default(self, q: ir.Query, text: str) -> str:
         """A zone without an owner: the acting player's own when zones are per player."""
-        spec = (self.v.data.get("zones") or {}).get(self._key(node)) or {}
+        spec = (self.v.data.get("zones") or {}).get(q.key) or {}
         if spec.get("per", "player") == "player":
             return f"your {text}"
         return f"the {text}"
@@ -772,15 +774,14 @@ class _Renderer:
             return f"another {name}"
         return f"{article(name)} {name}"
 
-    def phase(self, words: A.Words) -> str:
-        key = words.text.replace(" ", "_")
+    def phase_name(self, key: str) -> str:
         for ph in self.v.data.get("phases") or []:
             if isinstance(ph, dict) and ph.get("id") == key and ph.get("name"):
                 return ph["name"]
         return title(key)
 
-    def target(self, sel: A.Selector) -> str:
-        return self.selector(sel)
+    def target(self, q: ir.Query) -> str:
+        return self.selector(q)
 
     # bound names ---------------------------------------------------------------------------------
     def _bound(self, name: str) -> _Bound:
@@ -810,16 +811,15 @@ class _Renderer:
         return f"the chosen {b.noun}"
 
     # nouns -----------------------------------------------------------------------------------------
-    def _noun_of(self, node, plural: bool) -> tuple[str, bool]:
+    def _noun_of(self, q: ir.Query, plural: bool) -> tuple[str, bool]:
         """The printed noun of a selector or reference, in the right number."""
-        cat = self._cat(node)
-        words = node.noun.text
+        cat, key = q.category, q.key
+        words = q.syntax.noun.text
         if words == "this card":
             return "this card", False
         if cat == VAR:
-            b = self._bound(words)
+            b = self._bound(key)
             return (b.display, True) if b.display is not None else (b.noun, False)
-        key = self._key(node)
         name, spec_names = self._printed(cat, key, words)
         if self._written_plural(words, spec_names):
             return self._plural_name(cat, key, name), True
@@ -878,7 +878,7 @@ class _Renderer:
             zname = ((d.get("zones") or {}).get(zone) or {}).get("name") or title(zone)
             return f"{'empty ' if key.startswith('empty:') else ''}{zname} pile", [words]
         if cat == PHASE:
-            return self.phase(A.Words(tuple(key.split("_")))), [key.replace("_", " ")]
+            return self.phase_name(key), [key.replace("_", " ")]
         if cat == PLAYER:
             return key.replace("_", " "), [key.replace("_", " ")]
         return (title(words) if cat is not None else words), [words]

@@ -13,8 +13,6 @@ from . import ast as A
 from .check import Checker, slot_kind_of
 from .codegen import ModuleWriter
 from .diagnostics import Diagnostics
-from .english import option_labeller
-from .lower import lower
 from .parser import parse_effect
 from .vocabulary import Vocabulary
 
@@ -44,7 +42,6 @@ def explain_effect(text: str, vocab: Vocabulary, where: str = "<effect>") -> Exp
     checked = Checker(vocab, verbs_for(vocab.engine)).check(effect, report, kind=slot_kind_of(effect))
     if not checked.ok:
         return Explained(text, effect, None, None, diags)
-    checked.ir = lower(checked, option_labeller(vocab))
     mw = ModuleWriter(where)
     name = mw.effect_function("effect", checked.ir, where, text)
     return Explained(text, effect, mw.render([]), name, diags, checked.ir)
@@ -55,3 +52,17 @@ def effect_function(ex: Explained):
     ns: dict = {}
     exec(compile(ex.source, ex.text[:40], "exec"), ns)
     return ns[ex.function]
+
+
+def english_of(text: str, vocab: Vocabulary, kind: str = "effect") -> str | None:
+    """The English of one effect text (parse, check, render its IR), or None when it does not check.
+    For tools and tests that start from a text; the reference reads the build's IR instead."""
+    from .english import render_effect
+
+    effect, problem = parse_effect(("requires " if kind == "condition" else "") + text)
+    if problem is not None:
+        return None
+    if kind == "effect":
+        kind = slot_kind_of(effect)
+    checked = Checker(vocab, verbs_for(vocab.engine)).check(effect, lambda *a, **k: None, kind=kind)
+    return render_effect(checked.ir, vocab, kind=kind) if checked.ok else None

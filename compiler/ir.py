@@ -1,14 +1,13 @@
 """The typed IR between the checker and the back end (DESIGN §9).
 
-``compiler/lower.py`` turns a checked AST into this tree of frozen dataclasses: every noun resolved
-to a category and a vocabulary key, owners typed (:class:`Who` or :class:`Bound`, never strings
-such as ``"var:t"``), amounts, filters and quantities typed, each action with its resolved verb and
-the text's origin. Code generation reads only this; ``cardwright explain`` prints it.
-
-What is left on the AST (for now): the English renderer and the reference still walk the AST with
-the checker's resolutions, because their word choices (articles, "2 fuel" as written, "1 of your
-locations") depend on how the designer wrote the text. Moving them onto the IR needs the IR to
-carry those choices too; see docs/architecture.md.
+The checker's last step (``compiler/lower.py``) turns an accepted AST into this tree of frozen
+dataclasses: every noun resolved to a category and a vocabulary key, owners typed (:class:`Who` or
+:class:`Bound`, never strings such as ``"var:t"``), amounts, filters and quantities typed, each
+action with its resolved verb and the text's origin. ``Checked.ir`` is all that leaves the
+checker: code generation, the English renderer (and through it the reference, card sheets and
+menu labels), ``cardwright explain`` and ``cardwright diff`` read it. Each node keeps the AST node
+it came from as ``syntax`` — outside equality, hashing and the visitor's children — for the words
+the designer chose, which English needs and meaning does not.
 """
 from __future__ import annotations
 
@@ -38,6 +37,14 @@ class Bound:
 
 Owner = Union[Who, Bound, None]
 
+# Each node keeps the AST node it was lowered from (``syntax``), outside equality and hashing: the
+# English renderer reads the designer's word choices there ("a card" or "1 card", "2 fuel" as
+# written, "1 of your locations"), while what a node *means* is in its typed fields. Two texts
+# that mean the same thing lower to equal IR whatever their wording (``cardwright diff`` relies
+# on it).
+def _syntax():
+    return field(default=None, compare=False, hash=False, repr=False, metadata={"backlink": True})
+
 
 @dataclass(frozen=True)
 class Origin:
@@ -65,17 +72,20 @@ class Arith:
     op: str  # "+" | "-" | "*" | "/" (rounds down; by zero gives 0)
     left: "Expr"
     right: "Expr"
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
 class CountOf:
     query: "Query"
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
 class FieldOf:
     field: str
     card: Bound
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
@@ -86,6 +96,7 @@ class History:
     who: str  # "you" | "opponent" | "any"
     query: "Query"
     period: str
+    syntax: object = _syntax()
 
 
 Expr = Union[Lit, XValue, Arith, CountOf, FieldOf, History]
@@ -173,6 +184,7 @@ class Query:
     place: "Query | None" = None
     per: "Query | None" = None
     every: int | None = None  # on a per-query: "per 10 cards" counts whole tens
+    syntax: object = _syntax()
 
 
 # --- conditions and statements -------------------------------------------------------------------
@@ -183,11 +195,13 @@ class Compare:
     left: Expr
     op: str
     right: Expr
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
 class Exists:
     query: Query
+    syntax: object = _syntax()
 
 
 Cond = Union[Compare, Exists]
@@ -206,12 +220,14 @@ class Act:
     binds: str | None = None  # "… as r"
     strict: bool = False      # the left side of a cost: all or nothing
     origin: Origin | None = field(default=None, compare=False)
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
 class Require:
     cond: Cond
     text: str
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
@@ -219,12 +235,14 @@ class LetX:
     expr: Expr
     minimum: int | None
     text: str
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
 class Choose:
     query: Query
     name: str
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
@@ -232,6 +250,7 @@ class ForEach:
     query: Query
     name: str
     body: tuple["Stmt", ...]
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
@@ -239,12 +258,14 @@ class If:
     cond: Cond
     body: tuple["Stmt", ...]
     otherwise: tuple["Stmt", ...] | None = None
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
 class Cost:
     pay: Act
     body: tuple["Stmt", ...]
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
@@ -252,18 +273,21 @@ class Menu:
     count: int
     options: tuple[tuple["Stmt", ...], ...]
     labels: tuple[str, ...] = ()
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
 class Acting:
     who: str  # "opponent" | "other" | "each" | "left" | "right"
     body: tuple["Stmt", ...]
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
 class Repeat:
     until: Cond
     body: tuple["Stmt", ...]
+    syntax: object = _syntax()
 
 
 @dataclass(frozen=True)
@@ -274,6 +298,7 @@ class Trigger:
     once: str | None     # "turn" | "round": "the first time each …"
     index: int           # its place in the slot ("the first time" is kept per trigger)
     body: tuple["Stmt", ...]
+    syntax: object = _syntax()
 
 
 Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat, Trigger]
@@ -283,3 +308,4 @@ Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat
 class Effect:
     statements: tuple[Stmt, ...]
     computed_bounds: bool = False  # some filter compares with a value computed at run time
+    syntax: object = _syntax()

@@ -1,9 +1,10 @@
 """Lowering: a checked effect's AST into the typed IR (compiler/ir.py).
 
-Runs only on effects the checker accepted; it reads the checker's resolution of each selector and
-turns it, with the statement around it, into IR nodes: typed owners, amounts, filters and
-quantities, the resolved verb, menus with their English labels, triggers with their event kinds.
-After this, nothing downstream (codegen, ``explain``) looks at the AST or at the resolution table.
+The last step of the check stage (``Checker.check`` calls it on the effects it accepts): it reads
+the checker's resolution of each selector and turns it, with the statement around it, into IR
+nodes: typed owners, amounts, filters and quantities, the resolved verb, menus with their English
+labels, triggers with their event kinds. Each node keeps its AST node as ``syntax`` for the words
+the designer chose. After this, nothing downstream looks at the resolution table.
 """
 from __future__ import annotations
 
@@ -21,16 +22,17 @@ from .visitor import Visitor
 _WHO = {w.value: w for w in ir.Who}
 
 
-def lower(checked, labeller: Callable | None = None) -> ir.Effect:
-    """The IR of a checked effect. ``labeller`` renders a menu option's statements in English."""
-    low = _Lower(checked.resolved, labeller)
-    statements = tuple(low.visit(st) for st in checked.effect.statements)
-    return ir.Effect(statements, low.computed)
+def lower(effect: A.Effect, resolved: dict, labeller: Callable | None = None) -> ir.Effect:
+    """The IR of an effect the checker accepted, from the checker's resolutions (``resolved``, its
+    working table). ``labeller`` renders a menu option's lowered statements in English."""
+    low = _Lower(resolved, labeller)
+    statements = tuple(low.visit(st) for st in effect.statements)
+    return ir.Effect(statements, low.computed, effect)
 
 
-def lower_condition(checked) -> ir.Cond:
+def lower_condition(effect: A.Effect, resolved: dict) -> ir.Cond:
     """The IR of a bare-condition slot (parsed as ``requires <condition>``)."""
-    return _Lower(checked.resolved, None).cond(checked.effect.statements[0].condition)
+    return _Lower(resolved, None).cond(effect.statements[0].condition)
 
 
 class _Lower(Visitor):
@@ -52,59 +54,60 @@ class _Lower(Visitor):
             else:
                 phrases.append((p.prep, self.query(p.target)))
         return ir.Act(a.verb.text, tuple(self.query(o) for o in a.objects), tuple(phrases),
-                      a.name.text if a.name is not None else None, strict, ir.Origin(a.span.start, a.span.end))
+                      a.name.text if a.name is not None else None, strict, ir.Origin(a.span.start, a.span.end), a)
 
     def visit_Requires(self, r: A.Requires) -> ir.Require:
-        return ir.Require(self.cond(r.condition), fmt(r))
+        return ir.Require(self.cond(r.condition), fmt(r), r)
 
     def visit_Let(self, s: A.Let) -> ir.LetX:
-        return ir.LetX(self.expr(s.value), s.minimum, fmt(s))
+        return ir.LetX(self.expr(s.value), s.minimum, fmt(s), s)
 
     def visit_Choose(self, c: A.Choose) -> ir.Choose:
-        return ir.Choose(self.query(c.selector), c.name.text)
+        return ir.Choose(self.query(c.selector), c.name.text, c)
 
     def visit_ForEach(self, f: A.ForEach) -> ir.ForEach:
-        return ir.ForEach(self.query(f.selector), f.name.text if f.name else "it", self.body(f.body))
+        return ir.ForEach(self.query(f.selector), f.name.text if f.name else "it", self.body(f.body), f)
 
     def visit_If(self, s: A.If) -> ir.If:
         return ir.If(self.cond(s.condition), self.body(s.body),
-                     self.body(s.otherwise) if s.otherwise is not None else None)
+                     self.body(s.otherwise) if s.otherwise is not None else None, s)
 
     def visit_Cost(self, c: A.Cost) -> ir.Cost:
-        return ir.Cost(self.visit_Action(c.action, strict=True), self.body(c.body))
+        return ir.Cost(self.visit_Action(c.action, strict=True), self.body(c.body), c)
 
     def visit_Menu(self, m: A.Menu) -> ir.Menu:
-        labels = tuple(self._label(o) for o in m.options)
-        return ir.Menu(m.count, tuple(self.body(o) for o in m.options), labels)
+        options = tuple(self.body(o) for o in m.options)
+        labels = tuple(self._label(o, lowered) for o, lowered in zip(m.options, options))
+        return ir.Menu(m.count, options, labels, m)
 
-    def _label(self, option) -> str:
+    def _label(self, option, lowered: tuple) -> str:
         if self.labeller is not None:
             try:
-                return self.labeller(option)
+                return self.labeller(lowered)
             except Exception:  # noqa: BLE001 - a label is a courtesy; the canonical text always works
                 pass
         return "; ".join(fmt(o) for o in option)
 
     def visit_Acting(self, a: A.Acting) -> ir.Acting:
-        return ir.Acting(a.who, self.body(a.body))
+        return ir.Acting(a.who, self.body(a.body), a)
 
     def visit_RepeatUntil(self, r: A.RepeatUntil) -> ir.Repeat:
-        return ir.Repeat(self.cond(r.condition), self.body(r.body))
+        return ir.Repeat(self.cond(r.condition), self.body(r.body), r)
 
     def visit_Trigger(self, t: A.Trigger) -> ir.Trigger:
         index = self.triggers
         self.triggers += 1
         if t.form == "at":
             return ir.Trigger(f"{t.period.text} {t.moment.text}", "you" if t.owner == "your" else "any", None,
-                              None, index, self.body(t.body))
+                              None, index, self.body(t.body), t)
         return ir.Trigger(EVENT_VERBS[t.verb.text], subject_key(t.subject), self.query(t.selector),
-                          t.period.text if t.form == "first" else None, index, self.body(t.body))
+                          t.period.text if t.form == "first" else None, index, self.body(t.body), t)
 
     # --- conditions and quantities -----------------------------------------------------------------
     def cond(self, c) -> ir.Cond:
         if isinstance(c, A.Compare):
-            return ir.Compare(self.expr(c.left), c.op, self.expr(c.right))
-        return ir.Exists(self.query(c.selector))
+            return ir.Compare(self.expr(c.left), c.op, self.expr(c.right), c)
+        return ir.Exists(self.query(c.selector), c)
 
     def expr(self, q) -> ir.Expr:
         if isinstance(q, A.Num):
@@ -112,23 +115,22 @@ class _Lower(Visitor):
         if isinstance(q, A.X):
             return ir.XValue()
         if isinstance(q, A.BinOp):
-            return ir.Arith(q.op, self.expr(q.left), self.expr(q.right))
+            return ir.Arith(q.op, self.expr(q.left), self.expr(q.right), q)
         if isinstance(q, A.Count):
-            return ir.CountOf(self.query(q.selector, counted=True))
+            return ir.CountOf(self.query(q.selector, counted=True), q)
         if isinstance(q, A.FieldOf):
-            return ir.FieldOf(q.field.text.replace(" ", "_"), ir.Bound(q.of.text))
+            return ir.FieldOf(q.field.text.replace(" ", "_"), ir.Bound(q.of.text), q)
         if isinstance(q, A.History):
             return ir.History(EVENT_VERBS[q.verb.text], subject_key(q.subject), self.query(q.selector),
-                              q.period.text)
+                              q.period.text, q)
         raise TypeError(type(q).__name__)
 
     # --- queries ------------------------------------------------------------------------------------
     def query(self, node: A.Selector, counted: bool = False) -> ir.Query:
         base: Sel = self.resolved[id(node)]
-        q = self.from_sel(base, node)
         if counted or node.amount is None:
-            return q
-        return _with_amount(q, self.amount(node.amount))
+            return self.from_sel(base, node)
+        return self.from_sel(base, node, self.amount(node.amount))
 
     def amount(self, a) -> ir.Amount:
         if isinstance(a, A.UpTo):
@@ -141,43 +143,24 @@ class _Lower(Visitor):
             return ir.Exactly(int(a.value))
         return ir.Computed(self.expr(a))
 
-    def from_sel(self, s: Sel, node=None) -> ir.Query:
-        """A resolved Sel (the checker's) as a typed query; ``node``'s filters give computed bounds."""
-        exprs = _bound_exprs(node, self) if node is not None else {}
-        if not exprs and not _computed_anywhere(s):
-            return _plain_query(s)  # the usual case: the same Sel always lowers the same way
-        return self._query(s, exprs, node)
-
-    def _query(self, s: Sel, exprs: dict, node) -> ir.Query:
+    def from_sel(self, s: Sel, node, amount: ir.Amount = ir.Default()) -> ir.Query:
+        """A resolved Sel (the checker's) as a typed query, keeping ``node`` (a Selector, a Ref or a
+        Per) as its syntax; ``node``'s filters give computed bounds ("costing up to (x + 1)")."""
+        exprs = _bound_exprs(node, self)
+        syntax = node.ref if isinstance(node, A.Per) else node
+        filters = _filters(s.filters) if not exprs else tuple(_filter(f, exprs) for f in s.filters)
         return ir.Query(
-            s.category, s.noun, owner_of(s.owner), tuple(_filter(f, exprs) for f in s.filters), ir.Default(),
-            self.from_sel(s.of) if s.of is not None else None,
-            self.from_sel(s.place) if s.place is not None else None,
-            self.from_sel(s.per, getattr(node, "per", None)) if s.per is not None else None,
-            s.amount if isinstance(s.amount, int) else None)
-
-
-def _computed_anywhere(s: Sel | None) -> bool:
-    """Whether a filter of ``s`` or of its of/place/per references has a bound computed at run time."""
-    if s is None:
-        return False
-    for f in s.filters:
-        while f[0] == "not":
-            f = f[1]
-        if f[0] == "field" and isinstance(f[1][2], str):
-            return True
-    return _computed_anywhere(s.of) or _computed_anywhere(s.place) or _computed_anywhere(s.per)
+            s.category, s.noun, owner_of(s.owner), filters, amount,
+            self.from_sel(s.of, syntax.of) if s.of is not None else None,
+            self.from_sel(s.place, node.place) if s.place is not None else None,
+            self.from_sel(s.per, node.per) if s.per is not None else None,
+            s.amount if isinstance(s.amount, int) else None, syntax)
 
 
 @lru_cache(maxsize=1 << 14)
-def _plain_query(s: Sel) -> ir.Query:
-    """A Sel without computed bounds as a query (cached: texts repeat their selectors a lot)."""
-    return ir.Query(
-        s.category, s.noun, owner_of(s.owner), tuple(_filter(f, {}) for f in s.filters), ir.Default(),
-        _plain_query(s.of) if s.of is not None else None,
-        _plain_query(s.place) if s.place is not None else None,
-        _plain_query(s.per) if s.per is not None else None,
-        s.amount if isinstance(s.amount, int) else None)
+def _filters(filters: tuple) -> tuple:
+    """Filters without computed bounds (cached: texts repeat their selectors a lot)."""
+    return tuple(_filter(f, {}) for f in filters)
 
 
 def owner_of(owner: str | None) -> ir.Owner:
@@ -195,10 +178,6 @@ def subject_key(subject: A.Subject) -> str:
     if subject.kind == "another" or subject.noun == "opponent":
         return "opponent"
     return "any"
-
-
-def _with_amount(q: ir.Query, amount: ir.Amount) -> ir.Query:
-    return ir.Query(q.category, q.key, q.owner, q.filters, amount, q.of, q.place, q.per, q.every)
 
 
 def _bound_exprs(node, low: _Lower) -> dict:

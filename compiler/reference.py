@@ -2,8 +2,8 @@
 
 Input is a clean :class:`compiler.build.BuildResult`: the generated modules (``MODULE``,
 ``CARDS``, ``RULES``, ``TABLES``, ``MAP`` of each data file) and each game's vocabulary. Every
-effect is re-parsed from the compiled card record and written in English by
-:mod:`compiler.english` — never copied from the YAML text. The views built here are plain
+effect is written in English by :mod:`compiler.english` from the IR the build checked
+(``GameBuild.effect_ir``) — never copied from the YAML text, never parsed again here. The views built here are plain
 dataclasses; jinja2 templates under ``compiler/templates/`` turn them into HTML (autoescaped,
 self-contained, print stylesheet for A4 and Letter), Markdown, and — through a headless
 Chromium when one is installed — PDF.
@@ -30,7 +30,6 @@ import yaml
 from . import escape, resources
 from .codegen import identifier
 from .english import ICON_END, ICON_START, plain, render_marked, split_icons, title
-from .parser import parse_effect
 from .vocabulary import Vocabulary
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -171,20 +170,21 @@ def _exec_generated(src: str, name: str) -> dict:
 
 
 class _GameViewBuilder:
-    def __init__(self, vocab: Vocabulary, verbs: dict):
-        self.v = vocab
+    def __init__(self, gb, verbs: dict):
+        self.gb = gb
+        self.v = gb.vocab
         self.verbs = verbs
-        self.d = vocab.data
-        self._cache: dict[tuple[str, str], str] = {}
+        self.d = self.v.data
+        self._cache: dict[tuple[str, str, bool], str] = {}
 
     # English -------------------------------------------------------------------------------------
-    def english(self, text: str, kind: str) -> str:
-        key = (text, kind)
+    def english(self, text: str, kind: str, has_card: bool = True) -> str:
+        """A compiled text's English, from the IR the build checked (``GameBuild.effect_ir``)."""
+        key = (text, kind, has_card)
         if key not in self._cache:
-            prefix = "requires " if kind == "condition" else ""
-            effect, problem = parse_effect(prefix + text)
-            if problem is not None:  # compiled content always parses; say so plainly if not
-                self._cache[key] = f"(this effect does not parse: {problem.message})"
+            effect = self.gb.effect_ir(text, kind, has_card)
+            if effect is None:  # compiled content always checks; say so plainly if not
+                self._cache[key] = "(this effect does not check against the game's vocabulary)"
             else:
                 self._cache[key] = render_marked(effect, self.v, self.verbs, kind)
         return self._cache[key]
@@ -614,7 +614,7 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
 
     gb = result.games[game]
     vocab = gb.vocab
-    b = _GameViewBuilder(vocab, verbs if verbs is not None else verbs_for(vocab.engine))
+    b = _GameViewBuilder(gb, verbs if verbs is not None else verbs_for(vocab.engine))
     d = vocab.data
     has_sockets = any(spec == "sockets" for k in vocab.card_kinds.values()
                       for spec in ((k or {}).get("fields") or {}).values())
@@ -627,7 +627,7 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
         meta = ns.get("MODULE") or {}
         cards = [b.card(rec) for rec in (ns.get("CARDS") or {}).values()]
         doc_rules = (gb.modules[stem].data.get("rules") or {}) if gb.modules.get(stem) is not None else {}
-        rules = [Effect(title(k), b.english(t, "effect")) for k, t in doc_rules.items()
+        rules = [Effect(title(k), b.english(t, "effect", has_card=False)) for k, t in doc_rules.items()
                  if k in (ns.get("RULES") or {})]
         map_svg, map_note = render_map(ns.get("MAP"), vocab, coords)
         modules.append(Module(id=meta.get("id", stem), name=meta.get("name") or title(stem), source=meta.get("source"),

@@ -1,7 +1,9 @@
 """One visitor base for every pass over the AST (DESIGN §9).
 
 ``visit(node)`` calls ``visit_<Class>(node, *args)``; a class without such a method is walked
-generically through its dataclass fields (tuples of nodes included). Spans are not children.
+generically through its dataclass fields (tuples of nodes included). Spans are not children, nor
+are backlinks (an IR node's ``syntax``, marked ``metadata={"backlink": True}``): a pass over the IR
+never wanders into the AST it came from.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from .ast import Span
 def children(node: Any, skip: tuple[str, ...] = ()) -> Iterator[Any]:
     """The child nodes of ``node`` in field order; fields named in ``skip`` are left out."""
     for f in fields(node):
-        if f.name in skip:
+        if f.name in skip or f.metadata.get("backlink"):
             continue
         value = getattr(node, f.name)
         for v in _flatten(value):

@@ -31,6 +31,17 @@ def test_identical_and_layout_only_changes_are_no_change(mini_game, tmp_path):
     assert render_text(result) == ["no card changes."]
 
 
+def test_rewording_that_keeps_the_meaning_is_no_change(mini_game, tmp_path):
+    # slots are compared by their checked IR: an alias for a Good's key, "a" for "1" mean the same
+    old, new = _pair(mini_game, tmp_path)
+    base = new / "mini" / "base.yaml"
+    _edit(base, 'action: "spend 1 gun, 1 worker: gain 1 vp"', 'action: "spend a gun, 1 worker: gain 1 victory point"')
+    assert all(g.empty for g in diff_trees(old, new).games)
+    _edit(base, 'gain 1 victory point"', 'gain 2 victory points"')  # a change of meaning still shows
+    (eff,) = [e for g in diff_trees(old, new).games for c in g.changed for e in c.effects]
+    assert eff.new == "Spend a Gun and 1 Worker to gain 2 Victory Points."
+
+
 def test_added_removed_changed_with_english(mini_game, tmp_path):
     old, new = _pair(mini_game, tmp_path)
     base = new / "mini" / "base.yaml"
@@ -57,6 +68,7 @@ def test_added_removed_changed_with_english(mini_game, tmp_path):
 
 
 def test_falls_back_to_canonical_text_without_english(mini_game, tmp_path, monkeypatch):
+    # English is rendered from the checked IR: a side that cannot check its texts shows them canonically
     old, new = _pair(mini_game, tmp_path)
     _edit(new / "mini" / "base.yaml", "production: gain 2 fuel", "production: GAIN 3 fuel")
 
@@ -64,7 +76,7 @@ def test_falls_back_to_canonical_text_without_english(mini_game, tmp_path, monke
 
     def no_english(self, vocab):
         real_init(self, vocab)
-        self.english = None
+        self.checker = None
 
     monkeypatch.setattr(carddiff._Effects, "__init__", no_english)
     result = diff_trees(old, new)

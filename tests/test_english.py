@@ -1,6 +1,7 @@
-"""Stage 6a: effects rendered as card-style English from the AST (compiler/english.py)."""
+"""Stage 6a: effects rendered as card-style English from their checked IR (compiler/english.py)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import strategies as st
 
 from compiler import ast as A
 from compiler.build import compile_tree, discover_games
+from compiler.check import Checker
 from compiler.diagnostics import Diagnostics
 from compiler.english import fill_template, render_effect, render_marked, split_icons
 from compiler.loader import load_file
@@ -32,10 +34,23 @@ def vocab_of(game_dir: Path) -> Vocabulary:
 MINI_VOCAB = vocab_of(MINI / "mini")
 
 
-def english(text: str, vocab: Vocabulary = MINI_VOCAB, kind: str = "effect") -> str:
+def verbs_of(vocab: Vocabulary) -> dict:
+    # the mini fixture is a small 51st State-shaped game: its texts use that engine's verbs (raze, …)
+    return verbs_for("fifty_first_state" if vocab is MINI_VOCAB else vocab.engine)
+
+
+def checked_ir(text: str, vocab: Vocabulary = MINI_VOCAB, kind: str = "effect"):
+    """English renders what the checker accepted: its IR (a text it rejects has no English)."""
     effect, problem = parse_effect(("requires " if kind == "condition" else "") + text)
     assert problem is None, problem
-    return render_effect(effect, vocab, kind=kind)
+    problems = []
+    checked = Checker(vocab, verbs_of(vocab)).check(effect, lambda *a: problems.append(a), kind=kind)
+    assert checked.ok, problems
+    return checked.ir
+
+
+def english(text: str, vocab: Vocabulary = MINI_VOCAB, kind: str = "effect") -> str:
+    return render_effect(checked_ir(text, vocab, kind), vocab, verbs_of(vocab), kind=kind)
 
 
 def every_slot(game: str):
@@ -80,8 +95,18 @@ def test_every_bundled_effect_in_english(game, text_snapshot):
     assert "\n".join(lines) + "\n" == text_snapshot
 
 
+def mini_english(text: str) -> str | None:
+    """The English of a text, or None when the mini game's checker rejects it (no IR, no English)."""
+    effect, problem = parse_effect(text)
+    assert problem is None, problem
+    checked = Checker(MINI_VOCAB, verbs_of(MINI_VOCAB)).check(effect, lambda *a: None)
+    return render_effect(checked.ir, MINI_VOCAB, verbs_of(MINI_VOCAB)) if checked.ok else None
+
+
 def test_mini_fixture_effects(text_snapshot):
-    lines = [f"{t}\n  → {english(t)}" for t in EXAMPLES]
+    rendered = [(t, mini_english(t)) for t in EXAMPLES]
+    lines = [f"{t}\n  → {out if out is not None else '(rejected by the checker: no English)'}" for t, out in rendered]
+    assert sum(out is not None for _, out in rendered) >= len(EXAMPLES) // 2  # most parser examples are valid cards
     assert "\n".join(lines) + "\n" == text_snapshot
 
 
@@ -110,9 +135,10 @@ def test_two_choices_are_named_not_pronouns():
 
 
 def test_icons_carry_their_printed_name_and_a_marker_for_badges():
-    marked = render_marked(parse_effect("raze 1 of your locations with icon green or worker")[0], MINI_VOCAB)
+    marked = render_marked(checked_ir("raze 1 of your locations with icon green or worker"), MINI_VOCAB,
+                           verbs_of(MINI_VOCAB))
     assert ("icon", "green") in split_icons(marked) and ("icon", "worker") in split_icons(marked)
-    assert render_effect(parse_effect("raze 1 of your locations with icon green or worker")[0], MINI_VOCAB) == \
+    assert english("raze 1 of your locations with icon green or worker") == \
         "Raze 1 of your Locations with a Green or Worker figure icon."
 
 
@@ -122,8 +148,8 @@ def test_conditions_and_quantities_in_words():
     assert english("if number of cards in your hand < 4: draw 4 cards") == \
         "If you have fewer than 4 cards in your Hand, draw 4 cards."
     assert english("if 1 <= number of fuel: gain 1 vp") == "If you have at least 1 Fuel, gain 1 Victory Point."
-    assert english("if number of cards in your hand = x: draw 1 card") == \
-        "If the number of cards in your Hand is X, draw 1 card."
+    assert english("x is number of fuel; if number of cards in your hand = x: draw 1 card") == \
+        "X is the amount of Fuel you have. If the number of cards in your Hand is X, draw 1 card."
     assert english("draw (3 - number of cards in your hand) cards") == \
         "Draw a number of cards equal to 3 minus the number of cards in your Hand."
     assert english("requires 2 fuel; gain 1 vp") == "Requirement: you have at least 2 Fuel. Gain 1 Victory Point."
@@ -135,7 +161,14 @@ def test_for_each_and_per():
 
 
 def test_phrase_missing_from_a_template_is_appended_not_lost():
-    assert english("gain 1 fuel from your hand") == "Gain 1 Fuel from your Hand."
+    # a game's verb whose template forgets one of the phrases its signature takes
+    verbs = dict(verbs_of(MINI_VOCAB))
+    verbs["gain"] = replace(verbs["gain"], template="gain {obj}")
+    text = "choose enemy production location as t; gain goods of t instead of t's owner"
+    effect, _ = parse_effect(text)
+    checked = Checker(MINI_VOCAB, verbs).check(effect, lambda *a: None)
+    assert render_effect(checked.ir, MINI_VOCAB, verbs) == \
+        "Choose an enemy Production Location; gain the Goods it provides instead of its owner."
 
 
 def test_template_mini_language():
@@ -147,22 +180,28 @@ def test_template_mini_language():
 
 
 def test_every_core_verb_template_renders_its_own_example():
-    vocab = MINI_VOCAB
+    # each example is written for some game: render it in the first whose checker accepts it
+    vocabs = (MINI_VOCAB, *(vocab_of(BUNDLED / g) for g in GAMES), vocab_of(ROOT / "tests/fixtures/truth/truth"))
     for name, verb in REGISTRY["core"].items():
         effect, problem = parse_effect(verb.example)
         assert problem is None, (name, problem)
-        out = render_effect(effect, vocab, verbs_for("core"))
-        assert "{" not in out and "[" not in out and name in out.lower(), (name, out)
+        for vocab in vocabs:
+            checked = Checker(vocab, verbs_for("core")).check(effect, lambda *a: None)
+            if checked.ok:
+                out = render_effect(checked.ir, vocab, verbs_for("core"))
+                assert "{" not in out and "[" not in out and name in out.lower(), (name, out)
+                break
+        else:
+            pytest.fail(f"no test game accepts the example of core verb {name!r}: {verb.example!r}")
 
 
 def test_render_never_copies_the_source_text():
     # the canonical text and the English differ: names come from the vocabulary, not the YAML
-    effect, _ = parse_effect("lose 2 vp per location")
-    assert render_effect(effect, MINI_VOCAB) == "Lose 2 Victory Points for each Location."
-    assert print_effect(effect) == "lose 2 vp per location"
+    assert english("lose 2 vp per location") == "Lose 2 Victory Points for each Location."
+    assert print_effect(parse_effect("lose 2 vp per location")[0]) == "lose 2 vp per location"
 
 
-# --- property: whatever the grammar accepts renders, with no placeholder left --------------------
+# --- property: whatever the checker accepts renders, with no placeholder left --------------------
 
 
 # the fixture game and every bundled game
@@ -176,7 +215,10 @@ def test_every_statement_renders_without_placeholder(stmts):
     again, problem = parse_effect(print_effect(effect))
     assert problem is None
     for vocab in PROPERTY_VOCABS:
-        out = render_effect(again, vocab)
+        checked = Checker(vocab, verbs_of(vocab)).check(again, lambda *a: None)
+        if not checked.ok:
+            continue  # random names rarely check; what the checker accepts must render
+        out = render_effect(checked.ir, vocab, verbs_of(vocab))
         assert out.strip(), print_effect(effect)
         for bad in ("{", "}", "[", "]", "None", "\x01", "\x02", "  "):
             assert bad not in out, (print_effect(effect), out)

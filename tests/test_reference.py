@@ -52,6 +52,24 @@ def test_markdown_of_each_bundled_game(bundled, game, md_snapshot):
     assert render_game(view, "md", icons, with_clauses=False) == md_snapshot
 
 
+def test_reference_reads_the_builds_ir_and_never_parses_a_text(monkeypatch):
+    # the reference's English comes from GameBuild.effect_ir: the IR this build checked, or — for a
+    # text the build did not check itself (a module replayed from the watch cache) — one check by
+    # the build's own checker
+    import compiler.reference as R
+
+    assert not hasattr(R, "parse_effect")
+    cold = compile_tree(MINI)
+    icons = cold.games["mini"].vocab.data["icons"]
+    before = render_game(game_view(cold, "mini"), "md", icons, with_clauses=False)
+    assert "Gain 2 Fuel" in before
+    checked = cold.games["mini"].checked
+    texts = len(checked)
+    checked.clear()  # as if every module had been replayed
+    assert render_game(game_view(cold, "mini"), "md", icons, with_clauses=False) == before
+    assert len(checked) == texts  # each text checked once more, on demand
+
+
 # --- content -----------------------------------------------------------------------------------------
 
 

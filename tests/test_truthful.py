@@ -53,9 +53,9 @@ def _errors(compiled, text):
 
 
 def _english(compiled, text):
-    effect, problem = parse_effect(text)
-    assert problem is None
-    return render_effect(effect, Vocabulary.from_data(compiled.vocab))
+    ex = explain_effect(text, Vocabulary.from_data(compiled.vocab))
+    assert not ex.diags.errors, [d.message for d in ex.diags.errors]
+    return render_effect(ex.ir, Vocabulary.from_data(compiled.vocab))
 
 
 # 1. "draw up to 2 cards" always drew 2.
