@@ -24,7 +24,7 @@ MAX_HELD = 9_999
 
 
 class Ctx:
-    __slots__ = ("game", "player", "card", "opponent", "bindings", "x", "verbs", "engine", "event")
+    __slots__ = ("game", "player", "card", "opponent", "bindings", "x", "verbs", "engine", "event", "about_self")
 
     def __init__(self, game, player: int, card: int | None = None, opponent: int | None = None,
                  bindings: dict | None = None):
@@ -37,6 +37,7 @@ class Ctx:
             self.bindings.setdefault(THIS_CARD, card)  # "this card": the card whose effect runs
         self.x: int | None = None
         self.event = None  # the event a trigger slot is being asked about (runtime/events.py)
+        self.about_self = False  # the card hears it only because the event is about it (Engine.dispatch)
         self.engine = game.engine
         self.verbs = game.verbs
 
@@ -168,6 +169,8 @@ class Ctx:
             return False
         if not self._event_card_ok(sel, getattr(ev, "card", None)):
             return False
+        if self.about_self and not (sel is not None and sel.category == VAR and sel.noun == THIS_CARD):
+            return False  # outside its slot's zones a card hears only "… this card" triggers
         if once is not None:  # "the first time each turn/round": once per card instance
             now = g.turn_number if once == "turn" else g.round
             key = (self.card, index)

@@ -147,33 +147,45 @@ class Engine:
         return game.listening
 
     def dispatch(self, game: GameState, event) -> None:
-        """Offer ``event`` to every listening trigger slot, in the documented order: the acting
-        player's cards first, then the other players' in seat order; zones in the slot's order;
-        bottom to top within a zone. A slot already resolving is skipped (no re-entry)."""
+        """Offer ``event`` to every listening trigger slot, in the documented order: the event's own
+        card first when it lies outside its slots' zones (it hears events about itself wherever it
+        is: "when you gain this card" fires in the discard pile, "when you trash this card" in the
+        trash — only those triggers, see Ctx.triggered); then the acting player's cards, then the
+        other players' in seat order; zones in the slot's order; bottom to top within a zone. A slot
+        already resolving is skipped (no re-entry)."""
         by_kind, zone_order = self.trigger_slots(game)
         if not by_kind:
             return
         n = len(game.players)
         first = event.player if event.player is not None else game.turn_player
-        seats = [(first + k) % n for k in range(n)]
-        for seat in seats:
-            for uid, slot in self._listeners(game, by_kind, zone_order, seat):
-                key = (uid, slot)
-                if key in game.resolving or uid not in game.instances:
-                    continue
-                fn = game.cards[game.instances[uid].card_id]["slots"].get(slot)
-                if fn is None:
-                    continue
-                ctx = Ctx(game, seat, uid)
-                ctx.event = event
-                game.resolving.add(key)
-                try:
-                    fn(ctx)
-                except (Unmet, Refused) as exc:
-                    game.emit("refused", seat, f"trigger of {game.cards[game.instances[uid].card_id].get('name')}: "
-                              f"{exc.reason}")
-                finally:
-                    game.resolving.discard(key)
+        offers = [(seat, uid, slot, False) for seat in ((first + k) % n for k in range(n))
+                  for uid, slot in self._listeners(game, by_kind, zone_order, seat)]
+        about = getattr(event, "card", None)
+        if about is not None and about in game.instances:
+            inst = game.instances[about]
+            listening = {(uid, slot) for _, uid, slot, _ in offers}
+            seat = inst.owner if inst.owner is not None else first
+            kind = game.cards[inst.card_id].get("kind")
+            offers[:0] = [(seat, about, slot, True) for slot, _ in by_kind.get(kind, ())
+                          if (about, slot) not in listening]
+        for seat, uid, slot, about_self in offers:
+            key = (uid, slot)
+            if key in game.resolving or uid not in game.instances:
+                continue
+            fn = game.cards[game.instances[uid].card_id]["slots"].get(slot)
+            if fn is None:
+                continue
+            ctx = Ctx(game, seat, uid)
+            ctx.event = event
+            ctx.about_self = about_self
+            game.resolving.add(key)
+            try:
+                fn(ctx)
+            except (Unmet, Refused) as exc:
+                game.emit("refused", seat, f"trigger of {game.cards[game.instances[uid].card_id].get('name')}: "
+                          f"{exc.reason}")
+            finally:
+                game.resolving.discard(key)
 
     @staticmethod
     def _listeners(game: GameState, by_kind: dict, zone_order: list[str], seat: int) -> list[tuple[int, str]]:

@@ -119,3 +119,18 @@ def test_trigger_slot_in_a_card_file_must_hold_triggers(tmp_path):
     result = compile_tree(tmp_path / "data")
     assert [d.code for d in result.diags.errors] == ["E310"]
     assert result.diags.errors[0].card == "herald"
+
+
+def test_a_card_outside_its_zones_hears_only_triggers_about_itself(truth):
+    # Watchtower's "the first time each turn you trash a card" is no "this card" trigger: trashed from
+    # the hand (not a listening zone), the Watchtower itself does not hear its own trashing
+    engine, game = _game(truth, hand=["watchtower"])
+    tower = game.zone("hand", 0)[0]
+    assert engine.run(game, _fn(truth, "trash 1 card from your hand"), 0).ok
+    assert Trashed(0, card=tower, turn=0, round=1) in game.events
+    assert game.players[0].goods["coin"] == 0
+    # the same card in a listening zone hears another card's trashing
+    engine, game = _game(truth, hand=["copper"])
+    game.create("watchtower", game.zone_key("tableau", 0), owner=0)
+    assert engine.run(game, _fn(truth, "trash 1 card from your hand"), 0).ok
+    assert game.players[0].goods["coin"] == 1
