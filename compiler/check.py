@@ -111,6 +111,16 @@ class Checker:
         return self._labeller
 
     # --- statements --------------------------------------------------------------------------
+    @staticmethod
+    def _name_ok(name: A.Name, rep) -> None:
+        """A bound name must not be a word the language reads otherwise ("as x" would be the card's
+        X wherever it is used, "as a" the article)."""
+        from .syntaxhelp import RESERVED_NAMES as _RESERVED_NAMES
+
+        if name.text in _RESERVED_NAMES:
+            rep("E305", f"'{name.text}' cannot name a choice: the language reads it as the word '{name.text}' "
+                "wherever the name is used", name.span, "pick another name, e.g. 'as c'")
+
     def _stmt(self, st, scope, out, rep) -> None:
         if type(st) is A.Action:  # the most common statement first
             self._action(st, scope, out, rep)
@@ -124,6 +134,7 @@ class Checker:
                                  slot=_CHOOSE, verb="choose")
             if cat == VAR:  # "choose 1 of r as k": k holds what r holds
                 cat = scope.get(st.selector.noun.text)
+            self._name_ok(st.name, rep)
             scope[st.name.text] = cat or THING
         elif isinstance(st, A.ForEach):
             cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE),
@@ -131,6 +142,8 @@ class Checker:
             if cat == VAR:
                 cat = scope.get(st.selector.noun.text)
             inner = dict(scope)
+            if st.name is not None:
+                self._name_ok(st.name, rep)
             inner[st.name.text if st.name else "it"] = cat or THING
             self._body(st.body, inner, out, rep)
         elif isinstance(st, A.If):
@@ -218,6 +231,7 @@ class Checker:
                 rep("E303", f"'{verb.name}' does not name what it did: 'as {act.name.text}' would hold nothing",
                     act.name.span, "'draw', 'reveal' and 'look at' can: 'reveal 3 cards from your deck as r'")
             else:
+                self._name_ok(act.name, rep)
                 scope[act.name.text] = verb.binds
         if act.objects and sig.obj is None:
             rep("E303", f"'{verb.name}' takes no object (for example: {verb.example})", act.objects[0].span)

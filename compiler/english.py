@@ -53,6 +53,7 @@ _PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
 _PAST = {"play": "played", "gain": "gained", "trash": "trashed", "draw": "drew", "discard": "discarded", "put": "put",
          "raze": "razed"}
 _THIRD = {"trash": "trashes"}
+_TOP_ONE = re.compile(r"\bthe top (?:1|an?) (?=\S)")
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three"}
 _ACTING = {"opponent": "each opponent", "other": "each other player", "each": "each player",
            "left": "the player to your left", "right": "the player to your right"}
@@ -403,7 +404,7 @@ class _Renderer(Visitor):
             template = act.verb + " {obj}"
         values: dict[str, str] = {}
         equal_to = ""  # "equal to …" of a computed amount, said after the phrases (see below)
-        if len(act.objects) == 1 and isinstance(act.objects[0].syntax.amount, (A.BinOp, A.Count)):
+        if len(act.objects) == 1 and isinstance(act.objects[0].syntax.amount, (A.BinOp, A.Count, A.FieldOf, A.History)):
             values["obj"], equal_to = self.computed_amount(act.objects[0])
         elif act.objects:
             values["obj"] = _join_and([self.selector(o) for o in act.objects])
@@ -417,6 +418,7 @@ class _Renderer(Visitor):
             head, _, rest = template.partition(" ")
             template = f"{head} {{obj}} {rest}".strip()
         text, used = fill_template(template, values)
+        text = _TOP_ONE.sub("the top ", text)  # "reveal the top 1 card" reads "reveal the top card"
         extra = [f"{k} {values[k]}" for k in order if k not in used]
         return " ".join([text, *extra, equal_to]).strip()
 
@@ -462,17 +464,24 @@ class _Renderer(Visitor):
         if sel.amount is not None or sel.owner is not None and sel.owner.kind != "your":
             return None
         if q.category == GOOD:
-            rest = self.selector(q, drop_amount=True, no_owner=True, force_plural=n != 1)
+            rest = self.selector(q, drop_amount=True, no_owner=True, number=n)
         elif sel.place is not None and sel.place.owner is not None and sel.place.owner.kind == "your" \
                 and sel.owner is None and q.category != VAR:
-            rest = self.selector(q, drop_amount=True, force_plural=n != 1)
+            rest = self.selector(q, drop_amount=True, number=n)
         else:
             return None
+        who = self._you()
         if op == "=" and n == 0:
-            return f"you have no {self.selector(q, drop_amount=True, no_owner=True, force_plural=True)}"
+            return f"{who} have no {self.selector(q, drop_amount=True, no_owner=True, force_plural=True)}"
         words = {"=": "exactly", "!=": "other than", "<": "fewer than", ">": "more than", "<=": "at most",
                  ">=": "at least"}[op]
-        return f"you have {words} {n} {rest}"
+        if q.category == GOOD and op in ("<", "<=") and n != 1:
+            rest = self.selector(q, drop_amount=True, no_owner=True, force_plural=True)
+        return f"{who} have {words} {n} {rest}"
+
+    def _you(self) -> str:
+        """Who "you" is in a condition: inside "each opponent: …" it is that player ("they")."""
+        return "they" if self.acting else "you"
 
     def exists(self, q: ir.Query) -> str:
         sel = q.syntax
@@ -484,10 +493,10 @@ class _Renderer(Visitor):
             return f"{who} {verb} {lead}{self.selector(q, no_owner=True)}".strip()
         if sel.place is not None and sel.place.owner is not None and sel.place.owner.kind == "your" \
                 and sel.owner is None:
-            return f"you have {lead}{self.selector(q, indefinite=True)}"
+            return f"{self._you()} have {lead}{self.selector(q, indefinite=True)}"
         if cat == THING and sel.owner is None and sel.place is None and sel.of is None and self._yours_by_default(q):
             # "if 3 ruins:" counts the acting player's own (runtime Ctx.things): say so
-            return f"you have {lead}{self.selector(q, indefinite=True)}"
+            return f"{self._you()} have {lead}{self.selector(q, indefinite=True)}"
         many = self._is_plural_amount(amount) or isinstance(amount, A.All)
         return f"there {'are' if many else 'is'} {lead}{self.selector(q, indefinite=True)}"
 
@@ -503,7 +512,7 @@ class _Renderer(Visitor):
 
     def _holder(self, owner: A.Owner | None) -> tuple[str, str]:
         if owner is None or owner.kind == "your":
-            return "you", "have"
+            return self._you(), "have"
         if owner.kind == "enemy":
             return "an enemy", "has"
         return self.possessive(owner)[:-2] if self.possessive(owner).endswith("'s") else "they", "has"
@@ -521,7 +530,10 @@ class _Renderer(Visitor):
         return self.count(q.query)
 
     def visit_FieldOf(self, q: ir.FieldOf) -> str:
-        return f"the {self.field_name(q.field.replace('_', ' '), plural=False)} of {self.var_ref(q.card.name)}"
+        field, card = self.field_name(q.field.replace("_", " "), plural=False), self.var_ref(q.card.name)
+        if card in ("it", "them"):
+            return f"{'its' if card == 'it' else 'their'} {field}"
+        return f"the {field} of {card}"
 
     def visit_History(self, q: ir.History) -> str:
         h = q.syntax
@@ -555,7 +567,8 @@ class _Renderer(Visitor):
         return True
 
     def selector(self, q: ir.Query, *, indefinite: bool = False, drop_amount: bool = False,
-                 force_plural: bool = False, no_owner: bool = False) -> str:
+                 force_plural: bool = False, no_owner: bool = False, number: int | None = None) -> str:
+        """``number``: the noun agrees with it whatever the text wrote ("at least 1 card", not "cards")."""
         sel = q.syntax
         cat = q.category
         if cat == VAR:  # a chosen name, narrowed by its filters ("the drawn cards with an Action icon")
@@ -571,7 +584,9 @@ class _Renderer(Visitor):
         # "1 of your Locations": the noun after "of" is plural whatever the amount
         of_many = sel.of_form and amount is not None and (sel.owner is None or sel.owner.kind != "enemy")
         plural = force_plural or of_many or self._is_plural_amount(amount)
-        noun, is_plural = self._noun_of(q, plural=plural)
+        if number is not None:
+            plural = number != 1
+        noun, is_plural = self._noun_of(q, plural=plural, exact=number is not None)
         # "goods of target": the Goods a chosen card provides
         if cat == GOOD and q.key in ("good", "goods") and q.of is not None:
             subject = self.ref(q.of)
@@ -811,8 +826,9 @@ class _Renderer(Visitor):
         return f"the chosen {b.noun}"
 
     # nouns -----------------------------------------------------------------------------------------
-    def _noun_of(self, q: ir.Query, plural: bool) -> tuple[str, bool]:
-        """The printed noun of a selector or reference, in the right number."""
+    def _noun_of(self, q: ir.Query, plural: bool, exact: bool = False) -> tuple[str, bool]:
+        """The printed noun of a selector or reference, in the right number (``exact``: ``plural``
+        decides, not how the text spelled the noun)."""
         cat, key = q.category, q.key
         words = q.syntax.noun.text
         if words == "this card":
@@ -821,7 +837,7 @@ class _Renderer(Visitor):
             b = self._bound(key)
             return (b.display, True) if b.display is not None else (b.noun, False)
         name, spec_names = self._printed(cat, key, words)
-        if self._written_plural(words, spec_names):
+        if not exact and self._written_plural(words, spec_names):
             return self._plural_name(cat, key, name), True
         if not plural:
             return name, False

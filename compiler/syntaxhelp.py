@@ -197,6 +197,21 @@ def _choose_without_as(text: str, at: int, st: Statement) -> Help | None:
     return None
 
 
+# Words that begin a selector or a quantity: a name bound "as a" can never be used afterwards,
+# since "discard a" reads "a" as the article of a noun that does not follow.
+RESERVED_NAMES = _RESERVED_NAMES = ("a", "an", "all", "up", "the", "your", "enemy", "another", "any", "each", "number", "x")
+
+
+def _reserved_name(text: str, at: int, st: Statement) -> Help | None:
+    """"choose 1 card as a; discard a": the name is a word the language already reads otherwise."""
+    for m in re.finditer(r"\bas\s+([a-z]+)\b", text[:at + 1]):
+        if m.group(1) in _RESERVED_NAMES:
+            return Help(f"'{m.group(1)}' cannot name a choice: the language reads it as the word "
+                        f"'{m.group(1)}' wherever the name is used; pick another name, e.g. 'as c'",
+                        m.start(1), len(m.group(1)))
+    return None
+
+
 @lru_cache(maxsize=1)
 def _known_verbs() -> frozenset[str]:
     from runtime.verbs import REGISTRY, verbs_for
@@ -240,6 +255,7 @@ TEXT_RULES: tuple[Callable[[str, int, Statement], Help | None], ...] = (
     _head_needs_colon("if", "if 1 gun: gain 2 fuel"),
     _head_needs_colon("for each", "for each of your locations: gain 1 fuel"),
     _choose_without_as,
+    _reserved_name,
     _comma_for_semicolon,
     _statement_without_semicolon,
     _amount_after_colon,

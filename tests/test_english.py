@@ -270,3 +270,21 @@ CLUMSY_FORMS = [
 @pytest.mark.parametrize("text,vocab,expected", CLUMSY_FORMS, ids=[c[0] for c in CLUMSY_FORMS])
 def test_clumsy_forms_read_naturally(text, vocab, expected):
     assert english(text, vocab) == expected
+
+
+TRUTH = vocab_of(ROOT / "tests/fixtures/truth/truth")
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the noun agrees with the number compared with, not with how the count was spelt
+    ("if number of cards in your hand >= 1: gain 1 coin", "If you have at least 1 card in your Hand, gain 1 Coin."),
+    ("reveal 1 card from your deck as r; put r into your hand",
+     "Reveal the top card of your Deck; put the remaining revealed cards into your Hand."),
+    # a field of a chosen card is "its Cost"; as an amount it reads "equal to …", never "(the Cost of it) Coins"
+    ("choose 1 card in your hand as t; gain (the cost of t) coin", "Choose 1 card in your Hand; gain Coins equal to its Cost."),
+    # inside "each opponent: …" a condition is about that player
+    ("each opponent: (until number of cards in your hand >= 3: draw 1 card)",
+     "Each opponent, in seat order: repeat until they have at least 3 cards in their Hand: draw 1 card."),
+])
+def test_english_forms_of_language_2(text, expected):
+    assert english(text, TRUTH) == expected
