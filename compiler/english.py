@@ -820,10 +820,11 @@ class _Renderer(Visitor):
             return "them" if b.plural else "it"
         if b.category == PLAYER:
             return "that player"
+        noun = english_plural(b.noun) if b.plural else b.noun  # "choose 2 … as k": "the chosen cards"
         same = [x for x in self.scope if x.noun == b.noun]
         if len(same) > 1:
-            return f"the {b.noun} chosen as “{name}”"
-        return f"the chosen {b.noun}"
+            return f"the {noun} chosen as “{name}”"
+        return f"the chosen {noun}"
 
     # nouns -----------------------------------------------------------------------------------------
     def _noun_of(self, q: ir.Query, plural: bool, exact: bool = False) -> tuple[str, bool]:

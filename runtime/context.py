@@ -600,7 +600,9 @@ class Ctx:
         return drawn
 
     def top_cards(self, sel: Sel, src: Sel | None, verb: str) -> "Revealed":
-        """The top N cards of a pile, left where they are (reveal / look at)."""
+        """The top N cards of a pile: revealed ones are set aside while the effect runs
+        (GameState.set_aside: what the text leaves goes back on top when the effect ends); looked-at
+        ones stay where they are."""
         g = self.game
         zone = self.zone_for(src) if src is not None else \
             g.zone_key(g.vocab.get("rules", {}).get("draw_from", "deck"), self.player)
@@ -610,7 +612,12 @@ class Ctx:
         g.emit("reveal" if verb == "reveals" else "look", self.player,
                f"{verb} {len(uids)} card{'s' if len(uids) != 1 else ''} of {zone[0].replace('_', ' ')}"
                + (f": {names}" if verb == "reveals" and names else ""), n=len(uids))
-        return Revealed(uids, zone)
+        if verb != "reveals":  # looking moves nothing: the cards stay on top of the pile
+            return Revealed(uids, zone)
+        aside = (g.SET_ASIDE, self.player)
+        for uid in uids:
+            aside = g.set_aside(uid, self.player)
+        return Revealed(uids, aside)
 
     def move_cards(self, sel: Sel, src: Sel | None, to, strict: bool, verb: str, bottom: bool = False) -> list[int]:
         g = self.game
@@ -695,7 +702,8 @@ _COMPARE = {"=": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a,
 
 
 class Revealed(list):
-    """Cards revealed or looked at on ``zone``; as a bound name it holds those still there."""
+    """Cards revealed or looked at, set aside in ``zone``; as a bound name it holds those still there
+    ("put r into your discard pile" after "choose 1 of r as k; play k": the rest)."""
 
     def __init__(self, uids, zone):
         super().__init__(uids)

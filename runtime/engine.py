@@ -98,6 +98,7 @@ class Engine:
             opponent: int | None = None, bindings: dict | None = None) -> Outcome:
         """Run one compiled effect function. ``Unmet`` and ``Refused`` become outcomes, logged."""
         ctx = Ctx(game, player, card, opponent, bindings)
+        game.running += 1
         try:
             fn(ctx)
         except Unmet as exc:
@@ -113,6 +114,10 @@ class Engine:
             if where and not any(n.startswith("while running the effect at") for n in getattr(exc, "__notes__", ())):
                 exc.add_note(f"while running the effect at {where}")
             raise
+        finally:
+            game.running -= 1
+            if not game.running and game.set_aside_from:
+                game.return_set_aside()
         return Outcome("done")
 
     def run_slot(self, game: GameState, uid: int, slot: str, player: int | None = None,
@@ -179,6 +184,7 @@ class Engine:
             ctx.event = event
             ctx.about_self = about_self
             game.resolving.add(key)
+            game.running += 1
             try:
                 fn(ctx)
             except (Unmet, Refused) as exc:
@@ -186,6 +192,9 @@ class Engine:
                           f"{exc.reason}")
             finally:
                 game.resolving.discard(key)
+                game.running -= 1
+                if not game.running and game.set_aside_from:
+                    game.return_set_aside()
 
     @staticmethod
     def _listeners(game: GameState, by_kind: dict, zone_order: list[str], seat: int) -> list[tuple[int, str]]:

@@ -85,6 +85,8 @@ class GameState:
         self.resolving: set = set()   # trigger slots running now (no re-entry)
         self.playing: set = set()     # cards whose play effect is running ("play this card" inside it)
         self.listening = None         # the engine's table of trigger slots, built on the first event
+        self.running = 0              # effects running now (nested: a played card's, a trigger's)
+        self.set_aside_from: dict = {}  # card set aside by reveal/look -> the pile it came from
         self._next_uid = 1
         for zname, z in vocab.get("zones", {}).items():
             if z.get("per", "player") == "player":
@@ -133,6 +135,26 @@ class GameState:
         else:
             self.zones[to].append(uid)
         self.where[uid] = to
+
+    # Revealed and looked-at cards are set aside while the effect that revealed them runs (so a
+    # draw in the same effect takes the next card, not one of them); the text puts them where it
+    # says, and any it leaves go back on top of their pile, as they were, when the outermost
+    # effect ends (docs/decisions.md).
+    SET_ASIDE = "set aside"
+
+    def set_aside(self, uid: int, player: int) -> ZoneKey:
+        key = (self.SET_ASIDE, player)
+        self.zones.setdefault(key, [])
+        self.set_aside_from[uid] = self.where[uid]
+        self.move(uid, key)
+        return key
+
+    def return_set_aside(self) -> None:
+        for key in [k for k in self.zones if k[0] == self.SET_ASIDE]:
+            for uid in reversed(self.zones[key]):  # the first revealed (the top card) goes back last
+                self.move(uid, self.set_aside_from[uid])
+            del self.zones[key]
+        self.set_aside_from.clear()
 
     def card(self, uid: int) -> CardInst:
         return self.instances[uid]

@@ -207,12 +207,13 @@ def draw(ctx, objs, ph, strict):
 _TOP_OF = Slot((CARD,), required=True, filters=frozenset(), refs=frozenset())
 
 
-@verb("reveal", template="reveal the top {obj}[ of {from}]", example="reveal 3 cards from your deck as r",
+@verb("reveal", template="reveal and set aside the top {obj}[ of {from}]", example="reveal 3 cards from your deck as r",
       obj=_TOP_OF, phrases={"from": Slot((ZONE, VAR))}, binds=CARD)
 def reveal(ctx, objs, ph, strict):
-    """Show everyone the top N cards of a pile (the game's draw pile by default), leaving them there;
-    "… as r" names them. A revealed set keeps only the cards still on that pile, so after some are
-    moved away, r is the rest."""
+    """Show everyone the top N cards of a pile (the game's draw pile by default) and set them aside
+    while the effect runs, so a draw in the same effect takes the next card; "… as r" names them.
+    A revealed set keeps only the cards still set aside, so after some are moved away, r is the
+    rest; any the text leaves go back on top of the pile, as they were, when the effect ends."""
     return ctx.top_cards(objs[0], ph.get("from"), "reveals")
 
 

@@ -243,6 +243,18 @@ def test_reveal_keep_one_the_rest_to_discard(truth):
     assert any(e.verb == "reveal" and "Smithy" in e.text for e in game.log)
 
 
+def test_revealed_cards_are_set_aside_and_what_the_text_leaves_goes_back_on_top(truth):
+    # a draw in the same effect takes the next card, not a revealed one; the two the text leaves
+    # return on top of the deck in their order when the effect ends; nothing is lost
+    text = "reveal 3 cards from your deck as r; choose 1 of r as k; put k into your hand; draw 1 card"
+    game, out = _run(truth, text, answers=["mill"], deck=["herald", "mill", "smithy", "copper"])  # bottom → top
+    assert out.ok
+    assert _ids(game, "hand") == ["mill", "herald"]  # the drawn card is the one under the three revealed
+    assert _ids(game, "deck") == ["smithy", "copper"]  # the rest back on top as they were: copper on top
+    assert not game.check_conservation() and not game.set_aside_from
+    assert not any(k[0] == game.SET_ASIDE for k in game.zones)
+
+
 def test_look_at_then_put_back_at_the_bottom(truth):
     game, out = _run(truth, "look at 2 cards as l; put l at the bottom of your deck",
                      deck=["copper", "mill", "smithy"])

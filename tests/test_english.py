@@ -279,7 +279,7 @@ TRUTH = vocab_of(ROOT / "tests/fixtures/truth/truth")
     # the noun agrees with the number compared with, not with how the count was spelt
     ("if number of cards in your hand >= 1: gain 1 coin", "If you have at least 1 card in your Hand, gain 1 Coin."),
     ("reveal 1 card from your deck as r; put r into your hand",
-     "Reveal the top card of your Deck; put the remaining revealed cards into your Hand."),
+     "Reveal and set aside the top card of your Deck; put the remaining revealed cards into your Hand."),
     # a field of a chosen card is "its Cost"; as an amount it reads "equal to …", never "(the Cost of it) Coins"
     ("choose 1 card in your hand as t; gain (the cost of t) coin", "Choose 1 card in your Hand; gain Coins equal to its Cost."),
     # inside "each opponent: …" a condition is about that player
