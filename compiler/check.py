@@ -54,6 +54,7 @@ class _Work:
     identity while this one AST is alive. Lowering reads it; it never leaves :meth:`Checker.check`."""
 
     resolved: dict = field(default_factory=dict)
+    several: set = field(default_factory=set)  # names bound to more than one card ("choose 2 … as t")
 
 
 class Checker:
@@ -136,6 +137,11 @@ class Checker:
                 cat = scope.get(st.selector.noun.text)
             self._name_ok(st.name, rep)
             scope[st.name.text] = cat or THING
+            amount = st.selector.amount
+            if not (amount is None or isinstance(amount, A.One) or isinstance(amount, A.Num) and amount.value == 1):
+                out.several.add(st.name.text)
+            else:
+                out.several.discard(st.name.text)
         elif isinstance(st, A.ForEach):
             cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE),
                                  slot=_EACH, verb="for each")
@@ -233,6 +239,7 @@ class Checker:
             else:
                 self._name_ok(act.name, rep)
                 scope[act.name.text] = verb.binds
+                out.several.add(act.name.text)  # "draw 2 cards as d": the cards it did
         if act.objects and sig.obj is None:
             rep("E303", f"'{verb.name}' takes no object (for example: {verb.example})", act.objects[0].span)
         elif sig.obj is not None and sig.obj.required and not act.objects:
@@ -320,6 +327,9 @@ class Checker:
             elif scope[q.of.text] not in (CARD, THING):
                 rep("E205", f"'{q.of.text}' holds a {_CATEGORY_WORDS.get(scope[q.of.text], 'value')}, not a card",
                     q.of.span)
+            elif q.of.text in out.several:  # Ctx.field_of reads one card's field
+                rep("E205", f"'{q.of.text}' may hold several cards, and 'the {q.field.text} of {q.of.text}' needs one",
+                    q.of.span, f"choose exactly 1 card as {q.of.text}, or use 'for each of {q.of.text}: …'")
         elif isinstance(q, A.Count):
             self._selector(q.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR, PILE), slot=_COUNT,
                            verb="number of")
@@ -330,7 +340,7 @@ class Checker:
     def _selector(self, sel: A.Selector, scope, out, rep, allowed, verb: str | None = None,
                   slot: Slot | None = None) -> str | None:
         if sel.amount is not None:
-            if isinstance(sel.amount, (A.BinOp, A.Count, A.X)):
+            if isinstance(sel.amount, (A.BinOp, A.Count, A.X, A.FieldOf, A.History)):
                 self._quantity(sel.amount, scope, out, rep)
         cat, key = self._noun(sel.noun, scope, rep, allowed, verb)
         if cat is None:

@@ -212,6 +212,18 @@ def _reserved_name(text: str, at: int, st: Statement) -> Help | None:
     return None
 
 
+def _with_field_at_least(text: str, at: int, st: Statement) -> Help | None:
+    """"with power at least 3": after "with FIELD", "at" starts a phrase ("at the bottom of …"), so
+    the language writes the bound after the number."""
+    m = re.search(r"\bwith\s+([a-z][a-z_ ]*?)\s+at\s+least\s+(\S+)", text[st.start:st.end])
+    if m is None or st.start + m.start() > at:
+        return None
+    field, value = m.group(1), m.group(2).rstrip(";:")
+    return Help(f"after 'with {field}', write the bound after the number: 'with {field} {value} or more' "
+                "('at' there would start a phrase; 'costing at least …' works for the cost)",
+                st.start + m.start(0) + len("with ") + len(field) + 1, len("at least"))
+
+
 @lru_cache(maxsize=1)
 def _known_verbs() -> frozenset[str]:
     from runtime.verbs import REGISTRY, verbs_for
@@ -256,6 +268,7 @@ TEXT_RULES: tuple[Callable[[str, int, Statement], Help | None], ...] = (
     _head_needs_colon("for each", "for each of your locations: gain 1 fuel"),
     _choose_without_as,
     _reserved_name,
+    _with_field_at_least,
     _comma_for_semicolon,
     _statement_without_semicolon,
     _amount_after_colon,

@@ -49,6 +49,9 @@ CASES = [
     # choose without 'as NAME'
     ("choose 1 card in your hand; discard it", "choose", "add 'as' and a name"),
     ("choose 1 card as", "as", "'as' needs the name"),
+    # a name the language reads as one of its words; a bound written the way only 'costing' takes
+    ("choose 1 card in your hand as a; discard a", "a", "'a' cannot name a choice"),
+    ("choose 1 card with cost at least 3 as c; discard c", "at least", "'with cost 3 or more'"),
     # punctuation and characters
     ("gain 2 fuel;; gain 1 gun", ";", "';' with no statement before it"),
     ("spend 1 gun:", ":", "a cost needs what it pays for"),

@@ -163,3 +163,20 @@ def test_a_discarded_card_goes_to_its_owners_discard_pile(truth):
 def test_parts_a_verb_would_ignore_are_located_errors(truth, text, fragment):
     errs = _errors(truth, text)
     assert errs and errs[0][0] == "E306" and fragment in errs[0][2], errs
+
+
+# A chosen card's field is one card's: the checker sees every amount that reads one (it used to let
+# "gain (the cost of zz) coin" through, with English about a "chosen Zz"), and a name that may hold
+# several cards has no single cost (Ctx.field_of would refuse at run time).
+@pytest.mark.parametrize("text, code, word", [
+    ("gain (the cost of zz) coin", "E305", "zz"),
+    ("choose up to 2 cards in your hand as t; gain (the cost of t) coin", "E205", "t"),
+    ("draw 2 cards as d; gain (the cost of d) coin", "E205", "d"),
+    ("choose 1 card in your hand as x; gain 1 coin", "E305", "x"),
+])
+def test_a_field_amount_needs_one_chosen_card(truth, text, code, word):
+    (err,) = _errors(truth, text)
+    assert err[0] == code and text[err[1] - 1:].startswith(word), err
+    game, out = _run(truth, "choose 1 card in your hand as t; gain (the cost of t) coin", answers=["smithy"],
+                     hand=["smithy"])
+    assert out.ok and game.players[0].goods["coin"] == truth.cards["smithy"]["cost"]
