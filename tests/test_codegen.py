@@ -303,3 +303,16 @@ def test_outputs_hash_is_stable_within_a_process():
     a = hashlib.sha256(repr(sorted(compile_tree(MINI).outputs.items())).encode()).hexdigest()
     b = hashlib.sha256(repr(sorted(compile_tree(MINI).outputs.items())).encode()).hexdigest()
     assert a == b
+
+
+def test_lowering_builds_ordinary_queries():
+    # compiler/lower.py builds queries without the dataclass __init__ (speed): they must be the same
+    from dataclasses import fields
+
+    from compiler import ir
+    from compiler.lower import _query
+
+    made = _query("card", "card", ir.Who.YOU, (), ir.Exactly(2), None, None, None, None, "syntax")
+    plain = ir.Query("card", "card", ir.Who.YOU, (), ir.Exactly(2))
+    assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
+    assert [f.name for f in fields(ir.Query)] == list(vars(made))
