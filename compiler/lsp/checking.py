@@ -1,0 +1,507 @@
+"""The diagnostics `cardwright validate` gives, for one open file, re-checked card by card.
+
+``compiler/build.py`` is the pipeline; it loads, validates, parses, checks *and emits* every module.
+An editor needs the first four on every keystroke and never the fifth, and it needs them for the
+text in the editor's buffer, not the file on disk. So this module runs the same stage functions
+(``load_text``, ``validate``, ``check_names``, ``check_map``, ``parse_effect``, ``Checker``) in the
+same order and with the same rules as ``_compile_game``, without code generation, and keeps what
+it found per card:
+
+- a module is split into card *blocks* (the lines from one card's ``- `` to the next card's);
+- after an edit that stays inside one block, only that block is read again as YAML (padded with
+  blank lines so that PyYAML's line numbers are the file's), only that card is schema-checked and
+  only its texts are parsed and checked; every other card's findings are kept (moved down or up by
+  the lines the edit added or removed);
+- anything else — an edit outside the cards, across two cards, one that adds a card or breaks the
+  YAML — takes the full path: the whole buffer is loaded and every card checked (parsing and
+  checking are still memoised by text, per game).
+
+Effect-text results are memoised per game by (slot kind, text, has card), plus the set of card ids
+when the text says "other than", since only then does the result depend on it.
+``tests/test_lsp_checking.py`` holds this module to giving exactly what ``compile_tree`` gives.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from runtime.verbs import verbs_for
+
+from .. import ast as A
+from ..build import GAME_FILE
+from ..check import Checker
+from ..diagnostics import Diagnostic, Diagnostics, did_you_mean, display_path
+from ..loader import Document, load_text, path_text
+from ..maps import check_map
+from ..parser import parse_effect
+from ..schema import Prepared, load_schema, prepare_cards, validate
+from ..vocabulary import Vocabulary, check_names
+
+# Line breaks other than "\n" (and what str.splitlines also splits on) make PyYAML's line count
+# and ours disagree; a buffer holding any of them always takes the full path.
+_ODD_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def load_buffer(path: Path, text: str, diags: Diagnostics) -> Document | None:
+    """An editor buffer as the loader reads a file (a byte-order mark is dropped, as utf-8-sig does)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return load_text(text, display_path(path), diags, path)
+
+
+def file_kind(path: Path) -> str | None:
+    """'game', 'module' or 'scenario' for a data file of a game folder; None for anything else."""
+    if path.suffix != ".yaml":
+        return None
+    if path.name == GAME_FILE:
+        return "game"
+    if path.parent.name == "scenarios" and (path.parent.parent / GAME_FILE).is_file():
+        return "scenario"
+    if (path.parent / GAME_FILE).is_file():
+        return "module"
+    return None
+
+
+# --- the game file ---------------------------------------------------------------------------------
+
+
+class GameContext:
+    """One game as its game.yaml (buffer or file) says: the vocabulary, the checker, the card schema,
+    the game file's own diagnostics, and the per-game memo of checked texts. Made again whenever
+    game.yaml changes; every module of the game is then checked afresh against the new one."""
+
+    def __init__(self, game_dir: Path, text: str):
+        self.game_dir = game_dir
+        self.text = text
+        self.diags = Diagnostics()
+        self.gdoc = load_buffer(game_dir / GAME_FILE, text, self.diags)
+        self.vocab: Vocabulary | None = None
+        self.usable = False  # True when build.py would go on to the game's modules
+        self.memo: dict = {}
+        gdoc = self.gdoc
+        if gdoc is None or not validate(gdoc, "game", self.diags) or not check_names(gdoc, self.diags):
+            return
+        vocab = self.vocab = Vocabulary.from_data(gdoc.data)
+        # the checks compiler/build.py's _compile_game makes before the modules, in its order
+        if vocab.game != game_dir.name:
+            line, col, src = gdoc.where(("game",))
+            self.diags.error("E401", f"game id '{vocab.game}' must match its folder name '{game_dir.name}'",
+                             file=gdoc.file, line=line, column=col, source_line=src)
+            return
+        from runtime.engine import ENGINES
+
+        if vocab.engine not in ENGINES:
+            line, col, src = gdoc.where(("engine",))
+            self.diags.error("E201", f"unknown engine '{vocab.engine}'", file=gdoc.file, line=line, column=col,
+                             source_line=src, hint=did_you_mean(vocab.engine, ENGINES))
+            return
+        engine = ENGINES[vocab.engine]
+        for tname, tspec in sorted((gdoc.data.get("things") or {}).items()):
+            ef = (tspec or {}).get("engine_filter")
+            if ef is not None and ef not in engine.thing_filters:
+                line, col, src = gdoc.where(("things", tname, "engine_filter"))
+                self.diags.error("E201", f"the '{vocab.engine}' engine has no thing filter '{ef}'",
+                                 file=gdoc.file, line=line, column=col, source_line=src,
+                                 hint=did_you_mean(ef, engine.thing_filters))
+        self.verbs = verbs_for(vocab.engine)
+        self.checker = Checker(vocab, self.verbs)
+        self.cschema = prepare_cards(gdoc.data)
+        self.items = _card_items()
+        self.usable = True
+
+
+def _card_items() -> Prepared:
+    """The generic module schema's schema of one card (it has no $refs, so it stands alone)."""
+    global _ITEMS
+    if _ITEMS is None:
+        _ITEMS = Prepared(load_schema("module")["properties"]["cards"]["items"])
+    return _ITEMS
+
+
+_ITEMS: Prepared | None = None
+
+
+def check_scenario(path: Path, text: str) -> list[Diagnostic]:
+    """A scenario file's load and schema diagnostics (running it needs the compiled game: `run`)."""
+    diags = Diagnostics()
+    doc = load_buffer(path, text, diags)
+    if doc is not None:
+        validate(doc, "scenario", diags)
+    return diags.sorted()
+
+
+# --- modules ---------------------------------------------------------------------------------------
+
+
+class _Unique:
+    """Drops a diagnostic already reported at the same place (the generic card schema and the game's
+    card schema can both see one problem), as compiler/build.py's _Unique does."""
+
+    def __init__(self, diags: Diagnostics):
+        self.diags = diags
+        self.seen = {(d.code, d.message, d.line, d.column) for d in diags}
+
+    def error(self, code: str, message: str, **kw):
+        key = (code, message, kw.get("line"), kw.get("column"))
+        if key in self.seen:
+            return None
+        self.seen.add(key)
+        return self.diags.error(code, message, **kw)
+
+
+@dataclass
+class _Card:
+    start: int  # first line (0-based) of the card's block: the line of its "- "
+    end: int  # the line after its block
+    keys: list = field(default_factory=list)  # its paths in doc.positions
+    kkeys: list = field(default_factory=list)  # its paths in doc.key_positions
+    schema: list | None = None  # its schema diagnostics
+    texts: list | None = None  # its effect-text diagnostics (None: not checked yet)
+    ids_dependent: bool = False  # a text says "other than": its result depends on the card ids
+
+
+@dataclass
+class ModuleResult:
+    diagnostics: list[Diagnostic]
+    mode: str  # "full", "card" (one card's block re-read) or "none" (the game cannot be checked)
+    doc: Document | None
+
+
+class ModuleChecker:
+    """One module file, checked as compiler/build.py checks it, remembered card by card."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.file = display_path(path)
+        self.ctx: GameContext | None = None
+        self.earlier: dict | None = None
+        self.text: str | None = None
+        self.lines: list[str] = []
+        self.doc: Document | None = None
+        self.cards: list[_Card] = []
+        self.top: list[Diagnostic] = []
+        self.card_ids: frozenset = frozenset()
+        self.rules: list | None = None
+        self.incremental = False  # the last full load's card blocks can be re-read one by one
+
+    def check(self, text: str, ctx: GameContext, earlier: dict[str, str]) -> ModuleResult:
+        """Diagnostics for ``text``. ``earlier``: card id -> "file:line" of the game's modules that
+        come before this one (build order: sorted file names), for duplicate ids and "other than"."""
+        if not ctx.usable:
+            self._forget()
+            diags = Diagnostics()
+            doc = load_buffer(self.path, text, diags)
+            if doc is not None:
+                validate(doc, "module", diags)
+            return ModuleResult(diags.sorted(), "none", doc)
+        if (self.incremental and ctx is self.ctx and earlier == self.earlier and self.text is not None
+                and not any(b in text for b in _ODD_BREAKS)):
+            if text == self.text:
+                return ModuleResult(self._collect(), "card", self.doc)
+            if self._edit_one_card(text):
+                return ModuleResult(self._collect(), "card", self.doc)
+        return self._full(text, ctx, earlier)
+
+    def _forget(self) -> None:
+        self.ctx = None
+        self.text = None
+        self.doc = None
+        self.cards = []
+        self.rules = None
+        self.card_ids = frozenset()
+        self.incremental = False
+
+    # --- the full path ------------------------------------------------------------------------
+    def _full(self, text: str, ctx: GameContext, earlier: dict) -> ModuleResult:
+        self._forget()
+        diags = Diagnostics()
+        doc = load_buffer(self.path, text, diags)
+        if doc is None:
+            return ModuleResult(diags.sorted(), "full", None)
+        data = doc.data
+        if not isinstance(data, dict) or not isinstance(data.get("cards", []), (list, type(None))):
+            validate(doc, "module", diags)  # nothing more is checked (build.py's _usable)
+            return ModuleResult(diags.sorted(), "full", doc)
+        self.ctx, self.earlier, self.doc, self.text = ctx, dict(earlier), doc, text
+        self.lines = text.split("\n")
+        cards = data.get("cards") or []
+        self.cards = self._blocks(doc, cards)
+        self.incremental = self.cards is not None and not any(b in text for b in _ODD_BREAKS)
+        if self.cards is None:
+            self.cards = [_Card(0, 0) for _ in cards]
+        self.top = self._module_level(doc)
+        for i, card in enumerate(cards):
+            self.cards[i].schema = self._card_schema(doc, i, card)
+        return ModuleResult(self._collect(), "full", doc)
+
+    def _blocks(self, doc: Document, cards: list) -> list[_Card] | None:
+        """Each card's lines, and its keys in the position tables; None when the cards are not
+        written one "- " line each in a block sequence (then every edit takes the full path)."""
+        out = []
+        lines = self.lines
+        for i in range(len(cards)):
+            t = dict.get(doc.positions, ("cards", i))
+            if t is None:
+                return None
+            line, col = t[0], t[1]
+            lead = lines[line][:col] if line < len(lines) else ""
+            if lead.strip() != "-" or not lead.endswith(" "):
+                return None
+            out.append(_Card(line, line))
+        seq = dict.get(doc.positions, ("cards",))
+        if seq is None:
+            return None
+        for i in range(len(out) - 1):
+            out[i].end = out[i + 1].start
+        if out:
+            end_line, end_col = seq[2], seq[3]
+            out[-1].end = min(end_line + (1 if end_col > 0 else 0), len(lines))
+            if out[-1].end <= out[-1].start:
+                return None
+        for table, attr in ((doc.positions, "keys"), (doc.key_positions, "kkeys")):
+            for k in dict.keys(table):
+                if len(k) >= 2 and k[0] == "cards" and type(k[1]) is int and k[1] < len(out):
+                    getattr(out[k[1]], attr).append(k)
+        return out
+
+    def _module_level(self, doc: Document) -> list[Diagnostic]:
+        """What is not one card's: the module's own fields, its map, its rules' texts."""
+        diags = Diagnostics()
+        data = doc.data
+        view = doc if "cards" not in data else dataclasses.replace(doc, data={**data, "cards": []})
+        validate(view, "module", diags)
+        ctx = self.ctx
+        if isinstance(data.get("map"), dict) and validate(doc, "map", diags, ("map",)):
+            check_map(doc, ctx.gdoc.data, diags)
+        return list(diags)
+
+    def _rules(self, doc: Document) -> list[Diagnostic]:
+        diags = Diagnostics()
+        rule_texts = doc.data.get("rules") if isinstance(doc.data.get("rules"), dict) else {}
+        for rname, text in rule_texts.items():
+            if isinstance(text, str):
+                check_slot(self.ctx, doc, ("rules", rname), text, None, "effect", self.card_ids, diags)
+        return list(diags)
+
+    def _card_schema(self, doc: Document, i: int, card) -> list[Diagnostic]:
+        diags = Diagnostics()
+        validate(doc, self.ctx.items, diags, ("cards", i))
+        if isinstance(card, dict):
+            validate(doc, self.ctx.cschema, _Unique(diags), ("cards", i))
+        return list(diags)
+
+    def _card_texts(self, doc: Document, i: int, card: dict, state: _Card) -> list[Diagnostic]:
+        diags = Diagnostics()
+        state.ids_dependent = False
+        for path, text, slot_kind in card_texts(self.ctx.vocab, card, i):
+            state.ids_dependent |= _names_cards(text)
+            # the card's id as written (a number stays one), as build.py's _compile_card passes it
+            check_slot(self.ctx, doc, path, text, card.get("id"), slot_kind, self.card_ids, diags)
+        return list(diags)
+
+    # --- putting it together (both paths) ------------------------------------------------------
+    def _collect(self) -> list[Diagnostic]:
+        """Every diagnostic of the module: the per-card ones kept, the duplicate-id pass (cheap, and
+        it decides whose texts are checked) and the rules made again."""
+        doc = self.doc
+        cards = doc.data.get("cards") or []
+        ids = frozenset(c.get("id") for c in cards if isinstance(c, dict)) | frozenset(self.earlier)
+        if ids != self.card_ids:
+            self.card_ids = ids
+            for c in self.cards:
+                if c.ids_dependent:
+                    c.texts = None
+            self.rules = None
+        if self.rules is None:
+            self.rules = self._rules(doc)
+        out = list(self.top)
+        seen = dict(self.earlier)
+        positions = doc.positions
+        for i, card in enumerate(cards):
+            state = self.cards[i]
+            out += state.schema or ()
+            if not isinstance(card, dict):
+                continue
+            cid = card.get("id")
+            if isinstance(cid, str):
+                t = dict.get(positions, ("cards", i, "id"))
+                line = t[0] + 1 if t is not None else 1
+                if cid in seen:
+                    line, col, src = doc.where(("cards", i, "id"))
+                    out.append(Diagnostic("E202", f"card id '{cid}' is already used at {seen[cid]}",
+                                          file=doc.file, line=line, column=col, length=len(cid), card=cid,
+                                          source_line=src))
+                    continue
+                seen[cid] = f"{doc.file}:{line}"
+            if state.texts is None:
+                state.texts = self._card_texts(doc, i, card, state)
+            out += state.texts
+        out += self.rules
+        return Diagnostics(out).sorted()
+
+    # --- the one-card path ---------------------------------------------------------------------
+    def _edit_one_card(self, text: str) -> bool:
+        """Re-read only the card whose block holds every changed line. False: take the full path."""
+        old, new = self.lines, text.split("\n")
+        n = min(len(old), len(new))
+        p = 0
+        while p < n and old[p] == new[p]:
+            p += 1
+        s = 0
+        while s < n - p and old[-1 - s] == new[-1 - s]:
+            s += 1
+        old_end, new_end = len(old) - s, len(new) - s  # changed: old[p:old_end] became new[p:new_end]
+        starts = [c.start for c in self.cards]
+        i = bisect.bisect_right(starts, p) - 1
+        if i < 0:
+            return False
+        card = self.cards[i]
+        if not (card.start <= p and old_end <= card.end):
+            return False
+        delta = len(new) - len(old)
+        block = new[card.start:card.end + delta]
+        if not block:
+            return False
+        first = block[0]
+        lead_col = dict.__getitem__(self.doc.positions, ("cards", i))[1]
+        if first[:lead_col] != old[card.start][:lead_col]:
+            return False  # the "- " itself changed
+        dash = lead_col - 2
+        for ln in block[1:]:  # every other line belongs to this card: indented past its "-"
+            stripped = ln.lstrip(" ")
+            if stripped and not stripped.startswith("#") and len(ln) - len(stripped) <= dash:
+                return False
+        diags = Diagnostics()
+        part = load_text("\n" * card.start + "\n".join(block) + "\n", self.file, diags, self.path)
+        if part is None or diags or not isinstance(part.data, list) or len(part.data) != 1:
+            return False  # a YAML error or a second card: the full path says it as the file has it
+        at = dict.get(part.positions, (0,))
+        if at is None or at[0] != card.start or at[1] != lead_col:
+            return False
+        doc = self.doc
+        value = part.data[0]
+        data = dict(doc.data)
+        data["cards"] = list(data["cards"])
+        data["cards"][i] = value
+        boundary = card.end  # old lines from here on move by delta
+        positions = type(doc.positions)()
+        key_positions = type(doc.key_positions)()
+        own = set(card.keys)
+        kown = set(card.kkeys)
+        for table, target, skip in ((doc.positions, positions, own), (doc.key_positions, key_positions, kown)):
+            if delta == 0:
+                dict.update(target, table)
+                for k in skip:
+                    dict.pop(target, k, None)
+            else:
+                for k, t in dict.items(table):
+                    if k in skip:
+                        continue
+                    if t[2] >= boundary:
+                        t = (t[0] + delta if t[0] >= boundary else t[0], t[1], t[2] + delta, *t[3:])
+                    dict.__setitem__(target, k, t)
+        card.keys, card.kkeys = [], []
+        # A mapping that ends with the block ends, in the file, where the next card (or key) starts;
+        # the block read alone ends at its padding's end instead.
+        part_end = dict.__getitem__(part.positions, (0,))[2:4]
+        old_end = dict.__getitem__(doc.positions, ("cards", i))[2:4]
+        file_end = (old_end[0] + delta if old_end[0] >= boundary else old_end[0], old_end[1])
+        for src, target, keys in ((part.positions, positions, card.keys),
+                                  (part.key_positions, key_positions, card.kkeys)):
+            for k, t in dict.items(src):
+                if k and k[0] == 0:
+                    if len(t) >= 4 and (t[2], t[3]) == part_end:
+                        t = (t[0], t[1], *file_end, *t[4:])
+                    nk = ("cards", i) + k[1:]
+                    dict.__setitem__(target, nk, t)
+                    keys.append(nk)
+        self.doc = Document(file=doc.file, path=doc.path, text=text, data=data, positions=positions,
+                            key_positions=key_positions, rel=doc.rel)
+        self.text, self.lines = text, new
+        if delta:
+            card.end += delta
+            for c in self.cards[i + 1:]:
+                c.start += delta
+                c.end += delta
+                c.schema = _moved(c.schema, boundary, delta)
+                c.texts = _moved(c.texts, boundary, delta)
+            self.top = _moved(self.top, boundary, delta)
+            self.rules = _moved(self.rules, boundary, delta)
+        card.schema = self._card_schema(self.doc, i, value)
+        card.texts = None
+        self.last_card = i
+        return True
+
+
+def _moved(diags: list | None, boundary: int, delta: int) -> list | None:
+    """Diagnostics at or after 0-based line ``boundary`` moved by ``delta`` lines."""
+    if not diags:
+        return diags
+    return [dataclasses.replace(d, line=d.line + delta) if d.line is not None and d.line - 1 >= boundary else d
+            for d in diags]
+
+
+# --- one card's texts, one text ------------------------------------------------------------------
+
+
+def card_texts(vocab: Vocabulary, card: dict, i: int):
+    """(path, text, slot kind) of every effect text of card ``i``, as compiler/build.py finds them."""
+    kind = card.get("kind")
+    spec = (vocab.card_kinds.get(kind) if isinstance(kind, str) else None) or {}
+    slot_specs = spec.get("slots") or {}
+    face_specs = spec.get("faces") or {}
+    for key, value in card.items():
+        if key in slot_specs and isinstance(value, str):
+            yield ("cards", i, key), value, (slot_specs[key] or {}).get("kind", "effect")
+        elif key in face_specs and isinstance(value, dict):
+            fspec = face_specs[key].get("slots") or {}
+            for fk, fv in value.items():
+                if fk in fspec and isinstance(fv, str):
+                    yield ("cards", i, key, fk), fv, (fspec[fk] or {}).get("kind", "effect")
+
+
+def check_slot(ctx: GameContext, doc: Document, path: tuple, text: str, card: str | None, slot_kind: str,
+               card_ids: frozenset, diags: Diagnostics) -> None:
+    """Parse and check one effect text (compiler/build.py's _compile_slot without the emitting),
+    reporting at the file's line and column of each problem."""
+    prefix = "requires " if slot_kind == "condition" else ""
+    where = path_text(path)
+
+    def report(code: str, message: str, span: A.Span, hint: str | None = None, length: int | None = None):
+        off = max(0, span.start - len(prefix))
+        line, col, src = doc.where(path, off)
+        diags.error(code, message, file=doc.file, line=line, column=col,
+                    length=length or max(1, span.end - span.start), card=card, path=where, hint=hint,
+                    source_line=src)
+
+    for args in problems_of(ctx, text, slot_kind, card is not None, card_ids):
+        report(*args)
+
+
+def problems_of(ctx: GameContext, text: str, slot_kind: str, has_card: bool, card_ids: frozenset) -> list[tuple]:
+    """The (code, message, span, hint[, length]) problems of one text, memoised per game."""
+    key = (slot_kind, text, has_card, card_ids if _names_cards(text) else None)
+    found = ctx.memo.get(key)
+    if found is not None:
+        return found
+    prefix = "requires " if slot_kind == "condition" else ""
+    effect, problem = parse_effect(prefix + text)
+    if problem is not None:
+        found = [(problem.code, problem.message, A.Span(problem.offset, problem.offset + problem.length))]
+    else:
+        found = []
+        checker = ctx.checker
+        checker.card_ids = card_ids
+        checker.check(effect, lambda *args: found.append(args), kind=slot_kind, has_card=has_card)
+    ctx.memo[key] = found
+    return found
+
+
+_OTHER_THAN = re.compile(r"other\s+than", re.IGNORECASE)
+
+
+def _names_cards(text: str) -> bool:
+    """True when a text may name card ids ("other than <card>"): only its check reads them."""
+    return _OTHER_THAN.search(text) is not None

@@ -1,0 +1,204 @@
+"""The files a language server has open, the games they belong to, and what was found in them.
+
+A ``Project`` knows nothing of the protocol: the server (compiler/lsp/server.py) hands it buffer
+texts by path and asks for diagnostics; the tests and bench/lsp.py drive it the same way. A file
+that is not open is read from disk (another module's card ids, a game.yaml nobody opened).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..build import GAME_FILE, module_files
+from ..codegen import identifier
+from ..diagnostics import Diagnostic, Diagnostics, display_path
+from ..loader import Document, load_file, read_regular
+from .checking import GameContext, ModuleChecker, ModuleResult, check_scenario, file_kind, load_buffer
+
+
+@dataclass
+class Checked:
+    """The last check of one file: its diagnostics and the document they were found in."""
+
+    kind: str | None
+    diagnostics: list[Diagnostic]
+    doc: Document | None = None
+    mode: str = "full"
+
+
+class Project:
+    def __init__(self):
+        self.buffers: dict[Path, str] = {}
+        self.contexts: dict[Path, GameContext] = {}
+        self.modules: dict[Path, ModuleChecker] = {}
+        self.checked: dict[Path, Checked] = {}
+        self._ids: dict[Path, tuple] = {}  # module path -> (its text or disk stamp, its card ids)
+
+    # --- buffers -----------------------------------------------------------------------------
+    def set_text(self, path: Path, text: str) -> None:
+        self.buffers[_norm(path)] = text
+
+    def close(self, path: Path) -> None:
+        path = _norm(path)
+        self.buffers.pop(path, None)
+        self.modules.pop(path, None)
+        self.checked.pop(path, None)
+
+    def text_of(self, path: Path, diags: Diagnostics | None = None) -> str | None:
+        """The buffer's text when the file is open, else the file's (None when it cannot be read)."""
+        path = _norm(path)
+        if path in self.buffers:
+            return self.buffers[path]
+        diags = diags if diags is not None else Diagnostics()
+        raw = read_regular(path, display_path(path), diags)
+        if raw is None:
+            return None
+        if not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            try:
+                return raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                pass
+        load_file(path, diags)  # not UTF-8: the loader's own words for it (E102), located
+        return None
+
+    # --- games -------------------------------------------------------------------------------
+    def context(self, game_dir: Path) -> GameContext:
+        """The game's context for its current game.yaml text (made again only when that changed)."""
+        game_dir = _norm(game_dir)
+        read = Diagnostics()
+        text = self.text_of(game_dir / GAME_FILE, read)
+        ctx = self.contexts.get(game_dir)
+        if ctx is not None and ctx.text == text:
+            return ctx
+        ctx = GameContext(game_dir, text if text is not None else "")
+        if text is None:
+            ctx.diags = read
+            ctx.usable = False
+        self.contexts[game_dir] = ctx
+        return ctx
+
+    def game_dir_of(self, path: Path) -> Path | None:
+        path = _norm(path)
+        kind = file_kind(path)
+        if kind in ("game", "module"):
+            return path.parent
+        if kind == "scenario":
+            return path.parent.parent
+        return None
+
+    def modules_of(self, game_dir: Path) -> list[Path]:
+        """The game's module files in build order, with any open (perhaps unsaved) module among them."""
+        paths = {_norm(p) for p in module_files(game_dir)}
+        paths |= {p for p in self.buffers if p.parent == game_dir and file_kind(p) == "module"}
+        return sorted(paths)
+
+    def open_files_of(self, game_dir: Path) -> list[Path]:
+        return sorted(p for p in self.buffers if self.game_dir_of(p) == game_dir)
+
+    # --- checking ----------------------------------------------------------------------------
+    def check(self, path: Path) -> Checked:
+        """Check one file as `cardwright validate` would (the buffer's text if it is open)."""
+        path = _norm(path)
+        kind = file_kind(path)
+        diags = Diagnostics()
+        if kind is None:
+            result = Checked(None, [])
+        elif kind == "game":
+            ctx = self.context(path.parent)
+            result = Checked(kind, ctx.diags.sorted(), ctx.gdoc)
+        elif kind == "scenario":
+            text = self.text_of(path, diags)
+            result = Checked(kind, check_scenario(path, text) if text is not None else diags.sorted())
+        else:
+            result = self._check_module(path, diags)
+        self.checked[path] = result
+        return result
+
+    def _check_module(self, path: Path, diags: Diagnostics) -> Checked:
+        game_dir = path.parent
+        text = self.text_of(path, diags)
+        if text is None:
+            return Checked("module", diags.sorted())
+        ctx = self.context(game_dir)
+        clash = self._name_clash(path)
+        if clash is not None:
+            return Checked("module", [clash])
+        checker = self.modules.get(path)
+        if checker is None:
+            checker = self.modules[path] = ModuleChecker(path)
+        result: ModuleResult = checker.check(text, ctx, self.earlier_ids(path, ctx) if ctx.usable else {})
+        out = list(result.diagnostics)
+        if not ctx.usable:
+            out.append(Diagnostic("E201", "the game's game.yaml has errors: effect texts are checked once it is "
+                                  "fixed", file=display_path(path), line=1, column=1, severity="information"))
+        return Checked("module", out, result.doc, result.mode)
+
+    def _name_clash(self, path: Path) -> Diagnostic | None:
+        """E503 as compiler/build.py gives it: a module whose Python name an earlier file already has."""
+        first: dict[str, Path] = {}
+        for p in self.modules_of(path.parent):
+            first.setdefault(identifier(p.stem), p)
+        winner = first.get(identifier(path.stem))
+        if winner is not None and winner != path:
+            return Diagnostic("E503", f"module file '{path.name}' and '{winner.name}' would both be compiled to "
+                              f"'{identifier(path.stem)}.py': rename one of them", file=display_path(path),
+                              line=1, column=1)
+        return None
+
+    def earlier_ids(self, path: Path, ctx: GameContext) -> dict[str, str]:
+        """Card id -> "file:line" of every module built before ``path`` (the first place wins)."""
+        seen: dict[str, str] = {}
+        names: set[str] = set()
+        for p in self.modules_of(path.parent):
+            if p == path:
+                break
+            if identifier(p.stem) in names:
+                continue  # E503: build.py never reads it
+            names.add(identifier(p.stem))
+            for cid, where in self.card_ids_of(p):
+                seen.setdefault(cid, where)
+        return seen
+
+    def card_ids_of(self, path: Path) -> list[tuple[str, str]]:
+        """(id, "file:line") of a module's cards, memoised by its text (or its file's stamp)."""
+        path = _norm(path)
+        if path in self.buffers:
+            stamp = self.buffers[path]
+        else:
+            try:
+                st = os.stat(path)
+                stamp = (st.st_mtime_ns, st.st_size)
+            except OSError:
+                return []
+        cached = self._ids.get(path)
+        if cached is not None and (cached[0] is stamp or cached[0] == stamp):
+            return cached[1]
+        ids: list[tuple[str, str]] = []
+        text = self.text_of(path)
+        doc = load_buffer(path, text, Diagnostics()) if text is not None else None
+        if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("cards", []), (list, type(None))):
+            for i, card in enumerate(doc.data.get("cards") or []):
+                if isinstance(card, dict) and isinstance(card.get("id"), str):
+                    line = doc.where(("cards", i, "id"))[0]
+                    ids.append((card["id"], f"{doc.file}:{line}"))
+        self._ids[path] = (stamp, ids)
+        return ids
+
+    def dependents(self, path: Path) -> list[Path]:
+        """Open files whose diagnostics may change when ``path`` changes: every open file of the game
+        for its game.yaml; the open modules built after it for a module (its card ids)."""
+        path = _norm(path)
+        game_dir = self.game_dir_of(path)
+        if game_dir is None:
+            return []
+        kind = file_kind(path)
+        if kind == "game":
+            return [p for p in self.open_files_of(game_dir) if p != path]
+        if kind == "module":
+            return [p for p in self.open_files_of(game_dir) if file_kind(p) == "module" and p > path]
+        return []
+
+
+def _norm(path: Path) -> Path:
+    return Path(os.path.abspath(path))
