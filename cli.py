@@ -744,5 +744,18 @@ def watch(path, out, interval, cache_dir, no_write, scenarios, once):
         click.echo("stopped.")
 
 
+@main.command()
+@click.option("--stdio", is_flag=True, help="Talk over stdin/stdout (the default and only transport).")
+def lsp(stdio):
+    """Run the language server (diagnostics, completion, hover in effect text) for an editor."""
+    try:
+        from compiler.lsp.server import main as serve
+    except ImportError as exc:  # the lsp extra is not installed
+        click.echo(f"error: the language server needs pygls ({exc}); install it with "
+                   "`pip install 'cardwright[lsp]'`", err=True)
+        sys.exit(2)
+    serve()
+
+
 if __name__ == "__main__":
     main()

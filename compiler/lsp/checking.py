@@ -355,6 +355,8 @@ class ModuleChecker:
         old_end, new_end = len(old) - s, len(new) - s  # changed: old[p:old_end] became new[p:new_end]
         starts = [c.start for c in self.cards]
         i = bisect.bisect_right(starts, p) - 1
+        if i > 0 and old_end == p == self.cards[i].start:
+            i -= 1  # lines inserted just before a card's "- ": the tail of the card before it
         if i < 0:
             return False
         card = self.cards[i]

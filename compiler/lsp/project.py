@@ -33,6 +33,7 @@ class Project:
         self.contexts: dict[Path, GameContext] = {}
         self.modules: dict[Path, ModuleChecker] = {}
         self.checked: dict[Path, Checked] = {}
+        self.last_loaded: dict[Path, Document] = {}  # the last text of each file that loaded as YAML
         self._ids: dict[Path, tuple] = {}  # module path -> (its text or disk stamp, its card ids)
 
     # --- buffers -----------------------------------------------------------------------------
@@ -44,6 +45,7 @@ class Project:
         self.buffers.pop(path, None)
         self.modules.pop(path, None)
         self.checked.pop(path, None)
+        self.last_loaded.pop(path, None)
 
     def text_of(self, path: Path, diags: Diagnostics | None = None) -> str | None:
         """The buffer's text when the file is open, else the file's (None when it cannot be read)."""
@@ -113,6 +115,8 @@ class Project:
         else:
             result = self._check_module(path, diags)
         self.checked[path] = result
+        if result.doc is not None:
+            self.last_loaded[path] = result.doc
         return result
 
     def _check_module(self, path: Path, diags: Diagnostics) -> Checked:

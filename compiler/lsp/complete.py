@@ -1,0 +1,256 @@
+"""Completion: inside an effect text, what the parser accepts at the cursor, in the game's words;
+outside one, field, slot and kind names and card ids.
+
+Inside a text, the text before the cursor (less the word being typed) is fed to Lark's interactive
+parser (the effect grammar's own LALR tables) and ``accepts()`` says which tokens may come next:
+keywords ("from", "with", "as", …) are offered as themselves; where a NAME may come, the words
+before the cursor say which of the game's names fit — a verb at the start of a statement, the
+Goods / things / zones the verb's signature takes for its object or for the phrase being written
+("from …" takes what its ``from`` slot takes), icons after "with icon", fields after "with",
+phases after "until", bound names after "matching", card ids after "other than". When the text
+before the cursor does not parse, nothing is guessed from the grammar: every name is offered.
+Nothing here knows the protocol; the server turns ``Item``s into LSP completion items.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lark.exceptions import LarkError
+
+from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
+
+from ..vocabulary import COMMON_FIELDS, Vocabulary
+
+CATEGORY_WORDS = {GOOD: "Good", THING: "thing", ZONE: "zone", PLAYER: "player", PHASE: "phase", ICON: "icon",
+                  VAR: "bound name", CARD: "cards", PILE: "pile"}
+MODULE_KEYS = ("module", "name", "source", "note", "setup", "cards", "rules", "tables", "map")
+
+
+@dataclass(frozen=True)
+class Item:
+    label: str
+    kind: str  # "verb", "keyword", "name", "variable", "field", "kind", "card", "slot"
+    detail: str = ""
+    doc: str = ""
+
+
+# --- inside an effect text -------------------------------------------------------------------------
+
+_PREFIX = re.compile(r"[a-z0-9_]*$")
+_TOKENS = re.compile(r"[a-z][a-z0-9_]*|\d+|'s|[;:(),]")
+_PHRASES = ("instead of", "on top of", "at the bottom of", "from", "to", "onto", "into", "on", "at")
+
+
+def accepted(before: str) -> set[str] | None:
+    """The terminals the effect grammar accepts after ``before``; None when ``before`` does not parse."""
+    from ..parser import _lark  # the effect parser, built once per process
+
+    try:
+        ip = _lark().parse_interactive(before)
+        ip.exhaust_lexer()
+        return set(ip.accepts())
+    except (LarkError, RecursionError):
+        return None
+
+
+def _literals() -> dict[str, str]:
+    from ..syntaxhelp import _literals as grammar_literals  # terminal -> the keyword it stands for
+
+    return grammar_literals()
+
+
+def bound_names(before: str, slot_kind: str = "effect") -> list[str]:
+    """Names the text binds before the cursor ("as c"), and "it" inside a for each without one."""
+    names = re.findall(r"\bas\s+([a-z][a-z0-9_]*)", before)
+    if re.search(r"\bfor\s+each\b", before) and "it" not in names:
+        names.append("it")
+    return list(dict.fromkeys(names))
+
+
+def effect_completions(text: str, offset: int, vocab: Vocabulary, verbs: dict, slot_kind: str = "effect",
+                       card_ids: list[str] = ()) -> tuple[int, list[Item]]:
+    """(start of the word being typed, the items that may go there)."""
+    low = text.lower()
+    before = low[:offset]
+    prefix = _PREFIX.search(before).group()
+    start = offset - len(prefix)
+    head = before[:start]
+    parsed = ("requires " if slot_kind == "condition" else "") + head
+    accepts = accepted(parsed)
+    bound = bound_names(head, slot_kind)
+    if accepts is None:
+        return start, _all_names(vocab, verbs, bound)
+    items: list[Item] = []
+    literals = _literals()
+    for term in sorted(accepts):
+        word = literals.get(term)
+        if word and word[0].isalpha():
+            items.append(Item(word, "keyword"))
+    if "NAME" in accepts:
+        items += _names_here(head, vocab, verbs, bound, card_ids)
+    return start, [it for it in _unique(items) if it.label.startswith(prefix)]
+
+
+def _statement(head: str) -> list[str]:
+    """The words of the statement being written (after its last ';', ':', '(' or 'and'; a menu's
+    "; or" starts an option too)."""
+    toks = _TOKENS.findall(head)
+    for k in range(len(toks) - 1, -1, -1):
+        if toks[k] in (";", ":", "(", "and"):
+            rest = toks[k + 1:]
+            return rest[1:] if rest[:1] == ["or"] else rest
+    return toks
+
+
+def _names_here(head: str, vocab: Vocabulary, verbs: dict, bound: list[str], card_ids) -> list[Item]:
+    words = _statement(head)
+    tail = " ".join(words[-4:])
+    if not words:
+        return _verbs(verbs)
+    if re.search(r"\bwith icon( [a-z0-9_]+ or)*$", tail):  # the checker takes icon keys here
+        icons = vocab.data.get("icons") or {}
+        return [Item(k, "name", f"icon {k}", describe_name(vocab, ICON, k)) for k in sorted(icons)]
+    last = words[-1]
+    if last in ("with", "without"):
+        return [Item(f, "field", "card field or slot") for f in sorted(vocab.field_names())]
+    if last == "matching":
+        return [Item(b, "variable", "bound name") for b in bound]
+    if last == "as":
+        return []  # a new name: the designer's choice
+    if words[-2:] == ["other", "than"]:
+        return [Item(c, "card", "card id") for c in card_ids] + [Item(b, "variable", "bound name") for b in bound]
+    if "until" in words and words[0] in verbs:
+        return _category(vocab, PHASE)
+    verb = verbs.get(words[0])
+    cats = None
+    if verb is not None:
+        sig = verb.signature
+        joined = " ".join(words[1:])
+        slot = sig.obj
+        best = -1
+        for prep in _PHRASES:
+            for m in re.finditer(rf"(?:^| ){re.escape(prep)}(?= |$)", joined):
+                if m.start() > best and prep in sig.phrases:
+                    best, slot = m.start(), sig.phrases[prep]
+        if slot is not None:
+            cats = list(slot.categories)
+    if words[-1] in ("of", "in", "per"):
+        cats = [THING, ZONE, CARD, PILE, PLAYER]
+    items: list[Item] = []
+    for cat in cats or (GOOD, THING, ZONE, CARD, PILE, PLAYER, ICON):
+        if cat == VAR:
+            continue
+        items += _category(vocab, cat)
+    if cats is None or VAR in cats or THING in cats or CARD in cats:
+        items += [Item(b, "variable", "bound name") for b in bound]
+    return items
+
+
+def _category(vocab: Vocabulary, cat: str) -> list[Item]:
+    out = []
+    for phrase in vocab.names_in(cat):
+        keys = [k for c, k in vocab.lookup(phrase) if c == cat]
+        out.append(Item(phrase, "name", f"{CATEGORY_WORDS.get(cat, cat)} {keys[0] if keys else ''}".strip(),
+                        describe_name(vocab, cat, keys[0]) if keys else ""))
+    return out
+
+
+def _verbs(verbs: dict) -> list[Item]:
+    return [Item(name, "verb", v.template, f"{' '.join(v.doc.split())}\n\nexample: {v.example}".strip())
+            for name, v in sorted(verbs.items())]
+
+
+def _all_names(vocab: Vocabulary, verbs: dict, bound: list[str]) -> list[Item]:
+    items = _verbs(verbs)
+    for cat in (GOOD, THING, ZONE, CARD, PILE, PLAYER, ICON, PHASE):
+        items += _category(vocab, cat)
+    return _unique(items + [Item(b, "variable", "bound name") for b in bound])
+
+
+def _unique(items: list[Item]) -> list[Item]:
+    seen = set()
+    out = []
+    for it in items:
+        if it.label not in seen:
+            seen.add(it.label)
+            out.append(it)
+    return out
+
+
+SECTIONS = {GOOD: "goods", ZONE: "zones", THING: "things", ICON: "icons", PLAYER: "players", CARD: "card_sources"}
+
+
+def describe_name(vocab: Vocabulary, cat: str, key: str) -> str:
+    """A vocabulary entry in words: its printed name and note, from game.yaml."""
+    if cat == PILE:
+        key = key.split(":", 1)[-1]
+        cat = ZONE
+    if cat == PHASE:
+        return f"phase '{key}'"
+    section = SECTIONS.get(cat)
+    spec = ((vocab.data.get(section) or {}).get(key) if section else None)
+    if cat == GOOD and spec is None and key in (vocab.data.get("good_groups") or {}):
+        members = ", ".join(vocab.data["good_groups"][key] or ())
+        return f"a choice among Goods: {members}"
+    if not isinstance(spec, dict):
+        return ""
+    parts = [str(spec["name"])] if spec.get("name") else []
+    if spec.get("note"):
+        parts.append(str(spec["note"]))
+    return "\n\n".join(parts)
+
+
+# --- outside effect texts ----------------------------------------------------------------------------
+
+_KEY_LINE = re.compile(r"^(?P<indent> *)(?P<dash>- +)?(?P<word>[a-z0-9_]*)$")
+_VALUE_LINE = re.compile(r"^ *(?:- +)?(?P<key>[a-z_]+): *(?P<word>[a-z0-9_]*)$")
+
+
+def yaml_completions(kind: str, line_text: str, col: int, card: dict | None, card_col: int | None,
+                     vocab: Vocabulary | None, card_ids: list[str]) -> tuple[int, list[Item]]:
+    """Completion in a module or scenario outside effect texts: keys of the card being written
+    (fields, slots, faces of its kind), the module's own keys, card kinds after ``kind:``, card ids
+    after ``card:``, slot names after ``slot:``. (start of the word, items)."""
+    before = line_text[:col]
+    m = _VALUE_LINE.match(before)
+    if m is not None:
+        start = col - len(m.group("word"))
+        key = m.group("key")
+        if key == "kind" and vocab is not None and kind == "module":
+            return start, [Item(k, "kind", str((spec or {}).get("name") or k))
+                           for k, spec in sorted(vocab.card_kinds.items())]
+        if key in ("card", "other_than") or (kind == "scenario" and key == "as"):
+            return start, [Item(c, "card", "card id") for c in card_ids]
+        if key == "slot" and vocab is not None:
+            slots = sorted({s for spec in vocab.card_kinds.values() for s in ((spec or {}).get("slots") or {})})
+            return start, [Item(s, "slot", "effect slot") for s in slots]
+        return start, []
+    m = _KEY_LINE.match(before)
+    if m is None or kind != "module":
+        return col, []
+    start = col - len(m.group("word"))
+    at = len(m.group("indent")) + len(m.group("dash") or "")
+    if at == 0:
+        return start, [Item(k, "field", "module field") for k in MODULE_KEYS]
+    if vocab is None:
+        return start, []
+    if card is not None and card_col is not None and (at == card_col or m.group("dash")):
+        names = card_keys(vocab, card.get("kind") if not m.group("dash") else None)
+        present = set(card) if not m.group("dash") else set()
+        return start, [it for it in names if it.label not in present]
+    return start, []
+
+
+def card_keys(vocab: Vocabulary, kind) -> list[Item]:
+    """Every key a card of ``kind`` may have (of any kind when it is not known yet)."""
+    kinds = [kind] if isinstance(kind, str) and kind in vocab.card_kinds else list(vocab.card_kinds)
+    items = [Item(f, "field", "card field") for f in COMMON_FIELDS]
+    for k in kinds:
+        spec = vocab.card_kinds.get(k) or {}
+        items += [Item(s, "slot", f"effect slot of {k}", str((sspec or {}).get("name") or ""))
+                  for s, sspec in (spec.get("slots") or {}).items()]
+        items += [Item(f, "field", f"field of {k}", str(t) if isinstance(t, str) else "")
+                  for f, t in (spec.get("fields") or {}).items()]
+        items += [Item(f, "field", f"face of {k}") for f in (spec.get("faces") or {})]
+    return _unique(items)

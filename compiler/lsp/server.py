@@ -1,0 +1,404 @@
+"""The language server: pygls wiring over compiler/lsp's protocol-free parts.
+
+Diagnostics are published for every open data file (game.yaml, modules, scenarios) when it is
+opened, after every change (debounced: ``debounceMs`` in the client's initialization options,
+default 100 ms), and when it is saved; a change to game.yaml re-checks every open file of its game,
+a module's change the open modules built after it (their duplicate ids). Each LSP diagnostic
+carries the stable code, the message with its card and its did-you-mean, and the exact range of
+the bad word (effect-text offsets mapped back through the YAML scalar, quoted or folded).
+
+A handler never lets an exception out: whatever a malformed file does to a stage, the server logs
+it (window/logMessage) and answers with nothing, so the editor's session goes on.
+"""
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import traceback
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from ..diagnostics import Diagnostic
+from . import complete, navigate
+from .checking import file_kind
+from .locate import effect_at, spot_at
+from .project import Project
+
+log = logging.getLogger(__name__)
+
+SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
+            "information": types.DiagnosticSeverity.Information, "hint": types.DiagnosticSeverity.Hint}
+ITEM_KINDS = {"verb": types.CompletionItemKind.Function, "keyword": types.CompletionItemKind.Keyword,
+              "name": types.CompletionItemKind.Constant, "variable": types.CompletionItemKind.Variable,
+              "field": types.CompletionItemKind.Field, "slot": types.CompletionItemKind.Property,
+              "kind": types.CompletionItemKind.Class, "card": types.CompletionItemKind.Reference}
+
+
+class CardwrightServer(LanguageServer):
+    def __init__(self):
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            v = version("cardwright")
+        except PackageNotFoundError:  # pragma: no cover - a checkout that was never installed
+            v = "0"
+        super().__init__("cardwright", v)
+        self.project = Project()
+        self.debounce = 0.1
+        self.uris: dict[Path, str] = {}
+        self.pending: dict[Path, asyncio.TimerHandle] = {}
+
+    # --- helpers ------------------------------------------------------------------------------
+    def path_of(self, uri: str) -> Path:
+        path = Path(to_fs_path(uri) or uri).absolute()
+        self.uris.setdefault(path, uri)
+        return path
+
+    def lines_of(self, path: Path) -> list[str]:
+        text = self.project.text_of(path)
+        return (text or "").split("\n")
+
+    def client_range(self, path: Path, line: int, start: int, end: int) -> types.Range:
+        lines = self.lines_of(path)
+        codec = self.workspace.position_codec
+        return codec.range_to_client_units(lines, types.Range(types.Position(line, start), types.Position(line, end)))
+
+    def server_position(self, path: Path, pos: types.Position) -> tuple[int, int]:
+        p = self.workspace.position_codec.position_from_client_units(self.lines_of(path), pos)
+        return p.line, p.character
+
+    def to_lsp(self, path: Path, d: Diagnostic) -> types.Diagnostic:
+        lines = self.lines_of(path)
+        line = max(0, (d.line or 1) - 1)
+        col = max(0, (d.column or 1) - 1)
+        text = lines[line] if line < len(lines) else ""
+        end = min(col + max(1, d.length), len(text)) if col < len(text) else col
+        message = d.message + (f" in card '{d.card}'" if d.card is not None else "") + \
+            (f" ({d.hint})" if d.hint else "")
+        fix = navigate.replacement(d.hint)
+        return types.Diagnostic(range=self.client_range(path, line, col, end), message=message, code=d.code,
+                                source="cardwright", severity=SEVERITY.get(d.severity, types.DiagnosticSeverity.Error),
+                                data={"replacement": fix} if fix else None)
+
+    def publish(self, path: Path) -> None:
+        uri = self.uris.get(path) or from_fs_path(str(path))
+        try:
+            found = self.project.check(path).diagnostics
+            diagnostics = [self.to_lsp(path, d) for d in found]
+        except Exception:  # noqa: BLE001 - a stage's bug on a strange file must not end the session
+            self.log(f"cardwright could not check {path}:\n{traceback.format_exc()}")
+            diagnostics = [types.Diagnostic(range=types.Range(types.Position(0, 0), types.Position(0, 1)),
+                                            message="cardwright could not check this file (an internal error; "
+                                            "see the language server's log)", source="cardwright",
+                                            severity=types.DiagnosticSeverity.Warning)]
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+
+    def refresh(self, path: Path) -> None:
+        """Check and publish a file and the open files that depend on it."""
+        self.pending.pop(path, None)
+        self.publish(path)
+        for dep in self.project.dependents(path):
+            self.publish(dep)
+        if file_kind(path) == "game" and self.write_schemas:
+            self.update_schema(path.parent)
+
+    def schedule(self, path: Path) -> None:
+        handle = self.pending.pop(path, None)
+        if handle is not None:
+            handle.cancel()
+        loop = asyncio.get_event_loop()
+        self.pending[path] = loop.call_later(self.debounce, guarded(lambda: self.refresh(path)))
+
+    def log(self, message: str) -> None:
+        log.error(message)
+        try:
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
+        except Exception:  # noqa: BLE001 - no client to tell
+            pass
+
+    write_schemas = False
+
+    def update_schema(self, game_dir: Path) -> None:
+        """Rewrite the game's per-game schema (what the modules' modelines name) from its game.yaml."""
+        from ..schemaexport import write_game_schema
+
+        ctx = self.project.context(game_dir)
+        if ctx.vocab is not None:
+            write_game_schema(game_dir.parent, ctx.gdoc.data)
+
+    def current(self, path: Path):
+        """The check of the buffer as it is now (a pending debounced check is done at once)."""
+        checked = self.project.checked.get(path)
+        if checked is None or path in self.pending:
+            self.refresh(path) if path in self.pending else self.project.check(path)
+            checked = self.project.checked.get(path)
+        return checked
+
+
+def guarded(fn):
+    """Run a handler; log any exception and answer None instead of letting it out."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception:  # noqa: BLE001 - see the module docstring
+            server.log(f"cardwright: {getattr(fn, '__name__', 'handler')} failed:\n{traceback.format_exc()}")
+            return None
+    return run
+
+
+server = CardwrightServer()
+
+
+@server.feature(types.INITIALIZE)
+@guarded
+def initialize(ls: CardwrightServer, params: types.InitializeParams):
+    options = params.initialization_options or {}
+    if isinstance(options, dict):
+        ms = options.get("debounceMs")
+        if isinstance(ms, (int, float)) and 0 <= ms <= 10_000:
+            ls.debounce = ms / 1000
+        ls.write_schemas = bool(options.get("writeSchemas", False))
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+@guarded
+def did_open(ls: CardwrightServer, params: types.DidOpenTextDocumentParams):
+    path = ls.path_of(params.text_document.uri)
+    ls.project.set_text(path, params.text_document.text)
+    ls.refresh(path)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+@guarded
+def did_change(ls: CardwrightServer, params: types.DidChangeTextDocumentParams):
+    path = ls.path_of(params.text_document.uri)
+    ls.project.set_text(path, ls.workspace.get_text_document(params.text_document.uri).source)
+    ls.schedule(path)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+@guarded
+def did_save(ls: CardwrightServer, params: types.DidSaveTextDocumentParams):
+    path = ls.path_of(params.text_document.uri)
+    ls.project.set_text(path, ls.workspace.get_text_document(params.text_document.uri).source)
+    ls.refresh(path)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+@guarded
+def did_close(ls: CardwrightServer, params: types.DidCloseTextDocumentParams):
+    path = ls.path_of(params.text_document.uri)
+    handle = ls.pending.pop(path, None)
+    if handle is not None:
+        handle.cancel()
+    ls.project.close(path)
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+    for dep in ls.project.dependents(path):
+        ls.publish(dep)
+
+
+@server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" "]))
+@guarded
+def completion(ls: CardwrightServer, params: types.CompletionParams):
+    path = ls.path_of(params.text_document.uri)
+    line, col = ls.server_position(path, params.position)
+    kind = file_kind(path)
+    if kind not in ("module", "scenario"):
+        return None
+    checked = ls.current(path)
+    game_dir = ls.project.game_dir_of(path)
+    ctx = ls.project.context(game_dir)
+    ids = sorted(navigate.card_declarations(ls.project, game_dir))
+    doc = checked.doc if checked is not None else None
+    line_text = ls.lines_of(path)[line] if line < len(ls.lines_of(path)) else ""
+    if kind == "module" and ctx.vocab is not None and ctx.usable:
+        eff = effect_at(doc, ctx.vocab, line, col) if doc is not None else _effect_on_line(ctx, line_text, col)
+        if eff is not None:
+            start, items = complete.effect_completions(eff.text, eff.offset, ctx.vocab, ctx.verbs, eff.slot_kind, ids)
+            start_col = col - (eff.offset - start)
+            return _items(ls, path, line, start_col, col, items)
+    # a key being typed does not load as YAML ("    ro"): the card is found in the last text that did
+    shape = doc if doc is not None else ls.project.last_loaded.get(path)
+    card, card_col = _card_at(shape, line) if shape is not None else (None, None)
+    start, items = complete.yaml_completions(kind, line_text, col, card, card_col, ctx.vocab, ids)
+    return _items(ls, path, line, start, col, items)
+
+
+def _effect_on_line(ctx, line_text: str, col: int):
+    """While the YAML does not load (a half-typed line), an effect slot is still recognised on the
+    cursor's line: ``<slot>: <text>`` with the key a slot of some card kind."""
+    import re
+
+    from .locate import EffectAt
+
+    m = re.match(r"^\s*(?:- +)?([a-z_][a-z0-9_]*): +(['\"]?)", line_text)
+    if m is None or col < m.end():
+        return None
+    slots = {s: (sp or {}).get("kind", "effect") for spec in ctx.vocab.card_kinds.values()
+             for s, sp in ((spec or {}).get("slots") or {}).items()}
+    if m.group(1) not in slots:
+        return None
+    text = line_text[m.end():col]
+    return EffectAt((), text, slots[m.group(1)], None, len(text))
+
+
+def _card_at(doc, line: int):
+    """The card whose block holds ``line`` and the column its keys start at."""
+    cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
+    best = None
+    for i, card in enumerate(cards if isinstance(cards, list) else ()):
+        pos = doc.positions.get(("cards", i))
+        if pos is not None and pos.line <= line:
+            best = (card if isinstance(card, dict) else None, pos.column)
+    return best or (None, None)
+
+
+def _items(ls, path: Path, line: int, start: int, col: int, items) -> types.CompletionList:
+    rng = ls.client_range(path, line, start, col)
+    out = [types.CompletionItem(label=it.label, kind=ITEM_KINDS.get(it.kind), detail=it.detail or None,
+                                documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=it.doc)
+                                if it.doc else None,
+                                text_edit=types.TextEdit(range=rng, new_text=it.label), sort_text=f"{k:04d}")
+           for k, it in enumerate(items)]
+    return types.CompletionList(is_incomplete=False, items=out)
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+@guarded
+def hover(ls: CardwrightServer, params: types.HoverParams):
+    path = ls.path_of(params.text_document.uri)
+    line, col = ls.server_position(path, params.position)
+    checked = ls.current(path)
+    if checked is None or checked.doc is None or checked.kind != "module":
+        return None
+    game_dir = ls.project.game_dir_of(path)
+    ctx = ls.project.context(game_dir)
+    if not ctx.usable:
+        return None
+    doc = checked.doc
+    eff = effect_at(doc, ctx.vocab, line, col)
+    if eff is not None:
+        ids = frozenset(navigate.card_declarations(ls.project, game_dir))
+        text = navigate.hover_effect(ctx, eff, _checker_ids(ls, path, ctx) or ids)
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+    spot = spot_at(doc, line, col)
+    if spot is not None and not spot.is_key and spot.path[-1:] == ("kind",) and isinstance(spot.value, str):
+        spec = ctx.vocab.card_kinds.get(spot.value)
+        if spec is not None:
+            at = navigate.kind_declaration(ctx, spot.value)
+            text = f"**{spot.value}** — card kind: {(spec or {}).get('name') or spot.value}" + \
+                (f"\n\ndeclared in game.yaml, line {at[0] + 1}" if at else "")
+            return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+    return None
+
+
+def _checker_ids(ls, path: Path, ctx) -> frozenset | None:
+    checker = ls.project.modules.get(path)
+    return checker.card_ids if checker is not None and checker.ctx is ctx else None
+
+
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+@guarded
+def definition(ls: CardwrightServer, params: types.DefinitionParams):
+    path = ls.path_of(params.text_document.uri)
+    line, col = ls.server_position(path, params.position)
+    checked = ls.current(path)
+    game_dir = ls.project.game_dir_of(path)
+    if checked is None or checked.doc is None or game_dir is None:
+        return None
+    ctx = ls.project.context(game_dir)
+    if not ctx.usable:
+        return None
+    doc = checked.doc
+    game_file = game_dir / "game.yaml"
+    spot = spot_at(doc, line, col)
+    eff = effect_at(doc, ctx.vocab, line, col) if checked.kind == "module" else None
+    if eff is not None:
+        cards = navigate.card_declarations(ls.project, game_dir)
+        word = _word(eff.text, eff.offset)
+        if word in cards and "other than" in eff.text.lower():
+            return _location(ls, cards[word])
+        name = navigate.name_at(eff.text, eff.offset, ctx.vocab)
+        if name is not None:
+            for cat, key in name.entries:
+                at = navigate.declaration(ctx, cat, key)
+                if at is not None:
+                    return _location(ls, navigate.Place(game_file, at[0], at[1], at[1] + at[2]))
+        return None
+    if spot is not None and not spot.is_key and isinstance(spot.value, str):
+        if spot.path[-1:] == ("kind",):
+            at = navigate.kind_declaration(ctx, spot.value)
+            if at is not None:
+                return _location(ls, navigate.Place(game_file, at[0], at[1], at[1] + at[2]))
+        cards = navigate.card_declarations(ls.project, game_dir)
+        if spot.value in cards:
+            return _location(ls, cards[spot.value])
+    return None
+
+
+def _word(text: str, offset: int) -> str:
+    from .locate import word_at
+
+    span = word_at(text.lower(), offset)
+    return text.lower()[span[0]:span[1]] if span else ""
+
+
+def _location(ls, place) -> types.Location:
+    place_path = Path(place.path).absolute()
+    uri = ls.uris.get(place_path) or from_fs_path(str(place_path))
+    return types.Location(uri=uri, range=ls.client_range(place_path, place.line, place.col, place.end))
+
+
+@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+@guarded
+def references(ls: CardwrightServer, params: types.ReferenceParams):
+    path = ls.path_of(params.text_document.uri)
+    line, col = ls.server_position(path, params.position)
+    checked = ls.current(path)
+    game_dir = ls.project.game_dir_of(path)
+    if checked is None or checked.doc is None or game_dir is None:
+        return None
+    doc = checked.doc
+    cards = navigate.card_declarations(ls.project, game_dir)
+    spot = spot_at(doc, line, col)
+    card_id = None
+    if spot is not None and not spot.is_key and isinstance(spot.value, str):
+        if spot.value in cards:
+            card_id = spot.value
+        else:
+            from .locate import offset_at
+
+            word = _word(spot.value, offset_at(doc, spot, line, col))
+            card_id = word if word in cards else None
+    if card_id is None:
+        return None
+    places = navigate.references(ls.project, game_dir, card_id)
+    if not params.context.include_declaration:
+        places = [p for p in places if p != cards[card_id]]
+    return [_location(ls, p) for p in places]
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+@guarded
+def code_action(ls: CardwrightServer, params: types.CodeActionParams):
+    actions = []
+    for d in params.context.diagnostics:
+        if d.source != "cardwright" or not isinstance(d.data, dict) or not d.data.get("replacement"):
+            continue
+        new = str(d.data["replacement"])
+        edit = types.WorkspaceEdit(changes={params.text_document.uri: [types.TextEdit(range=d.range, new_text=new)]})
+        actions.append(types.CodeAction(title=f"Change to '{new}'", kind=types.CodeActionKind.QuickFix,
+                                        diagnostics=[d], edit=edit, is_preferred=True))
+    return actions
+
+
+def main() -> None:
+    """Serve on stdin/stdout until the client says exit."""
+    logging.basicConfig(level=logging.WARNING)
+    server.start_io()
