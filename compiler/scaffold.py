@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .build import GAME_FILE, compile_tree, load_game, module_files
 from .diagnostics import Diagnostics, display_path
+from .loader import load_file
 from .schema import field_schema, load_schema
 from .vocabulary import Vocabulary
 
@@ -69,7 +70,7 @@ rules:
 """
 
 MODULE_YAML = """\
-# yaml-language-server: $schema=../schema/module.schema.json
+# yaml-language-server: $schema=../schema/games/{name}.module.schema.json
 # The base set of {title}. Add cards at the end of the list (or: cardwright new card --game {name} --kind action).
 name: {title} base set
 source: example
@@ -149,6 +150,13 @@ def new_game(name: str, data_root: Path) -> Scaffolded:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8", newline="\n")
         out.created.append(path)
+    # the module's modeline names the game's own schema: its cards are checked against its kinds
+    from .schemaexport import write_game_schema
+
+    gdoc = load_file(game_dir / GAME_FILE, Diagnostics())
+    written = write_game_schema(data_root, gdoc.data) if gdoc is not None else None
+    if written is not None:
+        out.created.append(written)
     return out
 
 

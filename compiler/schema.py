@@ -283,7 +283,9 @@ def field_schema(spec: Any, vocab_data: dict) -> dict:
     return {}
 
 
-_COMMON = {"id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text"}
+# A tuple, not a set: the order of a schema's properties is its order in the exported file, which must
+# be the same on every run (a set's order changes with the interpreter's string hashing).
+_COMMON = ("id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text")
 
 
 def card_schema(vocab_data: dict) -> dict:

@@ -68,6 +68,57 @@ def _dump(schema: dict) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
+# The per-game schemas a data folder carries, so that its modules' modelines
+# (``# yaml-language-server: $schema=../schema/games/<game>.module.schema.json``) check cards
+# against their game's kinds with no editor set-up. Written by `cardwright new game`, kept current
+# by the language server when game.yaml is saved, and checked for the bundled games by the tests.
+GAMES_DIR = "games"
+
+
+def game_schema_path(data_root: Path, game: str) -> Path:
+    return data_root / "schema" / GAMES_DIR / f"{game}.module.schema.json"
+
+
+def game_schema_text(vocab_data: dict) -> str:
+    return _dump(game_module_schema(vocab_data))
+
+
+def write_game_schema(data_root: Path, vocab_data: dict) -> Path | None:
+    """Write ``data_root/schema/games/<game>.module.schema.json`` when its content changed (atomically,
+    so an editor never reads half a schema). Returns the path when it was written."""
+    import os
+    import tempfile
+
+    path = game_schema_path(data_root, vocab_data["game"])
+    text = game_schema_text(vocab_data)
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def write_game_schemas(data_root: Path) -> list[Path]:
+    """Rewrite the per-game schema of every readable game under ``data_root``; the files written."""
+    written = []
+    for game_dir in discover_games(data_root):
+        gdoc = load_file(game_dir / GAME_FILE, Diagnostics())
+        if gdoc is not None and isinstance(gdoc.data, dict) and gdoc.data.get("game") == game_dir.name:
+            p = write_game_schema(data_root, gdoc.data)
+            if p is not None:
+                written.append(p)
+    return written
+
+
 def export(data_root: Path, out_dir: Path, only: str | None = None,
            diags: Diagnostics | None = None) -> list[Path]:
     """Write the schemas and a VS Code settings example into ``out_dir``; return the files written."""

@@ -32,6 +32,7 @@ class Session:
         self.client = LanguageClient("cardwright-tests", "1")
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
         self.published: dict[str, int] = {}
+        self.published_version: dict[str, int | None] = {}
         self.versions: dict[str, int] = {}
         self.logs: list[str] = []
         self._changed = asyncio.Event()
@@ -40,6 +41,7 @@ class Session:
         def on_diagnostics(params: types.PublishDiagnosticsParams):
             self.diagnostics[params.uri] = list(params.diagnostics)
             self.published[params.uri] = self.published.get(params.uri, 0) + 1
+            self.published_version[params.uri] = params.version
             self._changed.set()
 
         @self.client.feature(types.WINDOW_LOG_MESSAGE)
@@ -88,9 +90,22 @@ class Session:
             [types.TextDocumentContentChangePartial(range=rng, text=new)]))
         return self.wait_for(uri, seen)
 
+    def save(self, uri: str) -> list[types.Diagnostic]:
+        seen = self.published.get(uri, 0)
+        self.client.text_document_did_save(types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri)))
+        return self.wait_for(uri, seen)
+
     def wait_for(self, uri: str, seen: int) -> list[types.Diagnostic]:
+        """The diagnostics of the first publication after ``seen`` that is of the text last sent."""
+        def fresh() -> bool:
+            if self.published.get(uri, 0) <= seen:
+                return False
+            version = self.published_version.get(uri)
+            return version is None or uri not in self.versions or version >= self.versions[uri]
+
         async def until():
-            while self.published.get(uri, 0) <= seen:
+            while not fresh():
                 self._changed.clear()
                 await self._changed.wait()
         self.run(until())

@@ -184,7 +184,9 @@ def test_a_change_to_game_yaml_rechecks_the_games_open_modules(session, game):
     assert session.change(module_uri, text) == []
     game_yaml = game / "data" / "mini" / "game.yaml"
     original = game_yaml.read_text(encoding="utf-8")
+    seen = session.published.get(module_uri, 0)
     game_uri = session.open(game_yaml)
+    session.wait_for(module_uri, seen)  # opening game.yaml re-checks the module too
     seen = session.published.get(module_uri, 0)
     without_fuel = original.replace("  fuel: {name: Fuel}\n", "").replace("good: fuel", "good: gun")
     session.change(game_uri, without_fuel)
@@ -193,6 +195,35 @@ def test_a_change_to_game_yaml_rechecks_the_games_open_modules(session, game):
     seen = session.published.get(module_uri, 0)
     session.change(game_uri, original)
     assert session.wait_for(module_uri, seen) == []
+
+
+def test_saving_game_yaml_keeps_the_per_game_schema_current(session, game):
+    """The modules' modelines name data/schema/games/<game>.module.schema.json; after game.yaml is
+    saved with a new card kind, that schema knows the kind (what the YAML language server reads)."""
+    import json
+
+    from compiler.diagnostics import Diagnostics
+    from compiler.loader import load_file
+    from compiler.schemaexport import game_schema_path, write_game_schema
+
+    data = game / "data"
+    game_yaml = data / "mini" / "game.yaml"
+    original = game_yaml.read_text(encoding="utf-8")
+    write_game_schema(data, load_file(game_yaml, Diagnostics()).data)
+    schema_file = game_schema_path(data, "mini")
+    assert "gadget" not in schema_file.read_text(encoding="utf-8")
+    uri = session.open(game_yaml)
+    grown = original.replace("card_kinds:\n", "card_kinds:\n  gadget:\n    slots:\n      effect: {name: Effect}\n")
+    game_yaml.write_text(grown, encoding="utf-8")  # what the editor does on save
+    session.change(uri, grown)
+    assert "gadget" not in schema_file.read_text(encoding="utf-8")  # not on every keystroke
+    assert session.save(uri) == []
+    schema = json.loads(schema_file.read_text(encoding="utf-8"))
+    assert "gadget" in json.dumps(schema["properties"]["cards"]), session.logs
+    game_yaml.write_text(original, encoding="utf-8")
+    session.change(uri, original)
+    session.save(uri)
+    assert "gadget" not in schema_file.read_text(encoding="utf-8")
 
 
 NASTY = [

@@ -1,15 +1,20 @@
 """Scaffolding: `cardwright new game` builds and plays at once; `new card` appends a valid skeleton."""
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
 import yaml
+from jsonschema import Draft202012Validator
 
 from cli import main
 from compiler.build import compile_tree, discover_games
+from compiler.diagnostics import Diagnostics
+from compiler.loader import load_file
 from compiler.resources import BUNDLED_DATA
 from compiler.scaffold import ScaffoldError, new_card
+from compiler.schemaexport import game_schema_text
 
 
 def test_new_game_validates_compiles_and_runs(runner, tmp_path):
@@ -31,6 +36,18 @@ def test_new_game_validates_compiles_and_runs(runner, tmp_path):
     assert res.output.rstrip().endswith("ok")
     first = (data / "dice_tower" / "game.yaml").read_text(encoding="utf-8").splitlines()[0]
     assert first == "# yaml-language-server: $schema=../schema/game.schema.json"
+    # the module's modeline names the game's own schema, written beside the generic ones
+    base = data / "dice_tower" / "base.yaml"
+    assert base.read_text(encoding="utf-8").splitlines()[0] == \
+        "# yaml-language-server: $schema=../schema/games/dice_tower.module.schema.json"
+    own = (base.parent / "../schema/games/dice_tower.module.schema.json").resolve()
+    schema = json.loads(own.read_text(encoding="utf-8"))
+    gdoc = load_file(data / "dice_tower" / "game.yaml", Diagnostics())
+    assert own.read_text(encoding="utf-8") == game_schema_text(gdoc.data)
+    card = yaml.safe_load(base.read_text(encoding="utf-8"))["cards"][0]
+    validator = Draft202012Validator(schema)
+    assert not list(validator.iter_errors({"cards": [card]}))
+    assert any("defence" in e.message for e in validator.iter_errors({"cards": [dict(card, defence=1)]}))
 
 
 def test_new_game_refuses_bad_or_taken_names(runner, tmp_path):

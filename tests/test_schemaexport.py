@@ -14,7 +14,7 @@ from compiler.build import GAME_FILE, discover_games, module_files
 from compiler.diagnostics import Diagnostics
 from compiler.loader import load_file
 from compiler.resources import BUNDLED_DATA, SCHEMA_DIR
-from compiler.schemaexport import export, game_module_schema, vscode_settings
+from compiler.schemaexport import export, game_module_schema, game_schema_path, game_schema_text, vscode_settings
 
 GAMES = [p.name for p in discover_games(BUNDLED_DATA)]
 
@@ -93,9 +93,43 @@ def test_data_file_names_its_schema_for_the_yaml_language_server(path):
     m = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
     assert m, f"{path}: first line must be '# yaml-language-server: $schema=<relative path to the schema>'"
     target = (path.parent / m.group(1)).resolve()
-    assert target.is_file() and target.parent == SCHEMA_DIR.resolve()
     kind = "game" if path.name == GAME_FILE else "scenario" if path.parent.name == "scenarios" else "module"
+    if kind == "module":  # its game's own schema: cards checked against the game's kinds, out of the box
+        assert target == game_schema_path(SCHEMA_DIR.parent, path.parent.name).resolve()
+        assert target.is_file()
+        return
+    assert target.is_file() and target.parent == SCHEMA_DIR.resolve()
     assert target.name == f"{kind}.schema.json"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bundled_per_game_schemas_are_current(game):
+    gdoc = load_file(BUNDLED_DATA / game / GAME_FILE, Diagnostics())
+    have = game_schema_path(BUNDLED_DATA, game).read_text(encoding="utf-8")
+    assert have == game_schema_text(gdoc.data), (
+        "regenerate: python -c \"from compiler.schemaexport import write_game_schemas as w; w(__import__('pathlib')"
+        ".Path('data'))\" (or save the game.yaml with `cardwright lsp` running)")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_modules_modeline_schema_catches_a_misspelt_field_and_lists_the_kinds(game):
+    """What the YAML language server does with the modeline's schema, done with jsonschema: a card's
+    unknown field is an error and ``kind:`` has the game's kinds as its choices."""
+    import jsonschema
+
+    gdoc = load_file(BUNDLED_DATA / game / GAME_FILE, Diagnostics())
+    schema = json.loads(game_schema_path(BUNDLED_DATA, game).read_text(encoding="utf-8"))
+    module = next(p for p in sorted((BUNDLED_DATA / game).glob("*.yaml")) if p.name != GAME_FILE
+                  and (load_file(p, Diagnostics()).data or {}).get("cards"))
+    data = load_file(module, Diagnostics()).data
+    validator = jsonschema.Draft202012Validator(schema)
+    assert not list(validator.iter_errors(data))
+    card = dict(data["cards"][0], defence=4)
+    errors = list(validator.iter_errors({"cards": [card]}))
+    assert errors and any("defence" in e.message for e in errors)
+    kinds = [b["properties"]["kind"]["enum"] for b in schema["properties"]["cards"]["items"]["allOf"]
+             if "enum" in b.get("properties", {}).get("kind", {})]
+    assert len(kinds) == 1 and sorted(kinds[0]) == sorted(gdoc.data["card_kinds"])
 
 
 def _enums(node, path=""):

@@ -95,7 +95,11 @@ class CardwrightServer(LanguageServer):
                                             message="cardwright could not check this file (an internal error; "
                                             "see the language server's log)", source="cardwright",
                                             severity=types.DiagnosticSeverity.Warning)]
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics))
+        version = None
+        if path in self.project.buffers:  # which text the diagnostics are of, so a client can drop stale ones
+            version = getattr(self.workspace.text_documents.get(uri), "version", None)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics,
+                                                                             version=version))
 
     def refresh(self, path: Path) -> None:
         """Check and publish a file and the open files that depend on it."""
@@ -103,8 +107,6 @@ class CardwrightServer(LanguageServer):
         self.publish(path)
         for dep in self.project.dependents(path):
             self.publish(dep)
-        if file_kind(path) == "game" and self.write_schemas:
-            self.update_schema(path.parent)
 
     def schedule(self, path: Path) -> None:
         handle = self.pending.pop(path, None)
@@ -120,14 +122,19 @@ class CardwrightServer(LanguageServer):
         except Exception:  # noqa: BLE001 - no client to tell
             pass
 
-    write_schemas = False
+    write_schemas = True
 
     def update_schema(self, game_dir: Path) -> None:
-        """Rewrite the game's per-game schema (what the modules' modelines name) from its game.yaml."""
-        from ..schemaexport import write_game_schema
+        """After game.yaml is saved: rewrite the game's per-game schema (what its modules' modelines
+        name, data/schema/games/<game>.module.schema.json) — only where the data folder already has
+        one (`cardwright new game` writes it), and only from a game.yaml that checks clean, so the YAML
+        language server's card checks follow the game's kinds. ``writeSchemas: false`` turns it off."""
+        from ..schemaexport import game_schema_path, write_game_schema
 
         ctx = self.project.context(game_dir)
-        if ctx.vocab is not None:
+        if not self.write_schemas or not ctx.usable or ctx.diags.errors:
+            return
+        if game_schema_path(game_dir.parent, ctx.vocab.game).is_file():
             write_game_schema(game_dir.parent, ctx.gdoc.data)
 
     def current(self, path: Path):
@@ -162,7 +169,7 @@ def initialize(ls: CardwrightServer, params: types.InitializeParams):
         ms = options.get("debounceMs")
         if isinstance(ms, (int, float)) and 0 <= ms <= 10_000:
             ls.debounce = ms / 1000
-        ls.write_schemas = bool(options.get("writeSchemas", False))
+        ls.write_schemas = bool(options.get("writeSchemas", True))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -186,6 +193,8 @@ def did_change(ls: CardwrightServer, params: types.DidChangeTextDocumentParams):
 def did_save(ls: CardwrightServer, params: types.DidSaveTextDocumentParams):
     path = ls.path_of(params.text_document.uri)
     ls.project.set_text(path, ls.workspace.get_text_document(params.text_document.uri).source)
+    if file_kind(path) == "game":  # before the diagnostics go out: a client sees both together
+        ls.update_schema(path.parent)
     ls.refresh(path)
 
 
