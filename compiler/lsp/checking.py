@@ -123,13 +123,13 @@ def _card_items() -> Prepared:
 _ITEMS: Prepared | None = None
 
 
-def check_scenario(path: Path, text: str) -> list[Diagnostic]:
+def check_scenario(path: Path, text: str) -> tuple[list[Diagnostic], Document | None]:
     """A scenario file's load and schema diagnostics (running it needs the compiled game: `run`)."""
     diags = Diagnostics()
     doc = load_buffer(path, text, diags)
     if doc is not None:
         validate(doc, "scenario", diags)
-    return diags.sorted()
+    return diags.sorted(), doc
 
 
 # --- modules ---------------------------------------------------------------------------------------

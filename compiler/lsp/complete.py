@@ -204,23 +204,32 @@ def describe_name(vocab: Vocabulary, cat: str, key: str) -> str:
 # --- outside effect texts ----------------------------------------------------------------------------
 
 _KEY_LINE = re.compile(r"^(?P<indent> *)(?P<dash>- +)?(?P<word>[a-z0-9_]*)$")
-_VALUE_LINE = re.compile(r"^ *(?:- +)?(?P<key>[a-z_]+): *(?P<word>[a-z0-9_]*)$")
+_VALUE_LINE = re.compile(r"(?:^|[{,\[ ])(?P<key>[a-z_]+): *\[?(?:[a-z0-9_]+, *)*(?P<word>[a-z0-9_]*)$")
 
 
 def yaml_completions(kind: str, line_text: str, col: int, card: dict | None, card_col: int | None,
                      vocab: Vocabulary | None, card_ids: list[str]) -> tuple[int, list[Item]]:
+    """As ``_yaml_completions``, keeping the items that start with the word being typed."""
+    start, items = _yaml_completions(kind, line_text, col, card, card_col, vocab, card_ids)
+    word = line_text[start:col]
+    return start, [it for it in items if it.label.startswith(word)]
+
+
+def _yaml_completions(kind: str, line_text: str, col: int, card: dict | None, card_col: int | None,
+                      vocab: Vocabulary | None, card_ids: list[str]) -> tuple[int, list[Item]]:
     """Completion in a module or scenario outside effect texts: keys of the card being written
     (fields, slots, faces of its kind), the module's own keys, card kinds after ``kind:``, card ids
     after ``card:``, slot names after ``slot:``. (start of the word, items)."""
     before = line_text[:col]
-    m = _VALUE_LINE.match(before)
+    m = _VALUE_LINE.search(before)
     if m is not None:
         start = col - len(m.group("word"))
         key = m.group("key")
         if key == "kind" and vocab is not None and kind == "module":
             return start, [Item(k, "kind", str((spec or {}).get("name") or k))
                            for k, spec in sorted(vocab.card_kinds.items())]
-        if key in ("card", "other_than") or (kind == "scenario" and key == "as"):
+        zones = (vocab.data.get("zones") or {}) if vocab is not None else {}
+        if kind == "scenario" and (key == "card" or key in zones):  # a step's card, a zone's cards
             return start, [Item(c, "card", "card id") for c in card_ids]
         if key == "slot" and vocab is not None:
             slots = sorted({s for spec in vocab.card_kinds.values() for s in ((spec or {}).get("slots") or {})})

@@ -111,7 +111,8 @@ class Project:
             result = Checked(kind, ctx.diags.sorted(), ctx.gdoc)
         elif kind == "scenario":
             text = self.text_of(path, diags)
-            result = Checked(kind, check_scenario(path, text) if text is not None else diags.sorted())
+            found, doc = check_scenario(path, text) if text is not None else (diags.sorted(), None)
+            result = Checked(kind, found, doc)
         else:
             result = self._check_module(path, diags)
         self.checked[path] = result
