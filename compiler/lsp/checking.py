@@ -317,29 +317,34 @@ class ModuleChecker:
         if self.rules is None:
             self.rules = self._rules(doc)
         out = list(self.top)
-        seen = dict(self.earlier)
-        positions = doc.positions
+        seen: dict[str, int | str] = dict(self.earlier)  # id -> "file:line" (earlier modules) or card index
         for i, card in enumerate(cards):
             state = self.cards[i]
-            out += state.schema or ()
-            if not isinstance(card, dict):
+            if state.schema:
+                out += state.schema
+            if type(card) is not dict:
                 continue
             cid = card.get("id")
-            if isinstance(cid, str):
-                t = dict.get(positions, ("cards", i, "id"))
-                line = t[0] + 1 if t is not None else 1
-                if cid in seen:
+            if type(cid) is str:
+                first = seen.get(cid)
+                if first is not None:  # the line of the first place is looked up only for a duplicate
+                    where = first if type(first) is str else f"{doc.file}:{self._id_line(first)}"
                     line, col, src = doc.where(("cards", i, "id"))
-                    out.append(Diagnostic("E202", f"card id '{cid}' is already used at {seen[cid]}",
+                    out.append(Diagnostic("E202", f"card id '{cid}' is already used at {where}",
                                           file=doc.file, line=line, column=col, length=len(cid), card=cid,
                                           source_line=src))
                     continue
-                seen[cid] = f"{doc.file}:{line}"
+                seen[cid] = i
             if state.texts is None:
                 state.texts = self._card_texts(doc, i, card, state)
-            out += state.texts
+            if state.texts:
+                out += state.texts
         out += self.rules
         return Diagnostics(out).sorted()
+
+    def _id_line(self, i: int) -> int:
+        t = dict.get(self.doc.positions, ("cards", i, "id"))
+        return t[0] + 1 if t is not None else 1
 
     # --- the one-card path ---------------------------------------------------------------------
     def _edit_one_card(self, text: str) -> bool:
@@ -352,7 +357,7 @@ class ModuleChecker:
         s = 0
         while s < n - p and old[-1 - s] == new[-1 - s]:
             s += 1
-        old_end, new_end = len(old) - s, len(new) - s  # changed: old[p:old_end] became new[p:new_end]
+        old_end = len(old) - s  # changed: old[p:old_end] became new[p:len(new) - s]
         starts = [c.start for c in self.cards]
         i = bisect.bisect_right(starts, p) - 1
         if i > 0 and old_end == p == self.cards[i].start:
@@ -366,9 +371,8 @@ class ModuleChecker:
         block = new[card.start:card.end + delta]
         if not block:
             return False
-        first = block[0]
         lead_col = dict.__getitem__(self.doc.positions, ("cards", i))[1]
-        if first[:lead_col] != old[card.start][:lead_col]:
+        if block[0][:lead_col] != old[card.start][:lead_col]:
             return False  # the "- " itself changed
         dash = lead_col - 2
         for ln in block[1:]:  # every other line belongs to this card: indented past its "-"
@@ -376,52 +380,58 @@ class ModuleChecker:
             if stripped and not stripped.startswith("#") and len(ln) - len(stripped) <= dash:
                 return False
         diags = Diagnostics()
-        part = load_text("\n" * card.start + "\n".join(block) + "\n", self.file, diags, self.path)
+        part = load_text("\n".join(block) + "\n", self.file, diags, self.path)
         if part is None or diags or not isinstance(part.data, list) or len(part.data) != 1:
             return False  # a YAML error or a second card: the full path says it as the file has it
         at = dict.get(part.positions, (0,))
-        if at is None or at[0] != card.start or at[1] != lead_col:
+        if at is None or at[0] != 0 or at[1] != lead_col:
             return False
-        doc = self.doc
+        try:
+            self._stitch(i, part, text, new, delta)
+        except Exception:
+            self._forget()  # half-stitched tables must never be read again: the next check is a full one
+            raise
+        return True
+
+    def _stitch(self, i: int, part: Document, text: str, lines: list[str], delta: int) -> None:
+        """Make the module's document for ``text`` from the last one and card ``i`` read alone
+        (``part``, whose lines count from the card's first): the position tables are updated in
+        place — the card's entries replaced, every later one moved by ``delta`` lines."""
+        doc, card = self.doc, self.cards[i]
         value = part.data[0]
         data = dict(doc.data)
         data["cards"] = list(data["cards"])
         data["cards"][i] = value
         boundary = card.end  # old lines from here on move by delta
-        positions = type(doc.positions)()
-        key_positions = type(doc.key_positions)()
-        own = set(card.keys)
-        kown = set(card.kkeys)
-        for table, target, skip in ((doc.positions, positions, own), (doc.key_positions, key_positions, kown)):
-            if delta == 0:
-                dict.update(target, table)
-                for k in skip:
-                    dict.pop(target, k, None)
-            else:
-                for k, t in dict.items(table):
-                    if k in skip:
-                        continue
-                    if t[2] >= boundary:
-                        t = (t[0] + delta if t[0] >= boundary else t[0], t[1], t[2] + delta, *t[3:])
-                    dict.__setitem__(target, k, t)
-        card.keys, card.kkeys = [], []
         # A mapping that ends with the block ends, in the file, where the next card (or key) starts;
-        # the block read alone ends at its padding's end instead.
+        # the block read alone ends at the end of its own text instead.
         part_end = dict.__getitem__(part.positions, (0,))[2:4]
         old_end = dict.__getitem__(doc.positions, ("cards", i))[2:4]
         file_end = (old_end[0] + delta if old_end[0] >= boundary else old_end[0], old_end[1])
-        for src, target, keys in ((part.positions, positions, card.keys),
-                                  (part.key_positions, key_positions, card.kkeys)):
+        first = card.start
+        for table, src, attr in ((doc.positions, part.positions, "keys"),
+                                 (doc.key_positions, part.key_positions, "kkeys")):
+            for k in getattr(card, attr):
+                dict.pop(table, k, None)
+            if delta:
+                for k, t in list(dict.items(table)):
+                    if t[2] >= boundary:
+                        dict.__setitem__(table, k, (t[0] + delta if t[0] >= boundary else t[0], t[1],
+                                                    t[2] + delta, *t[3:]))
+            keys = []
             for k, t in dict.items(src):
                 if k and k[0] == 0:
                     if len(t) >= 4 and (t[2], t[3]) == part_end:
-                        t = (t[0], t[1], *file_end, *t[4:])
+                        end = file_end
+                    else:
+                        end = (t[2] + first, t[3])
                     nk = ("cards", i) + k[1:]
-                    dict.__setitem__(target, nk, t)
+                    dict.__setitem__(table, nk, (t[0] + first, t[1], *end, *t[4:]))
                     keys.append(nk)
-        self.doc = Document(file=doc.file, path=doc.path, text=text, data=data, positions=positions,
-                            key_positions=key_positions, rel=doc.rel)
-        self.text, self.lines = text, new
+            setattr(card, attr, keys)
+        self.doc = Document(file=doc.file, path=doc.path, text=text, data=data, positions=doc.positions,
+                            key_positions=doc.key_positions, rel=doc.rel)
+        self.text, self.lines = text, lines
         if delta:
             card.end += delta
             for c in self.cards[i + 1:]:
@@ -433,8 +443,6 @@ class ModuleChecker:
             self.rules = _moved(self.rules, boundary, delta)
         card.schema = self._card_schema(self.doc, i, value)
         card.texts = None
-        self.last_card = i
-        return True
 
 
 def _moved(diags: list | None, boundary: int, delta: int) -> list | None:

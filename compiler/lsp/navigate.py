@@ -164,13 +164,9 @@ def card_declarations(project, game_dir: Path) -> dict[str, Place]:
     """Card id -> where its ``id:`` is written, over the game's modules (the first place wins)."""
     out: dict[str, Place] = {}
     for p in project.modules_of(game_dir):
-        doc = _doc(project, p)
-        cards = doc.data.get("cards") if doc is not None and isinstance(doc.data, dict) else None
-        for i, card in enumerate(cards if isinstance(cards, list) else ()):
-            if isinstance(card, dict) and isinstance(card.get("id"), str) and card["id"] not in out:
-                pos = doc.positions.get(("cards", i, "id"))
-                if pos is not None:
-                    out[card["id"]] = Place(p, pos.line, pos.column, pos.column + len(card["id"]))
+        for cid, line, col in project.cards_of(p):
+            if cid not in out:
+                out[cid] = Place(p, line, col, col + len(cid))
     return out
 
 

@@ -25,6 +25,7 @@ class Checked:
     diagnostics: list[Diagnostic]
     doc: Document | None = None
     mode: str = "full"
+    text: str | None = None  # the buffer's text that was checked (None: read from disk)
 
 
 class Project:
@@ -34,7 +35,8 @@ class Project:
         self.modules: dict[Path, ModuleChecker] = {}
         self.checked: dict[Path, Checked] = {}
         self.last_loaded: dict[Path, Document] = {}  # the last text of each file that loaded as YAML
-        self._ids: dict[Path, tuple] = {}  # module path -> (its text or disk stamp, its card ids)
+        self._ids: dict[Path, tuple] = {}
+        self._disk: dict[Path, tuple] = {}  # path -> ((mtime, size, inode), text) of files read from disk  # module path -> (its text or disk stamp, its card ids)
 
     # --- buffers -----------------------------------------------------------------------------
     def set_text(self, path: Path, text: str) -> None:
@@ -53,12 +55,23 @@ class Project:
         if path in self.buffers:
             return self.buffers[path]
         diags = diags if diags is not None else Diagnostics()
+        try:
+            st = os.stat(path)
+            stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            stamp = None
+        cached = self._disk.get(path)
+        if stamp is not None and cached is not None and cached[0] == stamp:
+            return cached[1]  # unchanged on disk since it was last read (a game.yaml read per keystroke)
         raw = read_regular(path, display_path(path), diags)
         if raw is None:
             return None
         if not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
             try:
-                return raw.decode("utf-8-sig")
+                text = raw.decode("utf-8-sig")
+                if stamp is not None:
+                    self._disk[path] = (stamp, text)
+                return text
             except UnicodeDecodeError:
                 pass
         load_file(path, diags)  # not UTF-8: the loader's own words for it (E102), located
@@ -115,6 +128,7 @@ class Project:
             result = Checked(kind, found, doc)
         else:
             result = self._check_module(path, diags)
+        result.text = self.buffers.get(path)
         self.checked[path] = result
         if result.doc is not None:
             self.last_loaded[path] = result.doc
@@ -166,7 +180,13 @@ class Project:
         return seen
 
     def card_ids_of(self, path: Path) -> list[tuple[str, str]]:
-        """(id, "file:line") of a module's cards, memoised by its text (or its file's stamp)."""
+        """(id, "file:line") of a module's cards, as duplicate-id messages name them."""
+        file = display_path(path)
+        return [(cid, f"{file}:{line + 1}") for cid, line, _ in self.cards_of(path)]
+
+    def cards_of(self, path: Path) -> list[tuple[str, int, int]]:
+        """(id, line, column) of a module's cards (0-based, where each ``id:`` value is written),
+        memoised by the buffer's text or the file's stamp; an open module's last check is used as is."""
         path = _norm(path)
         if path in self.buffers:
             stamp = self.buffers[path]
@@ -179,16 +199,23 @@ class Project:
         cached = self._ids.get(path)
         if cached is not None and (cached[0] is stamp or cached[0] == stamp):
             return cached[1]
-        ids: list[tuple[str, str]] = []
-        text = self.text_of(path)
-        doc = load_buffer(path, text, Diagnostics()) if text is not None else None
+        checked = self.checked.get(path)
+        if checked is not None and checked.text is stamp and checked.doc is not None:
+            doc = checked.doc  # the buffer as just checked: no second load of a big module
+        else:
+            text = self.text_of(path)
+            doc = load_buffer(path, text, Diagnostics()) if text is not None else None
+        found: list[tuple[str, int, int]] = []
         if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("cards", []), (list, type(None))):
             for i, card in enumerate(doc.data.get("cards") or []):
                 if isinstance(card, dict) and isinstance(card.get("id"), str):
-                    line = doc.where(("cards", i, "id"))[0]
-                    ids.append((card["id"], f"{doc.file}:{line}"))
-        self._ids[path] = (stamp, ids)
-        return ids
+                    pos = doc.positions.get(("cards", i, "id"))
+                    line, col = (pos.line, pos.column) if pos is not None else (0, 0)
+                    if pos is not None and pos.style in ("'", '"'):
+                        col += 1  # the id itself, inside its quotes
+                    found.append((card["id"], line, col))
+        self._ids[path] = (stamp, found)
+        return found
 
     def dependents(self, path: Path) -> list[Path]:
         """Open files whose diagnostics may change when ``path`` changes: every open file of the game
