@@ -131,20 +131,29 @@ def _starts_statement(text: str, at: int) -> bool:
 
 
 def effect_summary(ctx: GameContext, text: str, slot_kind: str, has_card: bool, card_ids: frozenset) -> str:
-    """The English and the generated Python of one effect text, or a word that it has errors."""
+    """The English and the generated Python of one effect text, or a word that it has errors.
+
+    The text goes the way compiler/build.py's _compile_slot takes a card's slot (the game's checker,
+    the slot's kind, the card ids, the same ModuleWriter function), so the Python shown is the
+    function `cardwright compile` writes for it, less the module around it."""
+    from ..codegen import ModuleWriter
     from ..english import render_effect
-    from ..explain import explain_effect
+    from ..parser import parse_effect
 
     problems = problems_of(ctx, text, slot_kind, has_card, card_ids)
     if problems:
         n = len(problems)
         return f"This effect has {n} error{'s' if n != 1 else ''} (see the diagnostics): no English or Python yet."
-    prefix = "requires " if slot_kind == "condition" else ""
-    ex = explain_effect(prefix + text, ctx.vocab)
-    if ex.effect is None or ex.source is None:
-        return "This effect does not compile on its own (see `cardwright explain`)."
-    english = render_effect(ex.effect, ctx.vocab, kind="condition" if slot_kind == "condition" else "effect")
-    return f"**English:** {english}\n\n**Python:**\n\n```python\n{_function_only(ex.source)}\n```"
+    effect, _ = parse_effect(("requires " if slot_kind == "condition" else "") + text)
+    ctx.checker.card_ids = card_ids
+    checked = ctx.checker.check(effect, lambda *args: None, kind=slot_kind, has_card=has_card)
+    mw = ModuleWriter("<hover>")
+    if slot_kind == "condition":
+        mw.condition_function("slot", checked.ir, "<hover>", text)
+    else:
+        mw.effect_function("slot", checked.ir, "<hover>", text)
+    english = render_effect(checked.ir, ctx.vocab, kind=slot_kind)
+    return f"**English:** {english}\n\n**Python:**\n\n```python\n{_function_only(mw.render([]))}\n```"
 
 
 def _function_only(source: str) -> str:
