@@ -257,3 +257,35 @@ def test_a_malformed_file_never_ends_the_server(session, game):
     fule = [d for d in diags if "fule" in d.message]
     assert fule and fule[0].range.start == types.Position(line, col + 1)  # the emoji is 2 UTF-16 units
     assert session.change(uri, MODULE) and session.alive()
+
+
+CLEAN = MODULE.replace("gain 2 fule", "gain 2 fuel").replace("gain 1 fule", "gain 1 fuel").replace("wrker", "worker")
+
+
+def test_a_module_changed_on_disk_rechecks_the_open_ones(session, game):
+    uri = from_fs_path(str(game / "data" / "mini" / "base.yaml"))
+    assert session.change(uri, CLEAN) == []
+    earlier = game / "data" / "mini" / "aaa.yaml"  # built before base.yaml: its ids come first
+    earlier.write_text("name: Earlier\ncards:\n  - id: oil_rig\n    kind: location\n    name: Oil Rig\n",
+                       encoding="utf-8")
+    try:
+        seen = session.published.get(uri, 0)
+        session.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=from_fs_path(str(earlier)), type=types.FileChangeType.Created)]))
+        diags = session.wait_for(uri, seen)
+        assert [d.code for d in diags] == ["E202"], [d.message for d in diags]
+        assert "card id 'oil_rig' is already used at" in diags[0].message and "aaa.yaml:3" in diags[0].message
+    finally:
+        earlier.unlink()
+    seen = session.published.get(uri, 0)
+    session.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=from_fs_path(str(earlier)), type=types.FileChangeType.Deleted)]))
+    assert session.wait_for(uri, seen) == []
+
+
+def test_hover_on_a_card_id(session, game):
+    uri = from_fs_path(str(game / "data" / "mini" / "base.yaml"))
+    session.change(uri, CLEAN)
+    line, col = _line(CLEAN, "id: barracks")
+    shown = session.hover(uri, line, col + len("id: ba"))
+    assert shown.startswith("**barracks** — card: Barracks") and "kind `location`" in shown

@@ -179,6 +179,22 @@ def card_declarations(project, game_dir: Path) -> dict[str, Place]:
     return out
 
 
+def describe_card(project, place: Place, card_id: str) -> str:
+    """Markdown for a card id: its printed name and kind, and where it is written."""
+    from ..diagnostics import display_path
+
+    doc = _doc(project, place.path)
+    card = {}
+    cards = doc.data.get("cards") if doc is not None and isinstance(doc.data, dict) else None
+    for c in cards if isinstance(cards, list) else ():
+        if isinstance(c, dict) and c.get("id") == card_id:
+            card = c
+            break
+    head = f"**{card_id}** — card" + (f": {card['name']}" if isinstance(card.get("name"), str) else "")
+    kind = f"kind `{card['kind']}`" if isinstance(card.get("kind"), str) else ""
+    return "\n\n".join(x for x in (head, kind, f"{display_path(place.path)}, line {place.line + 1}") if x)
+
+
 def _doc(project, path: Path) -> Document | None:
     checked = project.checked.get(path)
     if checked is not None and checked.doc is not None and path in project.buffers:

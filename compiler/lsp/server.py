@@ -172,6 +172,37 @@ def initialize(ls: CardwrightServer, params: types.InitializeParams):
         ls.write_schemas = bool(options.get("writeSchemas", True))
 
 
+@server.feature(types.INITIALIZED)
+@guarded
+def initialized(ls: CardwrightServer, params: types.InitializedParams):
+    """Ask to hear of data files changed outside the editor (a git checkout, another tool), where
+    the client can watch files for a server."""
+    caps = ls.client_capabilities.workspace
+    watched = getattr(caps, "did_change_watched_files", None) if caps is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern="**/*.yaml")])
+    ls.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
+        id="cardwright-yaml-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)]))
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+@guarded
+def watched_files_changed(ls: CardwrightServer, params: types.DidChangeWatchedFilesParams):
+    """A data file changed on disk: every open file of its game is checked again (an open file's
+    own buffer is what counts for it; the others are read from disk by their new stamps)."""
+    games = set()
+    for change in params.changes:
+        path = ls.path_of(change.uri)
+        game_dir = ls.project.game_dir_of(path)
+        if game_dir is not None:
+            games.add(game_dir)
+    for game_dir in sorted(games):
+        for path in ls.project.open_files_of(game_dir):
+            ls.publish(path)
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 @guarded
 def did_open(ls: CardwrightServer, params: types.DidOpenTextDocumentParams):
@@ -296,6 +327,12 @@ def hover(ls: CardwrightServer, params: types.HoverParams):
         text = navigate.hover_effect(ctx, eff, _checker_ids(ls, path, ctx) or ids)
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
     spot = spot_at(doc, line, col)
+    cards = navigate.card_declarations(ls.project, game_dir)
+    if spot is not None and not spot.is_key and isinstance(spot.value, str) and spot.value in cards \
+            and spot.path[-1] in ("id", "card"):
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                                        value=navigate.describe_card(ls.project, cards[spot.value],
+                                                                                     spot.value)))
     if spot is not None and not spot.is_key and spot.path[-1:] == ("kind",) and isinstance(spot.value, str):
         spec = ctx.vocab.card_kinds.get(spot.value)
         if spec is not None:
