@@ -149,8 +149,9 @@ class Project:
         result: ModuleResult = checker.check(text, ctx, self.earlier_ids(path, ctx) if ctx.usable else {})
         out = list(result.diagnostics)
         if not ctx.usable:
-            out.append(Diagnostic("E201", "the game's game.yaml has errors: effect texts are checked once it is "
-                                  "fixed", file=display_path(path), line=1, column=1, severity="information"))
+            # a note, not a finding of validate: it has no code of its own
+            out.append(Diagnostic("", "the game's game.yaml has errors: this file's effect texts are checked once "
+                                  "it is fixed", file=display_path(path), line=1, column=1, severity="information"))
         return Checked("module", out, result.doc, result.mode)
 
     def _name_clash(self, path: Path) -> Diagnostic | None:

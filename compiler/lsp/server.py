@@ -80,7 +80,7 @@ class CardwrightServer(LanguageServer):
         message = d.message + (f" in card '{d.card}'" if d.card is not None else "") + \
             (f" ({d.hint})" if d.hint else "")
         fix = navigate.replacement(d.hint)
-        return types.Diagnostic(range=self.client_range(path, line, col, end), message=message, code=d.code,
+        return types.Diagnostic(range=self.client_range(path, line, col, end), message=message, code=d.code or None,
                                 source="cardwright", severity=SEVERITY.get(d.severity, types.DiagnosticSeverity.Error),
                                 data={"replacement": fix} if fix else None)
 
