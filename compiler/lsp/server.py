@@ -103,7 +103,9 @@ class CardwrightServer(LanguageServer):
 
     def refresh(self, path: Path) -> None:
         """Check and publish a file and the open files that depend on it."""
-        self.pending.pop(path, None)
+        handle = self.pending.pop(path, None)
+        if handle is not None:  # a debounced check still waiting: this one does its work
+            handle.cancel()
         self.publish(path)
         for dep in self.project.dependents(path):
             self.publish(dep)
@@ -139,11 +141,11 @@ class CardwrightServer(LanguageServer):
 
     def current(self, path: Path):
         """The check of the buffer as it is now (a pending debounced check is done at once)."""
-        checked = self.project.checked.get(path)
-        if checked is None or path in self.pending:
-            self.refresh(path) if path in self.pending else self.project.check(path)
-            checked = self.project.checked.get(path)
-        return checked
+        if path in self.pending:  # the change a request comes after is checked (and published) first
+            self.refresh(path)
+        elif path not in self.project.checked:
+            self.project.check(path)
+        return self.project.checked.get(path)
 
 
 def guarded(fn):
