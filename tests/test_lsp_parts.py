@@ -136,3 +136,14 @@ def test_lsp_without_pygls_says_how_to_install_it(runner, monkeypatch):
     monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
     res = runner.invoke(main, ["lsp"])
     assert res.exit_code == 2 and "pip install 'cardwright[lsp]'" in res.output
+
+
+def test_completion_of_a_faces_keys(fifty):
+    vocab, _ = fifty
+    card = {"id": "mother", "kind": "machine", "name": "Mother", "hacked": {"distance": 1}}
+    faces = {"hacked": (10, 6)}  # the face's keys start at column 6, on line 10
+    _, items = complete.yaml_completions("module", "      ", 6, card, 4, vocab, [], faces)
+    got = [i.label for i in items]
+    spec = vocab.card_kinds["machine"]["faces"]["hacked"]
+    assert set(got) == (set(spec.get("slots") or {}) | set(spec.get("fields") or {})) - {"distance"}
+    assert got and "name" not in got

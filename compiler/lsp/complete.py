@@ -208,15 +208,15 @@ _VALUE_LINE = re.compile(r"(?:^|[{,\[ ])(?P<key>[a-z_]+): *\[?(?:[a-z0-9_]+, *)*
 
 
 def yaml_completions(kind: str, line_text: str, col: int, card: dict | None, card_col: int | None,
-                     vocab: Vocabulary | None, card_ids: list[str]) -> tuple[int, list[Item]]:
+                     vocab: Vocabulary | None, card_ids: list[str], faces: dict | None = None) -> tuple[int, list[Item]]:
     """As ``_yaml_completions``, keeping the items that start with the word being typed."""
-    start, items = _yaml_completions(kind, line_text, col, card, card_col, vocab, card_ids)
+    start, items = _yaml_completions(kind, line_text, col, card, card_col, vocab, card_ids, faces or {})
     word = line_text[start:col]
     return start, [it for it in items if it.label.startswith(word)]
 
 
 def _yaml_completions(kind: str, line_text: str, col: int, card: dict | None, card_col: int | None,
-                      vocab: Vocabulary | None, card_ids: list[str]) -> tuple[int, list[Item]]:
+                      vocab: Vocabulary | None, card_ids: list[str], faces: dict) -> tuple[int, list[Item]]:
     """Completion in a module or scenario outside effect texts: keys of the card being written
     (fields, slots, faces of its kind), the module's own keys, card kinds after ``kind:``, card ids
     after ``card:``, slot names after ``slot:``. (start of the word, items)."""
@@ -248,7 +248,23 @@ def _yaml_completions(kind: str, line_text: str, col: int, card: dict | None, ca
         names = card_keys(vocab, card.get("kind") if not m.group("dash") else None)
         present = set(card) if not m.group("dash") else set()
         return start, [it for it in names if it.label not in present]
+    if card is not None and faces:  # a key inside a face ("hacked:") of the card: the nearest above
+        face = max((f for f, (_, fcol) in faces.items() if fcol == at), key=lambda f: faces[f][0], default=None)
+        if face is not None:
+            present = set(card.get(face) or {})
+            return start, [it for it in face_keys(vocab, card.get("kind"), face) if it.label not in present]
     return start, []
+
+
+def face_keys(vocab: Vocabulary, kind, face: str) -> list[Item]:
+    """The keys a card's face may have: its effect slots and fields, as the kind declares them."""
+    spec = ((vocab.card_kinds.get(kind) or {}).get("faces") or {}).get(face) if isinstance(kind, str) else None
+    if not isinstance(spec, dict):
+        return []
+    items = [Item(s, "slot", f"effect slot of the {face} face", str((sspec or {}).get("name") or ""))
+             for s, sspec in (spec.get("slots") or {}).items()]
+    items += [Item(f, "field", f"field of the {face} face") for f in (spec.get("fields") or {})]
+    return items
 
 
 def card_keys(vocab: Vocabulary, kind) -> list[Item]:

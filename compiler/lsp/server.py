@@ -266,8 +266,8 @@ def completion(ls: CardwrightServer, params: types.CompletionParams):
             return _items(ls, path, line, start_col, col, items)
     # a key being typed does not load as YAML ("    ro"): the card is found in the last text that did
     shape = doc if doc is not None else ls.project.last_loaded.get(path)
-    card, card_col = _card_at(shape, line) if shape is not None else (None, None)
-    start, items = complete.yaml_completions(kind, line_text, col, card, card_col, ctx.vocab, ids)
+    card, card_col, faces = _card_at(shape, line) if shape is not None else (None, None, {})
+    start, items = complete.yaml_completions(kind, line_text, col, card, card_col, ctx.vocab, ids, faces)
     return _items(ls, path, line, start, col, items)
 
 
@@ -290,14 +290,21 @@ def _effect_on_line(ctx, line_text: str, col: int):
 
 
 def _card_at(doc, line: int):
-    """The card whose block holds ``line`` and the column its keys start at."""
+    """The card whose block holds ``line``, the column its keys start at, and its faces written as
+    mappings above ``line`` (face -> (line, column) of the face's keys)."""
     cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
-    best = None
+    best = (None, None, {})
     for i, card in enumerate(cards if isinstance(cards, list) else ()):
         pos = doc.positions.get(("cards", i))
-        if pos is not None and pos.line <= line:
-            best = (card if isinstance(card, dict) else None, pos.column)
-    return best or (None, None)
+        if pos is None or pos.line > line:
+            break
+        faces = {}
+        for key, value in (card.items() if isinstance(card, dict) else ()):
+            fpos = doc.positions.get(("cards", i, key)) if isinstance(value, dict) else None
+            if fpos is not None and fpos.line <= line:
+                faces[key] = (fpos.line, fpos.column)
+        best = (card if isinstance(card, dict) else None, pos.column, faces)
+    return best
 
 
 def _items(ls, path: Path, line: int, start: int, col: int, items) -> types.CompletionList:
