@@ -115,3 +115,51 @@ def test_one_card_edits_give_what_a_full_check_gives(tmp_path, monkeypatch):
     assert "card" in modes[6:8]
     codes = [d.code for d in live.check(text.replace("gain 1 fuel", "gain 1 fule"), ctx, {}).diagnostics]
     assert "E201" in codes
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_EDIT = st.tuples(st.sampled_from(["insert", "delete", "replace"]), st.floats(0, 1),
+                  st.sampled_from(list("abefgilnortu 12;:,\n-#'\"")))
+
+
+@pytest.fixture(scope="module")
+def bundled_module():
+    path = BUNDLED_DATA / "fifty_first_state" / "moloch.yaml"
+    return path, path.read_text(encoding="utf-8")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(_EDIT, min_size=1, max_size=6))
+def test_random_keystrokes_check_as_a_fresh_full_check(bundled_module, edits):
+    """Any sequence of one-character edits (inside a card or not, breaking the YAML or not) leaves
+    the remembered module exactly where a fresh check of the same text is."""
+    path, text = bundled_module
+    ctx = _bundled_context(path.parent)
+    live = ModuleChecker(path)
+    live.check(text, ctx, {})
+    for how, where, ch in edits:
+        at = int(where * len(text))
+        if how == "insert":
+            text = text[:at] + ch + text[at:]
+        elif how == "delete":
+            text = text[:at] + text[at + 1:]
+        else:
+            text = text[:at] + ch + text[at + 1:]
+        got = live.check(text, ctx, {})
+        fresh = ModuleChecker(path).check(text, ctx, {})
+        assert [_key(d) for d in got.diagnostics] == [_key(d) for d in fresh.diagnostics]
+        if got.doc is not None and fresh.doc is not None:
+            assert dict(got.doc.positions) == dict(fresh.doc.positions)
+            assert dict(got.doc.key_positions) == dict(fresh.doc.key_positions)
+            assert got.doc.data == fresh.doc.data
+
+
+_CONTEXTS: dict = {}
+
+
+def _bundled_context(game_dir: Path) -> GameContext:
+    if game_dir not in _CONTEXTS:
+        _CONTEXTS[game_dir] = GameContext(game_dir, (game_dir / "game.yaml").read_text(encoding="utf-8"))
+    return _CONTEXTS[game_dir]
