@@ -82,13 +82,13 @@ def effect_completions(text: str, offset: int, vocab: Vocabulary, verbs: dict, s
     if accepts is None:
         return start, _all_names(vocab, verbs, bound)
     items: list[Item] = []
+    if "NAME" in accepts:  # the game's names first: what the designer most often types next
+        items += _names_here(head, vocab, verbs, bound, card_ids)
     literals = _literals()
     for term in sorted(accepts):
         word = literals.get(term)
         if word and word[0].isalpha():
             items.append(Item(word, "keyword"))
-    if "NAME" in accepts:
-        items += _names_here(head, vocab, verbs, bound, card_ids)
     return start, [it for it in _unique(items) if it.label.startswith(prefix)]
 
 
