@@ -23,10 +23,11 @@ when the text says "other than", since only then does the result depend on it.
 from __future__ import annotations
 
 import bisect
-import re
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
 from runtime.verbs import verbs_for
 
 from .. import ast as A
