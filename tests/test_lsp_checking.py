@@ -163,3 +163,14 @@ def _bundled_context(game_dir: Path) -> GameContext:
     if game_dir not in _CONTEXTS:
         _CONTEXTS[game_dir] = GameContext(game_dir, (game_dir / "game.yaml").read_text(encoding="utf-8"))
     return _CONTEXTS[game_dir]
+
+
+def test_a_module_with_windows_line_ends_checks_as_validate_does(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(MINI, tmp_path / "data")
+    broken = MODULE.replace("gain 1 fuel\n  - id: barracks", "gain 1 fule\n  - id: barracks")
+    (tmp_path / "data" / "mini" / "base.yaml").write_bytes(broken.replace("\n", "\r\n").encode("utf-8"))
+    _same_as_validate(Path("data"))
+    project = Project()
+    path = tmp_path / "data" / "mini" / "base.yaml"
+    assert [d.code for d in project.check(path).diagnostics] == ["E201"]

@@ -147,3 +147,10 @@ def test_completion_of_a_faces_keys(fifty):
     spec = vocab.card_kinds["machine"]["faces"]["hacked"]
     assert set(got) == (set(spec.get("slots") or {}) | set(spec.get("fields") or {})) - {"distance"}
     assert got and "name" not in got
+
+
+def test_hover_on_a_bound_name():
+    assert navigate.describe_bound("choose 1 of your locations as target; raze target", "target") == \
+        "**target** — a name this effect binds: `choose 1 of your locations as target`"
+    assert navigate.describe_bound("for each of your locations: gain 1 fuel", "it").startswith("**it**")
+    assert navigate.describe_bound("gain 1 fuel", "fuel") is None

@@ -120,8 +120,22 @@ def hover_effect(ctx: GameContext, eff: EffectAt, card_ids: frozenset) -> str:
         parts.append(describe_verb(ctx.verbs[words[0].group()]))
     elif name is not None:
         parts += [describe_entry(ctx, cat, key) for cat, key in name.entries]
+    elif words:
+        bound = describe_bound(eff.text, words[0].group())
+        if bound:
+            parts.append(bound)
     parts.append(effect_summary(ctx, eff.text, eff.slot_kind, eff.card is not None, card_ids))
     return "\n\n---\n\n".join(parts)
+
+
+def describe_bound(text: str, word: str) -> str | None:
+    """A name the text binds (``choose … as c``, ``for each … as l``, ``reveal … as r``): what it holds."""
+    for m in re.finditer(r"(?:^|[;:(]|\band\b)\s*(?P<what>[^;:()]*?)\s+as\s+(?P<name>[a-z][a-z0-9_]*)\b", text.lower()):
+        if m.group("name") == word:
+            return f"**{word}** — a name this effect binds: `{m.group('what').strip()} as {word}`"
+    if word == "it" and re.search(r"\bfor\s+each\b", text.lower()):
+        return "**it** — the thing a `for each` without `as` is at"
+    return None
 
 
 def _starts_statement(text: str, at: int) -> bool:
