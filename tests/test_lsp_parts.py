@@ -154,3 +154,14 @@ def test_hover_on_a_bound_name():
         "**target** — a name this effect binds: `choose 1 of your locations as target`"
     assert navigate.describe_bound("for each of your locations: gain 1 fuel", "it").startswith("**it**")
     assert navigate.describe_bound("gain 1 fuel", "fuel") is None
+
+
+def test_definition_of_a_verb_is_its_runtime_function():
+    from compiler.lsp.checking import GameContext
+
+    game_dir = BUNDLED_DATA / "fifty_first_state"
+    ctx = GameContext(game_dir, (game_dir / "game.yaml").read_text(encoding="utf-8"))
+    place = navigate.verb_source(ctx, "spend 1 gun: raze 1 of your locations", len("spend 1 gun: ra"))
+    line = place.path.read_text(encoding="utf-8").splitlines()[place.line]
+    assert line[place.col:place.end] == ctx.verbs["raze"].fn.__name__ and line.lstrip().startswith("def ")
+    assert navigate.verb_source(ctx, "gain 1 fuel", len("gain 1 fu")) is None  # a Good, not a verb

@@ -138,6 +138,25 @@ def describe_bound(text: str, word: str) -> str | None:
     return None
 
 
+def verb_source(ctx: GameContext, text: str, offset: int) -> Place | None:
+    """Where the runtime function of the verb under the cursor is defined (a verb is one function)."""
+    import inspect
+
+    words = [m for m in _WORDS.finditer(text.lower()) if m.start() <= offset <= m.end()]
+    if not words or words[0].group() not in ctx.verbs or not _starts_statement(text.lower(), words[0].start()):
+        return None
+    fn = inspect.unwrap(ctx.verbs[words[0].group()].fn)
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        path = Path(inspect.getsourcefile(fn))
+    except (OSError, TypeError):
+        return None
+    at = next((k for k, ln in enumerate(lines) if ln.lstrip().startswith("def ")), 0)
+    line = lines[at]
+    col = line.index("def ") + 4
+    return Place(path, first - 1 + at, col, col + len(fn.__name__))
+
+
 def _starts_statement(text: str, at: int) -> bool:
     before = text[:at].rstrip()
     return not before or before[-1] in ";:(" or before.endswith(" and") or before == "and" or \

@@ -378,6 +378,9 @@ def definition(ls: CardwrightServer, params: types.DefinitionParams):
         word = _word(eff.text, eff.offset)
         if word in cards and "other than" in eff.text.lower():
             return _location(ls, cards[word])
+        verb_at = navigate.verb_source(ctx, eff.text, eff.offset)
+        if verb_at is not None:  # a verb: the runtime function that is it
+            return _location(ls, verb_at)
         name = navigate.name_at(eff.text, eff.offset, ctx.vocab)
         if name is not None:
             for cat, key in name.entries:
