@@ -51,6 +51,7 @@ class CardwrightServer(LanguageServer):
         self.debounce = 0.1
         self.uris: dict[Path, str] = {}
         self.pending: dict[Path, asyncio.TimerHandle] = {}
+        self.write_schemas = True  # initialization option writeSchemas
 
     # --- helpers ------------------------------------------------------------------------------
     def path_of(self, uri: str) -> Path:
@@ -62,8 +63,8 @@ class CardwrightServer(LanguageServer):
         text = self.project.text_of(path)
         return (text or "").split("\n")
 
-    def client_range(self, path: Path, line: int, start: int, end: int) -> types.Range:
-        lines = self.lines_of(path)
+    def client_range(self, path: Path, line: int, start: int, end: int, lines: list[str] | None = None) -> types.Range:
+        lines = self.lines_of(path) if lines is None else lines
         codec = self.workspace.position_codec
         return codec.range_to_client_units(lines, types.Range(types.Position(line, start), types.Position(line, end)))
 
@@ -71,8 +72,7 @@ class CardwrightServer(LanguageServer):
         p = self.workspace.position_codec.position_from_client_units(self.lines_of(path), pos)
         return p.line, p.character
 
-    def to_lsp(self, path: Path, d: Diagnostic) -> types.Diagnostic:
-        lines = self.lines_of(path)
+    def to_lsp(self, path: Path, d: Diagnostic, lines: list[str]) -> types.Diagnostic:
         line = max(0, (d.line or 1) - 1)
         col = max(0, (d.column or 1) - 1)
         text = lines[line] if line < len(lines) else ""
@@ -80,7 +80,7 @@ class CardwrightServer(LanguageServer):
         message = d.message + (f" in card '{d.card}'" if d.card is not None else "") + \
             (f" ({d.hint})" if d.hint else "")
         fix = navigate.replacement(d.hint)
-        return types.Diagnostic(range=self.client_range(path, line, col, end), message=message, code=d.code or None,
+        return types.Diagnostic(range=self.client_range(path, line, col, end, lines), message=message, code=d.code or None,
                                 source="cardwright", severity=SEVERITY.get(d.severity, types.DiagnosticSeverity.Error),
                                 data={"replacement": fix} if fix else None)
 
@@ -88,7 +88,8 @@ class CardwrightServer(LanguageServer):
         uri = self.uris.get(path) or from_fs_path(str(path))
         try:
             found = self.project.check(path).diagnostics
-            diagnostics = [self.to_lsp(path, d) for d in found]
+            lines = self.lines_of(path)  # once: a big module's text is not split per diagnostic
+            diagnostics = [self.to_lsp(path, d, lines) for d in found]
         except Exception:  # noqa: BLE001 - a stage's bug on a strange file must not end the session
             self.log(f"cardwright could not check {path}:\n{traceback.format_exc()}")
             diagnostics = [types.Diagnostic(range=types.Range(types.Position(0, 0), types.Position(0, 1)),
@@ -123,8 +124,6 @@ class CardwrightServer(LanguageServer):
             self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
         except Exception:  # noqa: BLE001 - no client to tell
             pass
-
-    write_schemas = True
 
     def update_schema(self, game_dir: Path) -> None:
         """After game.yaml is saved: rewrite the game's per-game schema (what its modules' modelines
