@@ -289,3 +289,20 @@ def test_hover_on_a_card_id(session, game):
     line, col = _line(CLEAN, "id: barracks")
     shown = session.hover(uri, line, col + len("id: ba"))
     assert shown.startswith("**barracks** — card: Barracks") and "kind `location`" in shown
+
+
+def test_a_scenarios_card_ids_hover_and_go_to_their_cards(session, game):
+    module_uri = from_fs_path(str(game / "data" / "mini" / "base.yaml"))
+    session.change(module_uri, CLEAN)
+    scenario = game / "data" / "mini" / "scenarios" / "barracks.yaml"
+    text = scenario.read_text(encoding="utf-8")
+    uri = session.open(scenario)
+    assert session.hover(uri, 0, len("scenario: ba")) is None  # the scenario's own name, not the card
+    assert session.definition(uri, 0, len("scenario: ba")) is None
+    for needle in ("{card: barracks", "[barracks"):
+        line, col = _line(text, needle)
+        col += len(needle) - 2
+        shown = session.hover(uri, line, col)
+        assert shown is not None and shown.startswith("**barracks** — card"), needle
+        loc = session.definition(uri, line, col)
+        assert loc.uri == module_uri and loc.range.start.line == _line(CLEAN, "id: barracks")[0]

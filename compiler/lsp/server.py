@@ -256,7 +256,8 @@ def completion(ls: CardwrightServer, params: types.CompletionParams):
     ctx = ls.project.context(game_dir)
     ids = sorted(navigate.card_declarations(ls.project, game_dir))
     doc = checked.doc if checked is not None else None
-    line_text = ls.lines_of(path)[line] if line < len(ls.lines_of(path)) else ""
+    lines = ls.lines_of(path)
+    line_text = lines[line] if line < len(lines) else ""
     if kind == "module" and ctx.vocab is not None and ctx.usable:
         eff = effect_at(doc, ctx.vocab, line, col) if doc is not None else _effect_on_line(ctx, line_text, col)
         if eff is not None:
@@ -322,14 +323,14 @@ def hover(ls: CardwrightServer, params: types.HoverParams):
     path = ls.path_of(params.text_document.uri)
     line, col = ls.server_position(path, params.position)
     checked = ls.current(path)
-    if checked is None or checked.doc is None or checked.kind != "module":
+    if checked is None or checked.doc is None or checked.kind not in ("module", "scenario"):
         return None
     game_dir = ls.project.game_dir_of(path)
     ctx = ls.project.context(game_dir)
     if not ctx.usable:
         return None
     doc = checked.doc
-    eff = effect_at(doc, ctx.vocab, line, col)
+    eff = effect_at(doc, ctx.vocab, line, col) if checked.kind == "module" else None
     if eff is not None:
         ids = frozenset(navigate.card_declarations(ls.project, game_dir))
         text = navigate.hover_effect(ctx, eff, _checker_ids(ls, path, ctx) or ids)
@@ -337,7 +338,7 @@ def hover(ls: CardwrightServer, params: types.HoverParams):
     spot = spot_at(doc, line, col)
     cards = navigate.card_declarations(ls.project, game_dir)
     if spot is not None and not spot.is_key and isinstance(spot.value, str) and spot.value in cards \
-            and spot.path[-1] in ("id", "card"):
+            and _names_a_card(checked.kind, spot.path):
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
                                                         value=navigate.describe_card(ls.project, cards[spot.value],
                                                                                      spot.value)))
@@ -393,9 +394,14 @@ def definition(ls: CardwrightServer, params: types.DefinitionParams):
             if at is not None:
                 return _location(ls, navigate.Place(game_file, at[0], at[1], at[1] + at[2]))
         cards = navigate.card_declarations(ls.project, game_dir)
-        if spot.value in cards:
+        if spot.value in cards and _names_a_card(checked.kind, spot.path):
             return _location(ls, cards[spot.value])
     return None
+
+
+def _names_a_card(kind: str, path: tuple) -> bool:
+    """A value that is a card id: a card's ``id``, a step's ``card``, an entry of a scenario's zone list."""
+    return path[-1] in ("id", "card") or (kind == "scenario" and isinstance(path[-1], int))
 
 
 def _word(text: str, offset: int) -> str:
@@ -425,9 +431,9 @@ def references(ls: CardwrightServer, params: types.ReferenceParams):
     spot = spot_at(doc, line, col)
     card_id = None
     if spot is not None and not spot.is_key and isinstance(spot.value, str):
-        if spot.value in cards:
+        if spot.value in cards and _names_a_card(checked.kind, spot.path):
             card_id = spot.value
-        else:
+        elif "other than" in spot.value.lower():  # "… other than oil_rig" in an effect text
             from .locate import offset_at
 
             word = _word(spot.value, offset_at(doc, spot, line, col))
