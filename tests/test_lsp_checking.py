@@ -174,3 +174,22 @@ def test_a_module_with_windows_line_ends_checks_as_validate_does(tmp_path, monke
     project = Project()
     path = tmp_path / "data" / "mini" / "base.yaml"
     assert [d.code for d in project.check(path).diagnostics] == ["E201"]
+
+
+SMALL_MODULES = {
+    "cards_null": "name: x\ncards:\n",
+    "no_cards": "name: x\nrules:\n  cleanup: draw 1 crad\n",
+    "empty_cards": "name: x\ncards: []\n",
+    "flow_cards": "cards: [{id: a, kind: location, name: A, production: gain 1 fule}]\n",
+    "dash_own_line": "cards:\n  -\n    id: a\n    kind: location\n    name: A\n    production: gain 1 fule\n",
+    "unknown_top_key": "name: x\ncardz: []\ncards:\n  - {id: a, kind: locaton, name: A}\n",
+    "card_is_text": "cards:\n  - just text\n  - id: b\n    kind: location\n    name: B\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(SMALL_MODULES))
+def test_small_module_shapes_check_as_validate_does(case, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(MINI, tmp_path / "data")
+    (tmp_path / "data" / "mini" / "base.yaml").write_text(SMALL_MODULES[case], encoding="utf-8")
+    _same_as_validate(Path("data"))

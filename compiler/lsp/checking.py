@@ -271,7 +271,9 @@ class ModuleChecker:
         """What is not one card's: the module's own fields, its map, its rules' texts."""
         diags = Diagnostics()
         data = doc.data
-        view = doc if "cards" not in data else dataclasses.replace(doc, data={**data, "cards": []})
+        # the cards are checked one by one (``_card_schema``); a ``cards`` that is not a list is the
+        # module's own problem ("expected a list, found nothing"), reported here
+        view = dataclasses.replace(doc, data={**data, "cards": []}) if isinstance(data.get("cards"), list) else doc
         validate(view, "module", diags)
         ctx = self.ctx
         if isinstance(data.get("map"), dict) and validate(doc, "map", diags, ("map",)):
