@@ -41,6 +41,15 @@ def test_bundled_games_check_as_validate_does(monkeypatch):
     _same_as_validate(Path("data"))
 
 
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.mark.parametrize("folder", ["language/games", "fixtures/hostile", "fixtures/truth"])
+def test_the_test_games_check_as_validate_does(folder, monkeypatch):
+    monkeypatch.chdir(HERE)
+    _same_as_validate(Path(folder))
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if (BAD / c / "mini").is_dir()])
 def test_bad_input_checks_as_validate_does(case, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
