@@ -592,15 +592,25 @@ def diff(old_path, new_path, fmt):
 @main.command()
 @click.option("--game", help="Only this game's per-game schema (the generic ones are always written).")
 @click.option("--data", "data_path", type=DATA_PATH, help="Data folder (default: ./data or bundled).")
-@click.option("--out", type=click.Path(file_okay=False), required=True, help="Folder to write the schemas to.")
-def schema(game, data_path, out):
+@click.option("--out", type=click.Path(file_okay=False), help="Folder to write the schemas to.")
+@click.option("--in-data", is_flag=True,
+              help="Refresh the per-game schemas the data files' first lines point at (DATA/schema/games/), "
+                   "after an edit of game.yaml made without the language server.")
+def schema(game, data_path, out, in_data):
     """Export the JSON Schemas (generic and per game) and a VS Code settings example, for editors."""
-    from compiler.schemaexport import export
+    from compiler.schemaexport import export, write_game_schemas
 
+    if not out and not in_data:
+        raise click.UsageError("say where: --out DIR, or --in-data")
     data = _data_arg(data_path)
     if game:
         require_game(game, data)  # before any schema is written
     diags = Diagnostics()
+    if in_data:
+        for p in write_game_schemas(data):
+            click.echo(f"wrote {display_path(p)}")
+        if not out:
+            sys.exit(0)
     written = export(data, Path(out), game, diags)
     _emit(diags, "text")
     for p in written:

@@ -3,6 +3,7 @@ carry the YAML language server's `$schema` comment; every enumeration is describ
 from __future__ import annotations
 
 import json
+import shutil
 import re
 from pathlib import Path
 
@@ -107,8 +108,21 @@ def test_bundled_per_game_schemas_are_current(game):
     gdoc = load_file(BUNDLED_DATA / game / GAME_FILE, Diagnostics())
     have = game_schema_path(BUNDLED_DATA, game).read_text(encoding="utf-8")
     assert have == game_schema_text(gdoc.data), (
-        "regenerate: python -c \"from compiler.schemaexport import write_game_schemas as w; w(__import__('pathlib')"
-        ".Path('data'))\" (or save the game.yaml with `cardwright lsp` running)")
+        "regenerate: cardwright schema --in-data (or save the game.yaml with `cardwright lsp` running)")
+
+
+def test_schema_in_data_refreshes_a_stale_per_game_schema(runner, tmp_path, root):
+    data = tmp_path / "data"
+    shutil.copytree(root / "tests" / "fixtures" / "mini", data)
+    res = runner.invoke(main, ["schema", "--data", str(data), "--in-data"])
+    assert res.exit_code == 0, res.output
+    path = game_schema_path(data, "mini")
+    assert "wrote" in res.output and path.is_file()
+    gdoc = load_file(data / "mini" / GAME_FILE, Diagnostics())
+    assert path.read_text(encoding="utf-8") == game_schema_text(gdoc.data)
+    res = runner.invoke(main, ["schema", "--data", str(data), "--in-data"])  # current: nothing rewritten
+    assert res.exit_code == 0 and "wrote" not in res.output
+    assert runner.invoke(main, ["schema", "--data", str(data)]).exit_code == 2  # where to, then?
 
 
 @pytest.mark.parametrize("game", GAMES)
