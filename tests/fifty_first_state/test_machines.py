@@ -96,13 +96,22 @@ def test_without_moloch_there_is_no_assault_or_deploy():
     assert eng.phase_order(game) == ["lookout", "production", "action", "cleanup"]
 
 
+# Every cell of the rulebook's table (M06), written out here from the rulebook, not read from the data.
+RULEBOOK_DEPLOY = {"recruit": (1, 2, 3, 4), "private": (2, 3, 4, 5), "veteran": (3, 4, 5, 6)}
+
+
 @pytest.mark.rule("M06")
-@pytest.mark.parametrize("level,players,n", [("recruit", 1, 1), ("recruit", 4, 4), ("private", 2, 3),
-                                             ("private", 3, 4), ("veteran", 1, 3), ("veteran", 4, 6)])
+@pytest.mark.parametrize("level,players,n", [(lvl, k + 1, n) for lvl, row in RULEBOOK_DEPLOY.items()
+                                             for k, n in enumerate(row)])
 def test_deploy_table(level, players, n):
     names = ["P1", "P2", "P3", "P4"][:players]
     game, eng, _ = new_game(players=tuple(names), difficulty=level)
     assert pack(game).deploy_count(game) == n
+    # and the Deploy phase really deploys that many, from a Machine deck larger than any cell
+    for _ in range(8):
+        game.create("leech", game.zone_key("machine_deck", None))
+    eng.phase(game, "deploy")
+    assert len(game.zone("deployed")) == n and len(game.zone("machine_deck")) == 8 - n
 
 
 @pytest.mark.rule("M06")

@@ -37,23 +37,39 @@ class Table:
         return [self.add(c, "hand", player)[0] for c in card_ids]
 
     def machine(self, player: int, main: list[str], top: dict | None = None, bottom: dict | None = None):
-        """Lay out a machine without play rules: main-line card ids left→right; top/bottom map a
-        main-line index to a card id. Returns (main uids, {index: top uid}, {index: bottom uid})."""
+        """Lay out a machine: main-line card ids left→right; top/bottom map a main-line index to a
+        card id. Returns (main uids, {index: top uid}, {index: bottom uid}).
+
+        Every card after the first is attached only where the placement rules allow it
+        (``placement_problem``: sockets I09, plugs I01, Consumables on Power Sources I07, Sabotages
+        only from an opponent I08): a test cannot build a machine the rules forbid. The first
+        main-line card (normally the Power Core, I03) starts the machine and needs no anchor."""
         g = self.game
         m = g.machines[player]
         zone = ("machine", player)
-        uids = []
-        for cid in main:
+        def attach(cid: str, anchor, side: str) -> int:
             uid = g.create(cid, zone, owner=player).uid
-            m.attach(uid, m.main[-1] if m.main else None, "right")
-            uids.append(uid)
+            if anchor is not None:
+                # a Sabotage in this machine was played by an opponent (I08); anything else by its owner
+                by = (player + 1) % len(g.players) if g.kind_of.get(uid) == "sabotage" else player
+                problem = self.eng.placement_problem(g, by, uid, player, anchor, side)
+                assert problem is None, f"illegal test machine: {cid} at {side} of {g.instances[anchor].card_id}: {problem}"
+            m.attach(uid, anchor, side)
+            return uid
+
+        # the machine grows from its Power Core (or its first card) outwards, as in play
+        first = main.index("power_core") if "power_core" in main else 0
+        uids = [0] * len(main)
+        uids[first] = attach(main[first], None, "right")
+        for i in range(first + 1, len(main)):
+            uids[i] = attach(main[i], m.main[-1], "right")
+        for i in range(first - 1, -1, -1):
+            uids[i] = attach(main[i], m.main[0], "left")
         plugs = {}
         for side, spec in (("top", top or {}), ("bottom", bottom or {})):
             plugs[side] = {}
             for i, cid in spec.items():
-                uid = g.create(cid, zone, owner=player).uid
-                m.attach(uid, uids[i], side)
-                plugs[side][i] = uid
+                plugs[side][i] = attach(cid, uids[i], side)
         return uids, plugs.get("top", {}), plugs.get("bottom", {})
 
     def ids(self, zone: str, player: int | None = 0) -> list[str]:

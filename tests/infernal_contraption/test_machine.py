@@ -67,12 +67,14 @@ def test_power_core_never_leaves_and_counts_as_a_power_source(table):
     t.pile(0, 5)
     t.pile(1, 5)
     (core,), _, _ = t.machine(0, ["power_core"])
-    (bcore, hurler), _, _ = t.machine(1, ["power_core", "cog_hurler"])
+    # the Cog Hurler's bottom socket (coils) on the Power Core's top (Universal): a plug of the core
+    (bcore,), top, _ = t.machine(1, ["power_core"], top={0: "cog_hurler"})
+    hurler = top[0]
     g = t.game
     # the Power Core alone is attached at no socket; "scrap 1 terminal" never takes it
     out = t.eng.resolve(g, hurler, 1, 0)  # Bob's Cog Hurler: scrap 1 terminal in opponent's machine
     assert out == "done" and g.machines[0].main == [core]
-    assert t.eng.powered(g, 1, hurler)  # the Power Core powers the Contraption beside it
+    assert t.eng.powered(g, 1, hurler)  # the Power Core powers the Contraption attached to it
     with pytest.raises(Refused):
         g.move(core, ("scrap", None))
     assert g.where[core] == ("machine", 0)
@@ -129,15 +131,17 @@ def test_unpowered_contraption_may_be_played_but_does_not_activate(table):
     t = table()
     t.pile(0, 5)
     t.pile(1, 6)
-    (core, boiler), _, _ = t.machine(0, ["power_core", "grease_nozzle"])
-    shred, = t.hand(0, "scrap_shredder")
+    # the Governor (an Upgrade, no Power Source) on the core's right: its left socket is Universal
+    (core, governor), _, _ = t.machine(0, ["power_core", "governor"])
+    grab, = t.hand(0, "parts_grabber")
     g = t.game
-    # the Scrap Shredder's left socket (gears) fits the Grease Nozzle's right (gears): legal, unpowered
-    assert play(t, shred, boiler, "right").ok
-    assert not t.eng.powered(g, 0, shred)
+    # the Parts Grabber's left socket (steam pipe) fits the Governor's right (steam pipe): legal, unpowered
+    assert play(t, grab, governor, "right").ok
+    assert not t.eng.powered(g, 0, grab)
     t.eng.activate(g, 0, 1)
-    assert len(g.zones[("parts_pile", 1)]) == 6  # nothing milled
-    assert "Scrap Shredder is not attached to a Power Source" in g.trace_text()
+    assert len(g.zones[("parts_pile", 1)]) == 6  # nothing drawn
+    assert len(g.zones[("hand", 0)]) == 0
+    assert "Parts Grabber is not attached to a Power Source" in g.trace_text()
 
 
 @pytest.mark.rule("I06")
@@ -168,9 +172,11 @@ def test_upgrade_repeat_makes_the_contraption_resolve_again(table):
     t = table()
     t.pile(0, 5)
     t.pile(1, 20)
-    # Power Core | Parts Grabber (draw 2 from opponent's parts pile) with an Amplifier Coil below
-    # (coil's top socket is Universal; the Grabber's bottom is gears)
-    (core, grab), _, bottom = t.machine(0, ["power_core", "parts_grabber"], bottom={1: "amplifier_coil"})
+    # Power Core | Governor | Steam Boiler | Parts Grabber (draw 2 from opponent's parts pile), the
+    # sockets gears-Universal, steam-steam, steam-steam; an Amplifier Coil below the Grabber (the
+    # coil's top socket is Universal). The main-line Governor touches no Contraption: it does nothing.
+    (core, gov, boiler, grab), _, bottom = t.machine(0, ["power_core", "governor", "steam_boiler", "parts_grabber"],
+                                                     bottom={3: "amplifier_coil"})
     g = t.game
     t.eng.activate(g, 0, 1)
     assert len(g.zones[("hand", 0)]) == 4 and len(g.zones[("parts_pile", 1)]) == 16
@@ -205,7 +211,8 @@ def test_sabotage_only_into_an_opponents_machine_needs_no_power(table):
     t = table()
     t.pile(0, 5)
     t.pile(1, 9)
-    (core, boiler), _, _ = t.machine(0, ["power_core", "steam_boiler"])
+    # the Steam Boiler's right socket (steam pipe) on the Power Core's left (steam pipe)
+    (boiler, core), _, _ = t.machine(0, ["steam_boiler", "power_core"])
     (bcore, bshred), _, _ = t.machine(1, ["power_core", "scrap_shredder"])
     wrench, = t.hand(0, "monkey_wrench")
     g = t.game
@@ -224,6 +231,29 @@ def test_sabotage_only_into_an_opponents_machine_needs_no_power(table):
     assert len(g.zones[("parts_pile", 1)]) == 9 - 2
     assert len(g.zones[("parts_pile", 0)]) == 5 - 2  # Bob's Shredder hits Ann
     assert t.ids("removed", None) == ["monkey_wrench"]
+
+
+@pytest.mark.rule("I08")
+@pytest.mark.rule("I17")
+def test_a_sabotage_plugged_into_an_unpowered_card_still_resolves(table):
+    """I08: Sabotages 'need no power'. The Monkey Wrench goes on top of Bob's Governor (an
+    Upgrade, no Power Source): it is attached to no Power Source, and it still resolves when Bob's
+    machine activates. If a Sabotage needed power, nothing would be scrapped and it would stay."""
+    t = table()
+    t.pile(0, 5)
+    t.pile(1, 9)
+    t.machine(0, ["power_core"])
+    (bcore, bgov), _, _ = t.machine(1, ["power_core", "governor"])
+    wrench, = t.hand(0, "monkey_wrench")
+    g = t.game
+    # the Wrench's bottom socket (alchemical apparatus) on the Governor's top (alchemical apparatus)
+    assert play(t, wrench, bgov, "top", machine=1).ok
+    assert g.machines[1].base[wrench] == (bgov, "top")
+    assert not t.eng.powered(g, 1, wrench)  # attached only to the Governor
+    t.eng.activate(g, 1, 0)
+    assert len(g.zones[("parts_pile", 1)]) == 9 - 2   # the Wrench scrapped 2 of Bob's own pile
+    assert t.ids("removed", None) == ["monkey_wrench"]  # and left play after resolving (I17)
+    assert wrench not in g.machines[1].base
 
 
 @pytest.mark.rule("I09")

@@ -10,6 +10,10 @@ from runtime.games.infernal_contraption import END, Move
 
 PLAYERS = ["Ann", "Bob", "Cid"]
 
+# A legal machine with a powered Parts Grabber: Power Core (right: gears) | Governor (left:
+# Universal, right: steam pipe) | Steam Boiler (steam pipe both sides) | Parts Grabber (left: steam pipe).
+POWERED_GRABBER = ["power_core", "governor", "steam_boiler", "parts_grabber"]
+
 
 @pytest.mark.rule("I10")
 def test_setup_cores_piles_hands_and_first_player(eng, ic):
@@ -49,7 +53,7 @@ def test_draws_from_the_top_scraps_on_top_removed_set_aside(table):
     t = table()
     a, b, c = t.pile(1, 1, "gremlin") + t.pile(1, 1, "voltaic_pile") + t.pile(1, 1, "feeder_hopper")
     t.pile(0, 3)
-    (core, grab), _, _ = t.machine(0, ["power_core", "parts_grabber"], top={0: "blasting_charge"})
+    (core, _, _, grab), _, _ = t.machine(0, POWERED_GRABBER, top={0: "blasting_charge"})
     g = t.game
     t.eng.activate(g, 0, 1)
     # Blasting Charge scraps Bob's top three... of three: Bob is out; nothing else matters
@@ -61,7 +65,7 @@ def test_draws_from_the_top_scraps_on_top_removed_set_aside(table):
     t2.pile(1, 1, "gremlin")
     top = t2.pile(1, 1, "voltaic_pile")[0]
     t2.pile(0, 3)
-    t2.machine(0, ["power_core", "parts_grabber"])
+    t2.machine(0, POWERED_GRABBER)
     t2.eng.activate(t2.game, 0, 1)
     assert t2.game.zones[("hand", 0)][0] == top  # the first card drawn is the top one
 
@@ -283,7 +287,8 @@ def test_an_upgrades_own_requirement_gates_only_that_upgrade(table):
         if hand:
             t.add("gremlin", "hand", 0, hand)
         # Parts Grabber (draw 2 from opponent's parts pile) with a Governor plug above it
-        t.machine(0, ["power_core", "parts_grabber"], top={1: "governor"})
+        # (the main-line Governor touches only the core and the boiler, no Contraption: it does nothing)
+        t.machine(0, POWERED_GRABBER, top={3: "governor"})
         g = t.game
         t.eng.activate(g, 0, 1)
         assert len(g.zones[("hand", 0)]) == hand + drawn
