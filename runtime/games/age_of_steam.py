@@ -350,10 +350,16 @@ class AgeOfSteam(Engine):
             seen.add(h)
             parts.append(f"{self.label(game, h)} ({terrain} ${c}{self._wrap_note(game, prev, h)})")
             prev = h
-        if tiles == 0:
+        p = game.players[player]
+        completes = cont is not None and tiles == 0 and end is not None
+        if tiles == 0 and not completes:
             # Decision: two adjacent nodes are not joined for free; every link places at least one tile.
             raise Refused("a build places at least one track tile")
-        p = game.players[player]
+        if completes and not free and p.goods["track_tile"] <= 0:
+            raise Refused("an unfinished link is completed while building track (Build Track)")
+        # Decision (docs/decisions.md, "completing a link"): an unfinished link whose last tile lies
+        # next to a City (or the Landing hex) is completed into it with no further tile: "two track
+        # tiles per turn" limits tiles, and a City hex takes none ("entering a City costs nothing").
         if not free:
             # A03: 2 tiles a turn, 3 with the Engineer — the allowance set by the effects "build up to N track tiles"
             limit = p.goods["track_tile"]

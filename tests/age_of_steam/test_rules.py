@@ -165,6 +165,42 @@ def test_an_unfinished_link_does_not_connect_its_city():
         game.engine.build(game, 1, ["3,-3"], start="Tycho")
 
 
+@pytest.mark.rule("A03")
+@pytest.mark.rule("A04")
+def test_an_unfinished_link_next_to_a_city_is_completed_into_it():
+    """Decision (docs/decisions.md, "completing a link"): an unfinished link whose last tile lies next
+    to a City is completed into it by its owner, with no further tile and at no cost — "two track
+    tiles per turn" limits tiles and a City hex takes none. The City is then connected (A04)."""
+    game = new_game()
+    game.players[0].goods["money"] = 20
+    game.players[1].goods["money"] = 20
+    e = game.engine
+    e.phase(game, "build_track")
+    e.build(game, 0, ["0,-1", "1,-2"], start="Landing")  # 2 tiles: the allowance is spent, Tycho is next
+    assert game.moon.links["L1"].complete is False
+    money = game.players[0].goods["money"]
+    with pytest.raises(Refused, match="over the build limit"):
+        e.build(game, 0, ["2,-2"], cont="L1")  # a third tile is over the limit...
+    e.build(game, 0, ["Tycho"], cont="L1")       # ...but completing into the City places none
+    ln = game.moon.links["L1"]
+    assert ln.complete and ln.end == h(game, "Tycho") and ln.hexes == [(0, -1), (1, -2)]
+    assert game.players[0].goods["money"] == money and game.moon.built[0] == 2
+    assert h(game, "Tycho") in e.connected(game)
+    e.build(game, 1, ["3,-3"], start="Tycho")  # now another player may build from Tycho (A04)
+    # only the owner completes a link, and not outside Build Track
+    g2 = new_game()
+    g2.players[0].goods["money"] = 20
+    g2.engine.phase(g2, "build_track")
+    g2.engine.build(g2, 0, ["0,-1", "1,-2"], start="Landing")
+    with pytest.raises(Refused, match="only its owner continues it"):
+        g2.engine.build(g2, 1, ["Tycho"], cont="L1")
+    g2.engine.reset_turn(g2)
+    before = g2.snapshot()
+    with pytest.raises(Refused, match="while building track"):
+        g2.engine.build(g2, 0, ["Tycho"], cont="L1")
+    assert g2.snapshot() == before
+
+
 # --- A05 ---------------------------------------------------------------------------------------
 
 @pytest.mark.rule("A05")
