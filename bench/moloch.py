@@ -12,7 +12,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from runtime.agents import SeededRandom  # noqa: E402
 from runtime.engine import engine_for, load_compiled  # noqa: E402
-from runtime.games.fifty_first_state.matching import Demand, best_assignments, max_matching  # noqa: E402
 
 
 def timed(fn, n):
@@ -41,10 +40,21 @@ def main() -> None:
 
     print(f"assault: 6 raze Machines x 12 Locations: {timed(assault_once, 20) * 1000:.1f} ms per player")
 
-    # 2. the matching alone on a dense instance
-    demands = [Demand(i, tuple(range(12)), 1) for i in range(6)]
-    print(f"matching: max_matching 6x12 dense: {timed(lambda: max_matching(demands), 200) * 1e6:.0f} us; "
-          f"best_assignments (capped at 64): {timed(lambda: best_assignments(demands), 20) * 1000:.1f} ms")
+    # 2. an Assault whose order matters: Leech and Shredder need what Mother's and Stalker's Razes give
+    def interacting():
+        game = eng.new_game(c, ["Ann"], seed=1, setup=False, options={"packs": ["moloch"]})
+        game.round = 2
+        game.players[0].goods["fuel"] = 1
+        for cid in ["leech", "shredder", "tithe_engine", "mother", "stalker"]:
+            game.create(cid, game.zone_key("deployed", None))
+        for cid in ["oil_rig", "scrap_pile", "iron_mine", "gun_shop"]:
+            inst = game.create(cid, game.zone_key("state", 0), owner=0)
+            inst.props["row"] = eng.row_of(game, inst.uid)
+        for cid in ["monument", "barracks"]:
+            game.create(cid, game.zone_key("deck", None))
+        moloch.assault(eng, game, 0)
+
+    print(f"assault: 5 interacting Machines (order searched): {timed(interacting, 10) * 1000:.1f} ms per player")
 
     # 3. whole rounds with a seeded random agent, 4 players, Veteran
     def rounds():

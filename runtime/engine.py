@@ -65,6 +65,9 @@ class Outcome:
 
 class Engine:
     name = "core"
+    # the GameState class this engine's games use (a game's own fields live on its subclass, never
+    # patched onto a GameState from outside); the core engine plays plain GameStates
+    state_class: type = GameState
     # scenario step handlers: step key -> method name; engines extend this table
     steps: dict[str, str] = {"effect": "step_effect", "card": "step_card", "phase": "step_phase",
                              "rule": "step_rule", "turn": "step_turn", "round": "step_round"}
@@ -73,7 +76,7 @@ class Engine:
                  agents: dict[int, Agent] | None = None, options: dict | None = None,
                  setup: bool = True) -> GameState:
         """A new game. ``setup=False`` starts from empty zones (scenarios then lay out the state)."""
-        game = GameState(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
+        game = self.state_class(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
         game.engine = self
         game.compiled = compiled
         game.verbs = verbs_for(self.name)

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.games.fifty_first_state.matching import Demand, best_assignments, max_matching
-
 from .helpers import compiled, new_game, pack, run_scenario
 
 
@@ -26,21 +24,74 @@ def test_first_come_first_served_would_fail_but_efficient_does_not():
     game, eng, u = new_game(state={"Ann": {"state": ["brick_supplier", "brick_storage"]},
                                    "game": {"deployed": ["juggernaut", "mother"]}})
     choice = pack(game).assault(eng, game, 0)
-    assert choice.size == 2
-    assert choice.targets((u["juggernaut"], 0)) == (u["brick_storage"],)
-    assert choice.targets((u["mother"], 0)) == (u["brick_supplier"],)
+    assert (choice.resolved, choice.wanted) == (2, 2)
+    assert choice.targets(u["juggernaut"]) == ((u["brick_storage"],),)
+    assert choice.targets(u["mother"]) == ((u["brick_supplier"],),)
+    assert game.instances[u["brick_storage"]].face == game.instances[u["brick_supplier"]].face == "ruins"
 
 
 @pytest.mark.rule("M04")
-def test_agent_chooses_among_equally_efficient_assignments():
-    # Two green Locations, one Mother: two equally efficient assignments; the script picks the second.
-    game, eng, u = new_game(state={"Ann": {"state": ["oil_rig", "oil_rig"]}, "game": {"deployed": ["mother"]}},
-                            answers={"Ann": ["Mother razes: Oil Rig"]})
-    before = [g.face for g in game.instances.values()]
-    assert before.count("ruins") == 0
+def test_agent_chooses_among_equally_efficient_outcomes():
+    # Mother may raze the Oil Rig (green) or the Refugee Camp (worker): two outcomes, equally
+    # efficient; the script picks the second.
+    game, eng, u = new_game(state={"Ann": {"state": ["oil_rig", "refugee_camp"]}, "game": {"deployed": ["mother"]}},
+                            answers={"Ann": ["Mother razes: Refugee Camp"]})
     pack(game).assault(eng, game, 0)
-    faces = [game.instances[x].face for x in (u["oil_rig"], u["oil_rig#2"])]
-    assert sorted(faces) == ["front", "ruins"]
+    assert game.instances[u["oil_rig"]].face == "front"
+    assert game.instances[u["refugee_camp"]].face == "ruins"
+    assert game.players[0].goods["worker"] == 1  # the Camp's Deal
+
+
+@pytest.mark.rule("M04")
+def test_indistinguishable_targets_are_one_outcome_not_a_question():
+    # Two Oil Rigs: razing either is the same outcome, so nobody is asked (no script needed).
+    game, eng, u = new_game(state={"Ann": {"state": ["oil_rig", "oil_rig"]}, "game": {"deployed": ["mother"]}},
+                            answers={"Ann": []})
+    pack(game).assault(eng, game, 0)
+    assert sorted(game.instances[x].face for x in (u["oil_rig"], u["oil_rig#2"])) == ["front", "ruins"]
+
+
+@pytest.mark.rule("M04")
+@pytest.mark.rule("M05")
+def test_a_raze_whose_deal_gives_the_card_a_later_discard_needs_is_resolved_first():
+    # Probe: the Shredder ("discard 1 card from your hand") is Deployed before the Stalker ("raze 1
+    # of your locations with icon red or grey") and Ann's hand is empty. In Deployed order the
+    # Shredder finds nothing and is ignored. Efficiently, the Stalker razes the Scrap Pile first —
+    # its Deal gives 1 card, drawn from the Deck — and then the Shredder discards that card.
+    game, eng, u = new_game(state={"Ann": {"state": ["scrap_pile"]},
+                                   "game": {"deployed": ["shredder", "stalker"], "deck": ["iron_mine"]}},
+                            packs=["moloch"])
+    choice = pack(game).assault(eng, game, 0)
+    assert [game.instances[m].card_id for m, _ in choice.steps] == ["stalker", "shredder"]
+    assert (choice.resolved, choice.wanted) == (2, 2)
+    assert game.instances[u["scrap_pile"]].face == "ruins"
+    assert game.zone("hand", 0) == [] and [game.instances[x].card_id for x in game.zone("discard")] == ["iron_mine"]
+    assert "efficient Assault: 2 of 2 effect units can resolve" in game.trace_text()
+
+
+@pytest.mark.rule("M04")
+@pytest.mark.rule("M05")
+def test_a_raze_that_gives_the_fuel_a_later_lose_2_fuel_takes_is_resolved_first():
+    # Probe: the Leech ("lose 2 fuel") is Deployed before Mother and Ann has 1 Fuel. In Deployed
+    # order the Leech takes 1 of 2. Efficiently, Mother razes the Oil Rig first (its Deal: 1 Fuel),
+    # then the Leech takes both.
+    game, eng, u = new_game(state={"Ann": {"goods": {"fuel": 1}, "state": ["oil_rig"]},
+                                   "game": {"deployed": ["leech", "mother"]}})
+    choice = pack(game).assault(eng, game, 0)
+    assert [game.instances[m].card_id for m, _ in choice.steps] == ["mother", "leech"]
+    assert (choice.resolved, choice.wanted) == (3, 3)
+    assert game.players[0].goods["fuel"] == 0
+    assert game.instances[u["oil_rig"]].face == "ruins"
+
+
+@pytest.mark.rule("M04")
+def test_order_does_not_matter_keeps_the_deployed_order():
+    # Nothing interacts: the Deployed order is kept (the first plan found among equal outcomes).
+    game, eng, u = new_game(state={"Ann": {"goods": {"fuel": 5, "vp": 5}, "state": ["oil_rig"]},
+                                   "game": {"deployed": ["tithe_engine", "leech", "mother"]}})
+    choice = pack(game).assault(eng, game, 0)
+    assert [game.instances[m].card_id for m, _ in choice.steps] == ["tithe_engine", "leech", "mother"]
+    assert game.players[0].goods["vp"] == 2 and game.players[0].goods["fuel"] == 4  # 5 - 2 + 1 (Deal)
 
 
 @pytest.mark.rule("M04")
@@ -49,20 +100,7 @@ def test_unresolvable_effect_is_ignored():
     snap = game.snapshot()["cards"][u["iron_mine"]]
     pack(game).assault(eng, game, 0)
     assert game.snapshot()["cards"][u["iron_mine"]] == snap
-    assert "efficient Assault: 0 of 2 targeted effects can resolve" in game.trace_text()
-
-
-@pytest.mark.rule("M04")
-def test_matching_finds_maximum_and_lists_only_maximum_assignments():
-    d = [Demand("J", ("S", "T"), 1, "J"), Demand("M", ("S",), 1, "M")]
-    assert max_matching(d) == 2
-    best = best_assignments(d)
-    assert [a.picks for a in best] == [(("J", ("T",)), ("M", ("S",)))]
-    # a two-target effect and a one-target effect over three cards
-    d = [Demand("A", ("x", "y", "z"), 2), Demand("B", ("x",), 1)]
-    assert max_matching(d) == 3
-    assert all(a.size == 3 for a in best_assignments(d))
-    assert {a.targets("B") for a in best_assignments(d)} == {("x",)}
+    assert "efficient Assault: 0 of 2 effect units can resolve" in game.trace_text()
 
 
 @pytest.mark.rule("M21")
@@ -85,7 +123,7 @@ def test_other_assault_kinds_and_the_agents_choice():
     g = run.game
     assert [g.instances[x].card_id for x in g.zone("hand", 0)] == ["oil_rig"]
     assert g.players[0].goods["fuel"] == 1 and g.players[0].goods["vp"] == 2
-    assert "2 of 2 targeted effects can resolve" in g.trace_text()
+    assert "efficient Assault: 8 of 8 effect units can resolve" in g.trace_text()
 
 
 @pytest.mark.rule("M04")
@@ -96,49 +134,3 @@ def test_assault_planning_leaves_the_real_game_untouched_until_execution():
     assert twin is not game and twin.snapshot() == game.snapshot()
     twin.players[0].goods["fuel"] = 0
     assert game.players[0].goods["fuel"] == 3
-
-
-def _brute_max(demands):
-    """The largest number of distinct targets any assignment reaches (exhaustive, tiny sets only)."""
-    from itertools import combinations
-
-    found: dict = {}
-
-    def go(i, used, picks, size):
-        if i == len(demands):
-            found.setdefault(size, set()).add(tuple(picks))
-            return
-        free = [t for t in demands[i].options if t not in used]
-        for k in range(min(demands[i].n, len(free)) + 1):
-            for combo in combinations(free, k):
-                go(i + 1, used | set(combo), picks + [(demands[i].key, combo)], size + k)
-
-    go(0, frozenset(), [], 0)
-    best = max(found)
-    return best, found[best]
-
-
-from hypothesis import given, settings, strategies as st  # noqa: E402
-
-_demands = st.lists(st.tuples(st.sets(st.integers(0, 5), max_size=4), st.integers(1, 2)), min_size=1, max_size=4)
-
-
-@pytest.mark.rule("M04")
-@settings(max_examples=150, deadline=None)
-@given(_demands)
-def test_matching_is_maximum_and_every_listed_assignment_is_valid(spec):
-    demands = [Demand(i, tuple(sorted(opts)), n) for i, (opts, n) in enumerate(spec)]
-    best, all_best = _brute_max(demands)
-    assert max_matching(demands) == best
-    listed = best_assignments(demands, limit=1000)
-    assert {a.picks for a in listed} == all_best                 # every equally efficient one, no other
-    assert listed, "there is always at least one maximum assignment"
-    seen = set()
-    for a in listed:
-        assert a.size == best
-        used = [t for _, ts in a.picks for t in ts]
-        assert len(used) == len(set(used))                       # distinct targets
-        for d, (key, ts) in zip(demands, a.picks):
-            assert key == d.key and set(ts) <= set(d.options) and len(ts) <= d.n
-        assert a.picks not in seen
-        seen.add(a.picks)

@@ -40,7 +40,7 @@ def test_gaining_a_ruins_draws_the_top_card_face_down_into_the_state():
     game2, eng2, u2 = new_game(state={"Ann": {"state": ["oil_rig:ruins"]}, "game": {"deployed": ["mother"]}})
     eng2.phase(game2, "production")
     assert game2.players[0].goods["fuel"] == 0
-    assert pack(game2).assault(eng2, game2, 0).size == 0
+    assert pack(game2).assault(eng2, game2, 0).resolved == 0
 
 
 @pytest.mark.rule("M12")

@@ -1,7 +1,7 @@
 """51st State: Master Set — the engine shared by its State Packs (Moloch, Scavengers).
 
 Layout: ``engine`` (the shared model and the ``Pack`` hooks), ``verbs`` (the game's verbs),
-``matching`` (efficient Assault's assignment search), one module per State Pack (``moloch``,
+``state`` (the game's GameState and its cheap copy), one module per State Pack (``moloch``,
 ``scavengers``…), each registering a ``Pack``. A new pack is a new module listed in ``PACK_MODULES``;
 it overrides hooks (``discard_pile``, ``phase``, ``setup``, ``steps``…) instead of copying code.
 """

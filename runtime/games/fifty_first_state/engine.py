@@ -18,7 +18,6 @@ registered pack whose module is compiled into the game).
 """
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from typing import Any
 
@@ -27,6 +26,8 @@ from runtime.engine import Engine, Outcome
 from runtime.events import RoundEnded, RoundStarted
 from runtime.errors import Refused, RulesError, Unmet
 from runtime.state import GameState
+
+from .state import FiftyGame
 
 
 class Pack:
@@ -61,6 +62,7 @@ def register_pack(pack: Pack) -> Pack:
 
 class FiftyFirstState(Engine):
     name = "fifty_first_state"
+    state_class = FiftyGame
     steps = {**Engine.steps,
              "round": "step_round", "use": "step_use", "faction_action": "step_faction_action",
              "construct": "step_construct", "deal": "step_deal", "raze": "step_raze",
@@ -532,20 +534,9 @@ class FiftyFirstState(Engine):
         return Outcome("done")
 
     # --- planning (used by efficient Assault) ------------------------------------------------
-    def sandbox(self, game: GameState) -> GameState:
+    def sandbox(self, game: FiftyGame) -> FiftyGame:
         """A throwaway copy of the game to try effects on (the original is never touched)."""
-        memo = {id(game.cards): game.cards, id(game.vocab): game.vocab, id(game.engine): game.engine,
-                id(game.verbs): game.verbs}
-        if getattr(game, "compiled", None) is not None:
-            memo[id(game.compiled)] = game.compiled
-        until = game.until
-        game.until = []  # callbacks are closures over the real game: never copied
-        try:
-            twin = copy.deepcopy(game, memo)
-        finally:
-            game.until = until
-        twin.tracing = False
-        return twin
+        return game.copy()
 
 
 def goods_text(c: Counter | dict) -> str:

@@ -15,6 +15,8 @@ Decisions on cases the rulebook leaves open (also in docs/decisions.md):
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations
 
 from runtime.context import Ctx, face_view
 from runtime.engine import Outcome
@@ -22,41 +24,224 @@ from runtime.errors import Refused, RulesError
 from runtime.refs import AllOf, UpTo, VAR
 
 from .engine import FiftyFirstState, Pack, goods_text, register_pack
-from .matching import Assignment, Demand, best_assignments
 
 DEFAULT_DIFFICULTY = "recruit"
 
 
-class AssaultPlan:
-    """Targeted verbs consult this during an Assault.
+SEARCH_BUDGET = 400   # Assault trials (one Machine's effect run on a copy) per player's Assault phase
+PLAN_LIMIT = 16       # equally efficient outcomes offered to the player's agent
 
-    ``plan`` mode (on a sandbox copy of the game): record each targeted effect as a ``Demand``
-    and act on nothing. ``execute`` mode (on the real game): act on the targets the chosen
-    efficient ``Assignment`` gives that effect.
+
+class AssaultTrial:
+    """What the targeted verbs consult while one Machine's Assault runs (M04).
+
+    ``script`` gives, for each targeted statement in turn, which of its distinct target
+    choices to take (index into ``choices``; past the script's end, the first). The trial records
+    every choice point (how many distinct choices it had), what was picked, and how much of the
+    effect resolved: each target taken and each Good or card lost is one unit resolved, each one
+    missing a unit ignored ("If an effect cannot be resolved, just ignore it").
     """
 
-    def __init__(self, mode: str, assignment: Assignment | None = None):
-        self.mode = mode
-        self.assignment = assignment
-        self.demands: list[Demand] = []
-        self.calls: Counter = Counter()
+    def __init__(self, script: tuple = (), picks: tuple | None = None):
+        self.script = script
+        self.replay = picks          # executing a chosen plan: the recorded target uids
+        self.points: list[int] = []  # number of distinct choices at each choice point
+        self.taken: list[int] = []
+        self.picked: list[tuple] = []
+        self.wanted = 0
+        self.resolved = 0
+        self.parts: list[str] = []
 
     def targets(self, ctx: Ctx, sel, verb_name: str) -> list[int]:
-        key = (ctx.card, self.calls[ctx.card])
-        self.calls[ctx.card] += 1
+        g = ctx.game
         options = ctx.options(sel)
-        if self.mode == "plan":
-            if sel.category == VAR or isinstance(sel.amount, AllOf):
-                n = len(options)
-            elif isinstance(sel.amount, UpTo):
-                n = sel.amount.n
-            else:
-                n = ctx.amount(sel)
-            name = ctx.game.engine.name_of(ctx.game, ctx.card)
-            self.demands.append(Demand(key, tuple(options), n, f"{name} {verb_name}s"))
-            return []
-        assigned = self.assignment.targets(key) if self.assignment else ()
-        return [t for t in assigned if t in options]
+        if sel.category == VAR or isinstance(sel.amount, AllOf):
+            n = len(options)
+        elif isinstance(sel.amount, UpTo):
+            n = sel.amount.n
+        else:
+            n = ctx.amount(sel)
+        k = min(n, len(options))
+        i = len(self.picked)
+        if self.replay is not None:
+            want = self.replay[i] if i < len(self.replay) else ()
+            pick = tuple(t for t in want if t in options)[:k]
+            if len(pick) < k:  # the state drifted (an agent's other choice): complete with the first free
+                pick += tuple(t for t in options if t not in pick)[:k - len(pick)]
+        else:
+            choices = distinct_choices(g, options, k)
+            j = self.script[i] if i < len(self.script) else 0
+            self.points.append(len(choices))
+            self.taken.append(j)
+            pick = choices[j]
+        self.picked.append(pick)
+        self.wanted += n
+        self.resolved += len(pick)
+        name = g.engine.name_of(g, ctx.card)
+        what = ", ".join(g.engine.name_of(g, t) for t in pick) or "nothing (ignored)"
+        self.parts.append(f"{name} {verb_name}s: {what}")
+        return list(pick)
+
+    def paid(self, ctx: Ctx, verb_name: str, wanted: int, got: int) -> None:
+        """A loss (``lose 2 fuel``, ``lose 1 vp per deployed machine``): units resolved = units lost."""
+        self.wanted += wanted
+        self.resolved += got
+        name = ctx.game.engine.name_of(ctx.game, ctx.card)
+        self.parts.append(f"{name} {verb_name}s {got}" + (f" of {wanted}" if got < wanted else ""))
+
+
+def distinct_choices(game, options: list[int], k: int) -> list[tuple]:
+    """The ways to take ``k`` of ``options``, one per set of indistinguishable cards (same card, face,
+    Goods and props: razing either of two Oil Rigs is the same outcome)."""
+    if k <= 0:
+        return [()]
+    seen: dict = {}
+    for combo in combinations(options, k):
+        sig = tuple(sorted(_signature(game, u) for u in combo))
+        seen.setdefault(sig, combo)
+    return list(seen.values())
+
+
+def _signature(game, uid: int) -> tuple:
+    inst = game.instances[uid]
+    return (inst.card_id, inst.face, tuple(sorted(inst.goods.items())), repr(sorted(inst.props.items())),
+            game.where[uid])
+
+
+@dataclass(frozen=True)
+class AssaultPlan:
+    """One way to resolve every Deployed Machine's Assault: the order and each effect's targets."""
+
+    steps: tuple            # ((machine uid, (targets of each targeted statement, …)), …)
+    resolved: int           # effect units that resolve
+    wanted: int             # effect units the Assaults ask for
+    label: str
+
+    def __str__(self) -> str:
+        return self.label
+
+    def targets(self, machine: int) -> tuple:
+        for uid, picks in self.steps:
+            if uid == machine:
+                return picks
+        return ()
+
+
+class AssaultSearch:
+    """M04: search resolution orders (and targets) on copies of the state that really run the effects.
+
+    Depth first, from the Deployed order: at each step one remaining Machine (one per card: two
+    Mothers are interchangeable) is tried next, with each of its distinct target choices, on a fresh
+    copy of the game, for real — a Raze flips the Location and gives its Deal, so a later "discard
+    1 card" or "lose 2 fuel" can take what the Deal gave. The best plans resolve the most effect
+    units; plans reaching the same final state are one outcome (the first found: the Deployed order
+    where the order does not matter).
+
+    Pruning, each exact for the Assault texts the game has:
+    - a Machine whose Assault would do nothing now (nothing resolved, nothing changed) is not tried
+      next: trying it later can only do as well;
+    - branch and bound: units so far + what the Machines left ask for (measured once, on the state
+      the Assault phase starts from) below the best plan found cannot win.
+    The search is exhaustive up to ``SEARCH_BUDGET`` trials; past it, the Machines left are resolved
+    in Deployed order with their first choices, and the trace says so.
+    """
+
+    def __init__(self, engine, game, player: int, machines: list[int]):
+        self.engine, self.player = engine, player
+        self.root = game
+        self.machines = machines
+        self.trials = 0
+        self.truncated = False
+        self.top = -1
+        self.found: list = []
+        self.finals: set = set()
+        self.asks: dict[str, int] = {}
+        self.seen: dict = {}
+
+    def run_one(self, state, uid: int, script: tuple = ()):
+        twin = state.copy(agents={})  # first-legal for the choices an effect leaves to the player
+        trial = AssaultTrial(script)
+        twin.assault = trial
+        out = self.engine.run(twin, twin.record(uid)["slots"]["assault"], self.player, uid)
+        twin.assault = None
+        self.trials += 1
+        got = trial.resolved if out.status == "done" else 0
+        return twin, trial, got
+
+    def variants(self, state, uid: int):
+        """Each distinct way this Machine's Assault can go from ``state``, lazily: (state after, trial, units)."""
+        todo = [()]
+        while todo:
+            script = todo.pop(0)
+            twin, trial, got = self.run_one(state, uid, script)
+            yield twin, trial, got
+            for i in range(len(script), len(trial.points)):
+                for j in range(1, trial.points[i]):
+                    todo.append(tuple(trial.taken[:i]) + (j,))
+
+    def record(self, state, score: int, wanted: int, steps: tuple, parts: tuple) -> None:
+        final = state.fingerprint()
+        if score > self.top:
+            self.top, self.found, self.finals = score, [], set()
+        if score == self.top and final not in self.finals and len(self.found) < PLAN_LIMIT:
+            self.finals.add(final)
+            self.found.append(AssaultPlan(steps, score, wanted, "; ".join(parts) or "nothing to resolve"))
+
+    def full(self) -> bool:
+        return len(self.found) >= PLAN_LIMIT
+
+    def dfs(self, state, left: tuple, score: int, wanted: int, steps: tuple, parts: tuple) -> None:
+        if not left:
+            self.record(state, score, wanted, steps, parts)
+            return
+        bound = score + sum(self.asks[state.instances[u].card_id] for u in left)
+        if bound < self.top or (bound == self.top and self.full()):
+            return
+        # the same Machines left on the same state (effects that commute) reached before with as
+        # many units: everything from here was explored then (the incumbent only grows since)
+        key = (tuple(sorted(state.instances[u].card_id for u in left)), state.fingerprint())
+        if self.seen.get(key, -1) >= score:
+            return
+        self.seen[key] = score
+        if self.trials >= SEARCH_BUDGET:
+            self.truncated = True
+            for uid in left:  # Deployed order, first choices
+                state, trial, got = self.run_one(state, uid)
+                score, wanted = score + got, wanted + trial.wanted
+                steps, parts = steps + ((uid, tuple(trial.picked)),), parts + tuple(trial.parts)
+            self.record(state, score, wanted, steps, parts)
+            return
+        inert, tried = [], set()
+        before = state.fingerprint()
+        for uid in left:
+            cid = state.instances[uid].card_id
+            if cid in tried:
+                continue
+            tried.add(cid)
+            rest = tuple(u for u in left if u != uid)
+            for twin, trial, got in self.variants(state, uid):
+                if got == 0 and twin.fingerprint() == before:
+                    inert.append((uid, trial))  # does nothing now: try it later, never first
+                    break
+                self.dfs(twin, rest, score + got, wanted + trial.wanted,
+                         steps + ((uid, tuple(trial.picked)),), parts + tuple(trial.parts))
+                if self.full() and score + got + sum(self.asks[twin.instances[u].card_id] for u in rest) <= self.top:
+                    break
+        if len(inert) == len(tried):  # every Machine left does nothing from here: they are ignored
+            for uid in left:
+                trial = next(t for u, t in inert if state.instances[u].card_id == state.instances[uid].card_id)
+                wanted += trial.wanted
+                steps, parts = steps + ((uid, tuple(trial.picked)),), parts + tuple(trial.parts)
+            self.record(state, score, wanted, steps, parts)
+
+    def plans(self) -> list[AssaultPlan]:
+        start = self.root.copy(agents={})
+        for uid in self.machines:  # what each Machine's Assault asks for (the bound)
+            cid = start.instances[uid].card_id
+            if cid not in self.asks:
+                self.asks[cid] = self.run_one(start, uid)[1].wanted
+        self.dfs(start, tuple(self.machines), 0, 0, (), ())
+        return self.found
 
 
 class Moloch(Pack):
@@ -146,39 +331,35 @@ class Moloch(Pack):
             game.emit("deploy", None, f"deploys {engine.name_of(game, uid)} from the bottom of the Machine deck")
         return out
 
-    def assault(self, engine: FiftyFirstState, game, player: int) -> Assignment | None:
+    def assault(self, engine: FiftyFirstState, game, player: int) -> AssaultPlan | None:
         """M04: ``player`` resolves the Assault of every Deployed Machine, efficiently.
 
-        1. Plan: on a sandbox copy, run every Assault; targeted verbs record what they could hit.
-        2. Solve: the assignments that resolve the most effects (maximum matching); the player's
-           agent picks one when several are equally efficient.
-        3. Execute: run every Assault on the real game, each targeted verb acting on its share.
-        Effects that cannot be resolved are ignored.
+        1. Search (``AssaultSearch``): orders and targets, each tried for real on a copy of the game.
+        2. The plans resolving the most effect units; the player's agent picks one when several
+           equally efficient ones lead to different outcomes.
+        3. Execute the chosen plan on the real game, in its order, each targeted statement acting on
+           the targets the plan gives it. Effects that cannot be resolved are ignored.
         """
         machines = [u for u in game.zone("deployed") if "assault" in game.record(u).get("slots", {})]
         if not machines:
             game.emit("assault", player, "no Deployed Machine assaults")
             return None
-        twin = engine.sandbox(game)
-        twin.assault = AssaultPlan("plan")
-        for uid in machines:
-            engine.run(twin, twin.record(uid)["slots"]["assault"], player, uid)
-        demands = twin.assault.demands
-        choice = None
-        if demands:
-            options = best_assignments(demands, describe=lambda u: engine.name_of(game, u))
-            choice = options[0] if len(options) == 1 else Ctx(game, player).ask(
-                options, 1, prompt="equally efficient Assault assignments")[0]
-            units = sum(d.n for d in demands)
-            game.emit("assault", player, f"efficient Assault: {choice.size} of {units} targeted effects "
-                      f"can resolve — {choice.label}")
-        game.assault = AssaultPlan("execute", choice)
-        try:
-            for uid in machines:
+        search = AssaultSearch(engine, game, player, machines)
+        plans = search.plans()
+        choice = plans[0] if len(plans) == 1 else Ctx(game, player).ask(
+            plans, 1, prompt="equally efficient Assault outcomes")[0]
+        game.emit("assault", player, f"efficient Assault: {choice.resolved} of {choice.wanted} effect units "
+                  f"can resolve — {choice.label}")
+        if search.truncated:
+            game.emit("assault", player, f"(the search stopped after {search.trials} trials: the Machines "
+                      "left were taken in Deployed order)")
+        for uid, picks in choice.steps:
+            game.assault = AssaultTrial(picks=picks)
+            try:
                 game.emit("assault", player, f"{engine.name_of(game, uid)} assaults")
                 engine.run(game, game.record(uid)["slots"]["assault"], player, uid)
-        finally:
-            game.assault = None
+            finally:
+                game.assault = None
         return choice
 
     # --- Hack (M07), Destroy (M08), RAGE (M09) -------------------------------------------------

@@ -12,6 +12,7 @@ acting player's agent chooses; during an Assault the efficient assignment decide
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 from runtime.context import MAX_HELD, Ctx, face_view
 from runtime.errors import Refused
@@ -28,9 +29,9 @@ _PICKED = frozenset(AMOUNTS)
 
 def pick_targets(ctx: Ctx, sel: Sel, verb_name: str, strict: bool) -> list[int]:
     """The cards a targeted verb acts on. Costs (``strict``) need them all or refuse first."""
-    plan = getattr(ctx.game, "assault", None)
-    if plan is not None and ctx.card is not None:
-        return plan.targets(ctx, sel, verb_name)
+    trial = ctx.game.assault
+    if trial is not None and ctx.card is not None:
+        return trial.targets(ctx, sel, verb_name)
     options = ctx.options(sel)
     if sel.category == VAR or isinstance(sel.amount, AllOf):
         return options
@@ -77,13 +78,13 @@ def gain(ctx, objs, ph, strict):
             if sel.noun != "ruins":
                 raise Refused(f"cannot gain {sel.noun}: only Goods and Ruins are gained")
             for _ in range(ctx.amount(sel)):  # M11: a card from the Deck, face down in the State
-                g.engine.gain_ruins(g, getattr(g, "gain_to", {}).get(ctx.player, ctx.player))
+                g.engine.gain_ruins(g, g.gain_to.get(ctx.player, ctx.player))
             continue
         if sel.noun in ("goods", "good") and sel.of is not None:
             for uid in ctx.options(sel.of):
                 produce_for(ctx, uid, diverted="instead of" in ph)
             continue
-        recipient = getattr(g, "gain_to", {}).get(ctx.player, ctx.player)
+        recipient = g.gain_to.get(ctx.player, ctx.player)
         give_goods(ctx, recipient, ctx.good_of(sel), ctx.amount(sel))
 
 
@@ -103,7 +104,7 @@ def produce_for(ctx: Ctx, uid: int, diverted: bool) -> None:
            f"takes the Production of {name} ({g.players[owner].name})" + (" instead of its owner" if diverted else ""))
     if diverted:
         inst.props["diverted_round"] = g.round
-    saved = dict(getattr(g, "gain_to", {}))
+    saved = dict(g.gain_to)
     g.gain_to = {**saved, owner: ctx.player}
     try:
         fn(Ctx(g, owner, uid, ctx.opponent))
@@ -120,8 +121,10 @@ def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
     need: Counter = Counter()
     cards = 0
     picks = []
+    wanted = 0
     for sel in objs:
         good, n = ctx.good_of(sel), ctx.amount(sel)
+        wanted += n
         if good == "card":
             cards += n
         elif good in groups:
@@ -146,15 +149,20 @@ def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
             if cards > len(in_hand):
                 parts.append(f"cards in hand (needs {cards}, has {len(in_hand)})")
             raise Refused("not enough " + ", ".join(parts))
+    got = 0
     for k in sorted(need):
         n = min(need[k], me.goods[k])
         me.goods[k] -= n
+        got += n
         g.emit("spend" if verb_name != "lose" else "lose", ctx.player,
                f"{'loses' if verb_name == 'lose' else 'pays'} {n} {k}", good=k, n=n)
     if cards:
         options = in_hand
         for uid in ctx.ask(options, min(cards, len(options)), prompt=f"cards to {verb_name}"):
             g.engine.discard_card(g, uid, ctx.player)
+            got += 1
+    if g.assault is not None and ctx.card is not None:  # M04: how much of an Assault's loss resolved
+        g.assault.paid(ctx, verb_name, wanted, got)
 
 
 @verb("spend", template="spend {obj}", example="spend 1 resource, 1 card: gain 1 vp",
@@ -282,15 +290,19 @@ def block(ctx, objs, ph, strict):
         g.instances[uid].props["blocked"] = marks
         g.emit("block", ctx.player, f"{g.engine.name_of(g, uid)} is blocked ({label})")
         if until is not None:
-            def undo(game, uid=uid, label=label):
-                left = [m for m in game.instances[uid].props.get("blocked") or [] if m != label]
-                if left:
-                    game.instances[uid].props["blocked"] = left
-                else:
-                    game.instances[uid].props.pop("blocked", None)
-                game.emit("unblock", game.instances[uid].owner,
-                          f"{game.engine.name_of(game, uid)} is available again ({label} removed)")
-            g.until.append((until.name, undo))
+            # a partial over a module function, not a closure: a copy of the game keeps it working
+            g.until.append((until.name, partial(unblock, uid=uid, label=label)))
+
+
+def unblock(game, uid: int, label: str) -> None:
+    """Remove the marker ``label`` from card ``uid`` (the end of a ``block … until <phase>``)."""
+    left = [m for m in game.instances[uid].props.get("blocked") or [] if m != label]
+    if left:
+        game.instances[uid].props["blocked"] = left
+    else:
+        game.instances[uid].props.pop("blocked", None)
+    game.emit("unblock", game.instances[uid].owner,
+              f"{game.engine.name_of(game, uid)} is available again ({label} removed)")
 
 
 @verb("store", template="store {obj} on this card", example="spend 1 worker: store 1 iron and store 1 red contact",
