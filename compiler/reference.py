@@ -379,9 +379,13 @@ def table_views(key: str, value: Any, name: str | None = None) -> list[Table]:
                 for entry, why in value[k].items():
                     marks[str(entry)] = sym
                     notes.append(f"{sym} {title(str(entry))}: {why}")
+        if isinstance(value.get("stand_in"), dict) and isinstance(value["stand_in"].get("note"), str):
+            # a rule of this project's that the rulebooks do not give: said first, in every output
+            notes.insert(0, "Stand-in (this project's rule, not the published game's): " + value["stand_in"]["note"])
+            name += " (stand-in)"
         if isinstance(value.get("title"), str):
             name = value["title"]
-        value = {k: v for k, v in value.items() if k not in _NOTE_KEYS and k != "title"}
+        value = {k: v for k, v in value.items() if k not in _NOTE_KEYS and k not in ("title", "stand_in")}
     note = " ".join(notes) or None
     if _is_record_map(value):
         cols: list[str] = []

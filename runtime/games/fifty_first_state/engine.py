@@ -189,6 +189,14 @@ class FiftyFirstState(Engine):
                         game.emit("produce", p, f"{self.name_of(game, uid)} produces for another player this round")
                         continue
                     self.run_slot(game, uid, "production", player=p)
+        if (game.compiled.table("features") or {}).get("when") == "production":
+            # stand-in (table ``features``): each Feature resolves once, after the Production Locations
+            for p in game.active_players():
+                for uid in list(game.zone("state", p)):
+                    inst = game.instances[uid]
+                    rec = face_view(game.record(uid), inst)
+                    if inst.face != "ruins" and "feature" in (rec.get("rows") or ()) and "feature" in rec.get("slots", {}):
+                        self.run_slot(game, uid, "feature", player=p)
         for p in game.active_players():
             for uid in list(game.zone("deals", p)):
                 rec = face_view(game.record(uid), game.instances[uid])
@@ -209,6 +217,85 @@ class FiftyFirstState(Engine):
         game.publish(RoundEnded(None, turn=game.turn_number, round=game.round))
         game.round += 1
         game.phase = None
+        self.pass_starting_player(game)
+
+    # --- the Lookout draft and the Starting Player (stand-ins, game.yaml tables) --------------------
+    def start_player(self, game: FiftyGame) -> int:
+        """The current Starting Player (S03): ``options['start_player']`` (a name; it then stays),
+        else ``game.start_player``, which passes on each round (stand-in ``starting_player``)."""
+        name = game.options.get("start_player")
+        if name is None:
+            return game.start_player
+        for p in game.players:
+            if p.name == name:
+                return p.index
+        raise RulesError(f"unknown Starting Player {name!r}")
+
+    def pass_starting_player(self, game: FiftyGame) -> None:
+        """Stand-in (table ``starting_player``): at the end of each round the Starting Player passes
+        to the next player still in the game. A scenario naming ``options.start_player`` fixes it."""
+        rule = game.compiled.table("starting_player") or {}
+        if rule.get("passes") != "each round" or "start_player" in game.options:
+            return
+        n = len(game.players)
+        for k in range(1, n + 1):
+            nxt = (game.start_player + k) % n
+            if not game.players[nxt].out:
+                break
+        if nxt != game.start_player:
+            game.start_player = nxt
+            game.emit("start_player", nxt, "is the Starting Player now")
+
+    def draft_rounds(self, game) -> int:
+        """Drafting rounds per Lookout: stand-in table ``lookout_draft``, or ``options['draft_rounds']``
+        (a scenario that looks only at the Yellow Connection pile sets 0)."""
+        if "draft_rounds" in game.options:
+            return int(game.options["draft_rounds"])
+        return int((game.compiled.table("lookout_draft") or {}).get("rounds", 0))
+
+    def draft_order(self, game) -> list[int]:
+        first = self.start_player(game)
+        return sorted(game.active_players(), key=lambda p: (p - first) % len(game.players))
+
+    def deal_draft(self, game) -> list[int]:
+        """One drafting round's offer: the top (players + 1) cards of the Deck, revealed."""
+        deck = game.zone_key("deck", None)
+        shown = game.top(deck, len(game.active_players()) + 1)
+        if shown:
+            game.emit("lookout", None, "reveals " + ", ".join(self.name_of(game, u) for u in shown))
+        return shown
+
+    def draft_pick(self, game, player: int, uid: int) -> None:
+        game.move(uid, game.zone_key("hand", player))
+        game.instances[uid].owner = player
+        game.emit("draft", player, f"drafts {self.name_of(game, uid)}")
+
+    def draft_leftover(self, game, shown: list[int]) -> None:
+        """S03: the card left over goes to the current Starting Player's discard (with Scavengers:
+        their Personal Discard pile)."""
+        for uid in shown:
+            self.discard_card(game, uid, self.start_player(game))
+
+    def draft(self, game) -> list[int]:
+        """One drafting round of the Lookout, every pick by the players' agents (scenarios): the
+        stand-in base draft (table ``lookout_draft``) — (players + 1) cards, from the Starting
+        Player on each takes one into hand, the left-over as ``draft_leftover``. A match
+        (turn.py) deals the same draft but makes each pick a move."""
+        shown = self.deal_draft(game)
+        for p in self.draft_order(game):
+            if not shown:
+                break
+            pick = Ctx(game, p).ask(shown, 1, prompt="draft a card")[0]
+            shown.remove(pick)
+            self.draft_pick(game, p, pick)
+        self.draft_leftover(game, shown)
+        return shown
+
+    def phase_lookout(self, game: FiftyGame) -> None:
+        """The stand-in draft, unless a match deals it as moves (``game.turn.moves``)."""
+        if not game.turn.moves:
+            for _ in range(self.draft_rounds(game)):
+                self.draft(game)
 
     def end_game(self, game: GameState) -> None:
         game.emit("end", None, "end of the game")
@@ -407,15 +494,16 @@ class FiftyFirstState(Engine):
     def _in_hand(self, game, player, uid) -> bool:
         return game.where[uid] == game.zone_key("hand", player)
 
-    def step_construct(self, game, step, scenario) -> Outcome:
+    # --- player actions (engine methods; scenario steps and the stand-in turn call them) ----------
+    def construct(self, game: GameState, player: int, uid: int) -> Outcome:
         """Construct a card from hand into the State; its Building Bonus and 'when played' run.
 
-        The base game's construction cost is not in the rulebooks: not modelled (provisional).
-        """
-        player = scenario.player_index(step.get("player"))
-        uid = self._uid(game, scenario, step["construct"])
+        The base game's construction cost is not in the rulebooks: a scenario step constructs for
+        free; the stand-in turn (turn.py) first pays the stand-in ``construct_cost``."""
         if not self._in_hand(game, player, uid):
             return self.refuse(game, player, f"{self.name_of(game, uid)} is not in your hand")
+        if not (face_view(game.record(uid), game.instances[uid]).get("rows")):
+            return self.refuse(game, player, f"{self.name_of(game, uid)} is not a Location")
         self.place_in_state(game, uid, player)
         game.emit("construct", player, f"constructs {self.name_of(game, uid)} in the "
                   f"{game.instances[uid].props.get('row', '?')} row")
@@ -441,10 +529,8 @@ class FiftyFirstState(Engine):
         game.players[player].goods[good] -= n
         game.emit("spend", player, f"pays {n} {good}", good=good, n=n)
 
-    def step_deal(self, game, step, scenario) -> Outcome:
+    def make_deal(self, game: GameState, player: int, uid: int) -> Outcome:
         """Make a card in hand into a Deal: spend Contacts (``contact_costs.deal``) equal to its Distance."""
-        player = scenario.player_index(step.get("player"))
-        uid = self._uid(game, scenario, step["deal"])
         if not self._in_hand(game, player, uid):
             return self.refuse(game, player, f"{self.name_of(game, uid)} is not in your hand")
         try:
@@ -455,11 +541,9 @@ class FiftyFirstState(Engine):
         game.emit("deal", player, f"makes {self.name_of(game, uid)} into a Deal")
         return Outcome("done")
 
-    def step_raze(self, game, step, scenario) -> Outcome:
+    def raze_card(self, game: GameState, player: int, uid: int) -> Outcome:
         """Raze a card from hand (Contacts ``contact_costs.raze`` = Distance; gain its Spoils) or a Location in your
         State (M12: a Razed Hacked card goes to the Machine discard pile and you gain a Ruins)."""
-        player = scenario.player_index(step.get("player"))
-        uid = self._uid(game, scenario, step["raze"])
         inst = game.instances[uid]
         if self._in_hand(game, player, uid):
             try:
@@ -492,10 +576,8 @@ class FiftyFirstState(Engine):
         row = game.instances[uid].props.get("row") or self.row_of(game, uid)
         return table.get("good", "red_contact"), int(table[row])
 
-    def step_raze_location(self, game, step, scenario) -> Outcome:
+    def raze_enemy(self, game: GameState, player: int, uid: int) -> Outcome:
         """Raze a Location in another player's State, paying its row's cost."""
-        player = scenario.player_index(step.get("player"))
-        uid = self._uid(game, scenario, step["raze_location"])
         where = game.where[uid]
         if where[0] != "state" or where[1] == player or game.instances[uid].face == "ruins":
             return self.refuse(game, player, f"{self.name_of(game, uid)} is not a Location in another player's State")
@@ -508,21 +590,16 @@ class FiftyFirstState(Engine):
         self.raze_location(game, uid, by=game.players[player].name)
         return Outcome("done")
 
-    def step_discard(self, game, step, scenario) -> Outcome:
-        player = scenario.player_index(step.get("player"))
-        uid = self._uid(game, scenario, step["discard"])
+    def discard(self, game: GameState, player: int, uid: int) -> Outcome:
         if not self._in_hand(game, player, uid):
             return self.refuse(game, player, f"{self.name_of(game, uid)} is not in your hand")
         self.discard_card(game, uid, player)
         return Outcome("done")
 
-    def step_develop(self, game, step, scenario) -> Outcome:
+    def develop(self, game: GameState, player: int, old: int, new: int) -> Outcome:
         """Develop: a card from hand replaces a Location of your State, which is discarded.
         (The base game's Development rules are not in the rulebooks; only the replacement and
         M14's discarded Goods are modelled.)"""
-        player = scenario.player_index(step.get("player"))
-        old = self._uid(game, scenario, step["develop"])
-        new = self._uid(game, scenario, step["with"])
         if game.where[old] != game.zone_key("state", player) or game.instances[old].face == "ruins":
             return self.refuse(game, player, f"{self.name_of(game, old)} is not a Location in your State")
         if not self._in_hand(game, player, new):
@@ -532,6 +609,29 @@ class FiftyFirstState(Engine):
         self.discard_card(game, old, player)
         self.place_in_state(game, new, player)
         return Outcome("done")
+
+    # --- scenario steps: thin adapters over the actions ---------------------------------------
+    def _card_step(self, game, step, scenario, key: str, action) -> Outcome:
+        return action(game, scenario.player_index(step.get("player")), self._uid(game, scenario, step[key]))
+
+    def step_construct(self, game, step, scenario) -> Outcome:
+        return self._card_step(game, step, scenario, "construct", self.construct)
+
+    def step_deal(self, game, step, scenario) -> Outcome:
+        return self._card_step(game, step, scenario, "deal", self.make_deal)
+
+    def step_raze(self, game, step, scenario) -> Outcome:
+        return self._card_step(game, step, scenario, "raze", self.raze_card)
+
+    def step_raze_location(self, game, step, scenario) -> Outcome:
+        return self._card_step(game, step, scenario, "raze_location", self.raze_enemy)
+
+    def step_discard(self, game, step, scenario) -> Outcome:
+        return self._card_step(game, step, scenario, "discard", self.discard)
+
+    def step_develop(self, game, step, scenario) -> Outcome:
+        return self.develop(game, scenario.player_index(step.get("player")), self._uid(game, scenario, step["develop"]),
+                            self._uid(game, scenario, step["with"]))
 
     # --- planning (used by efficient Assault) ------------------------------------------------
     def sandbox(self, game: FiftyGame) -> FiftyGame:

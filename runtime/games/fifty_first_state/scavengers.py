@@ -10,8 +10,8 @@ Connection pile (zone ``yellow_connections``, card source ``yellow connection``)
 What is here (procedures, not card effects):
 - setup (S01/S02): the Yellow Connection pile; starting hands, of which each player discards 2;
 - where discards go (S02/S04): every card a player discards goes to that player's own pile;
-- Lookout (S03): reveal the top Yellow Connection card; the draft's left-over card goes to the
-  current Starting Player's Personal Discard pile;
+- Lookout (S03): reveal the top Yellow Connection card; the (stand-in) draft's left-over card goes
+  to the current Starting Player's Personal Discard pile, by the ``discard_pile`` hook;
 - take or play a Yellow Connection (S05); Cleanup (S06): the revealed card, if not taken, is
   discarded;
 - the verb ``demolish`` (Demolition Mike / Tommy, S14).
@@ -23,15 +23,16 @@ Decisions on cases the rulebook leaves open (also in docs/decisions.md, "51st St
   Discard pile (S04: any card discarded from your hand).
 - Taking a Yellow Connection takes the top card of the pile, revealed or not; a revealed card
   taken during the round is not replaced until the next Lookout.
-- The base game's Lookout draft and starting hand are not in the rulebooks: the pack models the
-  least S02/S03 need (tables ``lookout`` and ``starting_hand`` in scavengers.yaml, provisional).
+- The base game's Lookout draft and starting hand are not in the rulebooks: the draft is the
+  stand-in base turn's (game.yaml ``lookout_draft``), the starting hand provisional
+  (``starting_hand`` in scavengers.yaml).
 - A card discarded by no player (none of the above) still goes to the central discard pile.
 """
 from __future__ import annotations
 
 from runtime.context import Ctx, face_view
 from runtime.engine import Outcome
-from runtime.errors import Refused, RulesError
+from runtime.errors import Refused
 from runtime.refs import THING, VAR
 from runtime.verbs import AMOUNTS, Slot, verb
 
@@ -97,29 +98,13 @@ class Scavengers(Pack):
 
     # --- phases (S03, S06) -------------------------------------------------------------------
     def phase(self, engine, game, name) -> None:
+        """S03: the Lookout also reveals the top Yellow Connection card (the draft itself is the base
+        turn's, ``FiftyFirstState.draft``; its left-over goes to the current Starting Player's pile
+        through ``discard_pile``). S06: Cleanup discards it if nobody took it."""
         if name == "lookout":
             self.reveal_yellow(engine, game)
-            for _ in range(self.draft_rounds(game)):
-                self.draft(engine, game)
         elif name == "cleanup":
             self.cleanup_yellow(engine, game)
-
-    def draft_rounds(self, game) -> int:
-        """Drafting rounds per Lookout: table ``lookout`` (provisional), or ``options['draft_rounds']``
-        (a scenario that looks only at the Yellow Connection pile sets 0)."""
-        if "draft_rounds" in game.options:
-            return int(game.options["draft_rounds"])
-        return int((game.compiled.table("lookout") or {}).get("draft_rounds", 0))
-
-    def start_player(self, game) -> int:
-        """The current Starting Player: ``options['start_player']`` (a name) or the turn player."""
-        name = game.options.get("start_player")
-        if name is None:
-            return game.turn_player
-        for p in game.players:
-            if p.name == name:
-                return p.index
-        raise RulesError(f"unknown Starting Player {name!r}")
 
     def reveal_yellow(self, engine, game) -> int | None:
         """S03: reveal the top card of the Yellow Connection pile (it stays on top of the pile)."""
@@ -142,31 +127,6 @@ class Scavengers(Pack):
             game.move(top, game.zone_key("connection_discard", None))
             game.emit("discard", None, f"{game.record(top).get('name')} was not taken: it goes to the "
                       "Connection discard pile")
-
-    def draft(self, engine, game) -> list[int]:
-        """One drafting round of the Lookout (S03): the top (players + 1) cards of the Deck are
-        revealed; from the Starting Player on, each player takes one into hand; the card left
-        over goes to the current Starting Player's Personal Discard pile. (The base game's draft
-        is not in the rulebooks: this is the least S03 needs, see table ``lookout``.)"""
-        deck = game.zone_key("deck", None)
-        players = game.active_players()
-        first = self.start_player(game)
-        order = sorted(players, key=lambda p: (p - first) % len(game.players))
-        shown = game.top(deck, len(players) + 1)
-        if not shown:
-            return []
-        game.emit("lookout", None, "reveals " + ", ".join(engine.name_of(game, u) for u in shown))
-        for p in order:
-            if not shown:
-                break
-            pick = Ctx(game, p).ask(shown, 1, prompt="draft a card")[0]
-            shown.remove(pick)
-            game.move(pick, game.zone_key("hand", p))
-            game.instances[pick].owner = p
-            game.emit("draft", p, f"drafts {engine.name_of(game, pick)}")
-        for uid in shown:  # S03: the left-over card
-            engine.discard_card(game, uid, first)
-        return shown
 
     # --- Yellow Connection cards (S05) -------------------------------------------------------
     def take_connection(self, engine, game, player: int) -> Outcome:
@@ -210,7 +170,7 @@ class Scavengers(Pack):
 
     def step_draft(self, engine, game, step, scenario) -> Outcome:
         for _ in range(int(step["draft"])):
-            self.draft(engine, game)
+            engine.draft(game)
         return Outcome("done")
 
 

@@ -29,6 +29,7 @@ _SHARED = frozenset({"vocab", "cards", "engine", "compiled", "verbs", "default_a
 class TurnState:
     """Where the stand-in base turn stands (runtime/games/fifty_first_state/turn.py)."""
 
+    moves: bool = False           # a match plays this game: the draft and the actions are moves
     stage: str = "start"          # start | draft | action | over
     shown: list = field(default_factory=list)   # draft: the cards still on offer
     draft_left: int = 0           # drafting rounds still to play this Lookout
@@ -41,7 +42,7 @@ class TurnState:
     ended: str = ""               # why the game ended
 
     def copy(self) -> "TurnState":
-        return TurnState(self.stage, list(self.shown), self.draft_left, self.drafter, list(self.drafted),
+        return TurnState(self.moves, self.stage, list(self.shown), self.draft_left, self.drafter, list(self.drafted),
                          self.seat, set(self.passed), Counter(self.actions), set(self.used), self.ended)
 
 
