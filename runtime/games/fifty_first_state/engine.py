@@ -69,6 +69,25 @@ class FiftyFirstState(Engine):
              "discard": "step_discard", "develop": "step_develop", "end_game": "step_end_game",
              "raze_location": "step_raze_location", "look": "step_look"}
 
+    # --- the game protocol (runtime/protocol.py): the stand-in base turn, turn.py ---------------
+    def new_match(self, compiled, players: list[str], seed: int = 0, agents=None, turn_cap: int | None = None,
+                  options: dict | None = None):
+        """A whole game to a winner through the stand-in base turn (turn.py). ``turn_cap`` caps the
+        rounds (below the stand-in ``game_end.rounds``); ``agents`` make the choices inside effects."""
+        from .turn import new_match
+
+        opts = dict(options or {})
+        if turn_cap is not None:
+            opts["round_cap"] = int(turn_cap)
+        return new_match(self, compiled, players, seed, agents=agents, options=opts)
+
+    def evaluate(self, game: GameState, seat: int) -> float:
+        """What the greedy and Monte Carlo bots maximise: VP now plus what the seat's Locations
+        would score at the end (stand-in ``final_scoring``)."""
+        per = int((game.compiled.table("final_scoring") or {}).get("vp_per_location", 0))
+        here = [u for u in game.zone("state", seat) if game.instances[u].face != "ruins"]
+        return float(game.players[seat].goods["vp"] + per * len(here))
+
     # --- packs -------------------------------------------------------------------------------
     def packs(self, game: GameState) -> list[Pack]:
         """The packs in play: ``options["packs"]``, else every registered pack compiled into the game."""

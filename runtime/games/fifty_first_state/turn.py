@@ -1,0 +1,409 @@
+"""The stand-in base turn of 51st State, played through the game protocol (runtime/protocol.py).
+
+The base game's rulebook is not among the project's rulebooks; the State Packs' rulebooks describe
+only what they change. To play whole games to a winner this module plays the smallest base turn the
+packs need, every part of it a table of game.yaml marked ``stand_in`` with its note (shown as such in
+the reference and in simulation reports):
+
+    Lookout   the stand-in draft (``lookout_draft``), each pick a move; Scavengers reveals its Yellow
+              Connection card (S03) and takes the left-over into the Starting Player's pile
+    Production, Assault (Moloch, M04, skipped in round 1), Deploy (Moloch, M06): automatic
+    Action    from the Starting Player on, one action at a time until every player has passed
+              (``action_phase``): construct (``construct_cost``), make a Deal, raze a card from hand or
+              a Location (yours or another player's), use a Location's or a Faction board Action (once
+              per round each), hack or destroy a Deployed Machine (M07, M08), take or play a Yellow
+              Connection (S05)
+    Cleanup   as the engine's; then the Starting Player passes on (``starting_player``)
+    End       after a round in which someone reached ``game_end.vp`` VP, or after ``game_end.rounds``
+              rounds, or when the Deck ran out (``deck_out``); Moloch's penalty (M10), then each
+              Location scores ``final_scoring.vp_per_location``; ties by ``final_scoring.tie_breaks``
+
+The turn's progress lives in the game (``FiftyGame.turn``), so ``Match.copy`` is a copy of the game.
+An action is offered only when it would be taken: costs are checked before anything changes, and an
+Action of a Location (whose effect may ask for choices) is tried on a copy first, with first-legal
+choices — an Action that succeeds only with some other choice is not offered (a known limit).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from runtime.context import Ctx, face_view
+from runtime.errors import Refused
+from runtime.protocol import Move, Result, refuse_unless_legal
+
+from .state import FiftyGame
+
+PASS = ("pass",)
+
+
+def table(game, name: str) -> dict:
+    return game.compiled.table(name) or {}
+
+
+class FiftyMatch:
+    """One 51st State game in progress (the protocol's ``Match``)."""
+
+    def __init__(self, game: FiftyGame):
+        self.game = game
+        self._legal: list[Move] | None = None
+
+    # --- the protocol -------------------------------------------------------------------------
+    def to_act(self) -> int | None:
+        t = self.game.turn
+        if t.stage == "draft":
+            return t.drafter
+        if t.stage == "action":
+            return t.seat
+        return None
+
+    def terminal(self) -> bool:
+        return self.game.turn.stage == "over"
+
+    def legal_moves(self) -> list[Move]:
+        if self._legal is None:
+            t = self.game.turn
+            if t.stage == "draft":
+                self._legal = self._draft_moves()
+            elif t.stage == "action":
+                self._legal = self._action_moves(t.seat)
+            else:
+                self._legal = []
+        return list(self._legal)
+
+    def apply(self, move: Move) -> None:
+        move = refuse_unless_legal(move, self.legal_moves())
+        self._legal = None
+        t = self.game.turn
+        if t.stage == "draft":
+            self._apply_draft(move)
+        else:
+            self._apply_action(move)
+        self.advance()
+
+    def result(self) -> Result:
+        if not self.terminal():
+            raise Refused("the game is not over")
+        g = self.game
+        scores = tuple(g.players[p.index].goods["vp"] for p in g.players)
+        keys = {p.index: self._rank_key(p.index) for p in g.players if not p.out}
+        best = max(keys.values())
+        winners = tuple(sorted(p for p, k in keys.items() if k == best))
+        names = ", ".join(g.players[w].name for w in winners)
+        reason = f"{names} {'has' if len(winners) == 1 else 'share'} {scores[winners[0]]} VP"
+        ties = [p for p, k in keys.items() if k[0] == best[0]]
+        if len(ties) > 1 and len(winners) == 1:
+            reason += " (tie broken by " + self._broken_by(ties) + ")"
+        elif len(winners) > 1:
+            reason += " (a tie that survives the tie-breaks)"
+        return Result(scores, winners, f"{reason}; the game ended: {g.turn.ended}")
+
+    def copy(self) -> "FiftyMatch":
+        return FiftyMatch(self.game.copy())
+
+    # --- running the automatic parts ------------------------------------------------------------
+    def advance(self) -> None:
+        """Run the automatic phases until a seat must decide or the game is over."""
+        g, eng, t = self.game, self.game.engine, self.game.turn
+        while True:
+            if t.stage == "over":
+                return
+            if t.stage == "start":
+                eng.phase(g, "lookout")  # packs' additions (Scavengers' Yellow Connection, S03)
+                t.draft_left = eng.draft_rounds(g)
+                t.stage = "draft"
+                self._deal()
+            if t.stage == "draft":
+                if t.shown and t.drafter is not None:
+                    return
+                if t.draft_left > 0:
+                    self._deal()
+                    continue
+                for name in eng.phase_order(g):
+                    if name in ("production", "assault", "deploy"):
+                        eng.phase(g, name)
+                eng.phase(g, "action")  # its packs' additions, if any; the actions are moves
+                t.stage, t.passed, t.actions = "action", set(), Counter()
+                t.seat = self._next_seat(None)
+            if t.stage == "action":
+                if t.seat is not None:
+                    return
+                eng.phase(g, "cleanup")  # ends the round; the Starting Player passes on
+                t.used = set()
+                why = self._ended()
+                if why:
+                    self._finish(why)
+                    return
+                t.stage = "start"
+
+    def _deal(self) -> None:
+        g, eng, t = self.game, self.game.engine, self.game.turn
+        while t.draft_left > 0:
+            t.draft_left -= 1
+            t.shown = eng.deal_draft(g)
+            t.drafted = []
+            if t.shown:
+                t.drafter = eng.draft_order(g)[0]
+                return
+        t.shown, t.drafter = [], None
+
+    def _next_seat(self, after: int | None) -> int | None:
+        g, t = self.game, self.game.turn
+        order = g.engine.draft_order(g)  # from the Starting Player, players still in
+        if after is None:
+            cands = order
+        else:
+            i = order.index(after)
+            cands = order[i + 1:] + order[:i + 1]
+        for p in cands:
+            if p not in t.passed:
+                return p
+        return None
+
+    # --- the draft ----------------------------------------------------------------------------
+    def _draft_moves(self) -> list[Move]:
+        g = self.game
+        return [Move(f"Draft {g.engine.name_of(g, u)}", ("draft", u)) for u in g.turn.shown]
+
+    def _apply_draft(self, move: Move) -> None:
+        g, eng, t = self.game, self.game.engine, self.game.turn
+        uid = move.key[1]
+        t.shown.remove(uid)
+        eng.draft_pick(g, t.drafter, uid)
+        t.drafted.append(t.drafter)
+        rest = [p for p in eng.draft_order(g) if p not in t.drafted]
+        if rest and t.shown:
+            t.drafter = rest[0]
+            return
+        eng.draft_leftover(g, t.shown)
+        t.shown, t.drafter = [], None
+
+    # --- the action phase -----------------------------------------------------------------------
+    def _action_moves(self, p: int) -> list[Move]:
+        g, eng = self.game, self.game.engine
+        out = [Move("Pass (end your Action phase)", PASS)]
+        me = g.players[p]
+        name = lambda u: eng.name_of(g, u)  # noqa: E731
+        cost = construct_cost(g)
+        for uid in g.zone("hand", p):
+            rec = face_view(g.record(uid), g.instances[uid])
+            if rec.get("rows") and can_pay(g, p, cost):
+                out.append(Move(f"Construct {name(uid)} (pay {cost_text(cost)})", ("construct", uid)))
+        for uid in g.zone("hand", p):
+            rec = face_view(g.record(uid), g.instances[uid])
+            if not rec.get("rows"):
+                continue
+            d = eng._distance(g, uid)
+            deal, raze = eng.contact_for(g, "deal"), eng.contact_for(g, "raze")
+            if me.goods[deal] >= d:
+                out.append(Move(f"Make {name(uid)} a Deal (pay {d} {good_name(g, deal)})", ("deal", uid)))
+            if me.goods[raze] >= d:
+                out.append(Move(f"Raze {name(uid)} from hand for its Spoils (pay {d} {good_name(g, raze)})",
+                                ("raze", uid)))
+        for q in g.active_players():
+            if q == p:
+                continue
+            for uid in g.zone("state", q):
+                if g.instances[uid].face == "ruins":
+                    continue
+                good, n = eng.raze_cost(g, uid)
+                if me.goods[good] >= n:
+                    out.append(Move(f"Raze {name(uid)} of {g.players[q].name} (pay {n} {good_name(g, good)})",
+                                    ("raze_enemy", uid)))
+        for zone in ("state", "faction_board"):
+            for uid in g.zone(zone, p):
+                if uid in g.turn.used or g.instances[uid].face == "ruins" or eng.blocked(g, uid):
+                    continue
+                if "action" not in face_view(g.record(uid), g.instances[uid]).get("slots", {}):
+                    continue
+                if self._would_work(lambda twin, uid=uid: twin.engine.use_action(twin, p, uid)):
+                    out.append(Move(f"Use the Action of {name(uid)}", ("use", uid)))
+        moloch = pack(g, "moloch")
+        if moloch is not None:
+            for uid in g.zone("deployed"):
+                try:
+                    moloch._payment(g, p, moloch._remaining(g, uid, "hack"), "hack")
+                    out.append(Move(f"Hack {name(uid)} (pay {cost_text(Counter(g.record(uid)['code']))})",
+                                    ("hack", uid)))
+                except Refused:
+                    pass
+                try:
+                    moloch._payment(g, p, moloch._remaining(g, uid, "destroy"), "destroy")
+                    out.append(Move(f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)",
+                                    ("destroy", uid)))
+                except Refused:
+                    pass
+        scav = pack(g, "scavengers")
+        if scav is not None:
+            pile = g.zone("yellow_connections")
+            if len(g.zone("hand", p)) >= 2 and (pile or g.zone("connection_discard")):
+                out.append(Move("Discard 2 cards to take the top Yellow Connection card", ("take_connection",)))
+            for uid in g.zone("hand", p):
+                if g.record(uid).get("kind") == "connection" and self._would_work(
+                        lambda twin, uid=uid: scav.play_connection(twin.engine, twin, p, uid)):
+                    out.append(Move(f"Play {name(uid)}", ("play_connection", uid)))
+        return out
+
+    def _would_work(self, attempt) -> bool:
+        """Try an action on a copy of the game (first-legal choices): would it be taken?"""
+        twin = self.game.copy(agents={})
+        try:
+            return attempt(twin).status == "done"
+        except Refused:
+            return False
+
+    def _apply_action(self, move: Move) -> None:
+        g, eng, t = self.game, self.game.engine, self.game.turn
+        p = t.seat
+        kind = move.key[0]
+        g.emit("move", p, move.label)
+        if kind == "pass":
+            t.passed.add(p)
+        else:
+            uid = move.key[1] if len(move.key) > 1 else None
+            if kind == "construct":
+                pay_cost(g, p, construct_cost(g))
+                eng.construct(g, p, uid)
+            elif kind == "deal":
+                eng.make_deal(g, p, uid)
+            elif kind == "raze":
+                eng.raze_card(g, p, uid)
+            elif kind == "raze_enemy":
+                eng.raze_enemy(g, p, uid)
+            elif kind == "use":
+                t.used.add(uid)
+                eng.use_action(g, p, uid)  # a refusal here (another choice than the trial's) changes nothing
+            elif kind == "hack":
+                pack(g, "moloch").hack(eng, g, p, uid)
+            elif kind == "destroy":
+                pack(g, "moloch").destroy(eng, g, p, uid)
+            elif kind == "take_connection":
+                pack(g, "scavengers").take_connection(eng, g, p)
+            elif kind == "play_connection":
+                pack(g, "scavengers").play_connection(eng, g, p, uid)
+            t.actions[p] += 1
+            if t.actions[p] >= int(table(g, "action_phase").get("actions_per_player", 8)):
+                t.passed.add(p)
+                g.emit("pass", p, "has taken the most actions a player may take this round: passes (stand-in)")
+        t.seat = self._next_seat(p)
+
+    # --- the end --------------------------------------------------------------------------------
+    def _ended(self) -> str:
+        g = self.game
+        end = table(g, "game_end")
+        goal = end.get("vp")
+        if goal is not None:
+            top = [g.players[p].name for p in g.active_players() if g.players[p].goods["vp"] >= int(goal)]
+            if top:
+                return f"{', '.join(top)} reached {goal} VP (stand-in)"
+        if table(g, "deck_out").get("ends_game") and not g.zone("deck"):
+            return "the Deck ran out (stand-in)"
+        cap = g.options.get("round_cap")
+        if cap is not None and g.round > int(cap) and (end.get("rounds") is None or int(cap) < int(end["rounds"])):
+            return f"the round cap ({cap}) was reached"
+        if end.get("rounds") is not None and g.round > int(end["rounds"]):
+            return f"{end['rounds']} rounds were played (stand-in)"
+        return ""
+
+    def _finish(self, why: str) -> None:
+        """M10 first (before the Locations' VP), then each Location scores (stand-in)."""
+        g, eng = self.game, self.game.engine
+        g.turn.stage, g.turn.ended, g.turn.seat, g.turn.drafter = "over", why, None, None
+        eng.end_game(g)
+        per = int(table(g, "final_scoring").get("vp_per_location", 0))
+        for p in g.active_players():
+            n = len(locations(g, p))
+            if per and n:
+                g.players[p].goods["vp"] += per * n
+                g.emit("score", p, f"scores {per * n} VP for {n} Locations (stand-in)")
+
+    def _rank_key(self, p: int) -> tuple:
+        g = self.game
+        key = [g.players[p].goods["vp"]]
+        for tb in table(g, "final_scoring").get("tie_breaks") or []:
+            key.append(TIE_BREAKS[tb](g, p))
+        return tuple(key)
+
+    def _broken_by(self, tied: list[int]) -> str:
+        g = self.game
+        names = table(g, "final_scoring").get("tie_breaks") or []
+        for i, tb in enumerate(names, start=1):
+            if len({self._rank_key(p)[i] for p in tied}) > 1:
+                return tb
+        return "nothing"
+
+
+def locations(game, p: int) -> list[int]:
+    return [u for u in game.zone("state", p) if game.instances[u].face != "ruins"]
+
+
+TIE_BREAKS = {
+    "most locations": lambda g, p: len(locations(g, p)),
+    "most goods": lambda g, p: sum(n for k, n in g.players[p].goods.items() if k != "vp"),
+}
+
+
+def pack(game, name: str):
+    return next((k for k in game.engine.packs(game) if k.name == name), None)
+
+
+def good_name(game, good: str) -> str:
+    return str((game.vocab.get("goods", {}).get(good) or {}).get("name", good)).lower()
+
+
+def construct_cost(game) -> Counter:
+    return Counter({k: int(v) for k, v in table(game, "construct_cost").items() if k != "stand_in"})
+
+
+def cost_text(cost: Counter) -> str:
+    return ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(cost.items()) if n) or "nothing"
+
+
+def can_pay(game, p: int, cost: Counter) -> bool:
+    """Goods or Good groups ("resource": any of its Goods) the player can pay in full."""
+    goods = game.players[p].goods
+    groups = game.vocab.get("good_groups") or {}
+    left = Counter(goods)
+    for k, n in sorted(cost.items(), key=lambda kv: kv[0] in groups):  # plain Goods first
+        if k in groups:
+            have = sum(left[m] for m in groups[k])
+            if have < n:
+                return False
+            for m in sorted(groups[k]):  # what is left is enough: which ones does not matter here
+                take = min(n, left[m])
+                left[m] -= take
+                n -= take
+        else:
+            if left[k] < n:
+                return False
+            left[k] -= n
+    return True
+
+
+def pay_cost(game, p: int, cost: Counter) -> None:
+    """Pay a stand-in cost; for a Good group the player's agent chooses which Goods."""
+    if not can_pay(game, p, cost):
+        raise Refused(f"cannot pay {cost_text(cost)}")
+    goods = game.players[p].goods
+    groups = game.vocab.get("good_groups") or {}
+    for k, n in sorted(cost.items(), key=lambda kv: kv[0] in groups):
+        for _ in range(n):
+            good = k
+            if k in groups:
+                options = [m for m in sorted(groups[k]) if goods[m] > 0]
+                good = Ctx(game, p).ask(options, 1, prompt=f"which {k} to pay")[0]
+            goods[good] -= 1
+            game.emit("spend", p, f"pays 1 {good}", good=good, n=1)
+
+
+def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None) -> FiftyMatch:
+    """A new 51st State game played through the stand-in base turn (every pack compiled in)."""
+    game = engine.new_game(compiled, list(players), seed=seed, agents=agents, options=options)
+    game.turn.moves = True
+    start = {k: int(v) for k, v in table(game, "starting_goods").items() if k in (game.vocab.get("goods") or {})}
+    for p in game.players:
+        p.goods.update(start)
+    if start:
+        game.emit("setup", None, "each player starts with " + cost_text(Counter(start)) + " (stand-in)")
+    match = FiftyMatch(game)
+    match.advance()
+    return match

@@ -1,0 +1,196 @@
+"""51st State through the game protocol: the stand-in base turn (turn.py) plays whole games to a winner.
+
+The bench (bench/games.py) measures 1,000 seeded random games; here fewer, with every invariant
+checked after every move.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from runtime.agents import SeededRandom
+from runtime.errors import Refused
+from runtime.protocol import Match, Move
+
+from .helpers import compiled
+
+from runtime.engine import engine_for
+
+STAND_INS = ("lookout_draft", "starting_player", "starting_goods", "construct_cost", "features", "action_phase",
+             "deck_out", "game_end", "final_scoring")
+
+
+def match(seed=1, players=("Ann", "Bob", "Cid"), **options):
+    c = compiled()
+    agents = {i: SeededRandom(random.Random(seed * 97 + i)) for i in range(len(players))}
+    return engine_for(c).new_match(c, list(players), seed=seed, agents=agents, options=options or None)
+
+
+def invariants(m) -> list[str]:
+    g = m.game
+    problems = list(g.check_conservation())
+    for p in g.players:
+        problems += [f"{p.name} has {n} {k}" for k, n in p.goods.items() if n < 0]
+    for uid in g.zone("deployed"):
+        if g.instances[uid].face != "front":
+            problems.append("a Deployed Machine is not Machine side up (M06)")
+    for p in g.players:
+        for uid in g.zone("hand", p.index) + g.zone("state", p.index):
+            if g.instances[uid].owner != p.index:
+                problems.append(f"{g.instances[uid]} in {p.name}'s hand/State belongs to {g.instances[uid].owner}")
+    if m.terminal():
+        if m.to_act() is not None or m.legal_moves():
+            problems.append("a finished game still has a seat to act")
+    else:
+        if m.to_act() is None or not m.legal_moves():
+            problems.append("an unfinished game has nobody to act or no move")
+        keys = [mv.key for mv in m.legal_moves()]
+        if len(keys) != len(set(keys)):
+            problems.append("two legal moves share a key")
+    return problems
+
+
+def play_out(m, rng) -> int:
+    moves = 0
+    while not m.terminal():
+        legal = m.legal_moves()
+        m.apply(rng.choice(legal))
+        moves += 1
+        assert invariants(m) == [], (moves, invariants(m))
+        assert moves < 5000
+    return moves
+
+
+def test_seeded_random_games_play_to_a_winner_with_every_invariant_holding():
+    reasons = Counter()
+    for seed in range(12):
+        m = match(seed, players=("Ann", "Bob", "Cid", "Dee")[: 2 + seed % 3])
+        assert isinstance(m, Match)
+        play_out(m, random.Random(seed))
+        r = m.result()
+        assert r.winners and all(0 <= w < len(m.game.players) for w in r.winners)
+        assert len(r.scores) == len(m.game.players)
+        assert all(r.scores[w] == max(r.scores) for w in r.winners)
+        assert "stand-in" in r.reason or "round cap" in r.reason
+        reasons[r.reason.split("the game ended: ")[1]] += 1
+    assert sum(reasons.values()) == 12
+
+
+def test_same_seed_same_moves_same_game():
+    a, b = match(5), match(5)
+    ra, rb = random.Random(9), random.Random(9)
+    play_out(a, ra)
+    play_out(b, rb)
+    assert a.result() == b.result()
+    assert a.game.trace_text() == b.game.trace_text()
+
+
+def test_an_illegal_move_is_refused_and_changes_nothing():
+    m = match(2)
+    before = m.game.snapshot()
+    with pytest.raises(Refused):
+        m.apply(Move("Construct a card from nowhere", ("construct", 99999)))
+    assert m.game.snapshot() == before
+
+
+def test_a_copy_is_independent():
+    m = match(3)
+    twin = m.copy()
+    before = m.game.snapshot()
+    play_out(twin, random.Random(1))
+    assert twin.terminal() and not m.terminal()
+    assert m.game.snapshot() == before
+    play_out(m, random.Random(1))  # and the original still plays on
+
+
+def test_moves_are_labelled_in_english_and_pass_is_always_there_in_the_action_phase():
+    m = match(4)
+    seen_action = False
+    rng = random.Random(4)
+    while not m.terminal():
+        legal = m.legal_moves()
+        assert all(mv.label and mv.label[0].isupper() for mv in legal)
+        if m.game.turn.stage == "action":
+            seen_action = True
+            assert legal[0].key == ("pass",) and legal[0].label.startswith("Pass")
+        else:
+            assert all(mv.label.startswith("Draft ") for mv in legal)
+        m.apply(rng.choice(legal))
+    assert seen_action
+
+
+@pytest.mark.rule("S03")
+def test_the_current_starting_player_passes_on_and_takes_the_draft_leftover():
+    # stand-in (table starting_player): it passes on each round; S03: the left-over of each drafting
+    # round goes to the CURRENT Starting Player's Personal Discard pile.
+    m = match(6, players=("Ann", "Bob", "Cid"))
+    g = m.game
+    seen = []
+    while not m.terminal() and g.round <= 3:
+        if g.turn.stage == "draft":
+            sp = g.engine.start_player(g)
+            pile_before = len(g.zone("personal_discard", sp))
+            first = g.turn.drafter
+            assert first == sp  # the Starting Player drafts first
+            for _ in range(len(g.active_players())):
+                if g.turn.stage != "draft" or g.turn.drafter is None:
+                    break
+                m.apply(m.legal_moves()[0])
+            if len(g.zone("personal_discard", sp)) == pile_before + 1:
+                seen.append((g.round, sp))
+        else:
+            m.apply(m.legal_moves()[0])  # pass
+    # two drafting rounds a Lookout: each left-over went to that round's Starting Player, who changed
+    by_round = {}
+    for r, sp in seen:
+        by_round.setdefault(r, set()).add(sp)
+    assert by_round == {1: {0}, 2: {1}, 3: {2}} and seen[:4] == [(1, 0), (1, 0), (2, 1), (2, 1)]
+    assert "Bob: is the Starting Player now" in g.trace_text()
+
+
+def test_a_scenario_naming_the_starting_player_keeps_it():
+    from .helpers import new_game
+
+    game, eng, _ = new_game(players=("Ann", "Bob"), start_player="Bob", packs=["scavengers"], draft_rounds=0)
+    eng.end_round(game)
+    assert eng.start_player(game) == 1
+
+
+def test_every_stand_in_rule_is_marked_in_data_and_shown_as_such_in_the_reference():
+    c = compiled()
+    for name in STAND_INS:
+        spec = c.vocab["tables"][name]
+        assert isinstance(spec["stand_in"]["note"], str) and "Stand-in" in spec["stand_in"]["note"]
+    from compiler.reference import table_views
+
+    views = table_views("deck_out", c.vocab["tables"]["deck_out"])
+    assert views[0].title.endswith("(stand-in)")
+    assert views[0].note.startswith("Stand-in (this project's rule, not the published game's)")
+
+
+def test_a_stand_in_mark_without_a_note_is_a_located_schema_error():
+    from compiler.diagnostics import Diagnostics
+    from compiler.loader import load_text
+    from compiler.schema import validate
+
+    diags = Diagnostics()
+    doc = load_text("game: g\nname: G\ntables:\n  rule:\n    stand_in: {}\n", "game.yaml", diags)
+    assert not validate(doc, "game", diags)
+    errs = [d for d in diags.errors if d.code.startswith("E4")]
+    assert errs and errs[0].line == 5 and "note" in errs[0].message, [d.render() for d in diags]
+
+
+def test_the_deck_running_out_ends_the_game_at_the_end_of_that_round():
+    m = match(8, players=("Ann", "Bob", "Cid", "Dee"))
+    play_out(m, random.Random(8))
+    g = m.game
+    assert g.zone("deck") == [] and "the Deck ran out (stand-in)" in m.result().reason
+
+
+def test_final_scoring_counts_locations_after_the_moloch_penalty():
+    m = match(10, players=("Ann", "Bob"))
+    play_out(m, random.Random(10))
+    text = m.game.trace_text()
+    assert text.index("most Victory Points") < text.index("VP for")  # M10 before the Locations' VP
