@@ -30,6 +30,7 @@ from runtime.errors import Refused, RulesError
 from runtime.hexgrid import HexMap, fmt, parse_coord, step
 from runtime.refs import GOOD
 from runtime.state import GameState
+from runtime.statecopy import copy_state
 from runtime.verbs import UP_TO, Slot, verb
 
 ENGINE = "age_of_steam"
@@ -81,6 +82,17 @@ class MoonState:
     removed: list = field(default_factory=list)  # components removed at setup
     turn_order: list = field(default_factory=list)
 
+    def copy(self) -> "MoonState":
+        """An independent copy (the map, terrain and costs are shared: play never changes them)."""
+        return MoonState(self.map, self.terrain, self.town_cost, self.colours,
+                         {k: Link(v.id, v.owner, v.start, list(v.hexes), v.end) for k, v in self.links.items()},
+                         self.next_link, dict(self.track), {h: list(c) for h, c in self.cubes.items()},
+                         self.sun, self.turn, dict(self.built), self.move_round, set(self.moved),
+                         dict(self.borrowed), self.satellite_at, list(self.satellite_cubes), self.satellite_on,
+                         {k: list(v) for k, v in self.display.items()},
+                         {h: dict(v) for h, v in self.new_cities.items()},
+                         [dict(t) for t in self.new_city_tiles], list(self.removed), list(self.turn_order))
+
     def snapshot(self) -> dict:
         return {
             "links": {k: (v.owner, v.start, list(v.hexes), v.end) for k, v in sorted(self.links.items())},
@@ -97,14 +109,24 @@ class MoonState:
 
 
 class MoonGame(GameState):
-    """A GameState whose snapshot also covers the map state (so 'state unchanged' means all of it)."""
+    """A GameState whose snapshot also covers the map state (so 'state unchanged' means all of it).
+    ``turn_state`` is the stand-in turn's progress when the game is played through (moon_turn.py)."""
 
     moon: MoonState
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.turn_state = None
 
     def snapshot(self) -> dict:
         snap = super().snapshot()
         snap["moon"] = self.moon.snapshot()
         return snap
+
+    def copy(self, agents: dict | None = None) -> "MoonGame":
+        """An independent copy for trials and playouts (runtime/statecopy.py)."""
+        return copy_state(self, {"moon": MoonState.copy,
+                                 "turn_state": lambda t: t.copy() if t is not None else None}, agents)
 
 
 # --- verbs ------------------------------------------------------------------------------------
@@ -163,6 +185,24 @@ class AgeOfSteam(Engine):
         if setup:
             self.setup(game)
         return game
+
+    # --- the game protocol: the stand-in turn (age_of_steam_turn.py) -----------------------------
+    def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
+                  turn_cap: int | None = None, options: dict | None = None):
+        """A whole Moon game to a winner through the stand-in build / move goods / income loop.
+        ``turn_cap`` ends it earlier than the stand-in ``game_length``."""
+        from .age_of_steam_turn import new_match
+
+        opts = dict(options or {})
+        if turn_cap is not None:
+            opts["turn_cap"] = int(turn_cap)
+        return new_match(self, compiled, players, seed, agents=agents, options=opts)
+
+    def evaluate(self, game: MoonGame, seat: int) -> float:
+        """What the greedy and Monte Carlo bots maximise: the stand-in final score now, money as a tie-break."""
+        from .age_of_steam_turn import MoonMatch
+
+        return MoonMatch(game).score(seat) + game.players[seat].goods["money"] / 100.0
 
     def setup(self, game: MoonGame) -> None:
         """A02 and A11: cubes on Cities and the Landing hex, New Cities, Goods Display, Sun, Satellite."""
@@ -280,11 +320,12 @@ class AgeOfSteam(Engine):
 
     # --- building track ------------------------------------------------------
     def build(self, game: MoonGame, player: int, hexes: list, start=None, cont: str | None = None,
-              free: bool = False) -> Link:
+              free: bool = False, check_only: bool = False) -> Link | int | None:
         """Build track tiles along ``hexes``; refused (state unchanged) when the rules forbid it.
 
         ``start`` is the node built from (the Landing hex or a connected City); ``cont`` continues the
         player's own unfinished link. ``free`` lays pre-existing track for scenarios (no cost, no limit).
+        ``check_only`` checks everything and returns the cost without building (the legal moves).
         """
         m = game.moon
         who = game.players[player].name
@@ -369,6 +410,8 @@ class AgeOfSteam(Engine):
                               f"{done} and this build needs {tiles}")
             if p.goods["money"] < cost:
                 raise Refused(f"too little money: this build costs ${cost}, {who} has ${p.goods['money']}")
+        if check_only:
+            return cost
         # --- nothing has changed so far; from here on the build happens ---
         if cont is not None:
             link = m.links[cont]
@@ -422,7 +465,10 @@ class AgeOfSteam(Engine):
         return any(game.instances[u].card_id == action for u in game.zone("actions", player))
 
     # --- moving goods ---------------------------------------------------
-    def move(self, game: MoonGame, player: int, cube: str, frm, path: list, borrow: str | None = None) -> None:
+    def move(self, game: MoonGame, player: int, cube: str, frm, path: list, borrow: str | None = None,
+             check_only: bool = False) -> int | None:
+        """Move a cube along Complete Links to a City that accepts it (refused, state unchanged,
+        otherwise). ``check_only``: check it and return the number of links used, moving nothing."""
         m = game.moon
         who = game.players[player].name
         if m.move_round not in (1, 2):
@@ -484,6 +530,8 @@ class AgeOfSteam(Engine):
             if ln not in used:
                 raise Refused(f"this move does not use {borrow}")
             mine = borrow
+        if check_only:
+            return len(used)
         # --- legal: move the cube ---
         if borrow is not None:
             m.borrowed[player] = borrow

@@ -8,21 +8,16 @@ Fields (never patched onto a GameState from outside; the engine's ``state_class`
 - ``start_player``: the current Starting Player (S03; passes on each round, a stand-in rule);
 - ``turn``: the stand-in base turn's progress (``TurnState``), used by ``new_match``.
 
-``copy()`` duplicates what effects change (zones, cards, players, the RNG, the turn) and shares
-what never changes (the compiled cards, vocabulary, engine, verbs). Assault search and Monte Carlo
-playouts copy often: this is ~10x cheaper than ``copy.deepcopy``. The copy does not trace.
+``copy()`` (runtime/statecopy.py) duplicates what play changes and shares what never changes; the
+Assault search and Monte Carlo playouts copy often: it is ~10x cheaper than ``copy.deepcopy``.
 """
 from __future__ import annotations
 
-import copy
-import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from runtime.state import CardInst, GameState, Player
-
-# GameState fields a copy shares (never changed by play) or rebuilds itself
-_SHARED = frozenset({"vocab", "cards", "engine", "compiled", "verbs", "default_agent", "listening"})
+from runtime.state import GameState
+from runtime.statecopy import copy_state
 
 
 @dataclass
@@ -56,51 +51,4 @@ class FiftyGame(GameState):
 
     def copy(self, agents: dict | None = None) -> "FiftyGame":
         """An independent copy for trials and playouts (no trace; ``agents`` replaces the seats' agents)."""
-        twin = object.__new__(type(self))
-        d = twin.__dict__
-        for k, v in self.__dict__.items():
-            if k in _SHARED:
-                d[k] = v
-            elif k == "zones":
-                d[k] = {z: list(cards) for z, cards in v.items()}
-            elif k == "where":
-                d[k] = dict(v)
-            elif k == "instances":
-                d[k] = {u: CardInst(i.uid, i.card_id, i.face, _counter(i.goods), i.owner, _props(i.props))
-                        for u, i in v.items()}
-            elif k == "players":
-                d[k] = [Player(p.index, p.name, _counter(p.goods), dict(p.flags), p.out) for p in v]
-            elif k == "rng":
-                r = random.Random()
-                r.setstate(v.getstate())
-                d[k] = r
-            elif k == "log":
-                d[k] = []
-            elif k in ("events",):
-                d[k] = list(v)  # typed events are frozen: shared items, a new list
-            elif k == "until":
-                d[k] = list(v)  # (phase, partial over a module function): shared, they take the game
-            elif k == "turn":
-                d[k] = v.copy()
-            elif k == "assault":
-                d[k] = None
-            elif k == "agents":
-                d[k] = dict(agents) if agents is not None else copy.deepcopy(v)
-            else:
-                d[k] = copy.deepcopy(v)
-        twin.tracing = False
-        return twin
-
-
-def _counter(c: Counter) -> Counter:
-    out = Counter.__new__(Counter)  # Counter(c) goes through Counter.update: far slower for a copy
-    dict.update(out, c)
-    return out
-
-
-def _props(props: dict) -> dict:
-    """A card's props: strings, numbers and flags are shared; lists and dicts are copied."""
-    if not props:
-        return {}
-    return {k: (list(v) if type(v) is list else copy.deepcopy(v) if isinstance(v, (dict, set)) else v)
-            for k, v in props.items()}
+        return copy_state(self, {"turn": TurnState.copy, "assault": lambda v: None}, agents)

@@ -1,0 +1,254 @@
+"""The stand-in Age of Steam turn on the Moon, played through the game protocol (runtime/protocol.py).
+
+The Moon rulebook gives only what the map changes (A01–A13). To play whole games to a winner this
+module plays the smallest loop the map's rules need, every base-game part of it a table of game.yaml
+marked ``stand_in`` with its note (shown as such in the reference and in simulation reports):
+
+    Select Actions  in turn order, each player takes one special action tile still available or none
+                    (``select_actions``); the Engineer's effect grants 3 tiles (A03)
+    Build Track     the rule ``build_track`` grants 2 tiles (A03); in turn order, each player builds one
+                    tile a move (from the Landing hex or a connected City, A04; extending or completing
+                    an unfinished link of theirs) until they stop
+    Move Goods      two rounds (A07–A09, A13); in each, in turn order, each player delivers one cube
+                    along Complete Links, or none
+    Income          each player receives money equal to their income (``income``)
+    Goods Growth    the engine's (A10), then the Satellite (A11–A12), then the turn ends
+    End             after ``game_length.turns`` turns; ``final_score`` decides the winner
+
+Moves are the decisions between rules: which tile, which cube, which route; a build or a delivery is
+offered only when the engine's own checks accept it (``check_only``). The Satellite's chooser (A12)
+decides through their agent, inside the rule.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from runtime.errors import Refused
+from runtime.hexgrid import fmt
+from runtime.protocol import Move, Result, refuse_unless_legal
+
+from .age_of_steam_playout import routes
+
+
+def table(game, name: str) -> dict:
+    return (game.vocab.get("tables") or {}).get(name) or {}
+
+
+@dataclass
+class MoonTurn:
+    stage: str = "actions"        # actions | build | move | over
+    index: int = 0                # position in the turn order of the seat to act
+    delivered: int = 0            # cubes delivered so far (they leave the board)
+    cubes_at_start: int = 0       # cubes on the board, the Goods Display and the Satellite at setup
+    ended: str = ""
+    acted: set = field(default_factory=set)
+
+    def copy(self) -> "MoonTurn":
+        return MoonTurn(self.stage, self.index, self.delivered, self.cubes_at_start, self.ended, set(self.acted))
+
+
+class MoonMatch:
+    """One Moon game in progress (the protocol's ``Match``)."""
+
+    def __init__(self, game):
+        self.game = game
+        self._legal: list[Move] | None = None
+
+    @property
+    def t(self) -> MoonTurn:
+        return self.game.turn_state
+
+    # --- the protocol -------------------------------------------------------------------------
+    def to_act(self) -> int | None:
+        if self.t.stage == "over":
+            return None
+        return self.game.moon.turn_order[self.t.index]
+
+    def terminal(self) -> bool:
+        return self.t.stage == "over"
+
+    def legal_moves(self) -> list[Move]:
+        if self._legal is None:
+            p = self.to_act()
+            if p is None:
+                self._legal = []
+            elif self.t.stage == "actions":
+                self._legal = self._action_moves(p)
+            elif self.t.stage == "build":
+                self._legal = self._build_moves(p)
+            else:
+                self._legal = self._move_moves(p)
+        return list(self._legal)
+
+    def apply(self, move: Move) -> None:
+        move = refuse_unless_legal(move, self.legal_moves())
+        self._legal = None
+        g, e, p = self.game, self.game.engine, self.to_act()
+        g.emit("move", p, move.label)
+        kind = move.key[0]
+        if kind == "action":
+            e.take_action(g, p, move.key[1])
+            self._next()
+        elif kind in ("no_action", "stop", "no_move"):
+            self._next()
+        elif kind == "build":
+            _, ref, h = move.key
+            e.build(g, p, [h], start=ref)
+        elif kind == "extend":
+            _, lid, h = move.key
+            e.build(g, p, [h], cont=lid)
+        elif kind == "deliver":
+            _, cube, src, path, borrow = move.key
+            e.move(g, p, cube, src, list(path), borrow)
+            self.t.delivered += 1
+            self._next()
+        self.advance()
+
+    def result(self) -> Result:
+        if not self.terminal():
+            raise Refused("the game is not over")
+        g = self.game
+        scores = tuple(self.score(p.index) for p in g.players)
+        money = tuple(p.goods["money"] for p in g.players)
+        top = max(scores)
+        tied = [p for p in range(len(scores)) if scores[p] == top]
+        best = max(money[p] for p in tied)
+        winners = tuple(p for p in tied if money[p] == best) if "most money" in (
+            table(g, "final_score").get("tie_breaks") or []) else tuple(tied)
+        names = ", ".join(g.players[w].name for w in winners)
+        reason = f"{names} {'has' if len(winners) == 1 else 'share'} {top} points"
+        if len(tied) > 1:
+            reason += " (tie broken by most money)" if len(winners) == 1 else " (a tie that survives the tie-breaks)"
+        return Result(scores, winners, f"{reason}; the game ended: {self.t.ended}")
+
+    def copy(self) -> "MoonMatch":
+        return MoonMatch(self.game.copy())
+
+    def score(self, p: int) -> int:
+        """Stand-in ``final_score``: points per income plus per track tile of the player's links."""
+        g = self.game
+        rule = table(g, "final_score")
+        tiles = sum(len(ln.hexes) for ln in g.moon.links.values() if ln.owner == p)
+        return int(rule.get("per_income", 0)) * g.players[p].goods["income"] + int(rule.get("per_track_tile", 0)) * tiles
+
+    # --- the loop -----------------------------------------------------------------------------
+    def _next(self) -> None:
+        self.t.index += 1
+
+    def advance(self) -> None:
+        g, e, t, m = self.game, self.game.engine, self.t, self.game.moon
+        while t.stage != "over" and t.index >= len(m.turn_order):
+            t.index = 0
+            if t.stage == "actions":
+                e.phase(g, "build_track")  # every player may build up to 2 tiles (A03)
+                t.stage = "build"
+            elif t.stage == "build":
+                e.phase(g, "move_goods")
+                t.stage = "move"
+            elif t.stage == "move" and m.move_round < 2:
+                e.phase(g, "move_goods")
+            else:
+                self._end_of_turn()
+
+    def _end_of_turn(self) -> None:
+        g, e, t, m = self.game, self.game.engine, self.t, self.game.moon
+        per = int(table(g, "income").get("money_per_income", 0))
+        for p in m.turn_order:
+            n = per * g.players[p].goods["income"]
+            if n:
+                g.players[p].goods["money"] += n
+                g.emit("income", p, f"receives ${n}: income {g.players[p].goods['income']} (stand-in)")
+        e.phase(g, "goods_growth")
+        e.phase(g, "end_of_turn")  # the Satellite (A12), then the turn's allowances reset
+        turns = int(table(g, "game_length").get("turns", 0))
+        cap = g.options.get("turn_cap")
+        if turns and m.turn > turns:
+            t.stage, t.ended = "over", f"{turns} turns were played (stand-in)"
+            return
+        if cap is not None and m.turn > int(cap):
+            t.stage, t.ended = "over", f"the turn cap ({cap}) was reached"
+            return
+        if table(g, "turn_order").get("passes") == "each turn":
+            m.turn_order = m.turn_order[1:] + m.turn_order[:1]
+            g.emit("turn_order", m.turn_order[0], "goes first this turn (stand-in)")
+        t.stage = "actions"
+        e.phase(g, "select_actions")
+
+    # --- moves --------------------------------------------------------------------------------
+    def _action_moves(self, p: int) -> list[Move]:
+        g = self.game
+        out = [Move("Take no special action", ("no_action",))]
+        for uid in g.zone("action_tiles"):
+            cid = g.instances[uid].card_id
+            rec = g.cards[cid]
+            out.append(Move(f"Take the {rec['name']} action" + (f" ({rec['texts']['effect']})"
+                                                                if rec.get("texts", {}).get("effect") else ""),
+                            ("action", cid)))
+        return out
+
+    def _build_moves(self, p: int) -> list[Move]:
+        g, e, m = self.game, self.game.engine, self.game.moon
+        out = [Move("Stop building track", ("stop",))]
+        starts = [m.map.landing] + sorted(h for h in e.connected(g) if e.node_kind(g, h) == "city")
+        for start in starts:
+            for _, h in sorted(m.map.neighbours(start)):
+                cost = self._check(lambda: e.build(g, p, [h], start=start, check_only=True))
+                if cost is not None:
+                    out.append(Move(f"Build track from {e.label(g, start)} to {e.label(g, h)} (${cost})",
+                                    ("build", fmt(start), fmt(h))))
+        for lid, ln in sorted(m.links.items(), key=lambda kv: int(kv[0][1:])):
+            if ln.owner != p or ln.complete:
+                continue
+            for _, h in sorted(m.map.neighbours(ln.tip())):
+                cost = self._check(lambda: e.build(g, p, [h], cont=lid, check_only=True))
+                if cost is not None:
+                    what = (f"Complete {lid} into {e.label(g, h)}" if e.node_kind(g, h) in ("city", "landing")
+                            else f"Extend {lid} to {e.label(g, h)}")
+                    out.append(Move(f"{what} (${cost})", ("extend", lid, fmt(h))))
+        return out
+
+    def _move_moves(self, p: int) -> list[Move]:
+        g, e, m = self.game, self.game.engine, self.game.moon
+        out = [Move("Move no cube this round", ("no_move",))]
+        seen = set()
+        borrowable = sorted(lid for lid, ln in m.links.items() if ln.complete and ln.owner != p) \
+            if e.holds(g, p, "low_gravitation") else []
+        for src in sorted(h for h, c in m.cubes.items() if c):
+            for cube in sorted(set(m.cubes[src])):
+                for path in routes(g, src, cube):
+                    for borrow in [None] + [b for b in borrowable if m.borrowed.get(p) in (None, b)]:
+                        key = ("deliver", cube, fmt(src), tuple(fmt(n) for n in path), borrow)
+                        if key in seen:
+                            continue
+                        links = self._check(lambda: e.move(g, p, cube, src, list(path), borrow, check_only=True))
+                        if links is None:
+                            continue
+                        seen.add(key)
+                        via = f", {borrow} used as yours (Low Gravitation)" if borrow else ""
+                        out.append(Move(f"Deliver a {cube} cube from {e.label(g, src)} to {e.label(g, path[-1])} "
+                                        f"over {links} link{'s' * (links != 1)}{via}", key))
+        return out
+
+    @staticmethod
+    def _check(fn):
+        try:
+            return fn()
+        except Refused:
+            return None
+
+
+def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None) -> MoonMatch:
+    """A new Moon game (full setup, A02/A11) played through the stand-in loop."""
+    from .age_of_steam import cube_total
+
+    game = engine.new_game(compiled, list(players), seed=seed, agents=agents, options=options)
+    money = int(table(game, "starting_money").get("money", 0))
+    for p in game.players:
+        p.goods["money"] += money
+    if money:
+        game.emit("setup", None, f"each player starts with ${money} (stand-in)")
+    game.turn_state = MoonTurn(cubes_at_start=cube_total(game))
+    engine.phase(game, "select_actions")
+    match = MoonMatch(game)
+    match.advance()
+    return match
