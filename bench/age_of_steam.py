@@ -27,7 +27,7 @@ from compiler.maps import check_map  # noqa: E402
 from compiler.mapsvg import render_map_svg  # noqa: E402
 from compiler.schema import validate  # noqa: E402
 from runtime.engine import engine_for, load_compiled  # noqa: E402
-from runtime.games.age_of_steam_playout import random_turn  # noqa: E402
+from runtime.games.age_of_steam.playout import random_turn  # noqa: E402
 
 
 def median_ms(fn, n: int) -> float:

@@ -1,6 +1,6 @@
 """Seeded random games of 51st State and Age of Steam (Moon) through the game protocol, to a winner.
 
-Run from the checkout root: `python bench/games.py [GAMES]` (default 1000 each). Every game is played
+Run from the checkout root: `python bench/games.py [N [GAME…]]` (default 1000 games of each). Every game is played
 by seeded random seats (moves chosen uniformly from ``legal_moves()``, choices inside effects by a
 seeded random agent); after every move the game's invariants are checked (the same checks as the
 tests). Prints, per game: games, how many ended with a winner, why they ended, moves, the time. The
@@ -59,8 +59,11 @@ def check_moon(m) -> list[str]:
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    only = sys.argv[2:]  # optionally: the games to run
     for game, seats, check in (("fifty_first_state", (2, 3, 4), check_fifty),
                                ("age_of_steam", (3, 4), check_moon)):
+        if only and game not in only:
+            continue
         t = time.perf_counter()
         ended, winners, moves = Counter(), 0, 0
         for seed in range(n):

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from runtime.games.age_of_steam import check_invariants, cube_total
-from runtime.games.age_of_steam_playout import random_turn
+from runtime.games.age_of_steam.playout import random_turn
 
 from .helpers import new_game
 

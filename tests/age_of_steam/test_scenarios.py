@@ -60,7 +60,23 @@ def test_bad_game_state_is_a_located_scenario_error_not_a_traceback(tmp_path):
 
 def test_bad_step_and_expectation_are_located(tmp_path):
     out = _run_text(tmp_path, BAD_EXPECT)
-    assert out == [("E701", 5, "step 2 cannot run: 'from'")]
+    assert out == [("E701", 5, "step 2 cannot run: step 'move' needs 'from' "
+                               "(a hex: coordinates \"q,r\", a City or Town name, or Landing)")]
+
+
+@pytest.mark.parametrize("step,message", [
+    ("{player: Ann, build: 3}", "step 'build' takes a mapping with from, hexes, continue, not the number 3"),
+    ("{player: Ann, build: {from: Landing, hexs: [\"0,-1\"]}}", "step 'build' has no key 'hexs' (its keys: from, hexes, continue)"),
+    ("{player: Ann, build: {from: Landing, continue: L1, hexes: [\"0,-1\"]}}",
+     "step 'build' names either 'from' (a new link) or 'continue' (your link), not both"),
+    ("{player: Ann, move: {cube: red, from: Tycho, path: Hadley}}",
+     "step 'move': 'path' is a list of a hex: coordinates \"q,r\", a City or Town name, or Landing, not the text 'Hadley'"),
+    ("{phase: goods_growth, dice: [7, 0]}", "step 'phase': 'dice' is a die's number, 1 to 6 (at least 1), not the number 0"),
+    ("{satellite: [red]}", "step 'satellite' takes a mapping with cube, hex, not a list"),
+])
+def test_a_malformed_step_is_a_located_error_in_words_never_a_key_error(tmp_path, step, message):
+    text = f"game: age_of_steam\nplayers: [Ann, Bob, Cid]\nstate:\n  Ann: {{goods: {{money: 20}}}}\nsteps:\n  - {step}\n"
+    assert _run_text(tmp_path, text) == [("E701", 6, f"step 1 cannot run: {message}")]
 
 
 def test_unknown_hex_in_expectations_is_located(tmp_path):

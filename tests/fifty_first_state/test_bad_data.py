@@ -50,3 +50,27 @@ def test_a_misspelt_field_on_a_machine_is_rejected(data):
     errs, lines = build_with(data, "    defense: 3\n    rage: false\n    assault: raze",
                              "    defence: 3\n    rage: false\n    assault: raze")
     assert errs and any("defence" in e.message for e in errs)
+
+
+@pytest.mark.parametrize("step,message", [
+    ("{player: Ann, contribute: mother, hack: 3}",
+     "step 'contribute': 'hack' is a mapping of Goods to amounts (e.g. {iron: 1}), not the number 3"),
+    ("{player: Ann, contribute: mother}",
+     "step 'contribute' names what the payment is for: 'hack: {good: n}' or 'destroy: n'"),
+    ("{deploy: lots}", "step 'deploy': 'deploy' is a number of Machines or 'table', not the text 'lots'"),
+    ("{round: 0}", "step 'round': 'round' is a number of whole rounds (at least 1), not the number 0"),
+    ("{player: Ann, construct: [oil_rig]}",
+     "step 'construct': 'construct' is a card (its card id or its `as:` name), not a list"),
+    ("{player: Ann, develop: oil_rig}", "step 'develop' needs 'with': the card from hand that replaces the Location"),
+])
+def test_a_malformed_step_is_a_located_error_in_words_never_a_key_error(tmp_path, step, message):
+    from compiler.diagnostics import Diagnostics
+    from compiler.scenario import load_scenario
+    from runtime.engine import load_compiled
+
+    path = tmp_path / "bad.yaml"
+    path.write_text("game: fifty_first_state\nplayers: [Ann, Bob]\nstate:\n  Ann: {zones: {state: [oil_rig]}}\n"
+                    f"steps:\n  - {step}\n", encoding="utf-8")
+    sc = load_scenario(path, lambda g: load_compiled(g), Diagnostics())
+    run = sc.run()
+    assert [(d.code, d.line, d.message) for d in run.diags] == [("E701", 6, f"step 1 cannot run: {message}")]

@@ -27,6 +27,7 @@ from runtime.events import RoundEnded, RoundStarted
 from runtime.errors import Refused, RulesError, Unmet
 from runtime.state import GameState
 
+from ..stepspec import number, text
 from .state import FiftyGame
 
 
@@ -50,6 +51,9 @@ class Pack:
 
     def end_game(self, engine: "FiftyFirstState", game: GameState) -> None:
         """End-of-game scoring changes, before Locations' Victory Points are counted."""
+
+    def refill(self, engine: "FiftyFirstState", game: GameState, zone) -> None:
+        """Refill an empty pile the pack owns (Moloch: the Machine deck, M06); default: nothing."""
 
 
 PACKS: dict[str, Pack] = {}
@@ -144,9 +148,7 @@ class FiftyFirstState(Engine):
     def refill(self, game: GameState, zone) -> None:
         """An empty pile is refilled where the rules say so (packs: the Machine deck, M06)."""
         for pack in self.packs(game):
-            fn = getattr(pack, "refill", None)
-            if fn is not None:
-                fn(self, game, zone)
+            pack.refill(self, game, zone)
 
     # --- phases ------------------------------------------------------------------------------
     def phase_order(self, game: GameState) -> list[str]:
@@ -372,7 +374,7 @@ class FiftyFirstState(Engine):
     def step_look(self, game, step, scenario) -> Outcome:
         player = scenario.player_index(step.get("player"))
         try:
-            cid = self.look_at_ruins(game, player, self._uid(game, scenario, step["look"]))
+            cid = self.look_at_ruins(game, player, self._uid(game, scenario, step["look"], "look"))
         except Refused as exc:
             return self.refuse(game, player, exc.reason)
         game.emit("look", player, f"looks at the front of a Ruins of theirs: {game.cards[cid].get('name', cid)}")
@@ -464,11 +466,12 @@ class FiftyFirstState(Engine):
                     if row:
                         game.instances[uid].props.setdefault("row", row)
 
-    def _uid(self, game, scenario, name) -> int:
-        return scenario.card_uid(name)
+    def _uid(self, game, scenario, name, key: str = "card") -> int:
+        """The card a step names: its card id or its ``as:`` name in the scenario's state."""
+        return scenario.card_uid(text(key, key, name, "a card (its card id or its `as:` name)"))
 
     def step_round(self, game, step, scenario) -> Outcome:
-        for _ in range(int(step["round"])):
+        for _ in range(number("round", "round", step["round"], "a number of whole rounds", least=1)):
             self.play_round(game)
         return Outcome("done")
 
@@ -500,11 +503,11 @@ class FiftyFirstState(Engine):
 
     def step_use(self, game, step, scenario) -> Outcome:
         return self.use_action(game, scenario.player_index(step.get("player")),
-                               self._uid(game, scenario, step["use"]))
+                               self._uid(game, scenario, step["use"], "use"))
 
     def step_faction_action(self, game, step, scenario) -> Outcome:
         player = scenario.player_index(step.get("player"))
-        want = step["faction_action"]
+        want = text("faction_action", "faction_action", step["faction_action"], "a Faction board Action's card id")
         for uid in game.zone("faction_board", player):
             if game.instances[uid].card_id == want:
                 return self.use_action(game, player, uid)
@@ -631,7 +634,7 @@ class FiftyFirstState(Engine):
 
     # --- scenario steps: thin adapters over the actions ---------------------------------------
     def _card_step(self, game, step, scenario, key: str, action) -> Outcome:
-        return action(game, scenario.player_index(step.get("player")), self._uid(game, scenario, step[key]))
+        return action(game, scenario.player_index(step.get("player")), self._uid(game, scenario, step[key], key))
 
     def step_construct(self, game, step, scenario) -> Outcome:
         return self._card_step(game, step, scenario, "construct", self.construct)
@@ -649,8 +652,11 @@ class FiftyFirstState(Engine):
         return self._card_step(game, step, scenario, "discard", self.discard)
 
     def step_develop(self, game, step, scenario) -> Outcome:
-        return self.develop(game, scenario.player_index(step.get("player")), self._uid(game, scenario, step["develop"]),
-                            self._uid(game, scenario, step["with"]))
+        if step.get("with") is None:
+            raise RulesError("step 'develop' needs 'with': the card from hand that replaces the Location")
+        return self.develop(game, scenario.player_index(step.get("player")),
+                            self._uid(game, scenario, step["develop"], "develop"),
+                            self._uid(game, scenario, step["with"], "with"))
 
     # --- planning (used by efficient Assault) ------------------------------------------------
     def sandbox(self, game: FiftyGame) -> FiftyGame:

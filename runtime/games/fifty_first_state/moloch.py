@@ -23,6 +23,7 @@ from runtime.engine import Outcome
 from runtime.errors import Refused, RulesError
 from runtime.refs import AllOf, UpTo, VAR
 
+from ..stepspec import kind_of, number, text
 from .engine import FiftyFirstState, Pack, goods_text, register_pack
 
 DEFAULT_DIFFICULTY = "recruit"
@@ -561,29 +562,45 @@ class Moloch(Pack):
                     return uid
             raise RulesError(f"no Machine called {name!r} in the scenario's state or among the Deployed Machines")
 
+    def _machine(self, game, scenario, step, key: str) -> int:
+        return self.machine_uid(game, scenario, text(key, key, step[key], "a Machine (its card id or `as:` name)"))
+
     def step_hack(self, engine, game, step, scenario) -> Outcome:
-        return self.hack(engine, game, scenario.player_index(step.get("player")),
-                         self.machine_uid(game, scenario, step["hack"]))
+        return self.hack(engine, game, scenario.player_index(step.get("player")), self._machine(game, scenario, step, "hack"))
 
     def step_destroy(self, engine, game, step, scenario) -> Outcome:
         return self.destroy(engine, game, scenario.player_index(step.get("player")),
-                            self.machine_uid(game, scenario, step["destroy"]))
+                            self._machine(game, scenario, step, "destroy"))
 
     def step_contribute(self, engine, game, step, scenario) -> Outcome:
-        purpose = "hack" if "hack" in step else "destroy"
-        goods = Counter(step.get("hack") or {}) if purpose == "hack" else Counter({"red_contact": int(step["destroy"])})
+        """``contribute: MACHINE`` with ``hack: {good: n}`` (part of the Code) or ``destroy: n`` (Red Contacts)."""
+        if ("hack" in step) == ("destroy" in step):
+            raise RulesError("step 'contribute' names what the payment is for: 'hack: {good: n}' or 'destroy: n'")
+        if "hack" in step:
+            spec = step["hack"]
+            if not isinstance(spec, dict) or not spec:
+                raise RulesError(f"step 'contribute': 'hack' is a mapping of Goods to amounts (e.g. {{iron: 1}}), "
+                                 f"not {kind_of(spec)}")
+            goods = Counter({text("contribute", "hack", g, "a Good"): number("contribute", f"hack.{g}", n, least=1)
+                             for g, n in spec.items()})
+            purpose = "hack"
+        else:
+            goods = Counter({"red_contact": number("contribute", "destroy", step["destroy"],
+                                                   "a number of Red Contacts", least=1)})
+            purpose = "destroy"
         return self.contribute(engine, game, scenario.player_index(step.get("player")),
-                               self.machine_uid(game, scenario, step["contribute"]), purpose, goods)
+                               self._machine(game, scenario, step, "contribute"), purpose, goods)
 
     def step_deploy(self, engine, game, step, scenario) -> Outcome:
         n = step["deploy"]
-        self.deploy(engine, game, self.deploy_count(game) if n in ("table", None) else int(n))
+        if n not in ("table", None):
+            n = number("deploy", "deploy", n, "a number of Machines or 'table'")
+        self.deploy(engine, game, self.deploy_count(game) if n in ("table", None) else n)
         return Outcome("done")
 
     def step_assault(self, engine, game, step, scenario) -> Outcome:
-        self.assault(engine, game, scenario.player_index(step.get("assault") if isinstance(step.get("assault"), str)
-                                                         else step.get("player")))
+        who = step.get("assault")
+        self.assault(engine, game, scenario.player_index(who if isinstance(who, str) else step.get("player")))
         return Outcome("done")
-
 
 MOLOCH = register_pack(Moloch())

@@ -36,6 +36,7 @@ from runtime.errors import Refused
 from runtime.refs import THING, VAR
 from runtime.verbs import AMOUNTS, Slot, verb
 
+from ..stepspec import number
 from .engine import FiftyFirstState, Pack, register_pack
 from .verbs import pick_targets
 
@@ -166,10 +167,10 @@ class Scavengers(Pack):
 
     def step_play_connection(self, engine, game, step, scenario) -> Outcome:
         return self.play_connection(engine, game, scenario.player_index(step.get("player")),
-                                    scenario.card_uid(step["play_connection"]))
+                                    engine._uid(game, scenario, step["play_connection"], "play_connection"))
 
     def step_draft(self, engine, game, step, scenario) -> Outcome:
-        for _ in range(int(step["draft"])):
+        for _ in range(number("draft", "draft", step["draft"], "a number of drafting rounds")):
             engine.draft(game)
         return Outcome("done")
 

@@ -23,135 +23,19 @@ Model in brief:
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 
-from runtime.engine import CompiledGame, Engine, Outcome, register
+from runtime.engine import CompiledGame, Engine, Outcome
 from runtime.errors import Refused, RulesError
 from runtime.hexgrid import HexMap, fmt, parse_coord, step
-from runtime.refs import GOOD
-from runtime.state import GameState
-from runtime.statecopy import copy_state
-from runtime.verbs import UP_TO, Slot, verb
+from runtime.verbs import verbs_for
 
-ENGINE = "age_of_steam"
-
-
-# --- state ------------------------------------------------------------------------------------
+from . import verbs  # noqa: F401  (registers the game's verbs)
+from .scenario import MoonScenario
+from .state import Link, MoonGame, MoonState
+from .verbs import ENGINE
 
 
-@dataclass
-class Link:
-    """Track from one node towards another. Complete when ``end`` is set."""
-
-    id: str
-    owner: int
-    start: tuple
-    hexes: list = field(default_factory=list)  # track hexes in building order
-    end: tuple | None = None
-
-    @property
-    def complete(self) -> bool:
-        return self.end is not None
-
-    def tip(self) -> tuple:
-        return self.hexes[-1] if self.hexes else self.start
-
-
-@dataclass
-class MoonState:
-    map: HexMap
-    terrain: dict
-    town_cost: dict
-    colours: list
-    links: dict = field(default_factory=dict)  # id -> Link
-    next_link: int = 1
-    track: dict = field(default_factory=dict)  # track hex -> link id
-    cubes: dict = field(default_factory=dict)  # hex -> [colour…]
-    sun: str = ""
-    turn: int = 1
-    built: dict = field(default_factory=dict)  # player -> tiles built this turn
-    move_round: int = 0  # 0 outside Move Goods, else 1 or 2
-    moved: set = field(default_factory=set)  # players who moved a cube this round
-    borrowed: dict = field(default_factory=dict)  # player -> the opponent link used via Low Gravitation
-    satellite_at: str | None = None
-    satellite_cubes: list = field(default_factory=list)
-    satellite_on: bool = True
-    display: dict = field(default_factory=dict)  # Goods Display column -> [colour…]
-    new_cities: dict = field(default_factory=dict)  # hex -> {id, colour, number}
-    new_city_tiles: list = field(default_factory=list)
-    removed: list = field(default_factory=list)  # components removed at setup
-    turn_order: list = field(default_factory=list)
-
-    def copy(self) -> "MoonState":
-        """An independent copy (the map, terrain and costs are shared: play never changes them)."""
-        return MoonState(self.map, self.terrain, self.town_cost, self.colours,
-                         {k: Link(v.id, v.owner, v.start, list(v.hexes), v.end) for k, v in self.links.items()},
-                         self.next_link, dict(self.track), {h: list(c) for h, c in self.cubes.items()},
-                         self.sun, self.turn, dict(self.built), self.move_round, set(self.moved),
-                         dict(self.borrowed), self.satellite_at, list(self.satellite_cubes), self.satellite_on,
-                         {k: list(v) for k, v in self.display.items()},
-                         {h: dict(v) for h, v in self.new_cities.items()},
-                         [dict(t) for t in self.new_city_tiles], list(self.removed), list(self.turn_order))
-
-    def snapshot(self) -> dict:
-        return {
-            "links": {k: (v.owner, v.start, list(v.hexes), v.end) for k, v in sorted(self.links.items())},
-            "next_link": self.next_link,
-            "cubes": {fmt(h): sorted(c) for h, c in sorted(self.cubes.items()) if c},
-            "sun": self.sun, "turn": self.turn, "built": dict(sorted(self.built.items())),
-            "move_round": self.move_round, "moved": sorted(self.moved),
-            "borrowed": dict(sorted(self.borrowed.items())),
-            "satellite": (self.satellite_at, list(self.satellite_cubes)),
-            "display": {k: list(v) for k, v in sorted(self.display.items())},
-            "new_cities": {fmt(h): dict(v) for h, v in sorted(self.new_cities.items())},
-            "turn_order": list(self.turn_order),
-        }
-
-
-class MoonGame(GameState):
-    """A GameState whose snapshot also covers the map state (so 'state unchanged' means all of it).
-    ``turn_state`` is the stand-in turn's progress when the game is played through (moon_turn.py)."""
-
-    moon: MoonState
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.turn_state = None
-
-    def snapshot(self) -> dict:
-        snap = super().snapshot()
-        snap["moon"] = self.moon.snapshot()
-        return snap
-
-    def copy(self, agents: dict | None = None) -> "MoonGame":
-        """An independent copy for trials and playouts (runtime/statecopy.py)."""
-        return copy_state(self, {"moon": MoonState.copy,
-                                 "turn_state": lambda t: t.copy() if t is not None else None}, agents)
-
-
-# --- verbs ------------------------------------------------------------------------------------
-
-
-# "build up to N track tiles" grants an allowance: the player then builds 0..N (A03). Only the
-# "up to" form says that truthfully; "build 3 track tiles" would read as an obligation it is not.
-@verb("build", template="build {obj}", example="build up to 3 track tiles",
-      obj=Slot((GOOD,), required=True, amounts=frozenset({UP_TO})), engine=ENGINE)
-def build_allowance(ctx, objs, ph, strict):
-    """Allow the player to build up to N track tiles this turn (the highest allowance granted counts)."""
-    sel = objs[0]
-    if sel.noun != "track_tile":
-        raise RulesError(f"'build' takes track tiles, not {sel.noun}")
-    n = ctx.amount(sel)
-    p = ctx.game.players[ctx.player]
-    if n > p.goods["track_tile"]:
-        p.goods["track_tile"] = n
-    ctx.game.emit("build", ctx.player, f"may build up to {p.goods['track_tile']} track tiles this turn")
-
-
-# --- the engine -------------------------------------------------------------------------------
-
-
-class AgeOfSteam(Engine):
+class AgeOfSteam(MoonScenario, Engine):
     name = ENGINE
     steps = {**Engine.steps, "build": "step_build", "action": "step_action", "move": "step_move",
              "satellite": "step_satellite"}
@@ -169,8 +53,6 @@ class AgeOfSteam(Engine):
         game = MoonGame(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
         game.engine = self
         game.compiled = compiled
-        from runtime.verbs import verbs_for
-
         game.verbs = verbs_for(self.name)
         tables = compiled.vocab.get("tables") or {}
         hm = HexMap.from_data(data)
@@ -191,7 +73,7 @@ class AgeOfSteam(Engine):
                   turn_cap: int | None = None, options: dict | None = None):
         """A whole Moon game to a winner through the stand-in build / move goods / income loop.
         ``turn_cap`` ends it earlier than the stand-in ``game_length``."""
-        from .age_of_steam_turn import new_match
+        from .turn import new_match
 
         opts = dict(options or {})
         if turn_cap is not None:
@@ -200,7 +82,7 @@ class AgeOfSteam(Engine):
 
     def evaluate(self, game: MoonGame, seat: int) -> float:
         """What the greedy and Monte Carlo bots maximise: the stand-in final score now, money as a tie-break."""
-        from .age_of_steam_turn import MoonMatch
+        from .turn import MoonMatch
 
         return MoonMatch(game).score(seat) + game.players[seat].goods["money"] / 100.0
 
@@ -665,115 +547,6 @@ class AgeOfSteam(Engine):
                 game.instances[uid].owner = None
         game.emit("phase", None, "end of turn: action tiles return; build allowances reset")
 
-    # --- scenario steps ------------------------------------------------------------------------
-    def step_phase(self, game, step, scenario) -> Outcome:
-        kw = {k: step[k] for k in ("dice", "cube", "hex") if k in step}
-        self.phase(game, step["phase"], **kw)
-        return Outcome("done")
-
-    def step_build(self, game, step, scenario) -> Outcome:
-        spec = step["build"]
-        p = scenario.player_index(step.get("player"))
-        self.build(game, p, list(spec.get("hexes") or []), start=spec.get("from"), cont=spec.get("continue"))
-        return Outcome("done")
-
-    def step_action(self, game, step, scenario) -> Outcome:
-        return self.take_action(game, scenario.player_index(step.get("player")), step["action"])
-
-    def step_move(self, game, step, scenario) -> Outcome:
-        spec = step["move"]
-        self.move(game, scenario.player_index(step.get("player")), spec["cube"], spec["from"],
-                  list(spec.get("path") or []), spec.get("borrow"))
-        return Outcome("done")
-
-    def step_satellite(self, game, step, scenario) -> Outcome:
-        spec = step["satellite"] or {}
-        self.satellite(game, spec.get("cube"), spec.get("hex"))
-        return Outcome("done")
-
-    def scenario_state(self, game: MoonGame, data: dict, scenario) -> None:
-        """Lay out engine state from a scenario's ``game_state``; a bad entry is a located scenario error."""
-        try:
-            self._scenario_state(game, data, scenario)
-        except Refused as exc:  # e.g. an unknown hex: the runner reports RulesError as a scenario error
-            raise RulesError(f"game_state: {exc.reason}") from None
-
-    def _scenario_state(self, game: MoonGame, data: dict, scenario) -> None:
-        m = game.moon
-        if "turn_order" in data:
-            m.turn_order = [scenario.player_index(n) for n in data["turn_order"]]
-        if "turn" in data:
-            m.turn = data["turn"]
-        if "sun" in data:
-            if data["sun"] not in m.map.sun_spaces:
-                raise RulesError(f"unknown Sun space {data['sun']!r}")
-            m.sun = data["sun"]
-        for spec in data.get("new_cities") or []:
-            h = self.hex_of(game, spec["hex"])
-            m.new_cities[h] = {"id": spec["id"], "colour": spec["colour"], "number": spec["number"]}
-            m.display.setdefault(spec["id"], [])
-        for spec in data.get("links") or []:
-            self.build(game, scenario.player_index(spec["owner"]), spec["hexes"], start=spec.get("from"),
-                       free=True)
-        for ref, cubes in (data.get("cubes") or {}).items():
-            m.cubes[self.hex_of(game, ref)] = list(cubes)
-        for col, cubes in (data.get("display") or {}).items():
-            m.display[str(col)] = list(cubes)
-        if "satellite" in data:
-            sat = data["satellite"]
-            m.satellite_at = sat.get("at", m.satellite_at)
-            m.satellite_cubes = list(sat.get("cubes", m.satellite_cubes))
-        if "move_round" in data:
-            m.move_round = data["move_round"]
-
-    def scenario_expect(self, game: MoonGame, data: dict, scenario):
-        """(problem, path) for each expectation of ``expect.state`` that does not hold."""
-        try:
-            yield from self._scenario_expect(game, data, scenario)
-        except Refused as exc:  # an unknown hex named in the expectations
-            yield f"cannot check the expectations: {exc.reason}", []
-
-    def _scenario_expect(self, game: MoonGame, data: dict, scenario):
-        m = game.moon
-        for ref, want in (data.get("cubes") or {}).items():
-            have = sorted(m.cubes.get(self.hex_of(game, ref), []))
-            if have != sorted(want):
-                yield f"{ref} holds cubes {have}, expected {sorted(want)}", ["cubes", ref]
-        if "sun" in data and m.sun != data["sun"]:
-            yield f"the Sun is on {m.sun}, expected {data['sun']}", ["sun"]
-        if "turn" in data and m.turn != data["turn"]:
-            yield f"the turn marker is on {m.turn}, expected {data['turn']}", ["turn"]
-        if "satellite" in data:
-            sat = data["satellite"]
-            if "at" in sat and m.satellite_at != sat["at"]:
-                yield f"the Satellite is on {m.satellite_at}, expected {sat['at']}", ["satellite", "at"]
-            if "cubes" in sat:
-                have = len(m.satellite_cubes) if isinstance(sat["cubes"], int) else sorted(m.satellite_cubes)
-                want = sat["cubes"] if isinstance(sat["cubes"], int) else sorted(sat["cubes"])
-                if have != want:
-                    yield f"the Satellite holds {have} cubes, expected {want}", ["satellite", "cubes"]
-        for lid, want in (data.get("links") or {}).items():
-            ln = m.links.get(lid)
-            if ln is None:
-                yield f"there is no link {lid}", ["links", lid]
-                continue
-            if "owner" in want and game.players[ln.owner].name != want["owner"]:
-                yield f"{lid} belongs to {game.players[ln.owner].name}", ["links", lid, "owner"]
-            if "complete" in want and ln.complete != want["complete"]:
-                yield f"{lid} complete={ln.complete}, expected {want['complete']}", ["links", lid, "complete"]
-        if "connected" in data:
-            have = sorted(self.label(game, h) for h in self.connected(game) if self.node_kind(game, h) == "city")
-            if have != sorted(data["connected"]):
-                yield f"Cities connected to the Landing hex: {have}, expected {sorted(data['connected'])}", ["connected"]
-        if "night_cities" in data:
-            have = sorted(self.label(game, h) for h in self.cities(game) if not self.is_day(game, h))
-            if have != sorted(data["night_cities"]):
-                yield f"night-side Cities: {have}, expected {sorted(data['night_cities'])}", ["night_cities"]
-        for col, want in (data.get("display") or {}).items():
-            have = len(m.display.get(str(col), []))
-            if have != want:
-                yield f"Goods Display column {col} holds {have} cubes, expected {want}", ["display", col]
-
 
 def _map_of(compiled: CompiledGame, name: str | None = None) -> tuple[str, dict]:
     maps = {k: v for k, v in sorted(compiled.maps.items()) if v}
@@ -784,9 +557,6 @@ def _map_of(compiled: CompiledGame, name: str | None = None) -> tuple[str, dict]
     if not maps:
         raise RulesError(f"game {compiled.game!r} has no map")
     return next(iter(maps.items()))
-
-
-register(AgeOfSteam())
 
 
 def check_invariants(game: MoonGame) -> list[str]:

@@ -27,7 +27,7 @@ from runtime.errors import Refused
 from runtime.hexgrid import fmt
 from runtime.protocol import Move, Result, refuse_unless_legal
 
-from .age_of_steam_playout import routes
+from .playout import routes
 
 
 def table(game, name: str) -> dict:
@@ -239,7 +239,7 @@ class MoonMatch:
 
 def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None) -> MoonMatch:
     """A new Moon game (full setup, A02/A11) played through the stand-in loop."""
-    from .age_of_steam import cube_total
+    from .engine import cube_total
 
     game = engine.new_game(compiled, list(players), seed=seed, agents=agents, options=options)
     money = int(table(game, "starting_money").get("money", 0))

@@ -1,0 +1,18 @@
+"""Age of Steam, for the Moon map (rulebook 002_18a981a1c9ecbefd.txt): the engine's package.
+
+Layout, one responsibility a module: ``state`` (links, cubes, the Sun and the Satellite: ``MoonGame``),
+``verbs`` (the game's verbs), ``engine`` (``AgeOfSteam``: setup, map queries, building, actions,
+moving goods, phases, invariants), ``scenario`` (typed scenario step adapters, game_state/expect),
+``turn`` (the stand-in turn through the game protocol: ``new_match``), ``playout`` (seeded random
+turns for property tests and the bench). The hex geometry is runtime/hexgrid.py, shared with the
+compiler's map checks (compiler/maps.py) and the SVG (compiler/mapsvg.py).
+"""
+from __future__ import annotations
+
+from runtime.engine import register
+
+from .engine import AgeOfSteam, check_invariants, cube_total  # noqa: F401
+from .state import Link, MoonGame, MoonState  # noqa: F401
+from .verbs import ENGINE  # noqa: F401
+
+register(AgeOfSteam())

@@ -1,0 +1,102 @@
+"""The Moon game state: links of track, cubes, the Sun, the Satellite (and the stand-in turn's progress).
+
+``MoonGame`` is the engine's ``GameState`` (its ``snapshot`` covers the map state, so "state unchanged"
+means all of it); ``copy()`` is the cheap copy trials and playouts use (runtime/statecopy.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from runtime.hexgrid import HexMap, fmt
+from runtime.state import GameState
+from runtime.statecopy import copy_state
+
+
+@dataclass
+class Link:
+    """Track from one node towards another. Complete when ``end`` is set."""
+
+    id: str
+    owner: int
+    start: tuple
+    hexes: list = field(default_factory=list)  # track hexes in building order
+    end: tuple | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.end is not None
+
+    def tip(self) -> tuple:
+        return self.hexes[-1] if self.hexes else self.start
+
+
+@dataclass
+class MoonState:
+    map: HexMap
+    terrain: dict
+    town_cost: dict
+    colours: list
+    links: dict = field(default_factory=dict)  # id -> Link
+    next_link: int = 1
+    track: dict = field(default_factory=dict)  # track hex -> link id
+    cubes: dict = field(default_factory=dict)  # hex -> [colour…]
+    sun: str = ""
+    turn: int = 1
+    built: dict = field(default_factory=dict)  # player -> tiles built this turn
+    move_round: int = 0  # 0 outside Move Goods, else 1 or 2
+    moved: set = field(default_factory=set)  # players who moved a cube this round
+    borrowed: dict = field(default_factory=dict)  # player -> the opponent link used via Low Gravitation
+    satellite_at: str | None = None
+    satellite_cubes: list = field(default_factory=list)
+    satellite_on: bool = True
+    display: dict = field(default_factory=dict)  # Goods Display column -> [colour…]
+    new_cities: dict = field(default_factory=dict)  # hex -> {id, colour, number}
+    new_city_tiles: list = field(default_factory=list)
+    removed: list = field(default_factory=list)  # components removed at setup
+    turn_order: list = field(default_factory=list)
+
+    def copy(self) -> "MoonState":
+        """An independent copy (the map, terrain and costs are shared: play never changes them)."""
+        return MoonState(self.map, self.terrain, self.town_cost, self.colours,
+                         {k: Link(v.id, v.owner, v.start, list(v.hexes), v.end) for k, v in self.links.items()},
+                         self.next_link, dict(self.track), {h: list(c) for h, c in self.cubes.items()},
+                         self.sun, self.turn, dict(self.built), self.move_round, set(self.moved),
+                         dict(self.borrowed), self.satellite_at, list(self.satellite_cubes), self.satellite_on,
+                         {k: list(v) for k, v in self.display.items()},
+                         {h: dict(v) for h, v in self.new_cities.items()},
+                         [dict(t) for t in self.new_city_tiles], list(self.removed), list(self.turn_order))
+
+    def snapshot(self) -> dict:
+        return {
+            "links": {k: (v.owner, v.start, list(v.hexes), v.end) for k, v in sorted(self.links.items())},
+            "next_link": self.next_link,
+            "cubes": {fmt(h): sorted(c) for h, c in sorted(self.cubes.items()) if c},
+            "sun": self.sun, "turn": self.turn, "built": dict(sorted(self.built.items())),
+            "move_round": self.move_round, "moved": sorted(self.moved),
+            "borrowed": dict(sorted(self.borrowed.items())),
+            "satellite": (self.satellite_at, list(self.satellite_cubes)),
+            "display": {k: list(v) for k, v in sorted(self.display.items())},
+            "new_cities": {fmt(h): dict(v) for h, v in sorted(self.new_cities.items())},
+            "turn_order": list(self.turn_order),
+        }
+
+
+class MoonGame(GameState):
+    """A GameState whose snapshot also covers the map state (so 'state unchanged' means all of it).
+    ``turn_state`` is the stand-in turn's progress when the game is played through (moon_turn.py)."""
+
+    moon: MoonState
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.turn_state = None
+
+    def snapshot(self) -> dict:
+        snap = super().snapshot()
+        snap["moon"] = self.moon.snapshot()
+        return snap
+
+    def copy(self, agents: dict | None = None) -> "MoonGame":
+        """An independent copy for trials and playouts (runtime/statecopy.py)."""
+        return copy_state(self, {"moon": MoonState.copy,
+                                 "turn_state": lambda t: t.copy() if t is not None else None}, agents)
