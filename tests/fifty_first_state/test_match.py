@@ -194,3 +194,18 @@ def test_final_scoring_counts_locations_after_the_moloch_penalty():
     play_out(m, random.Random(10))
     text = m.game.trace_text()
     assert text.index("most Victory Points") < text.index("VP for")  # M10 before the Locations' VP
+
+
+def test_every_action_the_packs_need_is_reachable_in_played_games():
+    # construct, make a Deal, raze (from hand; another player's Location), use an Action, hack,
+    # destroy, take and play a Yellow Connection — each offered in some seeded game
+    offered = Counter()
+    for seed in range(24):
+        m = match(seed, players=("Ann", "Bob", "Cid", "Dee")[: 2 + seed % 3])
+        rng = random.Random(seed)
+        while not m.terminal():
+            legal = m.legal_moves()
+            offered.update({mv.key[0] for mv in legal})
+            m.apply(rng.choice(legal))
+    assert {"construct", "deal", "raze", "raze_enemy", "use", "hack", "destroy", "take_connection",
+            "play_connection", "pass", "draft"} <= set(offered)
