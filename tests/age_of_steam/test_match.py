@@ -1,4 +1,4 @@
-"""Age of Steam (Moon) through the game protocol: the stand-in loop (age_of_steam_turn.py) plays whole
+"""Age of Steam (Moon) through the game protocol: the stand-in loop (runtime/games/age_of_steam/turn.py) plays whole
 games to a winner. bench/games.py measures 1,000 seeded random games; here fewer, every invariant
 checked after every move."""
 from __future__ import annotations

@@ -68,7 +68,7 @@ class AgeOfSteam(MoonScenario, Engine):
             self.setup(game)
         return game
 
-    # --- the game protocol: the stand-in turn (age_of_steam_turn.py) -----------------------------
+    # --- the game protocol: the stand-in turn (turn.py) -----------------------------------------
     def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
                   turn_cap: int | None = None, options: dict | None = None):
         """A whole Moon game to a winner through the stand-in build / move goods / income loop.

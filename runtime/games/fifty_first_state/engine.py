@@ -27,7 +27,7 @@ from runtime.events import RoundEnded, RoundStarted
 from runtime.errors import Refused, RulesError, Unmet
 from runtime.state import GameState
 
-from ..stepspec import number, text
+from .scenario import FiftyScenario
 from .state import FiftyGame
 
 
@@ -64,7 +64,7 @@ def register_pack(pack: Pack) -> Pack:
     return pack
 
 
-class FiftyFirstState(Engine):
+class FiftyFirstState(FiftyScenario, Engine):
     name = "fifty_first_state"
     state_class = FiftyGame
     steps = {**Engine.steps,
@@ -371,15 +371,6 @@ class FiftyFirstState(Engine):
             raise Refused("you may look only at the front of your own Ruins")
         return inst.card_id
 
-    def step_look(self, game, step, scenario) -> Outcome:
-        player = scenario.player_index(step.get("player"))
-        try:
-            cid = self.look_at_ruins(game, player, self._uid(game, scenario, step["look"], "look"))
-        except Refused as exc:
-            return self.refuse(game, player, exc.reason)
-        game.emit("look", player, f"looks at the front of a Ruins of theirs: {game.cards[cid].get('name', cid)}")
-        return Outcome("done")
-
     def rebuild_ruins(self, game: GameState, uid: int, player: int) -> None:
         """Rebuild a Ruins (Scavengers S12; Moloch's Ruins too): flip it face up; it is a Location
         again, placed in the row its type requires, active at once — a Production Location
@@ -451,34 +442,6 @@ class FiftyFirstState(Engine):
         marks = game.instances[uid].props.get("blocked") or []
         return marks[0] if marks else None
 
-    # --- scenario steps ----------------------------------------------------------------------
-    def scenario_state(self, game: GameState, spec: dict, scenario) -> None:
-        if "round" in spec:
-            game.round = int(spec["round"])
-        for key, value in spec.items():
-            if key != "round":
-                game.options[key] = value
-        # cards laid out in a State are placed in their row
-        for p in game.players:
-            for uid in game.zone("state", p.index):
-                if game.instances[uid].face != "ruins":
-                    row = self.row_of(game, uid)
-                    if row:
-                        game.instances[uid].props.setdefault("row", row)
-
-    def _uid(self, game, scenario, name, key: str = "card") -> int:
-        """The card a step names: its card id or its ``as:`` name in the scenario's state."""
-        return scenario.card_uid(text(key, key, name, "a card (its card id or its `as:` name)"))
-
-    def step_round(self, game, step, scenario) -> Outcome:
-        for _ in range(number("round", "round", step["round"], "a number of whole rounds", least=1)):
-            self.play_round(game)
-        return Outcome("done")
-
-    def step_end_game(self, game, step, scenario) -> Outcome:
-        self.end_game(game)
-        return Outcome("done")
-
     def use_action(self, game: GameState, player: int, uid: int) -> Outcome:
         """Use the Action of a Location in your State (or of a Faction board Action)."""
         inst = game.instances[uid]
@@ -500,18 +463,6 @@ class FiftyFirstState(Engine):
             # machines (min 1)" with no Deployed Machine is refused here.
             return Outcome("refused", out.reason)
         return out
-
-    def step_use(self, game, step, scenario) -> Outcome:
-        return self.use_action(game, scenario.player_index(step.get("player")),
-                               self._uid(game, scenario, step["use"], "use"))
-
-    def step_faction_action(self, game, step, scenario) -> Outcome:
-        player = scenario.player_index(step.get("player"))
-        want = text("faction_action", "faction_action", step["faction_action"], "a Faction board Action's card id")
-        for uid in game.zone("faction_board", player):
-            if game.instances[uid].card_id == want:
-                return self.use_action(game, player, uid)
-        raise RulesError(f"no Faction board Action {want!r}")
 
     def _in_hand(self, game, player, uid) -> bool:
         return game.where[uid] == game.zone_key("hand", player)
@@ -631,32 +582,6 @@ class FiftyFirstState(Engine):
         self.discard_card(game, old, player)
         self.place_in_state(game, new, player)
         return Outcome("done")
-
-    # --- scenario steps: thin adapters over the actions ---------------------------------------
-    def _card_step(self, game, step, scenario, key: str, action) -> Outcome:
-        return action(game, scenario.player_index(step.get("player")), self._uid(game, scenario, step[key], key))
-
-    def step_construct(self, game, step, scenario) -> Outcome:
-        return self._card_step(game, step, scenario, "construct", self.construct)
-
-    def step_deal(self, game, step, scenario) -> Outcome:
-        return self._card_step(game, step, scenario, "deal", self.make_deal)
-
-    def step_raze(self, game, step, scenario) -> Outcome:
-        return self._card_step(game, step, scenario, "raze", self.raze_card)
-
-    def step_raze_location(self, game, step, scenario) -> Outcome:
-        return self._card_step(game, step, scenario, "raze_location", self.raze_enemy)
-
-    def step_discard(self, game, step, scenario) -> Outcome:
-        return self._card_step(game, step, scenario, "discard", self.discard)
-
-    def step_develop(self, game, step, scenario) -> Outcome:
-        if step.get("with") is None:
-            raise RulesError("step 'develop' needs 'with': the card from hand that replaces the Location")
-        return self.develop(game, scenario.player_index(step.get("player")),
-                            self._uid(game, scenario, step["develop"], "develop"),
-                            self._uid(game, scenario, step["with"], "with"))
 
     # --- planning (used by efficient Assault) ------------------------------------------------
     def sandbox(self, game: FiftyGame) -> FiftyGame:
