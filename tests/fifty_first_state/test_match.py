@@ -199,7 +199,7 @@ def test_final_scoring_counts_locations_after_the_moloch_penalty():
 def test_every_action_the_packs_need_is_reachable_in_played_games():
     # construct, make a Deal, raze (from hand; another player's Location), use an Action, hack,
     # destroy, take and play a Yellow Connection — each offered in some seeded game
-    offered = Counter()
+    offered, reshuffled = Counter(), 0
     for seed in range(24):
         m = match(seed, players=("Ann", "Bob", "Cid", "Dee")[: 2 + seed % 3])
         rng = random.Random(seed)
@@ -207,5 +207,7 @@ def test_every_action_the_packs_need_is_reachable_in_played_games():
             legal = m.legal_moves()
             offered.update({mv.key[0] for mv in legal})
             m.apply(rng.choice(legal))
+        reshuffled += "the Machine discard pile is shuffled into a new Machine deck" in m.game.trace_text()
+    assert reshuffled  # the Machine deck refills from its discard as the rulebook says (M06)
     assert {"construct", "deal", "raze", "raze_enemy", "use", "hack", "destroy", "take_connection",
             "play_connection", "pass", "draft"} <= set(offered)
