@@ -199,8 +199,10 @@ def test_final_scoring_counts_locations_after_the_moloch_penalty():
 def test_every_action_the_packs_need_is_reachable_in_played_games():
     # construct, make a Deal, raze (from hand; another player's Location), use an Action, hack,
     # destroy, take and play a Yellow Connection — each offered in some seeded game
+    kinds = {"construct", "deal", "raze", "raze_enemy", "use", "hack", "destroy", "take_connection",
+             "play_connection", "pass", "draft"}
     offered, reshuffled = Counter(), 0
-    for seed in range(24):
+    for seed in range(60):  # seeded: the same games every run; stops once everything was seen
         m = match(seed, players=("Ann", "Bob", "Cid", "Dee")[: 2 + seed % 3])
         rng = random.Random(seed)
         while not m.terminal():
@@ -208,6 +210,26 @@ def test_every_action_the_packs_need_is_reachable_in_played_games():
             offered.update({mv.key[0] for mv in legal})
             m.apply(rng.choice(legal))
         reshuffled += "the Machine discard pile is shuffled into a new Machine deck" in m.game.trace_text()
+        if kinds <= set(offered) and reshuffled:
+            break
     assert reshuffled  # the Machine deck refills from its discard as the rulebook says (M06)
-    assert {"construct", "deal", "raze", "raze_enemy", "use", "hack", "destroy", "take_connection",
-            "play_connection", "pass", "draft"} <= set(offered)
+    assert kinds <= set(offered), kinds - set(offered)
+
+
+def test_an_action_that_works_only_with_a_later_choice_is_offered():
+    # Scouring the Ruins: choose an icon of the top card of another player's Personal Discard pile,
+    # spend the matching Good. Bob's top card is the Barracks (red = Gun, figure = Worker); Ann has a
+    # Worker but no Gun: the first icon fails, the second works — the Action is offered.
+    from runtime.games.fifty_first_state.turn import FiftyMatch
+
+    from .helpers import new_game
+
+    game, eng, u = new_game(state={"Ann": {"goods": {"worker": 1}, "state": ["scouring_the_ruins"]},
+                                   "Bob": {"personal_discard": ["barracks"]}})
+    game.turn.moves, game.turn.stage, game.turn.seat = True, "action", 0
+    m = FiftyMatch(game)
+    use = [mv for mv in m.legal_moves() if mv.key == ("use", u["scouring_the_ruins"])]
+    assert use and use[0].label == "Use the Action of Scouring the Ruins"
+    game.players[0].goods["worker"] = 0
+    m._legal = None
+    assert not [mv for mv in m.legal_moves() if mv.key[0] == "use"]  # no icon's Good: not offered

@@ -20,13 +20,16 @@ the reference and in simulation reports):
 
 The turn's progress lives in the game (``FiftyGame.turn``), so ``Match.copy`` is a copy of the game.
 An action is offered only when it would be taken: costs are checked before anything changes, and an
-Action of a Location (whose effect may ask for choices) is tried on a copy first, with first-legal
-choices — an Action that succeeds only with some other choice is not offered (a known limit).
+Action of a Location (whose effect may ask for choices) is tried on copies first — with the first
+option of each choice, then with the other options of its single choices (up to 6 trials). When the
+seat's agent then chooses an option that does not work, the Action is refused, nothing changes, and it
+counts as the seat's action.
 """
 from __future__ import annotations
 
 from collections import Counter
 
+from runtime.agents import Agent
 from runtime.context import Ctx, face_view
 from runtime.errors import Refused
 from runtime.protocol import Move, Result, refuse_unless_legal
@@ -243,13 +246,25 @@ class FiftyMatch:
                     out.append(Move(f"Play {name(uid)}", ("play_connection", uid)))
         return out
 
-    def _would_work(self, attempt) -> bool:
-        """Try an action on a copy of the game (first-legal choices): would it be taken?"""
-        twin = self.game.copy(agents={})
-        try:
-            return attempt(twin).status == "done"
-        except Refused:
-            return False
+    def _would_work(self, attempt, budget: int = 6) -> bool:
+        """Would the action be taken? Tried on copies of the game: first with the first option of
+        every choice it asks, then with the other options of its single choices, up to ``budget``
+        trials (Scouring the Ruins can pay with the second icon when not with the first)."""
+        p = self.to_act()
+        todo = [()]
+        while todo and budget > 0:
+            script = todo.pop(0)
+            budget -= 1
+            explorer = Explorer(script)
+            twin = self.game.copy(agents={p: explorer})
+            try:
+                if attempt(twin).status == "done":
+                    return True
+            except Refused:
+                pass
+            for i in range(len(script), len(explorer.points)):
+                todo += [tuple(explorer.taken[:i]) + (j,) for j in range(1, explorer.points[i])]
+        return False
 
     def _apply_action(self, move: Move) -> None:
         g, eng, t = self.game, self.game.engine, self.game.turn
@@ -330,6 +345,29 @@ class FiftyMatch:
             if len({self._rank_key(p)[i] for p in tied}) > 1:
                 return tb
         return "nothing"
+
+
+class Explorer(Agent):
+    """An agent for trials: answers a single choice by the script's index (the first option past the
+    script's end) and records each choice point; several picks or "up to" take the first ones."""
+
+    name = "explorer"
+
+    def __init__(self, script: tuple):
+        self.script = script
+        self.points: list[int] = []
+        self.taken: list[int] = []
+
+    def choose(self, game, player, options, k=1, low=None, prompt=""):
+        i = len(self.points)
+        if k == 1 and (low is None or low >= 1):
+            j = self.script[i] if i < len(self.script) else 0
+            self.points.append(len(options))
+            self.taken.append(j)
+            return [options[j]]
+        self.points.append(1)
+        self.taken.append(0)
+        return list(options[:k])
 
 
 def locations(game, p: int) -> list[int]:
