@@ -685,17 +685,19 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
 
 
 def render_map(map_data: Any, vocab: Vocabulary, coords: bool = False) -> tuple[str | None, str | None]:
-    """The module's hex map as SVG, by ``compiler.mapsvg`` (when that stage is part of this build)."""
+    """The module's hex map as SVG, drawn by the game's engine (its ``render_map_svg`` hook)."""
     if not map_data:
         return None, None
+    from runtime.engine import ENGINES
+
+    engine = ENGINES.get(vocab.engine, ENGINES["core"])
     try:
-        from .mapsvg import render_map_svg
-    except ImportError:
-        return None, "This build has no map renderer (compiler/mapsvg.py); the map is listed in the data only."
-    try:
-        return str(render_map_svg(map_data, vocab, coords=coords)), None
+        svg = engine.render_map_svg(map_data, vocab, coords=coords)
     except Exception as exc:  # noqa: BLE001 - a drawing problem must not stop the reference
         return None, f"The map could not be drawn: {exc}"
+    if svg is None:
+        return None, f"The {vocab.engine} engine draws no map; the map is listed in the data only."
+    return svg, None
 
 
 def game_rulebooks(result, game: str) -> set[str]:

@@ -96,6 +96,15 @@ class Engine:
     def setup(self, game: GameState) -> None:
         """Game-specific setup; the core engine starts from empty zones (scenarios fill them)."""
 
+    # --- what an engine adds to the compiler and the reference (neutral defaults: nothing) --------
+    def check_map(self, doc, game_data: dict, diags) -> None:
+        """Check a module's ``map:`` section beyond its JSON Schema (a game's own map format: the
+        Moon's geometry, E601). The core engine plays no map: nothing to check."""
+
+    def render_map_svg(self, map_data: dict, vocab, coords: bool = False) -> str | None:
+        """A module's map drawn as SVG for the rules reference; None: this engine draws no map."""
+        return None
+
     # --- running effects ---------------------------------------------------------------------
     def run(self, game: GameState, fn: Callable, player: int, card: int | None = None,
             opponent: int | None = None, bindings: dict | None = None) -> Outcome:

@@ -229,3 +229,20 @@ def test_a_game_without_terrain_table():
     assert check_map(doc, {"tables": {}}, diags) is False
     assert diags[0].headline() == ("tiny.yaml:5:28: E601 unknown terrain 'crater': the game declares no terrain "
                                    "(tables.terrain in game.yaml)")
+
+
+def test_the_map_format_reaches_the_build_and_the_reference_through_engine_hooks():
+    from compiler.reference import render_map
+    from compiler.vocabulary import Vocabulary
+    from runtime.engine import ENGINES, Engine, load_compiled
+
+    moon = load_compiled("age_of_steam")
+    data = moon.maps["moon"]
+    vocab = Vocabulary.from_data(moon.vocab)
+    svg, note = render_map(data, vocab)
+    assert svg.startswith("<svg") and note is None          # the age_of_steam engine draws it
+    assert ENGINES["age_of_steam"].render_map_svg(data, vocab) == svg
+    core = Vocabulary.from_data({**moon.vocab, "engine": "core"})
+    assert render_map(data, core) == (None, "The core engine draws no map; the map is listed in the data only.")
+    diags = Diagnostics()
+    assert Engine().check_map(load_text(TINY, "tiny.yaml", diags), {"tables": {}}, diags) is None and not diags

@@ -86,6 +86,19 @@ class AgeOfSteam(MoonScenario, Engine):
 
         return MoonMatch(game).score(seat) + game.players[seat].goods["money"] / 100.0
 
+    # --- hooks for the compiler and the reference: the Moon's map format is this game's ----------
+    def check_map(self, doc, game_data: dict, diags) -> None:
+        """E601: the geometry a schema cannot express (maps.py)."""
+        from .maps import check_map
+
+        check_map(doc, game_data, diags)
+
+    def render_map_svg(self, map_data: dict, vocab, coords: bool = False) -> str | None:
+        """The hex map as a black-and-white-readable SVG (mapsvg.py)."""
+        from .mapsvg import render_map_svg
+
+        return str(render_map_svg(map_data, vocab, coords=coords))
+
     def setup(self, game: MoonGame) -> None:
         """A02 and A11: cubes on Cities and the Landing hex, New Cities, Goods Display, Sun, Satellite."""
         m = game.moon
