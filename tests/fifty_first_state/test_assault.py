@@ -134,3 +134,16 @@ def test_assault_planning_leaves_the_real_game_untouched_until_execution():
     assert twin is not game and twin.snapshot() == game.snapshot()
     twin.players[0].goods["fuel"] = 0
     assert game.players[0].goods["fuel"] == 3
+
+
+@pytest.mark.rule("M04")
+def test_past_the_search_budget_the_rest_resolves_in_deployed_order_and_the_trace_says_so(monkeypatch):
+    from runtime.games.fifty_first_state import moloch
+
+    monkeypatch.setattr(moloch, "SEARCH_BUDGET", 3)
+    game, eng, u = new_game(state={"Ann": {"goods": {"fuel": 1}, "state": ["oil_rig", "iron_mine"]},
+                                   "game": {"deployed": ["leech", "stalker", "mother"]}})
+    choice = pack(game).assault(eng, game, 0)
+    assert [game.instances[m].card_id for m, _ in choice.steps] == ["leech", "stalker", "mother"]
+    assert "the search stopped after" in game.trace_text()
+    assert game.instances[u["oil_rig"]].face == game.instances[u["iron_mine"]].face == "ruins"
