@@ -22,20 +22,36 @@ SHARED = frozenset({"vocab", "cards", "engine", "compiled", "verbs", "default_ag
 
 def counter(c: Counter) -> Counter:
     out = Counter.__new__(Counter)  # Counter(c) goes through Counter.update: far slower for a copy
-    dict.update(out, c)
+    if c:
+        dict.update(out, c)
     return out
+
+
+_PLAIN = (str, int, float, bool, type(None), tuple)
 
 
 def props(p: dict) -> dict:
     """A card's props: strings, numbers and flags are shared; lists and dicts are copied."""
     if not p:
         return {}
+    if all(type(v) in _PLAIN for v in p.values()):
+        return dict(p)
     return {k: (list(v) if type(v) is list else copy.deepcopy(v) if isinstance(v, (dict, set)) else v)
             for k, v in p.items()}
 
 
+def card(i: CardInst) -> CardInst:
+    """A copy of one card instance (its Goods and props its own), without the dataclass __init__."""
+    out = object.__new__(CardInst)
+    d = out.__dict__
+    d.update(i.__dict__)
+    d["goods"] = counter(i.goods)
+    d["props"] = props(i.props)
+    return out
+
+
 def _rng(r: random.Random) -> random.Random:
-    out = random.Random()
+    out = random.Random.__new__(random.Random)  # random.Random() would first seed itself from the OS
     out.setstate(r.getstate())
     return out
 
@@ -43,8 +59,7 @@ def _rng(r: random.Random) -> random.Random:
 _CORE: dict[str, Callable[[Any], Any]] = {
     "zones": lambda v: {z: list(cards) for z, cards in v.items()},
     "where": dict,
-    "instances": lambda v: {u: CardInst(i.uid, i.card_id, i.face, counter(i.goods), i.owner, props(i.props))
-                            for u, i in v.items()},
+    "instances": lambda v: {u: card(i) for u, i in v.items()},
     "players": lambda v: [Player(p.index, p.name, counter(p.goods), dict(p.flags), p.out) for p in v],
     "rng": _rng,
     "log": lambda v: [],
@@ -54,6 +69,7 @@ _CORE: dict[str, Callable[[Any], Any]] = {
     "resolving": set,
     "playing": set,
     "pile_ids": lambda v: {k: set(s) for k, s in v.items()},
+    "options": dict,      # the game's options: plain values, set at the start
 }
 
 
