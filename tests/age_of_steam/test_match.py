@@ -47,6 +47,7 @@ def play_out(m, rng) -> int:
     return n
 
 
+@pytest.mark.slow
 def test_seeded_random_games_play_to_a_winner_with_every_invariant_holding():
     for seed in range(6):
         m = match(seed, 3 + seed % 2)

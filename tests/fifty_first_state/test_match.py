@@ -63,6 +63,7 @@ def play_out(m, rng) -> int:
     return moves
 
 
+@pytest.mark.slow
 def test_seeded_random_games_play_to_a_winner_with_every_invariant_holding():
     reasons = Counter()
     for seed in range(12):
@@ -196,6 +197,7 @@ def test_final_scoring_counts_locations_after_the_moloch_penalty():
     assert text.index("most Victory Points") < text.index("VP for")  # M10 before the Locations' VP
 
 
+@pytest.mark.slow
 def test_every_action_the_packs_need_is_reachable_in_played_games():
     # construct, make a Deal, raze (from hand; another player's Location), use an Action, hack,
     # destroy, take and play a Yellow Connection — each offered in some seeded game
