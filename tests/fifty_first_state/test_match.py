@@ -235,3 +235,28 @@ def test_an_action_that_works_only_with_a_later_choice_is_offered():
     game.players[0].goods["worker"] = 0
     m._legal = None
     assert not [mv for mv in m.legal_moves() if mv.key[0] == "use"]  # no icon's Good: not offered
+
+
+@pytest.mark.rule("M20")
+def test_with_the_collaboration_variant_partial_payments_are_moves():
+    m = match(12, players=("Ann", "Bob", "Cid"), collaboration=True)
+    rng = random.Random(12)
+    placed = 0
+    while not m.terminal():
+        legal = m.legal_moves()
+        part = [mv for mv in legal if mv.key[0] == "contribute"]
+        if part:
+            mv = part[0]
+            uid, purpose = mv.key[1], mv.key[2]
+            m.apply(mv)
+            paid = m.game.instances[uid].props.get(f"{purpose}_paid") or {}
+            assert sum(sum(goods.values()) for goods in paid.values()) >= 1
+            placed += 1
+        else:
+            m.apply(rng.choice(legal))
+        assert invariants(m) == []
+    assert placed and m.result().winners
+    plain = match(12, players=("Ann", "Bob", "Cid"))
+    while not plain.terminal():
+        assert not [mv for mv in plain.legal_moves() if mv.key[0] == "contribute"]  # only with the variant
+        plain.apply(random.Random(1).choice(plain.legal_moves()))

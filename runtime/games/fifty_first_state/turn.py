@@ -11,7 +11,8 @@ the reference and in simulation reports):
     Action    from the Starting Player on, one action at a time until every player has passed
               (``action_phase``): construct (``construct_cost``), make a Deal, raze a card from hand or
               a Location (yours or another player's), use a Location's or a Faction board Action (once
-              per round each), hack or destroy a Deployed Machine (M07, M08), take or play a Yellow
+              per round each), hack or destroy a Deployed Machine (M07, M08) — with the Collaboration
+              variant also pay part of either, one Good a move (M20) —, take or play a Yellow
               Connection (S05)
     Cleanup   as the engine's; then the Starting Player passes on (``starting_player``)
     End       after a round in which someone reached ``game_end.vp`` VP, or after ``game_end.rounds``
@@ -235,6 +236,19 @@ class FiftyMatch:
                                     ("destroy", uid)))
                 except Refused:
                     pass
+                if g.options.get("collaboration"):  # M20: part of a Hack or a Destroy, one Good at a time
+                    for purpose in ("hack", "destroy"):
+                        need = moloch._remaining(g, uid, purpose)
+                        if sum(need.values()) < 2:
+                            continue  # paying the rest is the Hack / Destroy itself
+                        for good in sorted(need):
+                            try:
+                                moloch._payment(g, p, Counter({good: 1}), purpose)
+                            except Refused:
+                                continue
+                            out.append(Move(f"Place 1 {good_name(g, good)} on {name(uid)} towards its "
+                                            f"{'Hack' if purpose == 'hack' else 'Destroy'} (Collaboration)",
+                                            ("contribute", uid, purpose, good)))
         scav = pack(g, "scavengers")
         if scav is not None:
             pile = g.zone("yellow_connections")
@@ -291,6 +305,8 @@ class FiftyMatch:
                 pack(g, "moloch").hack(eng, g, p, uid)
             elif kind == "destroy":
                 pack(g, "moloch").destroy(eng, g, p, uid)
+            elif kind == "contribute":
+                pack(g, "moloch").contribute(eng, g, p, uid, move.key[2], Counter({move.key[3]: 1}))
             elif kind == "take_connection":
                 pack(g, "scavengers").take_connection(eng, g, p)
             elif kind == "play_connection":
