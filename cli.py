@@ -619,37 +619,54 @@ def schema(game, data_path, out, in_data):
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", required=False)
+@click.option("--data", "data_path", type=DATA_PATH,
+              help="Play the game of this data folder, compiled in memory (default: the compiled games).")
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True, help="How many games to play.")
 @click.option("--players", type=click.IntRange(min=2, max=MAX_PLAYERS), default=2, show_default=True,
               help="Players per game; the game's own setup may allow fewer (its deck decides).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i is seeded from (seed, i).")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes; the result is the same whatever this is.")
-@click.option("--agent", default="random", show_default=True,
-              help="random, greedy, or one per player separated by commas (e.g. greedy,random).")
+@click.option("--agents", "--agent", "agent", default="random", show_default=True,
+              help="first, random, greedy, mcts (or mcts:N playouts), one per seat separated by commas "
+                   "(e.g. mcts,random).")
 @click.option("--turn-cap", type=click.IntRange(min=1), default=200, show_default=True,
-              help="A game still running after this many turns stops without a winner (reported).")
+              help="A game still running after this many turns (or rounds) stops without a winner (reported).")
+@click.option("--check-moves", is_flag=True, help="Check the invariants after every move, not only after every game.")
 @click.option("--out", type=click.Path(file_okay=False), default="build/simulate", show_default=True,
               help="Folder for <game>-<players>p-seed<seed>.json and .html.")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
-def simulate(game, games, players, seed, jobs, agent, turn_cap, out, fmt):
-    """Play GAME many times with seeded agents and report the deck's balance (JSON + HTML)."""
+def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check_moves, out, fmt):
+    """Play GAME many times with seeded agents and report the deck's balance (JSON + HTML).
+
+    Any game plays: a bundled one by name, or the game of a data folder with --data (GAME may then
+    be left out when the folder holds one game)."""
     import time
 
     from runtime.simulate import SimConfig, check_config, render_html
     from runtime.simulate import simulate as run_sim
 
-    compiled = compiled_games()
-    if game not in compiled:
-        click.echo(unknown_game(game, compiled, "generated/"), err=True)
-        sys.exit(2)
-    cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs)
+    data = None
+    if data_path:
+        data = str(Path(data_path))
+        names = game_names(Path(data_path))
+        if game is None and len(names) == 1:
+            game = names[0]
+        if game not in names:
+            click.echo(unknown_game(str(game), names, display_path(Path(data_path))), err=True)
+            sys.exit(2)
+    else:
+        compiled = compiled_games()
+        if game not in compiled:
+            click.echo(unknown_game(str(game), compiled, "generated/"), err=True)
+            sys.exit(2)
+    cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs, data, check_moves)
     start = time.perf_counter()
     try:
         check_config(cfg)
-        with click.progressbar(length=games, label=f"simulating {game}", file=sys.stderr) as bar:
-            result = run_sim(cfg, progress=bar.update)
+        with _progress(games, f"simulating {game}") as step:
+            result = run_sim(cfg, progress=step)
     except ModuleNotFoundError:
         click.echo(f"error: no compiled game '{game}' (run `cardwright compile`)", err=True)
         sys.exit(2)
@@ -666,18 +683,52 @@ def simulate(game, games, players, seed, jobs, agent, turn_cap, out, fmt):
     if fmt == "json":
         click.echo(json.dumps({"result": str(json_path), "report": str(html_path), "seconds": round(elapsed, 3)}))
         return
-    click.echo(f"{games} games of {game}, {players} players, agent {agent}, seed {seed}: "
+    click.echo(f"{games} games of {game}, {players} players, agents {agent}, seed {seed}: "
                f"{games / elapsed:.0f} games/s with {jobs} job{'s' if jobs != 1 else ''}")
+    if result["stand_ins"]:
+        click.echo(f"  played with {len(result['stand_ins'])} stand-in rules (not the published game): "
+                   + "; ".join(i["what"] for i in result["stand_ins"]))
     rates = ", ".join(f"seat {s}: {v:.1%}" for s, v in result["win_rate_by_seat"].items())
-    click.echo(f"  win rate by seat (seat 1 went first): {rates}")
+    click.echo(f"  win rate by seat (seat 1 decided first): {rates}")
     if "," in agent:
         by_agent = ", ".join(f"{a}: {v:.1%}" for a, v in result["win_rate_by_agent"].items())
         click.echo(f"  win rate per player of each agent: {by_agent}")
     ln = result["length"]
     click.echo(f"  game length in turns: mean {ln['mean']}, median {ln['median']}, min {ln['min']}, max {ln['max']}")
     click.echo(f"  games that hit the turn cap ({turn_cap}): {result['capped']['count']}")
+    inv = result["invariants"]
+    click.echo(f"  invariants checked {inv['checked']}: {inv['games_broken']} games broke one")
     click.echo(f"  cards never activated: {', '.join(result['never_activated']) or 'none'}")
     click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")
+    if inv["games_broken"]:
+        sys.exit(1)
+
+
+class _progress:
+    """A progress bar on a terminal; plain progress lines (about every tenth) when piped."""
+
+    def __init__(self, total: int, label: str):
+        self.total, self.label, self.done = total, label, 0
+        self.bar = click.progressbar(length=total, label=label, file=sys.stderr) if sys.stderr.isatty() else None
+
+    def __enter__(self):
+        if self.bar is not None:
+            self.bar.__enter__()
+        else:
+            click.echo(f"{self.label}: 0/{self.total} games", err=True)
+        return self.step
+
+    def step(self, n: int) -> None:
+        before, self.done = self.done, self.done + n
+        if self.bar is not None:
+            self.bar.update(n)
+        elif self.done * 10 // self.total != before * 10 // self.total or self.done == self.total:
+            click.echo(f"{self.label}: {self.done}/{self.total} games", err=True)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
 
 
 def compiled_games() -> list[str]:

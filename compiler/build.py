@@ -22,6 +22,7 @@ from . import ast as A
 from .check import Checker
 from .codegen import HEADER, ModuleWriter, comment, identifier, literal
 from .diagnostics import Diagnostics, display_path
+from .flow import FLOW_MODULE, FlowCompiler, check_quantity, table_source
 from .loader import Document, load_file, path_text
 from .parser import parse_effect
 from .schema import prepare_cards, validate
@@ -177,6 +178,10 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     python_names: dict[str, Path] = {}  # generated module name -> the file that makes it
     for path in module_files(game_dir):
         first = python_names.setdefault(identifier(path.stem), path)
+        if identifier(path.stem) == FLOW_MODULE and "flow" in gdoc.data:
+            diags.error("E503", f"module file '{path.name}' would be compiled to '{FLOW_MODULE}.py', which "
+                        "holds the game's flow: rename it", file=display_path(path), line=1, column=1)
+            continue
         if first != path:
             # 'a-b.yaml' and 'a_b.yaml' would both be written as a_b.py: one would silently replace
             # the other. Neither is guessed at; the designer renames one (E503).
@@ -255,8 +260,34 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         timer.add("emit", t)
         if cache is not None:
             cache.store(path, game_dir, rel_root, result, gb, seen_ids, module_names, mark)
-    result.outputs[f"{vocab.game}/__init__.py"] = _game_init(vocab, module_names, gdoc, rel_root)
+    has_flow = _compile_flow(gdoc, vocab, checker, set(seen_ids), result, timer, gb, rel_root)
+    result.outputs[f"{vocab.game}/__init__.py"] = _game_init(vocab, module_names, gdoc, rel_root, has_flow)
     return gb
+
+
+def _compile_flow(gdoc: Document, vocab: Vocabulary, checker: Checker, card_ids: set[str], result: BuildResult,
+                  timer: _Timer, gb: GameBuild, rel_root: Path) -> bool:
+    """game.yaml's ``flow`` (compiler/flow.py) → generated/<game>/flow.py. True when emitted."""
+    if not isinstance(gdoc.data.get("flow"), dict):
+        return False
+    diags = result.diags
+    rel = f"{rel_root.name}/{vocab.game}/{GAME_FILE}"
+    gdoc.rel = rel
+    mw = ModuleWriter(rel)
+    checker.card_ids = card_ids
+
+    def compile_text(path, text, kind, fname):
+        return _compile_slot(gdoc, path, text, None, vocab, checker, mw, diags, timer, gb, fname, kind)
+
+    table = FlowCompiler(gdoc, gdoc.data, card_ids, compile_text, diags).table()
+    if table is None or diags.errors:
+        return False
+    try:
+        result.outputs[f"{vocab.game}/{FLOW_MODULE}.py"] = mw.render([("FLOW", table_source(table))])
+    except SyntaxError as exc:  # pragma: no cover - a compiler bug, reported as such
+        diags.error("E501", f"generated code does not compile: {exc}", file=gdoc.file)
+        return False
+    return True
 
 
 def _usable(doc: Document) -> bool:
@@ -333,7 +364,8 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
                   slot_kind: str) -> str | None:
     """Parse, check and emit one effect text. Returns the generated function's name, or None."""
     gb.effect_count += 1
-    prefix = "requires " if slot_kind == "condition" else ""
+    # a condition slot holds a bare condition; a quantity (the game flow's scores) is read as "x is …"
+    prefix = {"condition": "requires ", "quantity": "x is "}.get(slot_kind, "")
     t = time.perf_counter()
     effect, problem = parse_effect(prefix + text)
     t = timer.add("parse", t)
@@ -348,12 +380,17 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
     if problem is not None:
         report(problem.code, problem.message, A.Span(problem.offset, problem.offset + problem.length))
         return None
+    if slot_kind == "quantity":
+        wrong = check_quantity(effect)
+        if wrong:
+            report("E311", wrong, A.Span(len(prefix), len(prefix) + len(text)))
+            return None
     key = (slot_kind, text, card is not None)
     cached = gb.checked.get(key)
     if cached is None:  # the same text always checks the same way in one game: check it once
         problems: list[tuple] = []
-        checked = checker.check(effect, lambda *args: problems.append(args), kind=slot_kind,
-                                has_card=card is not None)
+        checked = checker.check(effect, lambda *args: problems.append(args),
+                                kind="effect" if slot_kind == "quantity" else slot_kind, has_card=card is not None)
         cached = gb.checked[key] = (checked, problems)
     checked, problems = cached
     for args in problems:
@@ -372,7 +409,8 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
     return name
 
 
-def _game_init(vocab: Vocabulary, modules: list[str], gdoc: Document, rel_root: Path) -> str:
+def _game_init(vocab: Vocabulary, modules: list[str], gdoc: Document, rel_root: Path,
+               has_flow: bool = False) -> str:
     mods = [identifier(m) for m in modules]
     lines = [HEADER.format(source=comment(f"{rel_root.name}/{vocab.game}/")),
              f'"""Compiled game {vocab.game!r}: its vocabulary and the tables of its modules."""',
@@ -386,6 +424,7 @@ def _game_init(vocab: Vocabulary, modules: list[str], gdoc: Document, rel_root: 
              "RULES = {" + ", ".join(f"**{m}.RULES" for m in mods) + "}",
              "TABLES = {" + ", ".join(f"{literal(m)}: {m}.TABLES" for m in mods) + "}",
              "MAPS = {" + ", ".join(f"{literal(m)}: {m}.MAP" for m in mods) + "}",
+             *([f"from . import {FLOW_MODULE}  # noqa: E402", f"FLOW = {FLOW_MODULE}.FLOW"] if has_flow else []),
              ""]
     src = "\n".join(lines)
     compile(src, f"{vocab.game}/__init__.py", "exec")

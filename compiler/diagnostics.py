@@ -43,6 +43,7 @@ CODES = {
     "E308": "division by zero",
     "E309": "the verb needs a rule the game does not declare",
     "E310": "a trigger in the wrong place",
+    "E311": "a quantity was expected",
     "E320": "number too large",
     "E401": "schema violation",
     "E501": "generated code failed to compile",

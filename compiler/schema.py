@@ -285,7 +285,10 @@ def field_schema(spec: Any, vocab_data: dict) -> dict:
 
 # A tuple, not a set: the order of a schema's properties is its order in the exported file, which must
 # be the same on every run (a set's order changes with the interpreter's string hashing).
-_COMMON = ("id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text")
+_COMMON = ("id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text", "stand_in")
+# a card (or any flow entry of game.yaml) that is a stand-in says so: `stand_in: {note: ...}`
+STAND_IN = {"type": "object", "required": ["note"], "additionalProperties": False,
+            "properties": {"note": {"type": "string", "minLength": 1}}}
 
 
 def card_schema(vocab_data: dict) -> dict:
@@ -295,6 +298,7 @@ def card_schema(vocab_data: dict) -> dict:
         spec = spec or {}
         props: dict = {k: {} for k in _COMMON}
         props["kind"] = {"const": kind}
+        props["stand_in"] = STAND_IN
         for slot, sspec in (spec.get("slots") or {}).items():
             props[slot] = {"type": "string", "description": (sspec or {}).get("name", slot)}
         for fname, fspec in (spec.get("fields") or {}).items():

@@ -13,7 +13,15 @@ from typing import Any, Sequence
 
 
 class Agent:
+    """Makes a seat's choices: inside effects (``choose``) and between them (``pick``, the game
+    protocol's moves, runtime/protocol.py)."""
+
     name = "agent"
+
+    def pick(self, match, moves: Sequence[Any]):
+        """The move to take among ``moves`` (a Match's legal moves, never empty). By default the
+        same way the agent answers any choice."""
+        return self.choose(match.game, match.to_act(), moves, 1, None, "choose a move")[0]
 
     def choose(self, game, player: int, options: Sequence[Any], k: int = 1, low: int | None = None,
                prompt: str = "") -> list[Any]:

@@ -60,6 +60,15 @@ class Ctx:
 
     def choose(self, sel: Sel, name: str) -> Any:
         options = self.options(sel)
+        made = self.bindings.pop(MOVE_CHOICE, None)
+        if made is not None:  # this choice was made as a move of the game flow (runtime/flow.py)
+            if made is PROBE:
+                raise ChoiceOptions(options)
+            if made not in options:
+                raise Refused(f"{self.describe(made)} is not a {sel.noun} to choose now")
+            self.bindings[name] = made
+            self.game.emit("choose", self.player, f"chooses {self.describe(made)} as {name}")
+            return made
         n = self.amount(sel, default=1)
         if isinstance(sel.amount, UpTo):
             picks = self.ask(options, sel.amount.n, low=0, prompt=f"choose {sel.noun}")
@@ -575,12 +584,13 @@ class Ctx:
         hand = g.zone_key(self.hand_zone(), self.player)
         if isinstance(sel.amount, UpTo):  # "draw up to 2 cards": the player decides how many
             n = self.how_many(n, 0, "draw")
-        if strict and len(g.zones[zone]) < n and not hasattr(self.engine, "refill"):
+        available = self.engine.drawable(g, zone) if strict else None
+        if available is not None and available < n:
             # a cost ("draw 2 cards: …") is all or nothing: refuse before a card moves
-            raise Refused(f"{zone[0]} has only {len(g.zones[zone])} cards")
+            raise Refused(f"{zone[0]} has only {available} cards")
         drawn = []
         for _ in range(n):
-            if not g.zones[zone] and hasattr(self.engine, "refill"):
+            if not g.zones[zone]:
                 self.engine.refill(g, zone)
             if not g.zones[zone]:
                 if strict:
@@ -595,8 +605,7 @@ class Ctx:
             self.publish_card(Drawn, uid)
         g.emit("draw", self.player, f"draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}"
                f" from {zone[0]}" + (f" (of {n})" if len(drawn) < n else ""), n=len(drawn))
-        if hasattr(self.engine, "after_draw"):
-            self.engine.after_draw(g, zone)
+        self.engine.after_draw(g, zone)
         return drawn
 
     def top_cards(self, sel: Sel, src: Sel | None, verb: str) -> "Revealed":
@@ -685,6 +694,18 @@ class Ctx:
 
 
 THIS_CARD = "this card"
+# A binding no effect text can name (names are words): the option an action's first `choose` takes,
+# because the player picked it as a move (runtime/flow.py); PROBE asks for the options instead.
+MOVE_CHOICE = "\x00move choice"
+PROBE = object()
+
+
+class ChoiceOptions(Exception):
+    """Raised by ``choose`` when probed: the options of an action's first choice, nothing done."""
+
+    def __init__(self, options: list):
+        super().__init__("choice options")
+        self.options = options
 
 
 def _has_repeats(picks) -> bool:

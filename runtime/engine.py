@@ -19,6 +19,7 @@ from .agents import Agent
 from .context import Ctx
 from .errors import Halt, Refused, RulesError, Unmet
 from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
+from .flow import FlowGame
 from .state import GameState
 from .verbs import verbs_for
 
@@ -34,10 +35,13 @@ class CompiledGame:
     rules: dict
     tables: dict
     maps: dict
+    flow: dict | None = None  # game.yaml's flow, compiled (generated/<game>/flow.py); None without one
 
     @classmethod
     def from_package(cls, pkg) -> "CompiledGame":
-        return cls(pkg.GAME, pkg.ENGINE, pkg.VOCAB, pkg.CARDS, pkg.RULES, pkg.TABLES, pkg.MAPS)
+        # FLOW is written only for a game with a flow (the other games' packages stay as they were)
+        return cls(pkg.GAME, pkg.ENGINE, pkg.VOCAB, pkg.CARDS, pkg.RULES, pkg.TABLES, pkg.MAPS,
+                   getattr(pkg, "FLOW", None))
 
     def table(self, name: str) -> Any:
         """A table by name, from whichever module defines it (later modules win)."""
@@ -94,7 +98,105 @@ class Engine:
         return fn
 
     def setup(self, game: GameState) -> None:
-        """Game-specific setup; the core engine starts from empty zones (scenarios fill them)."""
+        """Game-specific setup. The core engine runs the setup steps of the game's flow, when it has
+        one (runtime/flow.py); without a flow it starts from empty zones (scenarios fill them)."""
+        if game.compiled.flow is not None:
+            from .flow import run_setup
+
+            run_setup(self, game, game.compiled.flow)
+
+    # --- draw piles (hooks with neutral defaults; Ctx.draw_cards calls them) ----------------------
+    def refill(self, game: GameState, zone) -> None:
+        """An empty draw pile is refilled where the rules say so. The core engine's rule is data:
+        ``rules.reshuffle: {deck: discard}`` shuffles the owner's discard pile into the empty deck."""
+        src = (game.vocab.get("rules") or {}).get("reshuffle", {}).get(zone[0])
+        if src is None:
+            return
+        from_key = game.zone_key(src, zone[1])
+        if not game.zones[from_key]:
+            return
+        for uid in list(game.zones[from_key]):
+            game.move(uid, zone)
+        game.shuffle(zone)
+        game.emit("reshuffle", zone[1], f"shuffles the {src.replace('_', ' ')} into the {zone[0].replace('_', ' ')}")
+
+    def drawable(self, game: GameState, zone) -> int | None:
+        """How many cards a draw from ``zone`` can take, refills included, so that a draw that is a
+        cost refuses before a card moves; None when an engine's own refill cannot be counted ahead."""
+        if type(self).refill is not Engine.refill:
+            return None
+        n = len(game.zones[zone])
+        src = (game.vocab.get("rules") or {}).get("reshuffle", {}).get(zone[0])
+        if src is not None:
+            n += len(game.zones[game.zone_key(src, zone[1])])
+        return n
+
+    def after_draw(self, game: GameState, zone) -> None:
+        """Called after every draw from ``zone``; nothing by default."""
+
+    # --- the game protocol (runtime/protocol.py) -----------------------------------------------
+    # the bots a seat may be given by name (``--agents``); engines extend or override the table
+    agents: dict[str, str] = {"first": "runtime.agents:FirstLegal", "random": "runtime.agents:SeededRandom",
+                              "greedy": "runtime.bots:Greedy", "mcts": "runtime.bots:FlatMonteCarlo"}
+
+    def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
+                  turn_cap: int = 200):
+        """A new game through the one protocol. The core engine plays the game's flow (game.yaml
+        ``flow:``, runtime/flow.py); a game without one cannot be played through."""
+        if compiled.flow is None:
+            raise RulesError(f"{compiled.game} has no flow in its game.yaml, so it cannot be played "
+                             "through (see docs/authoring.md, Game flow)")
+        from .flow import FlowMatch
+
+        game = self.new_game(compiled, players, seed=seed, agents=agents)
+        return FlowMatch.start(game, turn_cap)
+
+    def evaluate(self, game: GameState, seat: int) -> float:
+        """The heuristic the greedy and Monte Carlo bots maximise for ``seat``: for a game whose flow
+        is data, the quantity ``flow.bots.greedy`` declares, else its score's points; 0 otherwise."""
+        flow = game.compiled.flow
+        if flow is None:
+            return 0.0
+        from .flow import quantity
+
+        fn = (flow.get("bots") or {}).get("greedy") or flow["score"]["points"]
+        return float(quantity(game, fn, seat))
+
+    def make_agent(self, spec: str) -> Agent:
+        """A bot by name from the ``agents`` table; ``mcts:N`` gives the Monte Carlo bot N playouts."""
+        name, _, arg = spec.partition(":")
+        path = self.agents.get(name)
+        if path is None:
+            raise ValueError(f"unknown agent {spec!r} (agents: {', '.join(sorted(self.agents))})")
+        module, _, cls = path.partition(":")
+        factory = getattr(importlib.import_module(module), cls)
+        if arg:
+            if not arg.isdigit() or not 1 <= int(arg) <= 1000:
+                raise ValueError(f"agent {spec!r}: write {name}:N with N from 1 to 1000")
+            return factory(int(arg))
+        return factory()
+
+    def check_players(self, compiled: CompiledGame, players: int) -> None:
+        """Raise RulesError when the game cannot seat ``players`` (a flow's ``players``)."""
+        seats = (compiled.flow or {}).get("players") or {}
+        if players < seats.get("min", 1) or players > seats.get("max", players):
+            raise RulesError(f"the game seats {seats.get('min', 1)} to {seats.get('max', 'any number of')} players")
+
+    def reported_cards(self, compiled: CompiledGame) -> set[str]:
+        """The cards a simulation report lists (every card; an engine leaves out what never enters play)."""
+        return set(compiled.cards)
+
+    def count_stats(self, game: GameState) -> None:
+        """Start counting what ``stats`` reports; the core engine counts from the typed events."""
+
+    def stats(self, game: GameState) -> dict:
+        """What a simulation reports per game: card id -> how often it was played (and more, by engine)."""
+        plays: dict = {}
+        for ev in game.events:
+            if ev.kind == "play" and ev.card in game.instances:
+                cid = game.instances[ev.card].card_id
+                plays[cid] = plays.get(cid, 0) + 1
+        return {"plays": plays}
 
     # --- what an engine adds to the compiler and the reference (neutral defaults: nothing) --------
     def check_map(self, doc, game_data: dict, diags) -> None:

@@ -1,13 +1,22 @@
-"""Balance simulation: play many seeded games of a compiled game and measure the deck.
+"""Balance simulation: play many seeded games of any compiled game and measure the deck.
 
-``simulate(config)`` plays ``config.games`` games with agents (seeded random or greedy), one
-process or several, and returns a plain dict (the JSON result): win rate by seat, game lengths,
-how often each card was played and activated, cards never activated, games that hit the turn cap.
-``render_html(result)`` draws the same as an offline HTML page with inline SVG charts (no JS).
+``simulate(config)`` plays ``config.games`` games through the one game protocol
+(runtime/protocol.py: ``Engine.new_match``, ``Match.legal_moves``/``apply``/``result``) with the
+agents the engine names (``Engine.agents``: first, random, greedy, mcts, …) — one process or several
+— and returns a plain dict (the JSON result): win rate by seat, game lengths, how often each card was
+played (and activated, where the engine counts it), cards never used, games that hit the turn cap,
+the invariants checked, the stand-in rules the game declares. There is no code of any one game here:
+what differs between games is behind the protocol and the engine's hooks (``stats``,
+``reported_cards``, ``make_agent``). ``render_html(result)`` draws the same as an offline HTML page
+with inline SVG charts (no JS).
 
 Determinism: game ``i`` is seeded from ``(seed, i)`` alone (``game_seed``) and results are
 aggregated in game order, so the result is identical whatever ``jobs`` is. Timings are not part of
 the result (they vary from run to run); the caller measures them.
+
+Invariants: after every game (and after every move with ``check_moves``) each card is in exactly
+one zone (``GameState.check_conservation``, which engines extend) and the legal moves of a running
+game are never empty; a broken invariant is recorded in the game's record and counted in the result.
 
 This module never prints: progress is reported through a callback (``cli.py`` draws the bar).
 """
@@ -21,8 +30,6 @@ from typing import Callable, Iterable
 
 from .errors import RulesError
 
-AGENTS = ("random", "greedy")
-
 
 @dataclass(frozen=True)
 class SimConfig:
@@ -30,9 +37,11 @@ class SimConfig:
     games: int = 1000
     players: int = 2
     seed: int = 0
-    agent: str = "random"
+    agent: str = "random"  # one agent name, or one per seat separated by commas ("mcts,random")
     turn_cap: int = 200
     jobs: int = 1
+    data: str | None = None  # a data folder compiled in memory; None: the compiled generated/ package
+    check_moves: bool = False  # check the invariants after every move, not only after every game
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -45,59 +54,86 @@ def game_seed(seed: int, index: int) -> int:
 _COMPILED: dict = {}
 
 
-def _compiled(game: str):
-    if game not in _COMPILED:
-        from .engine import load_compiled
+def _compiled(game: str, data: str | None = None):
+    key = (game, data)
+    if key not in _COMPILED:
+        from .engine import load_compiled, load_from_sources
 
-        _COMPILED[game] = load_compiled(game)
-    return _COMPILED[game]
+        if data is None:
+            _COMPILED[key] = load_compiled(game)
+        else:
+            from pathlib import Path
+
+            from compiler.build import compile_tree
+
+            result = compile_tree(Path(data))
+            if not result.ok:
+                first = result.diags.errors[0].headline()
+                raise ValueError(f"the data in {data} has errors (first: {first}); run `cardwright validate`")
+            if game not in result.games:
+                raise ValueError(f"no game '{game}' in {data} (games: {', '.join(sorted(result.games)) or 'none'})")
+            _COMPILED[key] = load_from_sources(result.outputs, game)
+    return _COMPILED[key]
 
 
-def _agent(kind: str):
-    from .agents import SeededRandom
+def agent_list(spec: str, players: int, engine=None) -> list[str]:
+    """One agent name per seat from ``random`` / ``mcts`` / a comma list by seat ("greedy,random": P1
+    greedy, P2 random, then cycling), so a designer can check that playing well beats playing at
+    random. Names are checked against the engine's ``agents`` table."""
+    from .engine import Engine
 
-    if kind == "greedy":
-        from .games.infernal_contraption import Greedy
-
-        return Greedy()
-    return SeededRandom()
-
-
-def agent_list(spec: str, players: int) -> list[str]:
-    """``random``, ``greedy`` or a comma list by player ("greedy,random": P1 greedy, P2 random,
-    then cycling), so a designer can check that playing well beats playing at random."""
     names = [a.strip() for a in spec.split(",") if a.strip()]
-    bad = [a for a in names if a not in AGENTS]
+    table = (engine or Engine()).agents
+    bad = [a for a in names if a.partition(":")[0] not in table]
     if not names or bad:
-        raise ValueError(f"unknown agent {', '.join(map(repr, bad)) or repr(spec)} (agents: {', '.join(AGENTS)})")
+        raise ValueError(f"unknown agent {', '.join(map(repr, bad)) or repr(spec)} (agents: {', '.join(sorted(table))})")
     return [names[i % len(names)] for i in range(players)]
 
 
 def play_one(args: tuple) -> dict:
     """Play game ``index`` of a run and return its record (plain values only, for pickling)."""
-    game_name, players, seed, index, agent, turn_cap = args
+    game_name, data, players, seed, index, agent, turn_cap, check_moves = args
     from .engine import engine_for
 
-    compiled = _compiled(game_name)
+    compiled = _compiled(game_name, data)
     eng = engine_for(compiled)
     gs = game_seed(seed, index)
-    kinds = agent_list(agent, players)
-    agents = {i: _agent(kinds[i]) for i in range(players)}
-    g = eng.new_game(compiled, [f"P{i + 1}" for i in range(players)], seed=gs, agents=agents, setup=False)
+    kinds = agent_list(agent, players, eng)
+    agents = {i: eng.make_agent(kinds[i]) for i in range(players)}
+    match = eng.new_match(compiled, [f"P{i + 1}" for i in range(players)], seed=gs, agents=agents,
+                          turn_cap=turn_cap)
+    g = match.game
     g.tracing = False
-    g.stats = {"plays": Counter(), "activations": Counter()}
-    eng.setup(g)
-    eng.play_game(g, turn_cap)
-    first = g.first_player
-    seat = None if g.winner is None else (g.winner - first) % players
-    return {"index": index, "seed": gs, "first": first, "winner": g.winner, "winner_seat": seat,
-            "turns": g.turn, "capped": bool(g.capped), "plays": dict(g.stats["plays"]),
-            "activations": dict(g.stats["activations"])}
+    eng.count_stats(g)
+    problems: list[str] = []
+    first = match.to_act()
+    moves = 0
+    while not match.terminal():
+        legal = match.legal_moves()
+        if not legal:
+            problems.append(f"no legal move for seat {match.to_act()} in a running game")
+            break
+        match.apply(agents[match.to_act()].pick(match, legal))
+        moves += 1
+        if check_moves:
+            problems += g.check_conservation()
+    problems += g.check_conservation()
+    result = match.result() if match.terminal() else None
+    winners = list(result.winners) if result else []
+    capped = bool(result) and not winners and result.reason.startswith("turn cap")
+    winner = winners[0] if len(winners) == 1 else None
+    seat = None if winner is None or first is None else (winner - first) % players
+    stats = eng.stats(g)
+    return {"index": index, "seed": gs, "first": first, "winner": winner, "winners": winners,
+            "winner_seat": seat, "turns": g.turn_number, "moves": moves, "capped": capped,
+            "scores": list(result.scores) if result else [], "reason": result.reason if result else "",
+            "plays": dict(stats.get("plays") or {}), "activations": dict(stats.get("activations") or {}),
+            "counts_activations": "activations" in stats, "problems": problems[:20]}
 
 
 def _tasks(cfg: SimConfig) -> Iterable[tuple]:
     for i in range(cfg.games):
-        yield (cfg.game, cfg.players, cfg.seed, i, cfg.agent, cfg.turn_cap)
+        yield (cfg.game, cfg.data, cfg.players, cfg.seed, i, cfg.agent, cfg.turn_cap, cfg.check_moves)
 
 
 def run_games(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> list[dict]:
@@ -125,33 +161,46 @@ def run_games(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> 
 # --- aggregation ------------------------------------------------------------------------------
 
 
-def deck_counts(game: str) -> dict[str, dict]:
-    compiled = _compiled(game)
+def deck_counts(compiled) -> dict[str, dict]:
+    from .engine import engine_for
+
+    shown = engine_for(compiled).reported_cards(compiled)
     return {cid: {"name": rec.get("name", cid), "kind": rec.get("kind"), "copies": int(rec.get("count", 1)),
-                  "source": rec.get("source", ""), "has_effect": "effect" in (rec.get("slots") or {})}
-            for cid, rec in compiled.cards.items()}
+                  "source": rec.get("source", ""), "has_effect": bool(rec.get("slots"))}
+            for cid, rec in compiled.cards.items() if cid in shown}
+
+
+def stand_ins(compiled) -> list[dict]:
+    """Every rule or card the game's data marks ``stand_in`` (not the published game), in data order."""
+    from .standins import stand_ins as collect
+
+    return collect(compiled)
 
 
 def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     n = len(records)
+    compiled = _compiled(cfg.game, cfg.data)
+    from .engine import engine_for
+
+    kinds = agent_list(cfg.agent, cfg.players, engine_for(compiled))
     seats = Counter(r["winner_seat"] for r in records if r["winner_seat"] is not None)
     by_player = Counter(r["winner"] for r in records if r["winner"] is not None)
-    kinds = agent_list(cfg.agent, cfg.players)
     turns = [r["turns"] for r in records]
     capped = [r["index"] for r in records if r["capped"]]
-    no_winner = sum(1 for r in records if r["winner_seat"] is None and not r["capped"])
+    shared = sum(1 for r in records if len(r["winners"]) > 1)
+    no_winner = sum(1 for r in records if not r["winners"] and not r["capped"])
+    broken = [r for r in records if r["problems"]]
     plays: Counter = Counter()
     acts: Counter = Counter()
     played_games: Counter = Counter()
+    counts_acts = any(r["counts_activations"] for r in records)
     for r in records:
         plays.update(r["plays"])
-        acts.update(r["activations"])
+        acts.update(r["activations"] if r["counts_activations"] else r["plays"])
         played_games.update(r["plays"].keys())
-    deck = deck_counts(cfg.game)
+    deck = deck_counts(compiled)
     cards = []
     for cid, info in deck.items():
-        if info["kind"] == "power_core":
-            continue  # never played: it starts in play
         cards.append({"id": cid, "name": info["name"], "kind": info["kind"], "copies": info["copies"],
                       "has_effect": info["has_effect"],
                       "plays": plays.get(cid, 0), "activations": acts.get(cid, 0),
@@ -162,9 +211,9 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     never = sorted(c["id"] for c in cards if c["activations"] == 0 and c["has_effect"])
     hist = Counter(turns)
     return {
-        "game": cfg.game, "name": _compiled(cfg.game).vocab.get("name", cfg.game), "games": n, "players": cfg.players, "seed": cfg.seed, "agent": cfg.agent,
-        "turn_cap": cfg.turn_cap,
-        "seat_note": "seat 1 is the player who went first (chosen at random each game)",
+        "game": cfg.game, "name": compiled.vocab.get("name", cfg.game), "games": n, "players": cfg.players,
+        "seed": cfg.seed, "agent": cfg.agent, "turn_cap": cfg.turn_cap,
+        "seat_note": "seat 1 is the player who decided first",
         "wins_by_seat": {str(s + 1): seats.get(s, 0) for s in range(cfg.players)},
         "win_rate_by_seat": {str(s + 1): round(seats.get(s, 0) / n, 4) if n else 0.0 for s in range(cfg.players)},
         "agents_by_player": {f"P{i + 1}": kinds[i] for i in range(cfg.players)},
@@ -172,13 +221,19 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         "win_rate_by_agent": {a: round(sum(by_player.get(i, 0) for i in range(cfg.players) if kinds[i] == a)
                                        / (n * kinds.count(a)), 4) if n else 0.0 for a in sorted(set(kinds))},
         "no_winner": no_winner,
+        "shared_wins": shared,
         "capped": {"count": len(capped), "games": capped[:50],
                    "note": "games that reached the turn cap without a winner: a deck that cannot finish"},
         "length": {"mean": round(statistics.fmean(turns), 3) if turns else 0.0,
                    "median": statistics.median(turns) if turns else 0, "min": min(turns, default=0),
                    "max": max(turns, default=0), "histogram": {str(k): hist[k] for k in sorted(hist)}},
+        "invariants": {"checked": "after every move" if cfg.check_moves else "after every game",
+                       "games_broken": len(broken),
+                       "problems": [f"game {r['index']}: {p}" for r in broken[:10] for p in r["problems"][:3]]},
+        "activations_counted": counts_acts,
         "cards": cards,
         "never_activated": never,
+        "stand_ins": stand_ins(compiled),
     }
 
 
@@ -192,18 +247,24 @@ def check_config(cfg: SimConfig) -> None:
     that is not compiled."""
     if cfg.games < 1 or cfg.players < 2 or cfg.jobs < 1:
         raise ValueError("games and jobs must be at least 1, players at least 2")
-    agent_list(cfg.agent, cfg.players)
     from .engine import engine_for
 
-    compiled = _compiled(cfg.game)
+    compiled = _compiled(cfg.game, cfg.data)
     eng = engine_for(compiled)
-    if not hasattr(eng, "play_game"):
-        raise ValueError(f"the {eng.name} engine cannot play whole games")
-    # a trial setup: the game's own rules say how many players its deck seats (Infernal
-    # Contraption: one Power Core each), so a run that cannot start fails here, as a usage error,
+    kinds = agent_list(cfg.agent, cfg.players, eng)
+    for kind in set(kinds):
+        eng.make_agent(kind)  # "mcts:0" and the like fail here, as usage errors
+    # a trial start: the game's own rules say how many players it seats (Infernal Contraption: one
+    # Power Core each; a flow's `players`), so a run that cannot start fails here, as a usage error,
     # not in the middle of the first game (or in a worker process)
+    from .engine import Engine
+
+    if compiled.flow is None and type(eng).new_match is Engine.new_match:
+        raise ValueError(f"{cfg.game} cannot be played through yet: its game.yaml has no flow and the "
+                         f"{eng.name} engine has no match of its own")
     try:
-        eng.new_game(compiled, [f"P{i + 1}" for i in range(cfg.players)], seed=0)
+        eng.check_players(compiled, cfg.players)
+        eng.new_match(compiled, [f"P{i + 1}" for i in range(cfg.players)], seed=0, turn_cap=cfg.turn_cap)
     except RulesError as exc:
         raise ValueError(f"{cfg.game} cannot be played by {cfg.players} players: {exc}") from None
 
@@ -286,9 +347,14 @@ td:first-child, th:first-child, td:nth-child(2) {{ text-align: left; }}
 <h1>{_E(r.get('name', r['game']))} — balance simulation</h1>
 <p>{r['games']} games · {r['players']} players · agent: {_E(r['agent'])} · seed {r['seed']} ·
 turn cap {r['turn_cap']}. {_E(r['seat_note'])}.</p>
+{_stand_in_html(r)}
 <h2>Win rate by seat</h2>
 {_bar_chart("Win rate by seat", seats, lambda v: f"{v:.1%}")}
-<p>Games without a winner (everyone out at once): {r['no_winner']}.</p>
+<p>Games without a winner (everyone out at once): {r['no_winner']}. Games won jointly (a tie the
+tie-breaks left): {r.get('shared_wins', 0)}.</p>
+<p class="{'finding' if r['invariants']['games_broken'] else ''}">Invariants (every card in exactly one
+zone; a running game always has a legal move), checked {_E(r['invariants']['checked'])}:
+{r['invariants']['games_broken']} games broke one.{_E(' ' + '; '.join(r['invariants']['problems'])) if r['invariants']['problems'] else ''}</p>
 <p>Agents: {_E(', '.join(f'{p} {a}' for p, a in r['agents_by_player'].items()))}.
 Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['win_rate_by_agent'].items()))}.</p>
 <h2>Game length (turns)</h2>
@@ -308,3 +374,15 @@ Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['w
 </tbody></table>
 </body></html>
 """
+
+
+def _stand_in_html(r: dict) -> str:
+    """Stand-in rules first: these results are of the game with them, not of the published game."""
+    items = r.get("stand_ins") or []
+    if not items:
+        return ""
+    rows = "\n".join(f"<li><b>{_E(i['what'])}</b> ({_E(i['where'])}): {_E(i['note'])}</li>" for i in items)
+    return (f'<h2>Stand-in rules</h2>\n<p class="finding">These games were played with {len(items)} stand-in '
+            f"rule{'s' if len(items) != 1 else ''}: rules the rulebooks do not give, written for this project so "
+            f"that whole games can be played. The results are of the game with them, not of the published game.</p>"
+            f"\n<ul>\n{rows}\n</ul>")

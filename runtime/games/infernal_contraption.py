@@ -19,6 +19,7 @@ that card's bottom socket. Plugs touch nothing else (nothing attaches to a plug,
 from __future__ import annotations
 
 from dataclasses import replace
+from collections import Counter
 from typing import Callable, NamedTuple
 
 from ..agents import Agent
@@ -28,6 +29,8 @@ from ..errors import Halt, Refused, RulesError
 from ..refs import CARD, THING, VAR, ZONE, AllOf, Sel, UpTo
 from ..state import GameState
 from ..events import TurnEnded, TurnStarted
+from ..protocol import Move as ProtocolMove
+from ..protocol import Result, refuse_unless_legal
 from ..verbs import AMOUNTS, Slot, verb, verbs_for
 
 NAME = "infernal_contraption"
@@ -128,6 +131,8 @@ class Machine:
 
 class ICGame(GameState):
     """GameState plus the machines' layout and the turn's bookkeeping."""
+
+    SHARED = GameState.SHARED + ("card_info", "socket_codes")  # per compiled game: never changed by play
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -251,6 +256,7 @@ class InfernalContraption(Engine):
              "activate": "step_activate", "turn": "step_turn", "play_out": "step_play_out",
              "eliminate_check": "step_eliminate_check"}
     thing_filters = {"terminal": is_terminal, "plug": is_plug}
+    agents = {**Engine.agents, "greedy": "runtime.games.infernal_contraption:Greedy"}
     step_options = Engine.step_options | {"machine", "scrap", "at", "side"}
 
     def __init__(self) -> None:
@@ -748,6 +754,34 @@ class InfernalContraption(Engine):
             game.stats["activations"][rec["id"]] += 1
         return out.status
 
+    # --- the game protocol (runtime/protocol.py) ----------------------------------------------
+    def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
+                  turn_cap: int = 200) -> "ICMatch":
+        """A new game through the one protocol: set up, first turn's draw step done, the first
+        player to decide. The moves are the attach step's decisions (``legal_moves``)."""
+        game = self.new_game(compiled, players, seed=seed, agents=agents)
+        if game.step == "start" and not game.over:
+            self.begin_turn(game)
+        return ICMatch(game, turn_cap)
+
+    def reported_cards(self, compiled: CompiledGame) -> set[str]:
+        """Power Cores are never played: they start in play (I03, I10)."""
+        return {cid for cid, rec in compiled.cards.items() if rec.get("kind") != "power_core"}
+
+    def count_stats(self, game: ICGame) -> None:
+        game.stats = {"plays": Counter(), "activations": Counter()}
+
+    def stats(self, game: ICGame) -> dict:
+        return game.stats or super().stats(game)
+
+    def move_label(self, game: ICGame, mv: Move) -> str:
+        if mv.kind == "end":
+            return "end the attach step (turn the machine on)"
+        if mv.kind == "refit":
+            return "scrap cards from your hand and draw as many, instead of playing (I14)"
+        where = "" if mv.machine == game.turn_player else f" in {game.players[mv.machine].name}'s machine"
+        return f"attach {self.name_of(game, mv.card)} {mv.side} of {self.name_of(game, mv.anchor)}{where}"
+
     # --- whole games (simulation, tests) -------------------------------------------------------
     def play_game(self, game: ICGame, turn_cap: int = 200) -> ICGame:
         """Play from the current state to a winner (or the turn cap) with the game's agents."""
@@ -900,6 +934,54 @@ class InfernalContraption(Engine):
                 yield f"the winner is {got}, expected {spec['winner']}", ("winner",)
         if "over" in spec and game.over != spec["over"]:
             yield f"over is {game.over}, expected {spec['over']}", ("over",)
+
+
+class ICMatch:
+    """One game of Infernal Contraption behind the game protocol: it wraps the engine's own
+    ``legal_moves`` and ``apply`` (the rules are the engine's; nothing is decided here). A move's
+    key is the engine's move as a tuple. ``turn_cap``: a game still running when that many turns
+    have begun ends without a winner (a finding of simulations, never a hang)."""
+
+    def __init__(self, game: ICGame, turn_cap: int = 200):
+        self.game = game
+        self.turn_cap = turn_cap
+
+    def to_act(self) -> int | None:
+        return None if self.terminal() else self.game.turn_player
+
+    def terminal(self) -> bool:
+        return self.game.over or self.game.capped
+
+    def legal_moves(self) -> list[ProtocolMove]:
+        if self.terminal():
+            return []
+        g = self.game
+        eng = g.engine
+        return [ProtocolMove(eng.move_label(g, m), tuple(m)) for m in eng.legal_moves(g)]
+
+    def apply(self, move: ProtocolMove) -> None:
+        legal = refuse_unless_legal(move, self.legal_moves())
+        g = self.game
+        out = g.engine.apply(g, Move(*legal.key))
+        if out.status == "refused":  # pragma: no cover - legal_moves lists only legal moves
+            raise Refused(out.reason)
+        if not g.over and g.turn > self.turn_cap:
+            g.capped = True
+            g.emit("cap", None, f"the turn cap ({self.turn_cap}) is reached: no winner")
+
+    def result(self) -> Result:
+        g = self.game
+        if not self.terminal():
+            raise RulesError("the game is not over")
+        scores = tuple(int(i == g.winner) for i in range(len(g.players)))
+        if g.capped:
+            return Result(scores, (), f"turn cap ({self.turn_cap} turns) reached without a winner")
+        if g.winner is None:
+            return Result(scores, (), "nobody remains: no winner")
+        return Result(scores, (g.winner,), f"{g.players[g.winner].name} is the last player remaining")
+
+    def copy(self) -> "ICMatch":
+        return ICMatch(self.game.copy(), self.turn_cap)
 
 
 def _guard(fn: Callable) -> Callable:
@@ -1075,6 +1157,18 @@ class Greedy(Agent):
 
     name = "greedy"
 
+    def __init__(self) -> None:
+        self._refit: tuple = ()  # the cards a refit it picked should scrap (asked right after)
+
+    def pick(self, match, moves):
+        """Through the game protocol: the same decision as ``choose_move`` on the engine's moves."""
+        game = match.game
+        mv = self.choose_move(game, game.turn_player, [Move(*m.key) for m in moves])
+        if mv.kind == "refit":
+            self._refit = mv.cards  # the protocol's refit lets the player choose the cards next
+            mv = REFIT
+        return next(m for m in moves if m.key == tuple(mv))
+
     def choose_move(self, game: ICGame, player: int, moves: list[Move]) -> Move:
         eng = game.engine
         best, best_score = END, 0.0
@@ -1116,6 +1210,10 @@ class Greedy(Agent):
 
     def choose(self, game, player, options, k=1, low=None, prompt=""):
         options = list(options)
+        if self._refit and prompt == "choose cards to scrap and redraw":
+            picks, self._refit = [u for u in self._refit if u in options], ()
+            if picks:
+                return picks
         if prompt.startswith("choose an opponent"):
             best = max(options, key=lambda pl: (len(game.zones[("hand", pl.index)]), -pl.index))
             return [best]
@@ -1130,5 +1228,5 @@ class Greedy(Agent):
         return options[:k]
 
 
-__all__ = ["InfernalContraption", "ICGame", "Machine", "Move", "Greedy", "Stop", "ENGINE", "sockets_match",
+__all__ = ["InfernalContraption", "ICGame", "ICMatch", "Machine", "Move", "Greedy", "Stop", "ENGINE", "sockets_match",
            "is_terminal", "is_plug", "END", "REFIT"]

@@ -1,0 +1,462 @@
+"""The core engine's player of a game flow written as data (game.yaml ``flow:``, issue 13).
+
+The compiled ``FLOW`` table (compiler/flow.py) says how a game goes; this module plays it through
+the game protocol (runtime/protocol.py), with no Python of the game's own:
+
+- setup steps (make cards into zones, shuffle, effects), the first Starting Player;
+- rounds: the round's phases in order. A phase runs its steps, then offers its actions; a phase with
+  ``turns`` gives each player in turn order (from the Starting Player) a turn made of its phases;
+- actions: ``order: in turn`` — one player acts until passing, then the next; ``alternate`` — one
+  action each in turn order until every player has passed. Inside a turn only the turn player acts;
+- after each turn or round the end condition is checked (it ends the game when it holds for any
+  player), and ``end.rounds`` ends it after that round at the latest; then ``score.final`` runs and
+  the winner is found by points and the tie-breaks in order (a tie surviving them all is shared).
+
+The flow's position is plain data on the game (``FlowGame.pos``), never a suspended call stack, so
+a Match copies with the state (Monte Carlo playouts) and resumes anywhere.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .context import MOVE_CHOICE, PROBE, ChoiceOptions, Ctx
+from .errors import Refused, RulesError, Unmet
+from .protocol import Move, Result, refuse_unless_legal
+from .state import GameState
+
+PASS = ("pass",)
+# One player's actions in one phase are bounded: a repeatable action that changes nothing would
+# otherwise let a bot act for ever. Past the bound only passing is legal (docs/decisions.md).
+MAX_ACTIONS_PER_PHASE = 100
+
+
+@dataclass
+class FlowPos:
+    """Where the flow is: the round's phase, the turn inside it, the phase of that turn."""
+
+    phase: int = 0  # index into the round's phases
+    order: list = field(default_factory=list)  # this round's seats in turn order, from the Starting Player
+    turn: int = -1  # index into ``order`` of the player whose turn it is (-1: no turn running)
+    sub: int = 0  # index into the turn's phases
+    started: bool = False  # the current phase's steps have run
+    passed: set = field(default_factory=set)  # seats that passed in the current phase
+    actor: int = 0  # index into ``order`` of the seat to act (round-level phases)
+    next_turn: int = 0  # index into ``order`` of the next turn to begin (a phase with ``turns``)
+
+
+class FlowGame(GameState):
+    """A GameState plus the flow's bookkeeping: the Starting Player, the position, counts, the end."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.starting_player = 0
+        self.pos = FlowPos()
+        self.counts: dict = {}  # (action id, seat, "turn"|"phase"|"round") -> times taken
+        self.over = False
+        self.capped = False
+        self.turn_cap = 200
+        self.result: Result | None = None
+
+
+def _flow(game: FlowGame) -> dict:
+    return game.compiled.flow
+
+
+# --- setup --------------------------------------------------------------------------------------
+
+
+def run_setup(engine, game: GameState, flow: dict) -> None:
+    """The flow's setup steps in order, then the first Starting Player."""
+    n = len(game.players)
+    for step in flow.get("setup") or []:
+        do = step["do"]
+        if do == "effect":
+            for seat in _seats_for(game, step.get("for", "each player")):
+                engine.run(game, step["fn"], seat)
+            continue
+        zname = step["shuffle"] if do == "shuffle" else step["into"]
+        per_player = (game.vocab["zones"][zname] or {}).get("per", "player") == "player"
+        made = 0
+        for owner in (range(n) if per_player else [None]):
+            key = game.zone_key(zname, owner)
+            if do == "shuffle":
+                game.shuffle(key)
+                continue
+            wanted = step["create"]
+            ids = ({cid: int(rec.get("count", 1)) for cid, rec in game.cards.items()} if wanted == "all"
+                   else wanted)
+            for cid, copies in ids.items():
+                for _ in range(int(copies)):
+                    game.create(cid, key, owner=owner)
+                    made += 1
+        what = "shuffles" if do == "shuffle" else f"puts {made} cards into"
+        game.emit("setup", None, f"{what} {zname.replace('_', ' ')}" + (" (each player's)" if per_player else ""))
+    if isinstance(game, FlowGame):
+        first = game.rng.randrange(n) if flow.get("first_player") == "random" else 0
+        game.starting_player = first
+        game.turn_player = first
+        game.emit("first", first, "is the Starting Player")
+
+
+def quantity(game: GameState, fn, seat: int) -> int:
+    """A compiled quantity of the flow (``x is …``), counted for ``seat``."""
+    ctx = Ctx(game, seat)
+    fn(ctx)
+    return int(ctx.x or 0)
+
+
+def _order(game: GameState, first: int) -> list[int]:
+    """Seats still in the game, in turn order from ``first``."""
+    n = len(game.players)
+    return [(first + k) % n for k in range(n) if not game.players[(first + k) % n].out]
+
+
+def _seats_for(game: GameState, who: str) -> list[int]:
+    start = getattr(game, "starting_player", 0)
+    if who == "each player":
+        return _order(game, start)
+    if who == "starting player":
+        return [start]
+    return [game.turn_player]
+
+
+# --- the match ----------------------------------------------------------------------------------
+
+
+class FlowMatch:
+    """A game whose flow is data, behind the game protocol."""
+
+    def __init__(self, game: FlowGame):
+        self.game = game
+        self._moves: list[Move] | None = None  # the legal moves, found when the flow stopped for them
+
+    @classmethod
+    def start(cls, game: FlowGame, turn_cap: int = 200) -> "FlowMatch":
+        game.turn_cap = turn_cap
+        match = cls(game)
+        match._begin_round()
+        match._advance()
+        return match
+
+    # --- the protocol ---------------------------------------------------------------------------
+    def to_act(self) -> int | None:
+        if self.terminal():
+            return None
+        return self._actor()
+
+    def terminal(self) -> bool:
+        return self.game.over
+
+    def legal_moves(self) -> list[Move]:
+        if self.terminal():
+            return []
+        if self._moves is None:
+            self._moves = self._moves_of(self._actor(), self._phase())
+        return list(self._moves)
+
+    def _moves_of(self, seat: int, phase: dict) -> list[Move]:
+        """The seat's actions open in ``phase`` (in the phase's order, then by option), then pass."""
+        g = self.game
+        moves: list[Move] = []
+        if g.counts.get(("*", seat, "phase"), 0) < MAX_ACTIONS_PER_PHASE:
+            for aid in phase.get("actions") or []:
+                moves += self._action_moves(seat, _flow(g)["actions"][aid])
+        if moves:
+            moves.append(Move(f"pass (end your {phase.get('name', phase['id']).replace('_', ' ')})", PASS))
+        return moves
+
+    def apply(self, move: Move) -> None:
+        legal = refuse_unless_legal(move, self.legal_moves())
+        self._moves = None
+        g = self.game
+        seat = self._actor()
+        pos = g.pos
+        if legal.key == PASS:
+            pos.passed.add(seat)
+            g.emit("pass", seat, "passes")
+        else:
+            action = _flow(g)["actions"][legal.key[1]]
+            self._take(seat, action, legal.key[2] if len(legal.key) > 2 else None)
+        if not g.over and self._phase().get("order") == "alternate" and pos.turn < 0:
+            pos.actor = (pos.actor + 1) % max(1, len(pos.order))
+        self._advance()
+
+    def result(self) -> Result:
+        if not self.terminal():
+            raise RulesError("the game is not over")
+        return self.game.result
+
+    def copy(self) -> "FlowMatch":
+        return FlowMatch(self.game.copy())
+
+    # --- actions --------------------------------------------------------------------------------
+    def _limit_ok(self, seat: int, action: dict) -> bool:
+        limit = action.get("limit")
+        if not limit:
+            return True
+        return self.game.counts.get((action["id"], seat, limit.get("per", "phase")), 0) < limit["times"]
+
+    def _action_moves(self, seat: int, action: dict) -> list[Move]:
+        g = self.game
+        if not self._limit_ok(seat, action):
+            return []
+        goods = g.players[seat].goods
+        cost = action.get("cost") or {}
+        if any(goods.get(good, 0) < n for good, n in cost.items()):
+            return []
+        req = action.get("requires")
+        if req is not None and not req(Ctx(g, seat)):
+            return []
+        if not action.get("per_choice"):
+            return [Move(action["name"], ("action", action["id"]))]
+        # one move per option of the action's first choice, listed as it stands once the cost is paid
+        for good, n in cost.items():
+            goods[good] -= n
+        tracing, g.tracing = g.tracing, False
+        try:
+            action["fn"](Ctx(g, seat, bindings={MOVE_CHOICE: PROBE}))
+            options = []  # pragma: no cover - the compiler makes the first statement a choice
+        except ChoiceOptions as probe:
+            options = probe.options
+        except (Refused, Unmet):
+            options = []
+        finally:
+            g.tracing = tracing
+            for good, n in cost.items():
+                goods[good] += n
+        moves, seen = [], set()
+        for opt in options:
+            same = self._interchangeable(opt)
+            if same in seen:
+                continue  # two copies of one card lying alike are one decision
+            seen.add(same)
+            moves.append(Move(f"{action['name']}: {self._describe(opt)}", ("action", action["id"], opt)))
+        return moves
+
+    def _interchangeable(self, opt):
+        g = self.game
+        if isinstance(opt, int) and opt in g.instances:
+            inst = g.instances[opt]
+            return ("card", inst.card_id, g.where.get(opt), inst.face, tuple(sorted(inst.goods.items())))
+        return opt
+
+    def _describe(self, opt) -> str:
+        g = self.game
+        if isinstance(opt, int) and opt in g.instances:
+            inst = g.instances[opt]
+            return str(g.cards[inst.card_id].get("name", inst.card_id))
+        if isinstance(opt, tuple) and len(opt) == 2 and opt[0] == "player":
+            return g.players[opt[1]].name
+        return str(opt)
+
+    def _take(self, seat: int, action: dict, option) -> None:
+        g = self.game
+        cost = action.get("cost") or {}
+        goods = g.players[seat].goods
+        for good, n in cost.items():
+            goods[good] -= n
+        g.emit("action", seat, f"takes the action {action['name']}"
+               + (f" paying {', '.join(f'{n} {good}' for good, n in cost.items())}" if cost else ""))
+        for per in ("turn", "phase", "round"):
+            key = (action["id"], seat, per)
+            g.counts[key] = g.counts.get(key, 0) + 1
+        g.counts[("*", seat, "phase")] = g.counts.get(("*", seat, "phase"), 0) + 1
+        bindings = {MOVE_CHOICE: option} if action.get("per_choice") else None
+        g.engine.run(g, action["fn"], seat, bindings=bindings)
+
+    # --- where the flow is ----------------------------------------------------------------------
+    def _round_phases(self) -> list:
+        return _flow(self.game)["round"]
+
+    def _phase(self) -> dict:
+        pos = self.game.pos
+        phase = self._round_phases()[pos.phase]
+        if pos.turn >= 0:
+            return phase["turns"][pos.sub]
+        return phase
+
+    def _actor(self) -> int:
+        pos = self.game.pos
+        if pos.turn >= 0:
+            return pos.order[pos.turn]
+        return pos.order[pos.actor]
+
+    def _reset(self, per: str) -> None:
+        g = self.game
+        g.counts = {k: v for k, v in g.counts.items() if k[2] != per}
+
+    def _begin_round(self) -> None:
+        g = self.game
+        g.pos = FlowPos(order=_order(g, g.starting_player))
+        self._reset("round")
+        g.engine.begin_round(g)
+
+    def _run_steps(self, steps: list, default: str) -> None:
+        g = self.game
+        for step in steps:
+            for seat in _seats_for(g, step.get("for", default)):
+                if g.players[seat].out:
+                    continue
+                g.engine.run(g, step["fn"], seat)
+
+    def _advance(self) -> None:
+        """Run the flow on until a player must decide, or the game ends."""
+        g = self.game
+        while not g.over:
+            pos = g.pos
+            phases = self._round_phases()
+            if pos.phase >= len(phases):
+                self._end_round()
+                continue
+            phase = phases[pos.phase]
+            if "turns" in phase and pos.turn < 0:
+                k = pos.next_turn
+                if k >= len(pos.order) or not phase["turns"]:
+                    pos.phase += 1
+                    pos.next_turn = 0
+                    pos.started = False
+                    continue
+                self._begin_turn(k)
+                continue
+            if pos.turn >= 0 and pos.sub >= len(phase["turns"]):
+                if self._end_turn():
+                    return
+                continue
+            current = self._phase()
+            if not pos.started:
+                g.phase = current["id"]
+                pos.started = True
+                pos.passed = set()
+                self._reset("phase")
+                if pos.turn < 0:
+                    pos.actor = 0
+                self._run_steps(current.get("steps") or [], "turn player" if pos.turn >= 0 else "each player")
+                if g.over:
+                    return
+            if current.get("actions") and self._someone_to_act(current):
+                return
+            self._finish_phase()
+
+    def _someone_to_act(self, phase: dict) -> bool:
+        """Whether a seat is left to act in this phase; moves ``actor`` to it."""
+        g = self.game
+        pos = g.pos
+        if pos.turn >= 0:
+            candidates = [pos.turn]
+        else:
+            n = len(pos.order)
+            candidates = [(pos.actor + k) % n for k in range(n)]
+        for i in candidates:
+            seat = pos.order[i]
+            if seat in pos.passed or g.players[seat].out:
+                continue
+            moves = self._moves_of(seat, phase)
+            if not moves:
+                # nothing to do but pass: the player passes without being asked (docs/decisions.md)
+                pos.passed.add(seat)
+                g.emit("pass", seat, "passes (no action is open)")
+                continue
+            if pos.turn < 0:
+                pos.actor = i
+            self._moves = moves
+            return True
+        return False
+
+    def _finish_phase(self) -> None:
+        pos = self.game.pos
+        pos.started = False
+        if pos.turn >= 0:
+            pos.sub += 1
+        else:
+            pos.phase += 1
+
+    def _begin_turn(self, k: int) -> None:
+        g = self.game
+        pos = g.pos
+        pos.turn = k
+        pos.sub = 0
+        pos.started = False
+        self._reset("turn")
+        g.engine.begin_turn(g, pos.order[k])
+        g.emit("turn", pos.order[k], f"turn {g.turn_number}")
+
+    def _end_turn(self) -> bool:
+        """End the running turn; True when that ended the game."""
+        g = self.game
+        pos = g.pos
+        g.engine.end_turn(g)
+        pos.next_turn = pos.turn + 1
+        pos.turn = -1
+        end = _flow(g).get("end") or {}
+        if end.get("check") == "after each turn" and self._end_holds():
+            self._finish("the end condition holds after a turn")
+            return True
+        if g.turn_number >= g.turn_cap:
+            self._cap()
+            return True
+        return False
+
+    def _end_round(self) -> None:
+        g = self.game
+        flow = _flow(g)
+        end = flow.get("end") or {}
+        g.engine.end_round(g)  # the round number moves on
+        if end.get("check", "after each round") == "after each round" and self._end_holds():
+            self._finish("the end condition holds at the end of a round")
+            return
+        if end.get("rounds") and g.round > end["rounds"]:
+            self._finish(f"{end['rounds']} rounds have been played")
+            return
+        if g.round > g.turn_cap:
+            self._cap()
+            return
+        if (flow.get("starting_player") or {}).get("passes") == "each round":
+            order = _order(g, g.starting_player)
+            if len(order) > 1:
+                g.starting_player = order[1]
+                g.emit("starting player", g.starting_player, "is the Starting Player now")
+        self._begin_round()
+
+    def _end_holds(self) -> bool:
+        g = self.game
+        when = (_flow(g).get("end") or {}).get("when")
+        if when is None:
+            return False
+        return any(when(Ctx(g, seat)) for seat in _order(g, g.starting_player))
+
+    # --- the end --------------------------------------------------------------------------------
+    def _quantity(self, fn, seat: int) -> int:
+        return quantity(self.game, fn, seat)
+
+    def _cap(self) -> None:
+        g = self.game
+        g.capped = True
+        g.over = True
+        g.emit("cap", None, f"the turn cap ({g.turn_cap}) is reached: no winner")
+        scores = tuple(self._quantity(_flow(g)["score"]["points"], s) for s in range(len(g.players)))
+        g.result = Result(scores, (), f"turn cap ({g.turn_cap}) reached without a winner")
+
+    def _finish(self, why: str) -> None:
+        g = self.game
+        g.over = True
+        g.phase = None
+        score = _flow(g)["score"]
+        self._run_steps(score.get("final") or [], "each player")
+        seats = [s for s in range(len(g.players)) if not g.players[s].out]
+        scores = tuple(self._quantity(score["points"], s) for s in range(len(g.players)))
+        best = max((scores[s] for s in seats), default=0)
+        winners = [s for s in seats if scores[s] == best]
+        reason = f"{' and '.join(g.players[s].name for s in winners)} {'has' if len(winners) == 1 else 'have'} {best} points"
+        for tb in score.get("tie_breaks") or []:
+            if len(winners) < 2:
+                break
+            values = {s: self._quantity(tb["fn"], s) for s in winners}
+            pick = max(values.values()) if tb["how"] == "most" else min(values.values())
+            kept = [s for s in winners if values[s] == pick]
+            if len(kept) < len(winners):
+                reason += f"; tie broken by {tb['how']} {tb['text']}"
+            winners = kept
+        if len(winners) > 1:
+            reason += "; the tie stands: they share the win"
+        g.result = Result(scores, tuple(winners), f"{why}: {reason}")
+        g.emit("game over", None, g.result.reason)
