@@ -731,6 +731,156 @@ class _progress:
         return False
 
 
+@main.command()
+@click.argument("game", required=False)
+@click.option("--data", "data_path", type=DATA_PATH,
+              help="Play the game of this data folder, compiled in memory (default: the compiled games).")
+@click.option("--players", type=click.IntRange(min=2, max=MAX_PLAYERS), default=2, show_default=True)
+@click.option("--seat", type=click.IntRange(min=1, max=MAX_PLAYERS), default=1, show_default=True,
+              help="Your seat; the other seats are bots.")
+@click.option("--bots", default="greedy", show_default=True,
+              help="The other seats' agents (first, random, greedy, mcts, mcts:N), one per seat separated by commas.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--name", default="You", show_default=True, help="Your name in the trace.")
+def play(game, data_path, players, seat, bots, seed, name):
+    """Play GAME in the terminal against bots: choose from the numbered legal moves; the trace of
+    what happens is shown as it happens. Type q to stop."""
+    from runtime.engine import engine_for, load_compiled
+    from runtime.errors import RulesError
+    from runtime.simulate import agent_list
+    from runtime.standins import stand_ins
+
+    if data_path:
+        names = game_names(Path(data_path))
+        game = names[0] if game is None and len(names) == 1 else game
+        if game not in names:
+            click.echo(unknown_game(str(game), names, display_path(Path(data_path))), err=True)
+            sys.exit(2)
+        try:
+            compiled = _compiled_for(Path(data_path))(game)
+        except LookupError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+    else:
+        if game not in compiled_games():
+            click.echo(unknown_game(str(game), compiled_games(), "generated/"), err=True)
+            sys.exit(2)
+        compiled = load_compiled(game)
+    if seat > players:
+        click.echo(f"error: seat {seat} of {players} players", err=True)
+        sys.exit(2)
+    eng = engine_for(compiled)
+    you = seat - 1
+    try:
+        kinds = agent_list(bots, players - 1, eng)
+        agents = {s: eng.make_agent(kinds[i]) for i, s in enumerate(x for x in range(players) if x != you)}
+    except ValueError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    agents[you] = _TerminalAgent()
+    names_ = [name if s == you else f"Bot {s + 1}" for s in range(players)]
+    try:
+        eng.check_players(compiled, players)
+        match = eng.new_match(compiled, names_, seed=seed, agents=agents)
+    except RulesError as exc:
+        click.echo(f"error: {compiled.game} cannot be played by {players} players: {exc}", err=True)
+        sys.exit(2)
+    marks = stand_ins(compiled)
+    if marks:
+        click.echo(f"Note: this game is played with {len(marks)} stand-in rule{'s' if len(marks) != 1 else ''} "
+                   "(not the published game): " + "; ".join(f"{m['what']} — {m['note']}" for m in marks))
+    shown = 0
+    g = match.game
+    while not match.terminal():
+        shown = _show_trace(g, shown)
+        who = match.to_act()
+        moves = match.legal_moves()
+        if who == you:
+            click.echo(f"-- your move ({g.players[you].name}): " + _goods_text(g, you))
+            move = _TerminalAgent.pick_numbered(moves, "your move")
+            if move is None:
+                click.echo("stopped.")
+                return
+        else:
+            move = agents[who].pick(match, moves)
+        click.echo(f"{g.players[who].name} » {move.label}")
+        match.apply(move)
+    _show_trace(g, shown)
+    res = match.result()
+    scores = ", ".join(f"{g.players[s].name} {v}" for s, v in enumerate(res.scores))
+    click.echo(f"game over: {res.reason} (scores: {scores})")
+
+
+def _show_trace(game, shown: int) -> int:
+    for ev in game.log[shown:]:
+        click.echo(f"   {ev}")
+    return len(game.log)
+
+
+def _goods_text(game, seat: int) -> str:
+    """What the player holds: Goods, and the cards in hand (``rules.hand``)."""
+    goods = ", ".join(f"{n} {k}" for k, n in sorted(game.players[seat].goods.items()) if n) or "no goods"
+    hand = (game.vocab.get("rules") or {}).get("hand")
+    if hand and (hand, seat) in game.zones:
+        cards = [str(game.cards[game.instances[u].card_id].get("name")) for u in game.zones[(hand, seat)]]
+        goods += "; hand: " + (", ".join(cards) or "empty")
+    return goods
+
+
+class _Quit(Exception):
+    pass
+
+
+class _TerminalAgent:
+    """The person at the terminal: every choice is a numbered list (the runtime's Agent interface)."""
+
+    name = "terminal"
+
+    @staticmethod
+    def pick_numbered(options, prompt: str):
+        for i, opt in enumerate(options, 1):
+            click.echo(f"  {i:>3}. {getattr(opt, 'label', opt)}")
+        while True:
+            answer = click.prompt(f"{prompt} [1-{len(options)}, q to stop]", default="1", show_default=False)
+            if answer.strip().lower() in ("q", "quit"):
+                return None
+            if answer.strip().isdigit() and 1 <= int(answer) <= len(options):
+                return options[int(answer) - 1]
+            click.echo(f"  type a number from 1 to {len(options)}")
+
+    def pick(self, match, moves):
+        return self.pick_numbered(moves, "your move")
+
+    def choose(self, game, player, options, k=1, low=None, prompt=""):
+        options = list(options)
+        least = k if low is None else low
+        picks: list = []
+        while len(picks) < k:
+            left = [o for o in options if o not in picks]
+            if not left:
+                break
+            shown = [_Option(o, game) for o in left]
+            if len(picks) >= least:
+                shown.append(_Option(None, game, "done"))
+            got = self.pick_numbered(shown, f"{prompt or 'choose'} ({len(picks) + 1} of {k})")
+            if got is None:
+                raise click.Abort()
+            if got.value is None:
+                break
+            picks.append(got.value)
+        return picks
+
+
+class _Option:
+    def __init__(self, value, game, text: str | None = None):
+        self.value = value
+        if text is None:
+            from runtime.context import Ctx
+
+            text = Ctx(game, 0).describe(value) if value is not None else "done"
+        self.label = text
+
+
 def compiled_games() -> list[str]:
     """The games compiled into the ``generated`` package (what simulate can play)."""
     import pkgutil

@@ -58,18 +58,24 @@ class FlowCompiler:
         self.ok = True
 
     # --- reporting --------------------------------------------------------------------------------
-    def error(self, code: str, message: str, path: tuple, hint: str | None = None) -> None:
+    def error(self, code: str, message: str, path: tuple, hint: str | None = None, key: bool = False) -> None:
+        """Report at the value at ``path`` (``key``: at the mapping key that ends ``path``)."""
         self.ok = False
-        line, col, src = self.doc.where(path)
-        value = self.doc.get(path)
-        self.diags.error(code, message, file=self.doc.file, line=line, column=col,
-                         length=len(str(value)) if isinstance(value, str) else None,
+        kp = self.doc.key_positions.get(path) if key else None
+        if kp is not None:
+            line, col, src = kp.line + 1, kp.column + 1, self.doc.source_line(kp.line)
+            length = len(str(path[-1]))
+        else:
+            line, col, src = self.doc.where(path)
+            value = self.doc.get(path)
+            length = len(str(value)) if isinstance(value, str) else 1
+        self.diags.error(code, message, file=self.doc.file, line=line, column=col, length=length,
                          path=".".join(map(str, path)), hint=hint, source_line=src)
 
-    def name_in(self, name: str, known, what: str, path: tuple) -> bool:
+    def name_in(self, name: str, known, what: str, path: tuple, key: bool = False) -> bool:
         if name in known:
             return True
-        self.error("E201", f"unknown {what} '{name}' in the game's flow", path, did_you_mean(name, known))
+        self.error("E201", f"unknown {what} '{name}' in the game's flow", path, did_you_mean(name, known), key)
         return False
 
     def text(self, path: tuple, kind: str, fname: str):
@@ -129,13 +135,13 @@ class FlowCompiler:
         self.name_in(step["into"], zones, "zone", path + ("into",))
         if isinstance(step["create"], dict):
             for cid in step["create"]:
-                self.name_in(cid, self.card_ids, "card", path + ("create", cid))
+                self.name_in(cid, self.card_ids, "card", path + ("create", cid), key=True)
         return {"do": "create", **step}
 
     def action(self, path: tuple, aid: str, action: dict) -> dict:
         goods = self.vocab.get("goods") or {}
         for good in action.get("cost") or {}:
-            self.name_in(good, goods, "good", path + ("cost", good))
+            self.name_in(good, goods, "good", path + ("cost", good), key=True)
         out = {k: v for k, v in action.items() if k not in ("effect", "requires")}
         out["id"] = aid
         out.setdefault("name", aid.replace("_", " "))
