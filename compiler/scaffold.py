@@ -1,6 +1,7 @@
 """Scaffolding: a new game folder that builds and plays at once, and skeleton cards.
 
-``new_game`` writes a minimal game (vocabulary, one module with one card, one scenario) from text
+``new_game`` writes a minimal game (vocabulary with a flow that plays to a winner, one module with
+one card, one scenario) from text
 templates, so the files carry comments that teach. ``new_card`` *inserts text* at the end of a module's
 card list, never re-dumping the YAML, so the designer's comments and layout survive; the result is checked by
 the real pipeline and the file is restored when it does not build. Skeleton values are marked
@@ -67,6 +68,42 @@ rules:
   hand: hand
   draw_from: deck
   discard_to: discard
+  play_to: discard
+  play_slot: effect
+# How the game is played (docs/authoring.md, "Game flow"): try `cardwright play --data data {name}`
+# or `cardwright simulate --data data {name} --games 100`.
+flow:
+  players: {{min: 2, max: 4}}
+  setup:
+    - {{create: all, into: deck}}        # every card, as many copies as its `count`
+    - {{shuffle: deck}}
+    - {{effect: draw 3 cards, for: each player}}
+  round:
+    - id: turns
+      name: Turns
+      turns:                           # each player in turn order takes a turn of these phases
+        - id: play
+          name: Play phase
+          steps:
+            - effect: gain 1 coin
+          actions: [play_card]         # a player may also pass, which ends the phase
+        - id: cleanup
+          name: Cleanup
+          steps:
+            - effect: "if number of cards in your hand < 3: draw 1 card"
+  actions:
+    play_card:
+      name: Play a card
+      effect: choose 1 card in your hand as card; play card
+      limit: {{times: 1, per: turn}}
+  end:
+    when: number of vp >= 3            # checked for every player
+    check: after each turn
+    rounds: 30                         # at the latest
+  score:
+    points: number of vp
+    tie_breaks:
+      - most: number of coin
 """
 
 MODULE_YAML = """\
@@ -80,6 +117,7 @@ cards:
     name: First Card
     source: example
     cost: 1
+    count: 20
     effect: "spend 1 coin: gain 1 vp and draw 1 card"
 """
 

@@ -25,7 +25,7 @@ def test_new_game_validates_compiles_and_runs(runner, tmp_path):
     assert (data / "schema" / "module.schema.json").is_file()  # the $schema comments resolve
     res = runner.invoke(main, ["validate", str(data)])
     assert res.exit_code == 0, res.output
-    assert "1 games, 1 cards, 1 effects" in res.output
+    assert "1 games, 1 cards, 8 effects" in res.output
     res = runner.invoke(main, ["compile", str(data), "--out", str(tmp_path / "generated")])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "generated" / "dice_tower" / "base.py").is_file()
@@ -134,3 +134,25 @@ def test_skeleton_of_every_bundled_kind_builds(tmp_path, game, kind):
         made = new_card(data, game, kind, module=module)
     assert compile_tree(data).ok
     assert made.card_id in made.changed[0].read_text(encoding="utf-8")
+
+
+def test_a_new_game_has_a_flow_and_plays_to_a_winner(tmp_path):
+    """Issue 13, item 8: `cardwright new game` makes a game that plays through at once."""
+    from compiler.build import compile_tree
+    from compiler.scaffold import new_game
+    from runtime.agents import SeededRandom
+    from runtime.engine import engine_for, load_from_sources
+
+    new_game("quick", tmp_path)
+    result = compile_tree(tmp_path)
+    assert result.ok, [d.render() for d in result.diags]
+    compiled = load_from_sources(result.outputs, "quick")
+    eng = engine_for(compiled)
+    for seed in range(5):
+        agents = {0: SeededRandom(), 1: SeededRandom()}
+        match = eng.new_match(compiled, ["Ann", "Bob"], seed=seed, agents=agents)
+        while not match.terminal():
+            match.apply(agents[match.to_act()].pick(match, match.legal_moves()))
+            assert match.game.check_conservation() == []
+        res = match.result()
+        assert res.winners and max(res.scores) >= 3 and "end condition" in res.reason

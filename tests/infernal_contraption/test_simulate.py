@@ -90,3 +90,12 @@ def test_simulate_in_a_real_subprocess_with_jobs(tmp_path):
     assert "8 games of infernal_contraption, 3 players" in proc.stdout
     one = json.loads((out / "infernal_contraption-3p-seed2.json").read_text())
     assert one == simulate(SimConfig("infernal_contraption", games=8, players=3, seed=2))
+
+
+def test_every_simulated_game_keeps_the_invariants():
+    """Conservation (every card in one zone, the machines' layout matching their zones) after every
+    move of every game, and a legal move whenever the game runs."""
+    for agent in ("random", "greedy,mcts:1"):
+        r = simulate(SimConfig("infernal_contraption", games=12, players=3, seed=8, agent=agent, check_moves=True))
+        assert r["invariants"] == {"checked": "after every move", "games_broken": 0, "problems": []}
+        assert sum(r["wins_by_seat"].values()) + r["no_winner"] + r["capped"]["count"] == 12

@@ -1,0 +1,80 @@
+"""Infernal Contraption behind the one game protocol (issue 13): the engine's own legal moves and
+apply, wrapped; whole games to a winner with every invariant holding; the greedy agent unchanged."""
+from __future__ import annotations
+
+import pytest
+
+from runtime.agents import FirstLegal, SeededRandom
+from runtime.engine import engine_for, load_compiled
+from runtime.errors import Refused
+from runtime.games.infernal_contraption import Greedy, ICMatch
+from runtime.protocol import Match, Move
+
+
+@pytest.fixture(scope="module")
+def ic():
+    return load_compiled("infernal_contraption")
+
+
+def _play(match, agents):
+    while not match.terminal():
+        legal = match.legal_moves()
+        assert legal and len({m.key for m in legal}) == len(legal)
+        assert match.to_act() == match.game.turn_player
+        match.apply(agents[match.to_act()].pick(match, legal))
+        assert match.game.check_conservation() == []
+    return match.result()
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_random_games_play_to_a_winner_through_the_protocol(ic, players):
+    eng = engine_for(ic)
+    for seed in range(4):
+        agents = {i: SeededRandom() for i in range(players)}
+        match = eng.new_match(ic, [f"P{i}" for i in range(players)], seed=seed, agents=agents)
+        assert isinstance(match, Match) and isinstance(match, ICMatch)
+        res = _play(match, agents)
+        if match.game.capped:
+            assert res.winners == () and res.reason.startswith("turn cap")
+        else:
+            assert res.winners == (match.game.winner,) and "last player remaining" in res.reason
+            assert res.scores[match.game.winner] == 1 and sum(res.scores) == 1
+
+
+def test_the_protocol_is_the_engines_own_moves(ic):
+    eng = engine_for(ic)
+    match = eng.new_match(ic, ["Ann", "Bob"], seed=3)
+    engine_moves = eng.legal_moves(match.game)
+    assert [m.key for m in match.legal_moves()] == [tuple(m) for m in engine_moves]
+    assert match.legal_moves()[0].label == "end the attach step (turn the machine on)"
+    before = match.game.snapshot()
+    with pytest.raises(Refused):
+        match.apply(Move("attach nothing", ("play", 10**6, 0, 0, "left", 0, ())))
+    assert match.game.snapshot() == before
+
+
+def test_a_copy_plays_on_independently(ic):
+    eng = engine_for(ic)
+    agents = {0: SeededRandom(), 1: SeededRandom()}
+    match = eng.new_match(ic, ["Ann", "Bob"], seed=5, agents=agents)
+    for _ in range(6):
+        match.apply(agents[match.to_act()].pick(match, match.legal_moves()))
+    twin = match.copy()
+    assert twin.game.snapshot() == match.game.snapshot()
+    _play(twin, agents)
+    assert not match.terminal() or match.game.over == twin.game.over
+    assert twin.game.machines is not match.game.machines
+    _play(match, agents)
+    assert match.result() == twin.result()
+
+
+def test_greedy_through_the_protocol_beats_first_legal(ic):
+    """The Infernal Contraption greedy agent keeps its choices when it plays through the protocol."""
+    eng = engine_for(ic)
+    wins = 0
+    for seed in range(6):
+        agents = {0: Greedy(), 1: FirstLegal()}
+        match = eng.new_match(ic, ["Ann", "Bob"], seed=seed, agents=agents)
+        wins += _play(match, agents).winners == (0,)
+    assert wins >= 4
+    assert eng.make_agent("greedy").__class__ is Greedy
