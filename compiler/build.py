@@ -246,7 +246,9 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         tables = [
             ("MODULE", literal({"id": doc.data.get("module", path.stem), "name": doc.data.get("name", path.stem),
                                 "source": doc.data.get("source"), "note": doc.data.get("note"),
-                                "setup": doc.data.get("setup") or [], "file": rel})),
+                                "setup": doc.data.get("setup") or [], "file": rel,
+                                # only when marked: the other modules' tables stay as they were
+                                **({"stand_in": doc.data["stand_in"]} if "stand_in" in doc.data else {})})),
             ("CARDS", "{\n" + "".join(f"    {literal(cid)}: {text},\n" for cid, text in table_cards if cid) + "}"),
             ("RULES", "{" + ", ".join(f"{literal(k)}: {v}" for k, v in rules if v) + "}"),
             ("TABLES", literal(doc.data.get("tables") or {})),

@@ -153,6 +153,8 @@ class Game:
     modules: list[Module]
     clauses: list[Clause] = field(default_factory=list)
     coverage_known: bool = True
+    flow: list = field(default_factory=list)  # the game flow's sections (compiler/flowref.py)
+    stand_ins: list = field(default_factory=list)  # rules and cards marked stand-in (compiler/flowref.py)
 
     @property
     def card_count(self) -> int:
@@ -623,6 +625,7 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
     has_sockets = any(spec == "sockets" for k in vocab.card_kinds.values()
                       for spec in ((k or {}).get("fields") or {}).values())
     modules = []
+    marked_modules = []  # (MODULE table, card records) for the stand-in list
     for stem in gb.modules:
         rel = f"{game}/{identifier(stem)}.py"
         if rel not in result.outputs:
@@ -630,6 +633,7 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
         ns = _exec_generated(result.outputs[rel], f"_cardwright_ref_{game}_{identifier(stem)}")
         meta = ns.get("MODULE") or {}
         cards = [b.card(rec) for rec in (ns.get("CARDS") or {}).values()]
+        marked_modules.append((meta, list((ns.get("CARDS") or {}).values())))
         doc_rules = (gb.modules[stem].data.get("rules") or {}) if gb.modules.get(stem) is not None else {}
         rules = [Effect(title(k), b.english(t, "effect", has_card=False)) for k, t in doc_rules.items()
                  if k in (ns.get("RULES") or {})]
@@ -681,7 +685,18 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
     return Game(id=game, name=vocab.name, source=d.get("source"), note=d.get("note"), phases=phases, icons=icons,
                 goods=goods, zones=zones, things=things, card_sources=sources, sockets=sockets, card_kinds=kinds,
                 tables=b.tables(d.get("tables") or {}, skip={"sockets"} if has_sockets else set()),
-                modules=modules)
+                modules=modules, **_flow_views(d, b, marked_modules))
+
+
+def _flow_views(d: dict, b: "_GameViewBuilder", marked_modules: list) -> dict:
+    """The game flow and the stand-in marks (issue 13; compiler/flowref.py builds them)."""
+    from .flowref import flow_view, stand_in_view
+
+    names = {rec.get("id"): rec.get("name") for _, recs in marked_modules for rec in recs}
+    zones = d.get("zones") or {}
+    return {"flow": flow_view(d, b.english, lambda c: str(names.get(c) or title(c)),
+                              lambda z: str((zones.get(z) or {}).get("name") or title(z))),
+            "stand_ins": stand_in_view(d, marked_modules)}
 
 
 def render_map(map_data: Any, vocab: Vocabulary, coords: bool = False) -> tuple[str | None, str | None]:

@@ -36,12 +36,13 @@ class CompiledGame:
     tables: dict
     maps: dict
     flow: dict | None = None  # game.yaml's flow, compiled (generated/<game>/flow.py); None without one
+    modules: list = field(default_factory=list)  # each module's MODULE table (name, source, stand_in…)
 
     @classmethod
     def from_package(cls, pkg) -> "CompiledGame":
         # FLOW is written only for a game with a flow (the other games' packages stay as they were)
         return cls(pkg.GAME, pkg.ENGINE, pkg.VOCAB, pkg.CARDS, pkg.RULES, pkg.TABLES, pkg.MAPS,
-                   getattr(pkg, "FLOW", None))
+                   getattr(pkg, "FLOW", None), [getattr(pkg, m).MODULE for m in pkg.MODULES])
 
     def table(self, name: str) -> Any:
         """A table by name, from whichever module defines it (later modules win)."""

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 
-def _walk(value: Any, path: tuple, out: list[dict]) -> None:
+def walk_marks(value: Any, path: tuple, out: list[dict]) -> None:
+    """Append ``{what, where, note}`` for every mapping under ``value`` that carries a stand-in mark."""
     if isinstance(value, dict):
         mark = value.get("stand_in")
         if isinstance(mark, dict) and mark.get("note"):
@@ -20,22 +21,22 @@ def _walk(value: Any, path: tuple, out: list[dict]) -> None:
                         "note": str(mark["note"])})
         for key, item in value.items():
             if key != "stand_in":
-                _walk(item, path + (key,), out)
+                walk_marks(item, path + (key,), out)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            _walk(item, path + (i,), out)
+            walk_marks(item, path + (i,), out)
 
 
 def stand_ins(compiled) -> list[dict]:
     """``[{what, where, note}]``: the marks of game.yaml (``where`` is the path in it, e.g.
-    ``flow.round.0``), then of the cards (``where`` is the card's file:line)."""
+    ``flow.round.0``), then of the cards (``where`` is the card's file:line), then of whole modules."""
     out: list[dict] = []
-    _walk(compiled.vocab, (), out)
+    walk_marks(compiled.vocab, (), out)
     for cid, rec in compiled.cards.items():
         mark = rec.get("stand_in")
         if isinstance(mark, dict) and mark.get("note"):
             out.append({"what": str(rec.get("name", cid)), "where": str(rec.get("at", cid)), "note": str(mark["note"])})
-    for module in getattr(compiled, "modules", None) or ():
+    for module in compiled.modules:
         mark = module.get("stand_in")
         if isinstance(mark, dict) and mark.get("note"):
             out.append({"what": str(module.get("name", module.get("id"))), "where": str(module.get("file", "")),

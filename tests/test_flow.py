@@ -370,3 +370,23 @@ def test_cli_play_to_the_end(runner, tmp_path):
     res = runner.invoke(main, ["play", "--data", str(data), "--bots", "random"], input="\n" * 200)
     assert res.exit_code == 0, res.output
     assert "game over: 2 rounds have been played" in res.output
+
+
+def test_the_reference_shows_the_flow_and_marks_stand_ins(runner, tmp_path):
+    from cli import main
+
+    data = _variant(tmp_path, ("      name: Buy phase\n", "      name: Buy phase\n"
+                               "          stand_in: {note: no published buy rule}\n"))
+    out = tmp_path / "ref"
+    res = runner.invoke(main, ["reference", "deckbuild", "--data", str(data), "--format", "md",
+                               "--format", "html", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    md = (out / "deckbuild.md").read_text()
+    assert "## How the game is played" in md and "### Scoring and the winner" in md
+    # effect texts in English from the compiled language, never copied from the data
+    assert "**For each player**: Draw 5 cards." in md
+    assert "**Buy a card (costs 1 Buy)**: Choose 1 card costing up to the amount of Coin you have" in md
+    assert "- **Buy phase** ‡ **stand-in**: no published buy rule" in md
+    assert "## Stand-in rules" in md and "(flow.round.0.turns.1): no published buy rule" in md
+    html = (out / "deckbuild.html").read_text()
+    assert 'id="stand-ins"' in html and "no published buy rule" in html
