@@ -123,7 +123,8 @@ def flow_view(data: dict, english: Callable[[str, str], str], card_name: Callabl
     end = flow.get("end") or {}
     end_lines = []
     if end.get("when"):
-        check = "after each turn" if end.get("check") == "after each turn" else "at the end of each round"
+        check = ("after each turn and at the end of each round" if end.get("check") == "after each turn"
+                 else "at the end of each round")
         end_lines.append(FlowLine(f"Checked {check}, for every player: the game ends when",
                                   english(end["when"], "condition"), **mark(end)))
     if end.get("rounds"):

@@ -289,6 +289,7 @@ class FlowMatch:
         g = self.game
         g.pos = FlowPos(order=_order(g, g.starting_player))
         self._reset("round")
+        self._reset("turn")  # in a round without turns, "per turn" is per round
         g.engine.begin_round(g)
 
     def _run_steps(self, steps: list, default: str) -> None:
@@ -401,7 +402,9 @@ class FlowMatch:
         flow = _flow(g)
         end = flow.get("end") or {}
         g.engine.end_round(g)  # the round number moves on
-        if end.get("check", "after each round") == "after each round" and self._end_holds():
+        # checked at the end of every round, also when it is checked after each turn: a round whose
+        # last phases are not turns can make it hold, and a round without turns has no "after a turn"
+        if self._end_holds():
             self._finish("the end condition holds at the end of a round")
             return
         if end.get("rounds") and g.round > end["rounds"]:

@@ -390,3 +390,60 @@ def test_the_reference_shows_the_flow_and_marks_stand_ins(runner, tmp_path):
     assert "## Stand-in rules" in md and "(flow.round.0.turns.1): no published buy rule" in md
     html = (out / "deckbuild.html").read_text()
     assert 'id="stand-ins"' in html and "no published buy rule" in html
+
+
+def test_an_empty_deck_is_refilled_from_the_discard_pile_as_the_data_says(deckbuild):
+    """`rules.reshuffle: {deck: discard}`: the core engine's refill, a rule in data."""
+    eng = engine_for(deckbuild)
+    game = eng.new_game(deckbuild, ["Ann", "Bob"], setup=False)
+    for cid in ("copper", "silver", "estate"):
+        game.create(cid, game.zone_key("discard", 0), owner=0)
+    from runtime.context import Ctx
+    from runtime.refs import CARD, Sel
+
+    drawn = Ctx(game, 0).draw_cards(Sel(CARD, "card").with_amount(2), None, False)
+    assert len(drawn) == 2 and len(game.zone("deck", 0)) == 1 and not game.zone("discard", 0)
+    assert any("shuffles the discard into the deck" in str(e) for e in game.log)
+    # a draw that is a cost counts the refill before anything moves: 1 + 0 cards cannot pay 2
+    before = game.snapshot()
+    with pytest.raises(Refused):
+        Ctx(game, 0).draw_cards(Sel(CARD, "card").with_amount(2), None, True)
+    assert game.snapshot() == before
+
+
+def test_a_move_names_its_choice_and_a_stale_choice_is_refused(deckbuild):
+    eng = engine_for(deckbuild)
+    match = eng.new_match(deckbuild, ["Ann", "Bob"], seed=1)
+    g = match.game
+    while g.phase != "buy":
+        match.apply(match.legal_moves()[-1])
+    seat = match.to_act()
+    buy = next(m for m in match.legal_moves() if m.key[:2] == ("action", "buy_card"))
+    uid = buy.key[2]
+    match.apply(buy)
+    assert g.where[uid] == ("discard", seat)  # the card the move named, not the agent's pick
+    # the flow's choice binding refuses an option that is no longer there (nothing else happens)
+    from runtime.context import MOVE_CHOICE
+
+    out = eng.run(g, deckbuild.flow["actions"]["buy_card"]["fn"], seat, bindings={MOVE_CHOICE: uid})
+    assert out.status == "refused" and "is not a card to choose now" in out.reason
+
+
+def test_the_authoring_guides_flow_example_builds_and_plays(tmp_path):
+    """docs/authoring.md, "Game flow": its example flow, put into the deck-builder, compiles and plays."""
+    from runtime.simulate import SimConfig, simulate
+    from tests.conftest import ROOT
+
+    doc = (ROOT / "docs" / "authoring.md").read_text()
+    at = doc.index("## Game flow: how your game is played")
+    start = doc.index("```yaml\n", at) + len("```yaml\n")
+    block = doc[start:doc.index("```\n", start)]
+    data = tmp_path / "data"
+    shutil.copytree(FLOW, data)
+    game = data / "deckbuild" / "game.yaml"
+    text = game.read_text()
+    game.write_text(text[:text.index("flow:\n")] + block)
+    result = compile_tree(data)
+    assert result.ok, [d.render() for d in result.diags]
+    r = simulate(SimConfig("deckbuild", games=3, data=str(data), check_moves=True))
+    assert r["invariants"]["games_broken"] == 0 and r["capped"]["count"] == 0
