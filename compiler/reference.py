@@ -694,7 +694,8 @@ def _flow_views(d: dict, b: "_GameViewBuilder", marked_modules: list) -> dict:
 
     names = {rec.get("id"): rec.get("name") for _, recs in marked_modules for rec in recs}
     zones = d.get("zones") or {}
-    return {"flow": flow_view(d, b.english, lambda c: str(names.get(c) or title(c)),
+    # the flow's texts belong to no card ("this card" is not theirs): compiled with has_card False
+    return {"flow": flow_view(d, lambda text, kind: b.english(text, kind, False), lambda c: str(names.get(c) or title(c)),
                               lambda z: str((zones.get(z) or {}).get("name") or title(z))),
             "stand_ins": stand_in_view(d, marked_modules)}
 
