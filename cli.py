@@ -770,6 +770,9 @@ def play(game, data_path, players, seat, bots, seed, name):
         click.echo(f"error: seat {seat} of {players} players", err=True)
         sys.exit(2)
     eng = engine_for(compiled)
+    if eng.playable(compiled):
+        click.echo(f"error: {eng.playable(compiled)}", err=True)
+        sys.exit(2)
     you = seat - 1
     try:
         kinds = agent_list(bots, players - 1, eng)

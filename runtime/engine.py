@@ -140,6 +140,14 @@ class Engine:
     agents: dict[str, str] = {"first": "runtime.agents:FirstLegal", "random": "runtime.agents:SeededRandom",
                               "greedy": "runtime.bots:Greedy", "mcts": "runtime.bots:FlatMonteCarlo"}
 
+    def playable(self, compiled: CompiledGame) -> str | None:
+        """Why ``compiled`` cannot be played through the protocol, or None when it can: a game whose
+        flow is data always can; otherwise only an engine that writes its own ``new_match``."""
+        if compiled.flow is not None or type(self).new_match is not Engine.new_match:
+            return None
+        return (f"{compiled.game} cannot be played through yet: its game.yaml has no flow and the "
+                f"{self.name} engine has no match of its own")
+
     def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
                   turn_cap: int = 200):
         """A new game through the one protocol. The core engine plays the game's flow (game.yaml

@@ -257,11 +257,9 @@ def check_config(cfg: SimConfig) -> None:
     # a trial start: the game's own rules say how many players it seats (Infernal Contraption: one
     # Power Core each; a flow's `players`), so a run that cannot start fails here, as a usage error,
     # not in the middle of the first game (or in a worker process)
-    from .engine import Engine
-
-    if compiled.flow is None and type(eng).new_match is Engine.new_match:
-        raise ValueError(f"{cfg.game} cannot be played through yet: its game.yaml has no flow and the "
-                         f"{eng.name} engine has no match of its own")
+    why_not = eng.playable(compiled)
+    if why_not:
+        raise ValueError(why_not)
     try:
         eng.check_players(compiled, cfg.players)
         eng.new_match(compiled, [f"P{i + 1}" for i in range(cfg.players)], seed=0, turn_cap=cfg.turn_cap)
