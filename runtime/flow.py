@@ -187,7 +187,9 @@ class FlowMatch:
         return self.game.result
 
     def copy(self) -> "FlowMatch":
-        return FlowMatch(self.game.copy())
+        twin = FlowMatch(self.game.copy())
+        twin._moves = self._moves  # moves are frozen values: the copy's are the same until it moves
+        return twin
 
     # --- actions --------------------------------------------------------------------------------
     def _limit_ok(self, seat: int, action: dict) -> bool:

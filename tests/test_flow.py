@@ -465,3 +465,20 @@ def test_a_game_that_cannot_be_played_through_says_so(runner, tmp_path):
     assert res.exit_code == 2 and "mini cannot be played through yet: its game.yaml has no flow" in res.output
     res = runner.invoke(main, ["simulate", "--data", mini, "--games", "1", "--out", str(tmp_path)])
     assert res.exit_code == 2 and "cannot be played through yet" in res.output
+
+
+def test_the_stand_in_mark_on_any_entry_a_card_and_a_module(tmp_path):
+    data = _variant(tmp_path, ("  trash: {per: game, name: Trash}\n",
+                               "  trash: {per: game, name: Trash, stand_in: {note: no trash in the rules}}\n"))
+    base = data / "deckbuild" / "base.yaml"
+    base.write_text(base.read_text().replace("source: example\n", "source: example\nstand_in: {note: a made-up set}\n", 1)
+                    .replace("cost: 0, play: gain 1 coin}", "cost: 0, play: gain 1 coin, stand_in: {note: value chosen}}"))
+    result = compile_tree(data)
+    assert result.ok, [d.render() for d in result.diags]
+    marks = stand_ins(load_from_sources(result.outputs, "deckbuild"))
+    assert [m["note"] for m in marks] == ["no trash in the rules", "value chosen", "a made-up set"]
+    assert marks[0]["where"] == "zones.trash" and marks[1]["what"] == "Copper"
+    # the mark is a mapping with a note: anything else is a located schema error
+    bad = _compile(tmp_path / "bad", ("  first_player: random\n", "  first_player: random\n  stand_in: yes\n"))
+    assert any(d.code == "E401" and (d.line, d.column) == (49, 13) and "a mapping" in d.message
+               for d in bad.diags.errors), [d.render() for d in bad.diags]
