@@ -482,3 +482,23 @@ def test_the_stand_in_mark_on_any_entry_a_card_and_a_module(tmp_path):
     bad = _compile(tmp_path / "bad", ("  first_player: random\n", "  first_player: random\n  stand_in: yes\n"))
     assert any(d.code == "E401" and (d.line, d.column) == (49, 13) and "a mapping" in d.message
                for d in bad.diags.errors), [d.render() for d in bad.diags]
+
+
+def test_conservation_and_protocol_hold_over_random_playouts(deckbuild):
+    """Property: for any seed and any mix of the bundled bots, every move keeps every card in
+    exactly one zone, a running game always has a move, and the game ends with a result."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    eng = engine_for(deckbuild)
+
+    @settings(max_examples=6, deadline=None)
+    @given(st.integers(0, 2**32), st.integers(2, 4), st.sampled_from(["random", "first", "greedy"]))
+    def check(seed, players, bot):
+        agents = {i: (SeededRandom() if i % 2 == 0 else eng.make_agent(bot)) for i in range(players)}
+        match = eng.new_match(deckbuild, [f"P{i}" for i in range(players)], seed=seed, agents=agents)
+        match.game.tracing = False
+        play(match, agents)
+        assert match.result().reason
+
+    check()
