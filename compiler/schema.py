@@ -121,6 +121,7 @@ _PATTERN_WORDS = {
     "^[a-z][a-z0-9_ ]*$": "lower-case words: letters, digits, _ and spaces, starting with a letter",
     "^[a-z][a-z0-9_' ]*$": "lower-case words: letters, digits, _, ' and spaces, starting with a letter",
     "^[A-Za-z][A-Za-z0-9_]*$": "an id: letters, digits and _, starting with a letter (X1)",
+    "\\S": "a text that says something (not empty)",
     "^[MSAI][0-9]{2}$": "a rule clause id: M, S, A or I and two digits (M04)",
     "^(rulebook [0-9]{3}_[0-9a-f]+(\\.txt)?|example)": "'example', or 'rulebook ' and a rulebook's file name "
                                                       "(rulebook 000_3e37b2ec99b6decd.txt)",
@@ -288,7 +289,7 @@ def field_schema(spec: Any, vocab_data: dict) -> dict:
 _COMMON = ("id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text", "stand_in")
 # a card (or any flow entry of game.yaml) that is a stand-in says so: `stand_in: {note: ...}`
 STAND_IN = {"type": "object", "required": ["note"], "additionalProperties": False,
-            "properties": {"note": {"type": "string", "minLength": 1}}}
+            "properties": {"note": {"type": "string", "pattern": "\\S"}}}
 
 
 def card_schema(vocab_data: dict) -> dict:

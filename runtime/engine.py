@@ -19,7 +19,6 @@ from .agents import Agent
 from .context import Ctx
 from .errors import Halt, Refused, RulesError, Unmet
 from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
-from .flow import FlowGame
 from .state import GameState
 from .verbs import verbs_for
 

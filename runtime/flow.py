@@ -12,11 +12,14 @@ the game protocol (runtime/protocol.py), with no Python of the game's own:
   player), and ``end.rounds`` ends it after that round at the latest; then ``score.final`` runs and
   the winner is found by points and the tie-breaks in order (a tie surviving them all is shared).
 
-The flow's position is plain data on the game (``FlowGame.pos``), never a suspended call stack, so
-a Match copies with the state (Monte Carlo playouts) and resumes anywhere.
+The flow's position is plain data (``FlowRun``, kept by the match beside the game state), never a
+suspended call stack, so a Match copies with the state (Monte Carlo playouts) and resumes anywhere.
+The game state is whatever the engine makes: any engine may play a flow (the core engine does; a game
+engine inherits ``Engine.new_match`` and runs ``run_setup`` from its setup, or the core's setup).
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from .context import MOVE_CHOICE, PROBE, ChoiceOptions, Ctx
@@ -44,21 +47,20 @@ class FlowPos:
     next_turn: int = 0  # index into ``order`` of the next turn to begin (a phase with ``turns``)
 
 
-class FlowGame(GameState):
-    """A GameState plus the flow's bookkeeping: the Starting Player, the position, counts, the end."""
+@dataclass
+class FlowRun:
+    """What the match keeps beside the game state: the flow's position, the actions' counts, the end.
+    Copied with the match (``FlowMatch.copy``); the game state stays whatever its engine makes it."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.starting_player = 0
-        self.pos = FlowPos()
-        self.counts: dict = {}  # (action id, seat, "turn"|"phase"|"round") -> times taken
-        self.over = False
-        self.capped = False
-        self.turn_cap = 200
-        self.result: Result | None = None
+    pos: FlowPos = field(default_factory=FlowPos)
+    counts: dict = field(default_factory=dict)  # (action id, seat, "turn"|"phase"|"round") -> times taken
+    over: bool = False
+    capped: bool = False
+    turn_cap: int = 200
+    result: Result | None = None
 
 
-def _flow(game: FlowGame) -> dict:
+def _flow(game: GameState) -> dict:
     return game.compiled.flow
 
 
@@ -91,11 +93,10 @@ def run_setup(engine, game: GameState, flow: dict) -> None:
                     made += 1
         what = "shuffles" if do == "shuffle" else f"puts {made} cards into"
         game.emit("setup", None, f"{what} {zname.replace('_', ' ')}" + (" (each player's)" if per_player else ""))
-    if isinstance(game, FlowGame):
-        first = game.rng.randrange(n) if flow.get("first_player") == "random" else 0
-        game.starting_player = first
-        game.turn_player = first
-        game.emit("first", first, "is the Starting Player")
+    first = game.rng.randrange(n) if flow.get("first_player") == "random" else 0
+    game.starting_player = first
+    game.turn_player = first
+    game.emit("first", first, "is the Starting Player")
 
 
 def quantity(game: GameState, fn, seat: int) -> int:
@@ -112,7 +113,7 @@ def _order(game: GameState, first: int) -> list[int]:
 
 
 def _seats_for(game: GameState, who: str) -> list[int]:
-    start = getattr(game, "starting_player", 0)
+    start = game.starting_player
     if who == "each player":
         return _order(game, start)
     if who == "starting player":
@@ -126,14 +127,14 @@ def _seats_for(game: GameState, who: str) -> list[int]:
 class FlowMatch:
     """A game whose flow is data, behind the game protocol."""
 
-    def __init__(self, game: FlowGame):
+    def __init__(self, game: GameState, run: FlowRun | None = None):
         self.game = game
+        self.run = run if run is not None else FlowRun()
         self._moves: list[Move] | None = None  # the legal moves, found when the flow stopped for them
 
     @classmethod
-    def start(cls, game: FlowGame, turn_cap: int = 200) -> "FlowMatch":
-        game.turn_cap = turn_cap
-        match = cls(game)
+    def start(cls, game: GameState, turn_cap: int = 200) -> "FlowMatch":
+        match = cls(game, FlowRun(turn_cap=turn_cap))
         match._begin_round()
         match._advance()
         return match
@@ -145,7 +146,7 @@ class FlowMatch:
         return self._actor()
 
     def terminal(self) -> bool:
-        return self.game.over
+        return self.run.over
 
     def legal_moves(self) -> list[Move]:
         if self.terminal():
@@ -158,7 +159,7 @@ class FlowMatch:
         """The seat's actions open in ``phase`` (in the phase's order, then by option), then pass."""
         g = self.game
         moves: list[Move] = []
-        if g.counts.get(("*", seat, "phase"), 0) < MAX_ACTIONS_PER_PHASE:
+        if self.run.counts.get(("*", seat, "phase"), 0) < MAX_ACTIONS_PER_PHASE:
             for aid in phase.get("actions") or []:
                 moves += self._action_moves(seat, _flow(g)["actions"][aid])
         if moves:
@@ -170,24 +171,24 @@ class FlowMatch:
         self._moves = None
         g = self.game
         seat = self._actor()
-        pos = g.pos
+        pos = self.run.pos
         if legal.key == PASS:
             pos.passed.add(seat)
             g.emit("pass", seat, "passes")
         else:
             action = _flow(g)["actions"][legal.key[1]]
             self._take(seat, action, legal.key[2] if len(legal.key) > 2 else None)
-        if not g.over and self._phase().get("order") == "alternate" and pos.turn < 0:
+        if not self.run.over and self._phase().get("order") == "alternate" and pos.turn < 0:
             pos.actor = (pos.actor + 1) % max(1, len(pos.order))
         self._advance()
 
     def result(self) -> Result:
         if not self.terminal():
             raise RulesError("the game is not over")
-        return self.game.result
+        return self.run.result
 
     def copy(self) -> "FlowMatch":
-        twin = FlowMatch(self.game.copy())
+        twin = FlowMatch(self.game.copy(), copy.deepcopy(self.run))
         twin._moves = self._moves  # moves are frozen values: the copy's are the same until it moves
         return twin
 
@@ -196,7 +197,7 @@ class FlowMatch:
         limit = action.get("limit")
         if not limit:
             return True
-        return self.game.counts.get((action["id"], seat, limit.get("per", "phase")), 0) < limit["times"]
+        return self.run.counts.get((action["id"], seat, limit.get("per", "phase")), 0) < limit["times"]
 
     def _action_moves(self, seat: int, action: dict) -> list[Move]:
         g = self.game
@@ -261,8 +262,8 @@ class FlowMatch:
                + (f" paying {', '.join(f'{n} {good}' for good, n in cost.items())}" if cost else ""))
         for per in ("turn", "phase", "round"):
             key = (action["id"], seat, per)
-            g.counts[key] = g.counts.get(key, 0) + 1
-        g.counts[("*", seat, "phase")] = g.counts.get(("*", seat, "phase"), 0) + 1
+            self.run.counts[key] = self.run.counts.get(key, 0) + 1
+        self.run.counts[("*", seat, "phase")] = self.run.counts.get(("*", seat, "phase"), 0) + 1
         bindings = {MOVE_CHOICE: option} if action.get("per_choice") else None
         g.engine.run(g, action["fn"], seat, bindings=bindings)
 
@@ -271,25 +272,25 @@ class FlowMatch:
         return _flow(self.game)["round"]
 
     def _phase(self) -> dict:
-        pos = self.game.pos
+        pos = self.run.pos
         phase = self._round_phases()[pos.phase]
         if pos.turn >= 0:
             return phase["turns"][pos.sub]
         return phase
 
     def _actor(self) -> int:
-        pos = self.game.pos
+        pos = self.run.pos
         if pos.turn >= 0:
             return pos.order[pos.turn]
         return pos.order[pos.actor]
 
     def _reset(self, per: str) -> None:
         g = self.game
-        g.counts = {k: v for k, v in g.counts.items() if k[2] != per}
+        self.run.counts = {k: v for k, v in self.run.counts.items() if k[2] != per}
 
     def _begin_round(self) -> None:
         g = self.game
-        g.pos = FlowPos(order=_order(g, g.starting_player))
+        self.run.pos = FlowPos(order=_order(g, g.starting_player))
         self._reset("round")
         self._reset("turn")  # in a round without turns, "per turn" is per round
         g.engine.begin_round(g)
@@ -305,8 +306,8 @@ class FlowMatch:
     def _advance(self) -> None:
         """Run the flow on until a player must decide, or the game ends."""
         g = self.game
-        while not g.over:
-            pos = g.pos
+        while not self.run.over:
+            pos = self.run.pos
             phases = self._round_phases()
             if pos.phase >= len(phases):
                 self._end_round()
@@ -334,7 +335,7 @@ class FlowMatch:
                 if pos.turn < 0:
                     pos.actor = 0
                 self._run_steps(current.get("steps") or [], "turn player" if pos.turn >= 0 else "each player")
-                if g.over:
+                if self.run.over:
                     return
             if current.get("actions") and self._someone_to_act(current):
                 return
@@ -343,7 +344,7 @@ class FlowMatch:
     def _someone_to_act(self, phase: dict) -> bool:
         """Whether a seat is left to act in this phase; moves ``actor`` to it."""
         g = self.game
-        pos = g.pos
+        pos = self.run.pos
         if pos.turn >= 0:
             candidates = [pos.turn]
         else:
@@ -366,7 +367,7 @@ class FlowMatch:
         return False
 
     def _finish_phase(self) -> None:
-        pos = self.game.pos
+        pos = self.run.pos
         pos.started = False
         if pos.turn >= 0:
             pos.sub += 1
@@ -375,7 +376,7 @@ class FlowMatch:
 
     def _begin_turn(self, k: int) -> None:
         g = self.game
-        pos = g.pos
+        pos = self.run.pos
         pos.turn = k
         pos.sub = 0
         pos.started = False
@@ -386,7 +387,7 @@ class FlowMatch:
     def _end_turn(self) -> bool:
         """End the running turn; True when that ended the game."""
         g = self.game
-        pos = g.pos
+        pos = self.run.pos
         g.engine.end_turn(g)
         pos.next_turn = pos.turn + 1
         pos.turn = -1
@@ -394,7 +395,7 @@ class FlowMatch:
         if end.get("check") == "after each turn" and self._end_holds():
             self._finish("the end condition holds after a turn")
             return True
-        if g.turn_number >= g.turn_cap:
+        if g.turn_number >= self.run.turn_cap:
             self._cap()
             return True
         return False
@@ -412,7 +413,7 @@ class FlowMatch:
         if end.get("rounds") and g.round > end["rounds"]:
             self._finish(f"{end['rounds']} rounds have been played")
             return
-        if g.round > g.turn_cap:
+        if g.round > self.run.turn_cap:
             self._cap()
             return
         if (flow.get("starting_player") or {}).get("passes") == "each round":
@@ -435,15 +436,15 @@ class FlowMatch:
 
     def _cap(self) -> None:
         g = self.game
-        g.capped = True
-        g.over = True
-        g.emit("cap", None, f"the turn cap ({g.turn_cap}) is reached: no winner")
+        self.run.capped = True
+        self.run.over = True
+        g.emit("cap", None, f"the turn cap ({self.run.turn_cap}) is reached: no winner")
         scores = tuple(self._quantity(_flow(g)["score"]["points"], s) for s in range(len(g.players)))
-        g.result = Result(scores, (), f"turn cap ({g.turn_cap}) reached without a winner")
+        self.run.result = Result(scores, (), f"turn cap ({self.run.turn_cap}) reached without a winner")
 
     def _finish(self, why: str) -> None:
         g = self.game
-        g.over = True
+        self.run.over = True
         g.phase = None
         score = _flow(g)["score"]
         self._run_steps(score.get("final") or [], "each player")
@@ -463,5 +464,5 @@ class FlowMatch:
             winners = kept
         if len(winners) > 1:
             reason += "; the tie stands: they share the win"
-        g.result = Result(scores, tuple(winners), f"{why}: {reason}")
-        g.emit("game over", None, g.result.reason)
+        self.run.result = Result(scores, tuple(winners), f"{why}: {reason}")
+        g.emit("game over", None, self.run.result.reason)

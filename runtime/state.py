@@ -77,6 +77,7 @@ class GameState:
         self.round = 1
         self.phase: str | None = None
         self.turn_player = 0
+        self.starting_player = 0  # the current Starting Player (a flow passes it on, runtime/flow.py)
         self.until: list[tuple[str, Any]] = []  # (phase name, undo callback) for "until <phase>"
         self.tracing = True
         self.pile_ids: dict[str, set] = {}  # zones split by card id ("supply piles"): the ids stocked

@@ -502,3 +502,9 @@ def test_conservation_and_protocol_hold_over_random_playouts(deckbuild):
         assert match.result().reason
 
     check()
+
+
+def test_a_stand_in_needs_a_note_that_says_something(tmp_path):
+    bad = _compile(tmp_path, ("  first_player: random\n", "  first_player: random\n  stand_in: {note: \" \"}\n"))
+    assert any(d.code == "E401" and "a text that says something" in d.message for d in bad.diags.errors), \
+        [d.render() for d in bad.diags]
