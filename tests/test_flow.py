@@ -254,6 +254,7 @@ def test_alternating_actions_until_everyone_passes_and_limits(tmp_path):
     (("    points: number of vp", "    points: number of vp; draw 1 card"), "E311", 91, 13, "a quantity"),
     (("effect: gain 1 action; gain 1 buy", "effect: gain 1 acton; gain 1 buy"), "E201", 56, 30, "acton"),
     (("check: after each turn", "check: after each trun"), "E401", 83, 12, "after each trun"),
+    (("players: {min: 2, max: 4}", "players: {min: 5, max: 4}"), "E401", 42, 12, "min 5 is more than max 4"),
 ])
 def test_flow_errors_are_located_in_game_yaml(tmp_path, edit, code, line, col, text):
     result = _compile(tmp_path, edit)
