@@ -48,6 +48,7 @@ class Scenario:
         self.players = list(self.data["players"])
         self._fns: dict[str, Any] = {}
         self._step_path: tuple = ()
+        self.match = None  # the game flow's match, begun by the first `move` step (Engine.step_move)
 
     # helpers used by engines' step handlers
     def err(self, message: str, path: tuple, code: str = "E701") -> None:

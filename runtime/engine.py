@@ -74,7 +74,8 @@ class Engine:
     state_class: type = GameState
     # scenario step handlers: step key -> method name; engines extend this table
     steps: dict[str, str] = {"effect": "step_effect", "card": "step_card", "phase": "step_phase",
-                             "rule": "step_rule", "turn": "step_turn", "round": "step_round"}
+                             "rule": "step_rule", "turn": "step_turn", "round": "step_round",
+                             "move": "step_move"}
 
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0,
                  agents: dict[int, Agent] | None = None, options: dict | None = None,
@@ -394,6 +395,32 @@ class Engine:
             self.begin_turn(game, scenario.player_index(step.get("player")))
         else:
             self.end_turn(game)
+        return Outcome("done")
+
+    def step_move(self, game, step, scenario) -> Outcome:
+        """``{move: "Buy a card: Silver", player: Ann}``: one move of the game's flow, by the label
+        `cardwright play` shows (``pass`` for passing). The first such step begins the flow's match
+        from the scenario's state; a move that is not legal now is refused, naming the legal ones."""
+        if scenario.match is None:
+            if game.compiled.flow is None:
+                raise RulesError("a `move` step plays the game's flow, and this game.yaml has no flow")
+            from .flow import FlowMatch
+
+            scenario.match = FlowMatch.start(game)
+        match = scenario.match
+        if match.terminal():
+            return self.refuse(game, 0, "the game is over")
+        seat = match.to_act()
+        if step.get("player") is not None and scenario.player_index(step["player"]) != seat:
+            return self.refuse(game, seat, f"it is {game.players[seat].name}'s move, not {step['player']}'s")
+        legal = match.legal_moves()
+        want = str(step["move"])
+        pick = next((m for m in legal if m.label == want or (want == "pass" and m.key == ("pass",))), None)
+        if pick is None:
+            return self.refuse(game, seat, f"'{want}' is not a legal move now (legal: "
+                               + "; ".join(m.label for m in legal) + ")")
+        game.emit("move", seat, pick.label)
+        match.apply(pick)
         return Outcome("done")
 
     def step_round(self, game, step, scenario) -> Outcome:

@@ -509,3 +509,27 @@ def test_a_stand_in_needs_a_note_that_says_something(tmp_path):
     bad = _compile(tmp_path, ("  first_player: random\n", "  first_player: random\n  stand_in: {note: \" \"}\n"))
     assert any(d.code == "E401" and "a text that says something" in d.message for d in bad.diags.errors), \
         [d.render() for d in bad.diags]
+
+
+def test_a_scenario_plays_the_flow_move_by_move(runner):
+    from cli import main
+
+    scen = FLOW / "deckbuild" / "scenarios" / "first_turn.yaml"
+    res = runner.invoke(main, ["run", str(scen), "--data", str(FLOW)])
+    assert res.exit_code == 0, res.output
+    assert "Ann: Play a kingdom card: Village" in res.output
+    assert ("'Play a kingdom card: Smithy' is not a legal move now (legal: Buy a card: Estate; "
+            "Buy a card: Silver; pass (end your Buy phase))") in res.output
+    assert "it is Bob's move, not Ann's" in res.output
+
+
+def test_a_move_step_in_a_game_without_a_flow_is_a_located_error(runner, tmp_path):
+    from cli import main
+
+    mini = tmp_path / "data"
+    shutil.copytree(FIXTURES / "mini", mini)
+    scen = mini / "mini" / "scenarios" / "move.yaml"
+    scen.write_text("scenario: m\ngame: mini\nplayers: [Ann, Bob]\nsteps:\n  - {move: pass}\n")
+    res = runner.invoke(main, ["run", str(scen), "--data", str(mini)])
+    assert res.exit_code != 0
+    assert "move.yaml:5:5" in res.output and "this game.yaml has no flow" in res.output
