@@ -22,7 +22,7 @@ from . import ast as A
 from .check import Checker
 from .codegen import HEADER, ModuleWriter, comment, identifier, literal
 from .diagnostics import Diagnostics, display_path
-from .flow import FLOW_MODULE, FlowCompiler, check_quantity, table_source
+from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, table_source
 from .loader import Document, load_file, path_text
 from .parser import parse_effect
 from .schema import prepare_cards, validate
@@ -170,6 +170,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             line, col, src = gdoc.where(("things", tname, "engine_filter"))
             diags.error("E201", f"the '{vocab.engine}' engine has no thing filter '{ef}'", file=gdoc.file,
                         line=line, column=col, source_line=src, hint=did_you_mean(ef, engine.thing_filters))
+    check_reshuffle(gdoc, diags)  # the core engine's refill rule (compiler/flow.py)
     checker = gb.checker = Checker(vocab, verbs_for(vocab.engine))
     cschema = prepare_cards(gdoc.data)
     seen_ids: dict[str, str] = {}

@@ -181,3 +181,31 @@ def check_quantity(effect: A.Effect) -> str | None:
     if len(effect.statements) != 1 or not isinstance(effect.statements[0], A.Let):
         return "a quantity is expected here (for example: number of vp), not statements"
     return None
+
+
+def check_reshuffle(gdoc: Document, diags: Diagnostics) -> bool:
+    """``rules.reshuffle: {draw pile: discard pile}`` names two declared zones (the core engine's
+    refill, runtime/engine.py ``Engine.refill``). True when sound."""
+    rules = gdoc.data.get("rules") or {}
+    if "reshuffle" not in rules:
+        return True
+    zones = gdoc.data.get("zones") or {}
+    value = rules["reshuffle"]
+    base = ("rules", "reshuffle")
+
+    def report(code: str, message: str, path: tuple, hint: str | None = None) -> None:
+        line, col, src = gdoc.where(path)
+        diags.error(code, message, file=gdoc.file, line=line, column=col, path=".".join(map(str, path)),
+                    hint=hint, source_line=src)
+
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        report("E401", "rules.reshuffle maps a draw pile to the pile shuffled into it when it is empty "
+               "(for example: {deck: discard})", base)
+        return False
+    ok = True
+    for draw, source in value.items():
+        for name, path in ((draw, base + (draw,)), (source, base + (draw,))):
+            if name not in zones:
+                report("E201", f"unknown zone '{name}' in rules.reshuffle", path, did_you_mean(name, zones))
+                ok = False
+    return ok

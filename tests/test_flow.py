@@ -533,3 +533,12 @@ def test_a_move_step_in_a_game_without_a_flow_is_a_located_error(runner, tmp_pat
     res = runner.invoke(main, ["run", str(scen), "--data", str(mini)])
     assert res.exit_code != 0
     assert "move.yaml:5:5" in res.output and "this game.yaml has no flow" in res.output
+
+
+def test_a_reshuffle_rule_names_declared_zones(tmp_path):
+    bad = _compile(tmp_path, ("  reshuffle: {deck: discard}", "  reshuffle: {deck: discrad}"))
+    errs = [d for d in bad.diags.errors if "rules.reshuffle" in d.message]
+    assert errs and errs[0].code == "E201" and "unknown zone 'discrad'" in errs[0].message
+    assert errs[0].line == 40 and "did you mean 'discard'" in (errs[0].hint or "")
+    worse = _compile(tmp_path / "2", ("  reshuffle: {deck: discard}", "  reshuffle: discard"))
+    assert any("maps a draw pile" in d.message for d in worse.diags.errors)
