@@ -149,9 +149,11 @@ class Engine:
                 f"{self.name} engine has no match of its own")
 
     def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
-                  turn_cap: int = 200):
+                  turn_cap: int = 10_000):
         """A new game through the one protocol. The core engine plays the game's flow (game.yaml
-        ``flow:``, runtime/flow.py); a game without one cannot be played through."""
+        ``flow:``, runtime/flow.py); a game without one cannot be played through. ``turn_cap`` is a
+        safety bound of the flow (a flow with no end and no decisions would otherwise run for ever);
+        the simulator applies its own, smaller cap between moves."""
         if compiled.flow is None:
             raise RulesError(f"{compiled.game} has no flow in its game.yaml, so it cannot be played "
                              "through (see docs/authoring.md, Game flow)")

@@ -56,7 +56,7 @@ class FlowRun:
     counts: dict = field(default_factory=dict)  # (action id, seat, "turn"|"phase"|"round") -> times taken
     over: bool = False
     capped: bool = False
-    turn_cap: int = 200
+    turn_cap: int = 10_000  # a safety bound (turns or rounds); the simulator keeps its own cap
     result: Result | None = None
 
 
@@ -133,7 +133,7 @@ class FlowMatch:
         self._moves: list[Move] | None = None  # the legal moves, found when the flow stopped for them
 
     @classmethod
-    def start(cls, game: GameState, turn_cap: int = 200) -> "FlowMatch":
+    def start(cls, game: GameState, turn_cap: int = 10_000) -> "FlowMatch":
         match = cls(game, FlowRun(turn_cap=turn_cap))
         match._begin_round()
         match._advance()

@@ -100,15 +100,19 @@ def play_one(args: tuple) -> dict:
     gs = game_seed(seed, index)
     kinds = agent_list(agent, players, eng)
     agents = {i: eng.make_agent(kinds[i]) for i in range(players)}
-    match = eng.new_match(compiled, [f"P{i + 1}" for i in range(players)], seed=gs, agents=agents,
-                          turn_cap=turn_cap)
+    # the protocol's new_match (runtime/protocol.py): the turn cap is the simulator's, not the engine's
+    match = eng.new_match(compiled, [f"P{i + 1}" for i in range(players)], seed=gs, agents=agents)
     g = match.game
     g.tracing = False
     eng.count_stats(g)
     problems: list[str] = []
     first = match.to_act()
     moves = 0
+    stopped = False
     while not match.terminal():
+        if g.turn_number > turn_cap or g.round > turn_cap:
+            stopped = True  # turns (or rounds) begun past the cap: stopped without a winner
+            break
         legal = match.legal_moves()
         if not legal:
             problems.append(f"no legal move for seat {match.to_act()} in a running game")
@@ -120,7 +124,7 @@ def play_one(args: tuple) -> dict:
     problems += g.check_conservation()
     result = match.result() if match.terminal() else None
     winners = list(result.winners) if result else []
-    capped = bool(result) and not winners and result.reason.startswith("turn cap")
+    capped = stopped or (bool(result) and not winners and result.reason.startswith("turn cap"))
     winner = winners[0] if len(winners) == 1 else None
     seat = None if winner is None or first is None else (winner - first) % players
     stats = eng.stats(g)
@@ -262,7 +266,7 @@ def check_config(cfg: SimConfig) -> None:
         raise ValueError(why_not)
     try:
         eng.check_players(compiled, cfg.players)
-        eng.new_match(compiled, [f"P{i + 1}" for i in range(cfg.players)], seed=0, turn_cap=cfg.turn_cap)
+        eng.new_match(compiled, [f"P{i + 1}" for i in range(cfg.players)], seed=0)
     except RulesError as exc:
         raise ValueError(f"{cfg.game} cannot be played by {cfg.players} players: {exc}") from None
 

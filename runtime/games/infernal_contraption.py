@@ -756,7 +756,7 @@ class InfernalContraption(Engine):
 
     # --- the game protocol (runtime/protocol.py) ----------------------------------------------
     def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
-                  turn_cap: int = 200) -> "ICMatch":
+                  turn_cap: int | None = None) -> "ICMatch":
         """A new game through the one protocol: set up, first turn's draw step done, the first
         player to decide. The moves are the attach step's decisions (``legal_moves``)."""
         game = self.new_game(compiled, players, seed=seed, agents=agents)
@@ -939,10 +939,10 @@ class InfernalContraption(Engine):
 class ICMatch:
     """One game of Infernal Contraption behind the game protocol: it wraps the engine's own
     ``legal_moves`` and ``apply`` (the rules are the engine's; nothing is decided here). A move's
-    key is the engine's move as a tuple. ``turn_cap``: a game still running when that many turns
-    have begun ends without a winner (a finding of simulations, never a hang)."""
+    key is the engine's move as a tuple. ``turn_cap`` (optional; the simulator keeps its own): a
+    game still running when more turns than that have begun ends without a winner."""
 
-    def __init__(self, game: ICGame, turn_cap: int = 200):
+    def __init__(self, game: ICGame, turn_cap: int | None = None):
         self.game = game
         self.turn_cap = turn_cap
 
@@ -965,7 +965,7 @@ class ICMatch:
         out = g.engine.apply(g, Move(*legal.key))
         if out.status == "refused":  # pragma: no cover - legal_moves lists only legal moves
             raise Refused(out.reason)
-        if not g.over and g.turn > self.turn_cap:
+        if not g.over and self.turn_cap is not None and g.turn > self.turn_cap:
             g.capped = True
             g.emit("cap", None, f"the turn cap ({self.turn_cap}) is reached: no winner")
 
