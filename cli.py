@@ -799,7 +799,8 @@ def play(game, data_path, players, seat, bots, seed, name):
         who = match.to_act()
         moves = match.legal_moves()
         if who == you:
-            click.echo(f"-- your move ({g.players[you].name}): " + _goods_text(g, you))
+            phase = f", {g.phase.replace('_', ' ')}" if g.phase else ""
+            click.echo(f"-- your move ({g.players[you].name}, round {g.round}{phase}): " + _goods_text(g, you))
             move = _TerminalAgent.pick_numbered(moves, "your move")
             if move is None:
                 click.echo("stopped.")

@@ -86,6 +86,6 @@ def test_cli_play_infernal_contraption(runner):
     # the opening mulligan asks first (the last option, "done", keeps the hand); then q stops
     res = runner.invoke(main, ["play", "infernal_contraption", "--seed", "1"], input="8\nq\n")
     assert res.exit_code == 0, res.output
-    assert "done" in res.output and "-- your move (You):" in res.output
+    assert "done" in res.output and "-- your move (You, round 1" in res.output
     assert "1. end the attach step (turn the machine on)" in res.output
     assert "You: draws 7 cards from parts_pile" in res.output and res.output.rstrip().endswith("stopped.")
