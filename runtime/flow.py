@@ -285,7 +285,6 @@ class FlowMatch:
         return pos.order[pos.actor]
 
     def _reset(self, per: str) -> None:
-        g = self.game
         self.run.counts = {k: v for k, v in self.run.counts.items() if k[2] != per}
 
     def _begin_round(self) -> None:
