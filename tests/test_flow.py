@@ -542,3 +542,43 @@ def test_a_reshuffle_rule_names_declared_zones(tmp_path):
     assert errs[0].line == 40 and "did you mean 'discard'" in (errs[0].hint or "")
     worse = _compile(tmp_path / "2", ("  reshuffle: {deck: discard}", "  reshuffle: discard"))
     assert any("maps a draw pile" in d.message for d in worse.diags.errors)
+
+
+def test_a_game_engine_with_its_own_state_plays_a_flow(tmp_path):
+    """A flow plays on any engine: one with a state class of its own inherits new_match and the
+    flow's setup; copies keep the subclass's fields independent."""
+    from runtime.engine import ENGINES, Engine
+    from runtime.state import GameState
+
+    class TallyState(GameState):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.tally = {"turns": 0}
+
+    class TallyEngine(Engine):
+        name = "tally_test"
+
+        def new_game(self, compiled, players, seed=0, agents=None, options=None, setup=True):
+            game = TallyState(compiled.vocab, compiled.cards, players, seed=seed, agents=agents)
+            game.engine, game.compiled, game.verbs = self, compiled, ENGINES["core"].new_game(
+                compiled, players, setup=False).verbs
+            if setup:
+                self.setup(game)
+            return game
+
+        def begin_turn(self, game, player):
+            game.tally["turns"] += 1
+            super().begin_turn(game, player)
+
+    ENGINES["tally_test"] = TallyEngine()
+    try:
+        compiled = _load(tmp_path, ("engine: core", "engine: tally_test"))
+        eng = engine_for(compiled)
+        agents = {0: SeededRandom(), 1: SeededRandom()}
+        match = eng.new_match(compiled, ["Ann", "Bob"], seed=5, agents=agents)
+        assert isinstance(match.game, TallyState) and len(match.game.zone("supply")) == 48
+        twin = match.copy()
+        play(match, agents)
+        assert match.game.tally["turns"] == match.game.turn_number and twin.game.tally["turns"] == 1
+    finally:
+        del ENGINES["tally_test"]
