@@ -113,6 +113,8 @@ def flow_view(data: dict, english: Callable[[str, str], str], card_name: Callabl
         if a.get("limit"):
             lim = a["limit"]
             extra.append(f"at most {lim['times']} time{'s' if lim['times'] != 1 else ''} per {lim.get('per', 'phase')}")
+        if a.get("starting_player"):
+            extra.append("the player becomes the Starting Player from the next round")
         if a.get("requires"):
             extra.append("only if: " + english(a["requires"], "condition"))
         label = (a.get("name") or _title(aid)) + (f" ({'; '.join(extra)})" if extra else "")

@@ -266,6 +266,10 @@ class FlowMatch:
         self.run.counts[("*", seat, "phase")] = self.run.counts.get(("*", seat, "phase"), 0) + 1
         bindings = {MOVE_CHOICE: option} if action.get("per_choice") else None
         g.engine.run(g, action["fn"], seat, bindings=bindings)
+        if action.get("starting_player") and g.starting_player != seat:
+            # the turn order of the round under way stays; the next round starts from this player
+            g.starting_player = seat
+            g.emit("starting player", seat, "becomes the Starting Player (from the next round)")
 
     # --- where the flow is ----------------------------------------------------------------------
     def _round_phases(self) -> list:
@@ -416,7 +420,7 @@ class FlowMatch:
             self._cap()
             return
         if (flow.get("starting_player") or {}).get("passes") == "each round":
-            order = _order(g, g.starting_player)
+            order = _order(g, g.starting_player)  # from the current one (an action may have changed it)
             if len(order) > 1:
                 g.starting_player = order[1]
                 g.emit("starting player", g.starting_player, "is the Starting Player now")

@@ -582,3 +582,36 @@ def test_a_game_engine_with_its_own_state_plays_a_flow(tmp_path):
         assert match.game.tally["turns"] == match.game.turn_number and twin.game.tally["turns"] == 1
     finally:
         del ENGINES["tally_test"]
+
+
+def test_an_action_can_make_its_player_the_starting_player(tmp_path):
+    """`starting_player: true` on an action: a first-player marker, effective from the next round."""
+    compiled = _load(tmp_path, ("  round:\n", """  round:
+    - id: market
+      actions: [take_marker]
+      order: in turn
+"""), ("  actions:\n", """  actions:
+    take_marker:
+      name: Take the first-player marker
+      effect: gain 1 coin
+      starting_player: true
+      limit: {times: 1, per: round}
+"""), ("  first_player: random\n", "  first_player: first seat\n"))
+    eng = engine_for(compiled)
+    match = eng.new_match(compiled, ["Ann", "Bob", "Cy"], seed=0)
+    g = match.game
+    assert g.phase == "market" and match.to_act() == 0
+    match.apply(Move("", PASS_KEY))  # Ann passes
+    assert match.to_act() == 1
+    match.apply(next(m for m in match.legal_moves() if m.key[0] == "action"))  # Bob takes the marker
+    assert g.starting_player == 1 and any("becomes the Starting Player" in str(e) for e in g.log)
+    while g.round == 1:
+        match.apply(match.legal_moves()[-1])
+    from runtime.events import TurnStarted
+
+    turns = [ev.player for ev in g.events if isinstance(ev, TurnStarted)]
+    assert turns[:3] == [0, 1, 2]  # this round's order stands
+    assert g.phase == "market" and match.to_act() == 1  # the next round starts from Bob
+
+
+PASS_KEY = ("pass",)
