@@ -112,7 +112,8 @@ def flow_view(data: dict, english: Callable[[str, str], str], card_name: Callabl
                                               for g, n in a["cost"].items()))
         if a.get("limit"):
             lim = a["limit"]
-            extra.append(f"at most {lim['times']} time{'s' if lim['times'] != 1 else ''} per {lim.get('per', 'phase')}")
+            extra.append(f"at most {lim['times']} time{'s' if lim['times'] != 1 else ''} per {lim.get('per', 'phase')}"
+                         + (" by all players together" if lim.get("by") == "anyone" else ""))
         if a.get("starting_player"):
             extra.append("the player becomes the Starting Player from the next round")
         if a.get("requires"):

@@ -28,6 +28,7 @@ from .protocol import Move, Result, refuse_unless_legal
 from .state import GameState
 
 PASS = ("pass",)
+ANYONE = -1  # the seat a limit `by: anyone` counts under (all players' uses together)
 # One player's actions in one phase are bounded: a repeatable action that changes nothing would
 # otherwise let a bot act for ever. Past the bound only passing is legal (docs/decisions.md).
 MAX_ACTIONS_PER_PHASE = 100
@@ -197,7 +198,8 @@ class FlowMatch:
         limit = action.get("limit")
         if not limit:
             return True
-        return self.run.counts.get((action["id"], seat, limit.get("per", "phase")), 0) < limit["times"]
+        who = ANYONE if limit.get("by") == "anyone" else seat
+        return self.run.counts.get((action["id"], who, limit.get("per", "phase")), 0) < limit["times"]
 
     def _action_moves(self, seat: int, action: dict) -> list[Move]:
         g = self.game
@@ -261,8 +263,9 @@ class FlowMatch:
         g.emit("action", seat, f"takes the action {action['name']}"
                + (f" paying {', '.join(f'{n} {good}' for good, n in cost.items())}" if cost else ""))
         for per in ("turn", "phase", "round"):
-            key = (action["id"], seat, per)
-            self.run.counts[key] = self.run.counts.get(key, 0) + 1
+            for who in (seat, ANYONE):
+                key = (action["id"], who, per)
+                self.run.counts[key] = self.run.counts.get(key, 0) + 1
         self.run.counts[("*", seat, "phase")] = self.run.counts.get(("*", seat, "phase"), 0) + 1
         bindings = {MOVE_CHOICE: option} if action.get("per_choice") else None
         g.engine.run(g, action["fn"], seat, bindings=bindings)

@@ -595,7 +595,7 @@ def test_an_action_can_make_its_player_the_starting_player(tmp_path):
       name: Take the first-player marker
       effect: gain 1 coin
       starting_player: true
-      limit: {times: 1, per: round}
+      limit: {times: 1, per: round, by: anyone}
 """), ("  first_player: random\n", "  first_player: first seat\n"))
     eng = engine_for(compiled)
     match = eng.new_match(compiled, ["Ann", "Bob", "Cy"], seed=0)
@@ -605,6 +605,10 @@ def test_an_action_can_make_its_player_the_starting_player(tmp_path):
     assert match.to_act() == 1
     match.apply(next(m for m in match.legal_moves() if m.key[0] == "action"))  # Bob takes the marker
     assert g.starting_player == 1 and any("becomes the Starting Player" in str(e) for e in g.log)
+    # once per round by anyone: Bob has taken it, so nobody else is offered it this round
+    while g.phase == "market":
+        assert all(m.key[0] != "action" for m in match.legal_moves()) or match.to_act() == 1
+        match.apply(match.legal_moves()[-1])
     while g.round == 1:
         match.apply(match.legal_moves()[-1])
     from runtime.events import TurnStarted
