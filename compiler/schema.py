@@ -289,7 +289,10 @@ def field_schema(spec: Any, vocab_data: dict) -> dict:
 _COMMON = ("id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text", "stand_in")
 # a card (or any flow entry of game.yaml) that is a stand-in says so: `stand_in: {note: ...}`
 STAND_IN = {"type": "object", "required": ["note"], "additionalProperties": False,
-            "properties": {"note": {"type": "string", "pattern": "\\S"}}}
+            "description": "This card is a stand-in: written for this project so that whole games can be played, "
+                           "not the published game. Shown as such in the rules reference and simulation reports.",
+            "properties": {"note": {"type": "string", "pattern": "\\S",
+                                    "description": "What the stand-in is and why it is needed."}}}
 
 
 def card_schema(vocab_data: dict) -> dict:
