@@ -6,7 +6,6 @@ invariant cannot drift. A zone's list runs bottom→top: ``cards[-1]`` is the to
 """
 from __future__ import annotations
 
-import copy as _copy
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -188,29 +187,17 @@ class GameState:
         return "\n".join(str(e) for e in self.log)
 
     # --- copies (Monte Carlo playouts, Match.copy) ------------------------------------------
-    # what a copy shares with its original: the compiled game's tables, never changed by play
-    SHARED: tuple = ("vocab", "cards", "compiled", "engine", "verbs", "listening", "default_agent", "observer")
+    # what a copy shares with its original beyond runtime/statecopy.py's SHARED: a subclass names its
+    # own per-compiled-game tables here (never changed by play)
+    SHARED: tuple = ("observer",)
 
     def copy(self) -> "GameState":
-        """An independent copy, cheap enough for Monte Carlo playouts: the fields play changes are
-        copied field by field (a card's ``props`` one level deep), any field a subclass adds is deep
-        copied, and the ``SHARED`` tables are shared. Agents are shared; the seat → agent mapping
-        is the copy's own, so a playout may seat other agents."""
-        new = object.__new__(type(self))
-        memo: dict = {}
-        for name in self.SHARED:
-            value = self.__dict__.get(name)
-            if value is not None:
-                memo[id(value)] = value
-        for key, value in self.__dict__.items():
-            fast = _COPY.get(key)
-            if key in self.SHARED:
-                new.__dict__[key] = value
-            elif fast is not None:
-                new.__dict__[key] = fast(value)
-            else:
-                new.__dict__[key] = _copy.deepcopy(value, memo)
-        return new
+        """An independent copy, cheap enough for Monte Carlo playouts (runtime/statecopy.py
+        ``copy_state``: what play changes is copied field by field, a subclass's own fields deep
+        copied, the compiled game's tables shared; the copy does not trace)."""
+        from .statecopy import copy_state
+
+        return copy_state(self, {name: _same for name in self.SHARED})
 
     # --- invariants --------------------------------------------------------------------------
     def check_conservation(self) -> list[str]:
@@ -249,27 +236,6 @@ class GameState:
         }
 
 
-def _copy_rng(rng: random.Random) -> random.Random:
-    out = random.Random()
-    out.setstate(rng.getstate())
-    return out
 
-
-# the GameState fields play changes, each with its fast copy (everything else is deep-copied)
-_COPY = {
-    "players": lambda ps: [Player(p.index, p.name, Counter(p.goods), dict(p.flags), p.out) for p in ps],
-    "zones": lambda zs: {k: list(v) for k, v in zs.items()},
-    "where": dict,
-    "instances": lambda ins: {u: CardInst(c.uid, c.card_id, c.face, Counter(c.goods), c.owner, dict(c.props))
-                              for u, c in ins.items()},
-    "rng": _copy_rng,
-    "log": list,  # events are never changed once logged
-    "events": list,  # typed events are frozen
-    "fired": dict,
-    "resolving": set,
-    "playing": set,
-    "until": list,
-    "pile_ids": lambda p: {k: set(v) for k, v in p.items()},
-    "agents": dict,
-    "options": dict,
-}
+def _same(value):
+    return value
