@@ -746,7 +746,7 @@ def play(game, data_path, players, seat, bots, seed, name):
     """Play GAME in the terminal against bots: choose from the numbered legal moves; the trace of
     what happens is shown as it happens. Type q to stop."""
     from runtime.engine import engine_for, load_compiled
-    from runtime.errors import RulesError
+    from runtime.errors import Refused, RulesError
     from runtime.simulate import agent_list
     from runtime.standins import stand_ins
 
@@ -785,7 +785,7 @@ def play(game, data_path, players, seat, bots, seed, name):
     try:
         eng.check_players(compiled, players)
         match = eng.new_match(compiled, names_, seed=seed, agents=agents)
-    except RulesError as exc:
+    except (RulesError, Refused) as exc:
         click.echo(f"error: {compiled.game} cannot be played by {players} players: {exc}", err=True)
         sys.exit(2)
     marks = stand_ins(compiled)

@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .errors import RulesError
+from .errors import Refused, RulesError
 
 
 @dataclass(frozen=True)
@@ -267,7 +267,7 @@ def check_config(cfg: SimConfig) -> None:
     try:
         eng.check_players(compiled, cfg.players)
         eng.new_match(compiled, [f"P{i + 1}" for i in range(cfg.players)], seed=0)
-    except RulesError as exc:
+    except (RulesError, Refused) as exc:  # an engine may refuse the seating (Moon: a map for 3 to 4)
         raise ValueError(f"{cfg.game} cannot be played by {cfg.players} players: {exc}") from None
 
 

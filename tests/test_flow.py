@@ -619,3 +619,13 @@ def test_an_action_can_make_its_player_the_starting_player(tmp_path):
 
 
 PASS_KEY = ("pass",)
+
+
+def test_a_seating_an_engine_refuses_is_a_usage_error(runner, tmp_path):
+    """An engine may refuse the seating with a refusal (the Moon map seats 3 to 4): a usage error."""
+    from cli import main
+
+    res = runner.invoke(main, ["simulate", "age_of_steam", "--games", "1", "--players", "2", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "age_of_steam cannot be played by 2 players" in res.output
+    res = runner.invoke(main, ["play", "age_of_steam", "--players", "2"])
+    assert res.exit_code == 2 and "cannot be played by 2 players" in res.output
