@@ -8,6 +8,7 @@ a failed build leaves the previous ``generated/`` untouched. ``stale_files`` com
 """
 from __future__ import annotations
 
+import gc
 import os
 import tempfile
 import time
@@ -113,7 +114,25 @@ class _Timer:
 
 
 def compile_tree(data_root: Path, only: set[str] | None = None, cache=None) -> BuildResult:
-    """``cache``: a compiler.cache.ModuleCache (watch mode) that replays unchanged modules."""
+    """``cache``: a compiler.cache.ModuleCache (watch mode) that replays unchanged modules.
+
+    The cyclic garbage collector is paused while the build runs: a build allocates millions of
+    objects that all stay alive until it ends (documents, ASTs, generated lines), so every
+    collection during it scans a growing heap and frees next to nothing — measured at a tenth of a
+    cold 10,000-card build, and it made parsing cost more per text the bigger the corpus. Reference
+    counting still frees everything acyclic at once; the collector is switched back on (if it was
+    on) when the build returns, and collects whatever cycles were left then.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _compile_tree(data_root, only, cache)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _compile_tree(data_root: Path, only: set[str] | None, cache) -> BuildResult:
     result = BuildResult(Diagnostics())
     diags = result.diags
     if not data_root.exists():
