@@ -18,7 +18,7 @@ from compiler.diagnostics import Diagnostics, display_path
 # error) then costs Python and click, not the whole compiler (bench/scale.py measures it).
 
 
-def compile_tree(data: Path, only: set[str] | None = None):
+def compile_tree(data: Path, only: set[str] | None = None, emit: bool = True):
     """compiler.build.compile_tree, for a command that exits when it is done.
 
     Run as the ``cardwright`` program (``entry``), the cyclic garbage collector stays off from here
@@ -36,7 +36,7 @@ def compile_tree(data: Path, only: set[str] | None = None):
 
         gc.disable()
         _FAST_EXIT = True
-    return build_tree(data, only=only)
+    return build_tree(data, only=only, emit=emit)
 
 
 def stale_files(result, out_dir: Path) -> list[str]:
@@ -176,7 +176,7 @@ def main() -> None:
 def validate(path, fmt):
     """Check the data under PATH (default: ./data or the bundled games); write nothing."""
     data = _data_arg(path)
-    result = compile_tree(data)
+    result = compile_tree(data, emit=False)  # everything compile checks, without generating code
     _emit(result.diags, fmt, {"games": sorted(result.games)})
     if result.ok and fmt == "text":
         cards = sum(g.card_count for g in result.games.values())
@@ -782,7 +782,7 @@ def _watch_report(rep, first: bool) -> None:
         counts.append("no change in errors" if rep.errors else "ok")
     click.echo(f"[{stamp}] {what}: {', '.join(counts)} ({rep.errors} error{'s' if rep.errors != 1 else ''} "
                f"in all; {rep.seconds:.2f} s, {rep.reparsed} module{'s' if rep.reparsed != 1 else ''} "
-               f"recompiled, {rep.reused} reused"
+               f"recompiled ({rep.cards} card{'s' if rep.cards != 1 else ''}), {rep.reused} reused"
                + (f", {len(rep.scenarios)} scenario{'s' if len(rep.scenarios) != 1 else ''} run" if rep.scenarios
                   else "") + ")")
     for d in rep.fixed:
@@ -796,7 +796,8 @@ def _watch_report(rep, first: bool) -> None:
 @main.command()
 @click.argument("path", required=False, type=DATA_PATH)
 @click.option("--out", type=click.Path(), help="Output folder (default: generated/ beside the data).")
-@click.option("--interval", type=float, default=0.3, show_default=True, help="Seconds between looks.")
+@click.option("--interval", type=float, default=0.3, show_default=True,
+              help="Seconds between looks, where the folder's file events cannot be watched.")
 @click.option("--cache-dir", type=click.Path(file_okay=False),
               help="Cache folder (default: .cardwright-cache/ beside the data; safe to delete).")
 @click.option("--no-write", is_flag=True, help="Only revalidate; do not write generated code.")
@@ -805,8 +806,6 @@ def _watch_report(rep, first: bool) -> None:
 @click.option("--once", is_flag=True, help="Build once (filling the cache), report, and exit.")
 def watch(path, out, interval, cache_dir, no_write, scenarios, once):
     """Revalidate and recompile on every save; print only the errors that appear or go away."""
-    import time
-
     from compiler.cache import ModuleCache
     from compiler.watch import Watcher
 
@@ -819,15 +818,14 @@ def watch(path, out, interval, cache_dir, no_write, scenarios, once):
     _watch_report(rep, first=True)
     if once:
         sys.exit(0 if rep.ok else 1)
+    watcher.settle()
     click.echo(f"watching {display_path(data)} ({len(watcher.stamps)} files); Ctrl-C to stop.")
     try:
-        while True:
-            time.sleep(interval)
-            changed = watcher.poll()
-            if changed:
-                _watch_report(watcher.build(changed), first=False)
+        for changed in watcher.changes(interval):
+            _watch_report(watcher.build(changed), first=False)
     except KeyboardInterrupt:
-        click.echo("stopped.")
+        pass
+    click.echo("stopped.")
 
 
 @main.command()
