@@ -96,12 +96,15 @@ def comment(text: str) -> str:
 
 def identifier(*parts: str) -> str:
     """A Python identifier made from validated ids; anything unexpected becomes '_'."""
-    name = "__".join(re.sub(r"[^a-z0-9_]", "_", p.lower()) for p in parts)
+    name = "__".join(p if _SIMPLE.fullmatch(p) else re.sub(r"[^a-z0-9_]", "_", p.lower()) for p in parts)
     if not name or not name[0].isalpha():
         name = "e_" + name
     if keyword.iskeyword(name) or not name.isidentifier():
         name = "e_" + name
     return name
+
+
+_SIMPLE = re.compile(r"[a-z0-9_]+")  # already a plain id: the usual case, no substitution needed
 
 
 @dataclass(frozen=True)
@@ -181,27 +184,24 @@ class CardPiece:
 
 
 def card_entry(record: dict) -> str:
-    """A card's table entry: its record as JSON inside a string literal when JSON carries it exactly
-    (text keys, finite numbers — everything YAML gives here but mappings with number keys), else as a
-    Python literal (checked by ``compile()``). Data text only ever reaches the source through ``repr``."""
-    if _json_exact(record):
-        return repr(json.dumps(record, ensure_ascii=False))
+    """A card's table entry: its record as JSON inside a string literal when JSON carries it exactly,
+    else as a Python literal (checked by ``compile()``). Data text only ever reaches the source
+    through ``repr``.
+
+    JSON carries exactly what the loader makes (text, integers, finite numbers, booleans, null,
+    lists, mappings) except a mapping key that is not text, which ``json.dumps`` would silently turn
+    into one: reading the text back and comparing finds that (``{1: x} != {"1": x}``), and booleans
+    and numbers keep their JSON types. Anything JSON refuses (a value no loader makes) goes to
+    ``literal``, which refuses it in turn."""
+    try:
+        text = json.dumps(record, ensure_ascii=False, allow_nan=False)
+        if json.loads(text) == record:
+            return repr(text)
+    except (TypeError, ValueError):
+        pass
     src = literal(record)
     compile(src, "<card record>", "eval")
     return src
-
-
-def _json_exact(value: Any) -> bool:
-    t = type(value)
-    if t is str or t is int or t is bool or value is None:
-        return True
-    if t is float:
-        return value - value == 0.0
-    if t is list:
-        return all(_json_exact(v) for v in value)
-    if t is dict:
-        return all(type(k) is str and _json_exact(v) for k, v in value.items())
-    return False
 
 
 def _function_source(name: str, where: str, body: Body) -> str:

@@ -352,3 +352,17 @@ def test_a_card_table_can_only_name_the_modules_own_functions():
     cards, lines = card_table(mod, "f.yaml", ((3, record % "play"),), {"rule__x": "f.yaml:9 x"})
     assert cards["c"]["slots"]["play"] is mod["play"] and cards["c"]["at"] == "f.yaml:3"
     assert lines == {"play": "f.yaml:4 card 'c' play", "rule__x": "f.yaml:9 x"}
+
+
+def test_a_card_record_json_cannot_carry_exactly_is_written_as_a_literal():
+    import json as _json
+
+    from compiler.codegen import card_entry
+
+    plain = {"id": "c", "n": 1, "f": 1.5, "b": True, "none": None, "l": [1, "x"], "m": {"k": False}}
+    src = card_entry(plain)
+    assert _json.loads(ast.literal_eval(src)) == plain  # a str literal holding the JSON
+    for odd in ({"id": "c", "m": {1: "a"}}, {"id": "c", "m": {True: "a"}}, {"id": "c", "m": {None: 1}}):
+        src = card_entry(odd)
+        value = ast.literal_eval(src)
+        assert value == odd and type(value) is dict and [type(k) for k in value["m"]] == [type(k) for k in odd["m"]]
