@@ -117,17 +117,21 @@ class CardCache:
     @staticmethod
     def key(doc, i: int, card: dict) -> tuple:
         """What a card's piece is made from: its data (repr: the types are part of it), and the line
-        of each of its values relative to the card's first line (where its functions say they are)."""
-        base = doc.pos(("cards", i))
-        base = base.line if base else 0
+        of each of its values relative to the card's first line (where its functions say they are).
+        Raw position tuples (line first), without the Pos objects ``doc.pos`` makes: a value with no
+        position of its own is placed at its parent's, which the key already holds."""
+        get = dict.get
+        positions = doc.positions
+        base = get(positions, ("cards", i))
+        base = base[0] if base else 0
         lines = []
         for k, v in card.items():
-            p = doc.pos(("cards", i, k))
-            lines.append(p.line - base if p else -1)
-            if isinstance(v, dict):
+            p = get(positions, ("cards", i, k))
+            lines.append(p[0] - base if p else None)
+            if type(v) is dict:
                 for fk in v:
-                    p = doc.pos(("cards", i, k, fk))
-                    lines.append(p.line - base if p else -1)
+                    p = get(positions, ("cards", i, k, fk))
+                    lines.append(p[0] - base if p else None)
         return (repr(card), tuple(lines))
 
     def lookup(self, doc, cards: list, ids) -> _Looked:
