@@ -225,6 +225,7 @@ class ModuleWriter:
         self.entries: list[str] = []  # "    (line, entry),\n"
         self.line_map: dict[str, str] = {}  # functions other than cards' -> where their text is
         self.has_cards = cards  # a data file's module: it has a card table, even an empty one
+        self.clash: str | None = None  # a constant name two different selectors would share
 
     def unique(self, name: str) -> str:
         base, n = name, 2
@@ -237,8 +238,8 @@ class ModuleWriter:
     def _uses(self, body: Body) -> None:
         for name, text in body.consts:
             known = self.consts.setdefault(name, text)
-            if known != text:  # pragma: no cover - two selectors with one 48-bit hash
-                raise SyntaxError(f"two constants named {name}")
+            if known != text:  # pragma: no cover - two selectors with one 48-bit hash: render refuses
+                self.clash = name
 
     # cards -------------------------------------------------------------------------------------------
     def fits(self, piece: CardPiece) -> bool:
@@ -273,6 +274,8 @@ class ModuleWriter:
         return self.function(name, make_body("condition", cond, text), where)
 
     def render(self, tables: list[tuple[str, str]]) -> str:
+        if self.clash is not None:  # pragma: no cover - see _uses
+            raise SyntaxError(f"two different constants would both be named {self.clash}")
         head = [HEADER.format(source=comment(self.source)),
                 '"""Compiled card effects. See the header for provenance."""',
                 "from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
@@ -193,12 +194,19 @@ class _ToAst:
     builds a wrapper object for every callback it makes that way, which was a third of parse time.
     """
 
+    def __init__(self, text: str = ""):
+        self.text = text  # the text parsed: numbers are read from it (see _shape)
+
     def transform(self, tree):
         children = [self.transform(c) if type(c) is Tree else c for c in tree.children]
         method = getattr(self, tree.data, None)
         if method is None:  # pragma: no cover - every rule of the grammar has a method
             raise TypeError(f"no AST for grammar rule {tree.data!r}")
         return method(tree.meta, *children)
+
+    def _digits(self, tok: Token) -> Token:
+        """An INT token with the digits of the text itself (the tree may be its shape's)."""
+        return tok.update(value=self.text[tok.start_pos:tok.end_pos]) if self.text else tok
 
     # statements
     def start(self, meta, *stmts):
@@ -214,7 +222,7 @@ class _ToAst:
         return A.Let(value, minimum, False, _span(meta))
 
     def min_clause(self, meta, n):
-        return number(n)
+        return number(self._digits(n))
 
     def choose(self, meta, sel, name):
         return A.Choose(sel, A.Name(str(name), _tspan(name)), _span(meta))
@@ -327,7 +335,8 @@ class _ToAst:
         return A.Ref(owner, words, of, _span(meta))
 
     def per(self, meta, every, ref, filters, place):
-        return A.Per(ref, filters or (), place, int(every) if every is not None else None, _span(meta))
+        return A.Per(ref, filters or (), place, int(self._digits(every)) if every is not None else None,
+                     _span(meta))
 
     def words(self, meta, *toks):
         return A.Words(tuple(str(t) for t in toks), _span(meta))
@@ -403,13 +412,13 @@ class _ToAst:
 
     # amounts and quantities
     def num(self, meta, tok):
-        return A.Num(number(tok), _span(meta))
+        return A.Num(number(self._digits(tok)), _span(meta))
 
     def x(self, meta):
         return A.X(_span(meta))
 
     def up_to(self, meta, tok):
-        return A.UpTo(number(tok), _span(meta))
+        return A.UpTo(number(self._digits(tok)), _span(meta))
 
     def all(self, meta):
         return A.All(_span(meta))
@@ -456,7 +465,26 @@ def _name(tok: Token) -> A.Name:
     return A.Name(str(tok), _tspan(tok))
 
 
-_TRANSFORMER = _ToAst()
+# A number's digits, as the grammar's INT reads them: ASCII digits not inside a word.
+_NUMBER = re.compile(r"\b[0-9]+\b", re.ASCII)
+
+
+def _shape(text: str) -> str:
+    """The text with every number's digits made 1s ("gain 3 fuel; draw 12 cards" → "gain 1 fuel;
+    draw 11 cards"): the same length, so every token keeps its offsets.
+
+    Texts of one shape parse to the same tree but for the values of their INT tokens: the lexer and
+    the LALR parser decide on token *types*, and a run of ASCII digits not inside a word is an INT
+    whatever its digits (NAME starts with a letter, no keyword holds a digit). The AST reads INT
+    values only through ``_ToAst._digits``, from the text itself. So cards that differ only in their
+    numbers — most of a big set — share one Lark parse; tests/test_parser_tables.py compares every
+    corpus text's AST with a direct parse of it."""
+    return _NUMBER.sub(lambda m: "1" * len(m[0]), text)
+
+
+@lru_cache(maxsize=1 << 14)
+def _shape_tree(shape: str) -> Tree:
+    return _lark().parse(shape)  # raises on a syntax error (not cached then)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -466,6 +494,12 @@ def parse_effect(text: str) -> tuple[A.Effect | None, SyntaxProblem | None]:
     Cached by text: the AST is immutable and its spans are offsets into the text, so cards that
     print the same effect ("gain 1 fuel") share one parse. ``parse_effect.__wrapped__`` parses afresh.
     """
+    return _parse(text, shapes=True)
+
+
+def _parse(text: str, shapes: bool) -> tuple[A.Effect | None, SyntaxProblem | None]:
+    """``shapes``: take the parse tree of the text's shape (``_shape``), made once per shape; a text
+    whose shape does not parse is parsed itself, so a syntax error is worded from its own words."""
     # Card text is case-insensitive ("Gain 2 Fuel" reads like the printed card); offsets are kept
     # because lower-casing is applied only when it does not change the length.
     low = text.lower()
@@ -478,8 +512,15 @@ def parse_effect(text: str) -> tuple[A.Effect | None, SyntaxProblem | None]:
     if too_long is not None:
         return None, SyntaxProblem(f"more than {MAX_OPERATORS} arithmetic operators in one effect", too_long)
     try:
-        tree = _lark().parse(text)
-        effect = _TRANSFORMER.transform(tree)
+        tree = None
+        if shapes:
+            try:
+                tree = _shape_tree(_shape(text))
+            except UnexpectedInput:
+                tree = None
+        if tree is None:
+            tree = _lark().parse(text)
+        effect = _ToAst(text).transform(tree)
     except UnexpectedInput as exc:
         return None, _problem(text, exc)
     except VisitError as exc:

@@ -64,3 +64,48 @@ def test_stale_or_garbled_shipped_tables_are_passed_over(content, tmp_path, monk
         assert problem is None and effect is not None
     finally:
         P._lark.cache_clear()
+
+
+# --- texts of one shape share a parse (compiler/parser.py _shape) -----------------------------------
+
+
+def _generated_texts() -> list[str]:
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    import yaml
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import corpus
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data = corpus.write(Path(tmp), 600, 600)
+        gdata = yaml.safe_load((data / corpus.GAME / "game.yaml").read_text(encoding="utf-8"))
+        cards = yaml.safe_load((data / corpus.GAME / "module_000.yaml").read_text(encoding="utf-8"))["cards"]
+    out = []
+    for c in cards:
+        for path in corpus._slots(gdata, c):
+            v = c
+            for k in path:
+                v = v[k]
+            out.append(v)
+    return out
+
+
+NUMBERED = ["gain 12 fuel", "gain 999 fuel", "gain 1000 fuel", "gain 0007 fuel", "draw 3 cards (min 2)",
+            "x is number of cards in your hand (min 10); gain x fuel", "gain 1 vp per 10 cards in your deck",
+            "gain up to 30 fuel", "gain 2fuel", "gain fuel2", "gain 2 fuel_3", "gain ٣ fuel", "gain 3 fuel;; 4",
+            "draw (2 + 3 * 4 - 5 / 6) cards", "gain 2 fuel, 3 iron: gain 4 vp", "gain " + "9" * 40 + " fuel"]
+
+
+def test_a_text_parses_as_its_shape_does_with_its_own_numbers():
+    """Every corpus text (bundled, language corpus, 600 generated cards, edge cases): the AST, or the
+    problem, is the same whether the Lark tree comes from the text or from its shape."""
+    texts = sorted(set(_texts()) | {t.lower() for t in _generated_texts()} | set(NUMBERED))
+    assert len(texts) > 800
+    shared = 0
+    for text in texts:
+        assert P._parse(text, shapes=True) == P._parse(text, shapes=False), text
+        shared += P._shape(text) != text
+    assert shared > 500  # most texts have a number: the shapes are doing the work
