@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -130,17 +131,19 @@ def help_figures(checkout: Path) -> dict:
 
 def _edit(path: Path, card: str, k: int) -> None:
     """Change one number in the first effect text of ``card`` (``gain 2`` → ``gain 5``)."""
-    import re
-
     text = path.read_text(encoding="utf-8")
     start = text.index(f"- id: {card}\n")
     end = text.find("\n- id: ", start + 1)
     end = len(text) if end < 0 else end
     block = text[start:end]
-    new, n = re.subn(r"\b(gain|draw|lose|spend) (\d)\b", lambda m: f"{m[1]} {k % 6 + 1}", block, count=1)
-    if n == 0 or new == block:
-        new = block.replace("\n  name: ", f"\n  name: Edited {k} ", 1)
+    new = _EDITABLE.sub(lambda m: f"{m[1]} {(int(m[2]) + k) % 6 + 1}", block, count=1)
+    if new == block:
+        new = _EDITABLE.sub(lambda m: f"{m[1]} {(int(m[2]) + k + 1) % 6 + 1}", block, count=1)
+    assert new != block, card
     path.write_text(text[:start] + new + text[end:], encoding="utf-8")
+
+
+_EDITABLE = re.compile(r"\b(gain|draw|lose|spend) (\d)\b")
 
 
 def watch_figures(checkout: Path, cards: int, per_module: int, edits: int, tmp: Path) -> dict:
@@ -201,12 +204,11 @@ def watch_figures(checkout: Path, cards: int, per_module: int, edits: int, tmp: 
 
 
 def _card_id(module: Path, i: int) -> str:
-    n = -1
-    for line in module.read_text(encoding="utf-8").splitlines():
-        if line.startswith("- id: "):
-            n += 1
-            if n == i:
-                return line[6:]
+    """The id of the i-th card of the module, or of the first after it with a number to edit."""
+    blocks = module.read_text(encoding="utf-8").split("\n- id: ")[1:]
+    for block in blocks[i:] + blocks[:i]:
+        if _EDITABLE.search(block):
+            return block.split("\n", 1)[0]
     raise LookupError(i)
 
 
@@ -264,7 +266,7 @@ def main() -> None:
         floor_child(args.floor_child)
         return
     args.cards = 1_000 if args.quick else 10_000
-    args.edits = 2 if args.quick else 7
+    args.edits = 2 if args.quick else 5
     args.modules = [100] if args.quick else [100, 1_000, 10_000]
     with tempfile.TemporaryDirectory(prefix="cardwright-scale-") as tmp_name:
         tmp = Path(tmp_name)
