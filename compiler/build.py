@@ -464,18 +464,21 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
         report(problem.code, problem.message, A.Span(problem.offset, problem.offset + problem.length))
         return None
     ids = checker.card_ids
+    tracked = isinstance(ids, _AskedIds)  # else a caller's own set (or None: no card ids checked)
     key = (slot_kind, text, card is not None)
     memo = gb.checked.get(key)
-    if memo is None or not ids.still(memo.asked):  # the same text checks the same way in one game: once
+    if memo is None or (tracked and not ids.still(memo.asked)):  # a text checks the same way: once
         problems: list[tuple] = []
-        outer = ids.asked
-        ids.asked = {}
+        outer = ids.asked if tracked else None
+        if tracked:
+            ids.asked = {}
         checked = checker.check(effect, lambda *args: problems.append(args), kind=slot_kind,
                                 has_card=card is not None)
-        memo = gb.checked[key] = _Memo(checked, problems, ids.asked)
-        outer.update(ids.asked)
-        ids.asked = outer
-    else:
+        memo = gb.checked[key] = _Memo(checked, problems, ids.asked if tracked else {})
+        if tracked:
+            outer.update(ids.asked)
+            ids.asked = outer
+    elif tracked:
         ids.asked.update(memo.asked)
     for args in memo.problems:
         report(*args)
