@@ -13,6 +13,7 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -171,7 +172,15 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
                   cache=None, emit: bool = True) -> GameBuild | None:
     diags = result.diags
     t = time.perf_counter()
-    gdoc, vocab = load_game(game_dir / GAME_FILE, diags)
+    known = cache.game_file(game_dir / GAME_FILE) if cache is not None else None
+    if known is not None:  # watch mode, game.yaml unchanged and clean last time
+        gdoc, vocab, cschema = known
+    else:
+        n_diags = len(diags)
+        gdoc, vocab = load_game(game_dir / GAME_FILE, diags)
+        cschema = prepare_cards(gdoc.data) if vocab is not None else None
+        if cache is not None and vocab is not None and len(diags) == n_diags:
+            cache.keep_game_file(game_dir / GAME_FILE, (gdoc, vocab, cschema))
     t = timer.add("validate", t)
     if vocab is None:
         return None
@@ -203,7 +212,6 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     pieces = cache.cards_for(game_dir / GAME_FILE, vocab.game) if cache is not None else None
     if pieces is not None:
         gb.checked = pieces.memo  # the check memo is kept across rebuilds while game.yaml is unchanged
-    cschema = prepare_cards(gdoc.data)
     seen_ids: dict[str, str] = {}
     module_names = []
     rel_root = data_root if game_dir != data_root else data_root.parent
@@ -507,8 +515,14 @@ def _game_init(vocab: Vocabulary, modules: list[str], gdoc: Document, rel_root: 
              "MAPS = {" + ", ".join(f"{literal(m)}: {m}.MAP" for m in mods) + "}",
              ""]
     src = "\n".join(lines)
-    compile(src, f"{vocab.game}/__init__.py", "exec")
+    _compiles(src, f"{vocab.game}/__init__.py")
     return src
+
+
+@lru_cache(maxsize=64)
+def _compiles(src: str, name: str) -> None:
+    """compile() a game's __init__.py, once per distinct text (watch mode makes the same one every save)."""
+    compile(src, name, "exec")
 
 
 # --- writing ---------------------------------------------------------------------------------------

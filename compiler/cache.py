@@ -71,6 +71,14 @@ class Entry:
     effects: int
     module: str  # the module's stem (its name in the game package)
 
+    @property
+    def id_map(self) -> dict:
+        """The card ids as a mapping (made once: the duplicate check runs against it every build)."""
+        found = self.__dict__.get("_id_map")
+        if found is None:
+            found = self.__dict__["_id_map"] = dict(self.ids)
+        return found
+
     def to_json(self) -> dict:
         return {"format": FORMAT, "diags": [asdict(d) for d in self.diags], "output": self.output,
                 "ids": self.ids, "cards": self.cards, "effects": self.effects, "module": self.module}
@@ -163,6 +171,23 @@ class ModuleCache:
     _stat_hash: dict[str, tuple] = field(default_factory=dict)  # path -> ((mtime_ns, size), hash)
     _names: dict[tuple, tuple] = field(default_factory=dict)  # (path, root, cwd) -> (rel, display path)
     cards: dict[str, CardCache] = field(default_factory=dict)  # game -> its per-card cache
+    _games: dict[str, tuple] = field(default_factory=dict)  # game.yaml -> (version, (doc, vocab, card schema))
+
+    def game_file(self, game_file: Path):
+        """(Document, Vocabulary, prepared card schema) of a game.yaml loaded clean by an earlier build
+        and unchanged since (same bytes, same compiler), or None."""
+        try:
+            digest = self._file_hash(game_file)
+        except OSError:
+            return None
+        known = self._games.get(str(game_file))
+        return known[1] if known is not None and known[0] == (compiler_version(), digest) else None
+
+    def keep_game_file(self, game_file: Path, loaded: tuple) -> None:
+        try:
+            self._games[str(game_file)] = ((compiler_version(), self._file_hash(game_file)), loaded)
+        except OSError:
+            pass
 
     def cards_for(self, game_file: Path, game: str) -> CardCache | None:
         """The per-card cache of a game, emptied if its game.yaml or the compiler changed."""
@@ -267,14 +292,14 @@ class ModuleCache:
         except OSError:
             return False
         entry = self.get(key)
-        if entry is None or any(cid in seen_ids for cid, _ in entry.ids) or \
+        if entry is None or not seen_ids.keys().isdisjoint(entry.id_map) or \
                 (entry.output is None and not entry.diags and not result.diags.errors):
             self.misses += 1
             return False
         self.hits += 1
         self.used.add(key)
         result.diags.extend(entry.diags)
-        seen_ids.update(dict(entry.ids))
+        seen_ids.update(entry.id_map)
         gb.card_count += entry.cards
         gb.effect_count += entry.effects
         if entry.module:
