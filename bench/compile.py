@@ -121,7 +121,6 @@ TEMPLATES = [
     "x is number of your {t} with icon {i}; gain x {g}",
     "give 1 card from your hand to opponent; draw {n} cards",
     "gain (2 + number of your {t}) {g}",
-    "gain up to {n} {g}",
     "draw (3 - number of cards in your hand) cards",
     "requires number of your {t} >= {n}; gain {m} {g}; draw 1 card",
     '"spend 1 {g}: draw {n} cards; gain 1 vp"',

@@ -13,6 +13,16 @@ Entries live in memory and, when a folder is given, as JSON files under it (``.c
 by default, gitignored). JSON, not pickle: reading the cache never runs code. A corrupt or foreign
 file is a miss. Deleting the folder is always safe. Only watch mode and the benchmark use the cache;
 ``cardwright compile`` always builds from scratch.
+
+Inside a module that did change, ``CardCache`` (one per game, in memory only) keeps each card's
+piece — its generated functions and table entry, ``compiler.codegen.CardPiece`` — keyed by the
+card's loaded data, the lines of its texts relative to the card, and its file; it is emptied when the
+game's ``game.yaml`` or the compiler changes. A piece is reused only when, besides, every card id its
+texts asked about ("other than <card>") is still there (or still not) and its function names are
+free in the module; a card that had any diagnostic is never cached. So one edited card in a module of
+any size is re-checked and re-generated alone, and the module is put together again from the pieces
+(the same code path as a cold build, hence the same bytes). The check memo (one check per distinct
+text) is kept here too, across rebuilds.
 """
 from __future__ import annotations
 
@@ -61,6 +71,14 @@ class Entry:
     effects: int
     module: str  # the module's stem (its name in the game package)
 
+    @property
+    def id_map(self) -> dict:
+        """The card ids as a mapping (made once: the duplicate check runs against it every build)."""
+        found = self.__dict__.get("_id_map")
+        if found is None:
+            found = self.__dict__["_id_map"] = dict(self.ids)
+        return found
+
     def to_json(self) -> dict:
         return {"format": FORMAT, "diags": [asdict(d) for d in self.diags], "output": self.output,
                 "ids": self.ids, "cards": self.cards, "effects": self.effects, "module": self.module}
@@ -74,6 +92,75 @@ class Entry:
 
 
 @dataclass
+class CardEntry:
+    piece: object  # compiler.codegen.CardPiece
+    asked: dict  # card id -> whether it existed, for each id the card's texts asked about
+    effects: int  # effect texts on the card (the build's counts)
+
+
+@dataclass
+class _Looked:
+    """One module's look-up in the per-card cache, for the build in progress."""
+
+    rel: str
+    keys: dict  # card index -> key
+    hits: dict  # card index -> CardEntry that may be reused
+    dirty: set = field(default_factory=set)  # card indexes with a schema diagnostic: never stored
+    kept: dict = field(default_factory=dict)  # key -> CardEntry reused or made by this build
+
+    def keep(self, i: int, entry: CardEntry) -> None:
+        self.kept[self.keys[i]] = entry
+
+
+@dataclass
+class CardCache:
+    """The pieces of one game's cards (see the module docstring); in memory only."""
+
+    version: tuple = ()
+    modules: dict = field(default_factory=dict)  # file (rel) -> {key: CardEntry}
+    memo: dict = field(default_factory=dict)  # the build's check memo (compiler.build._Memo per text)
+    reused: int = 0
+    compiled: int = 0
+
+    @staticmethod
+    def key(doc, i: int, card: dict) -> tuple:
+        """What a card's piece is made from: its data (repr: the types are part of it), and the line
+        of each of its values relative to the card's first line (where its functions say they are).
+        Raw position tuples (line first), without the Pos objects ``doc.pos`` makes: a value with no
+        position of its own is placed at its parent's, which the key already holds."""
+        get = dict.get
+        positions = doc.positions
+        base = get(positions, ("cards", i))
+        base = base[0] if base else 0
+        lines = []
+        for k, v in card.items():
+            p = get(positions, ("cards", i, k))
+            lines.append(p[0] - base if p else None)
+            if type(v) is dict:
+                for fk in v:
+                    p = get(positions, ("cards", i, k, fk))
+                    lines.append(p[0] - base if p else None)
+        return (repr(card), tuple(lines))
+
+    def lookup(self, doc, cards: list, ids) -> _Looked:
+        known = self.modules.get(doc.rel, {})
+        keys, hits = {}, {}
+        for i, card in enumerate(cards):
+            if card is None:
+                continue
+            k = keys[i] = self.key(doc, i, card)
+            entry = known.get(k)
+            if entry is not None and ids.still(entry.asked):
+                hits[i] = entry
+        return _Looked(doc.rel, keys, hits)
+
+    def finish(self, looked: _Looked) -> None:
+        """Keep exactly the pieces of the module as it is now (an edited card's old piece goes)."""
+        self.reused += sum(1 for i, e in looked.hits.items() if looked.kept.get(looked.keys[i]) is e)
+        self.modules[looked.rel] = looked.kept
+
+
+@dataclass
 class ModuleCache:
     folder: Path | None = None
     memory: dict[str, Entry] = field(default_factory=dict)
@@ -83,6 +170,42 @@ class ModuleCache:
     _game_hash: dict[str, str] = field(default_factory=dict)
     _stat_hash: dict[str, tuple] = field(default_factory=dict)  # path -> ((mtime_ns, size), hash)
     _names: dict[tuple, tuple] = field(default_factory=dict)  # (path, root, cwd) -> (rel, display path)
+    cards: dict[str, CardCache] = field(default_factory=dict)  # game -> its per-card cache
+    _games: dict[str, tuple] = field(default_factory=dict)  # game.yaml -> (version, (doc, vocab, card schema))
+
+    def game_file(self, game_file: Path):
+        """(Document, Vocabulary, prepared card schema) of a game.yaml loaded clean by an earlier build
+        and unchanged since (same bytes, same compiler), or None."""
+        try:
+            digest = self._file_hash(game_file)
+        except OSError:
+            return None
+        known = self._games.get(str(game_file))
+        return known[1] if known is not None and known[0] == (compiler_version(), digest) else None
+
+    def keep_game_file(self, game_file: Path, loaded: tuple) -> None:
+        try:
+            self._games[str(game_file)] = ((compiler_version(), self._file_hash(game_file)), loaded)
+        except OSError:
+            pass
+
+    def cards_for(self, game_file: Path, game: str) -> CardCache | None:
+        """The per-card cache of a game, emptied if its game.yaml or the compiler changed."""
+        try:
+            gkey = str(game_file)
+            if gkey not in self._game_hash:
+                self._game_hash[gkey] = self._file_hash(game_file)
+        except OSError:
+            return None
+        version = (compiler_version(), self._game_hash[gkey])
+        cc = self.cards.get(game)
+        if cc is None or cc.version != version:
+            cc = self.cards[game] = CardCache(version)
+        return cc
+
+    @property
+    def cards_reused(self) -> int:
+        return sum(c.reused for c in self.cards.values())
 
     # --- keys -----------------------------------------------------------------------------------
     def key(self, path: Path, game_file: Path, rel: str, shown: str) -> str:
@@ -109,6 +232,8 @@ class ModuleCache:
         self._game_hash.clear()
         self.used = set()
         self.hits = self.misses = 0
+        for c in self.cards.values():
+            c.reused = 0
 
     # --- lookup -----------------------------------------------------------------------------------
     def get(self, key: str) -> Entry | None:
@@ -167,14 +292,14 @@ class ModuleCache:
         except OSError:
             return False
         entry = self.get(key)
-        if entry is None or any(cid in seen_ids for cid, _ in entry.ids) or \
+        if entry is None or not seen_ids.keys().isdisjoint(entry.id_map) or \
                 (entry.output is None and not entry.diags and not result.diags.errors):
             self.misses += 1
             return False
         self.hits += 1
         self.used.add(key)
         result.diags.extend(entry.diags)
-        seen_ids.update(dict(entry.ids))
+        seen_ids.update(entry.id_map)
         gb.card_count += entry.cards
         gb.effect_count += entry.effects
         if entry.module:

@@ -3,8 +3,10 @@
 Rules (DESIGN §4):
 - Safe: no text from a YAML file becomes code. Identifiers are made here from validated ids and
   counters; every data value reaches the source only through ``literal()``, which accepts exact
-  builtin types (and the runtime's frozen refs) and writes them with ``repr``. The module is passed
-  through ``compile()`` before anyone writes it.
+  builtin types (and the runtime's frozen refs) and writes them with ``repr``, or as JSON inside a
+  string literal (a card's record, read by runtime/tables.py). Every part of a module is passed
+  through ``compile()`` before anyone writes it: each function body once, when it is made; each
+  module's frame and tables when it is put together (``ModuleWriter.render``).
 - Deterministic: cards in file order, dict keys sorted where order carries no meaning, no
   timestamps, no absolute paths, LF endings.
 - Traceable: each function names its YAML file and line.
@@ -12,10 +14,13 @@ Modelled on Jinja2's CodeGenerator: a visitor that writes through a few small me
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import keyword
-from functools import lru_cache
 import re
+from dataclasses import dataclass
 from dataclasses import fields as dc_fields
+from functools import lru_cache
 from typing import Any
 
 from runtime.refs import AllOf, Phase, Sel, UpTo
@@ -91,7 +96,7 @@ def comment(text: str) -> str:
 
 def identifier(*parts: str) -> str:
     """A Python identifier made from validated ids; anything unexpected becomes '_'."""
-    name = "__".join(re.sub(r"[^a-z0-9_]", "_", p.lower()) for p in parts)
+    name = "__".join(p if _SIMPLE.fullmatch(p) else re.sub(r"[^a-z0-9_]", "_", p.lower()) for p in parts)
     if not name or not name[0].isalpha():
         name = "e_" + name
     if keyword.iskeyword(name) or not name.isidentifier():
@@ -99,21 +104,128 @@ def identifier(*parts: str) -> str:
     return name
 
 
-class ModuleWriter:
-    """Writes one generated module: constants, effect functions, then the tables."""
+_SIMPLE = re.compile(r"[a-z0-9_]+")  # already a plain id: the usual case, no substitution needed
 
-    def __init__(self, source: str):
-        self.source = source
+
+@dataclass(frozen=True)
+class Body:
+    """The body of the function that runs one effect (or condition) text: made once per distinct text
+    in a game, and passed through ``compile()`` once, inside a stand-in ``def``, when it is made.
+
+    Its hoisted selectors are named by their source text (``_C_<hash>``), not by a counter, so a body
+    is the same text in whichever module and after whichever cards it appears: that is what lets a
+    module be put together from the cached pieces of its cards (compiler/cache.py)."""
+
+    text: str  # the body's lines, indented one level, each ending in a newline
+    consts: tuple[tuple[str, str], ...]  # (name, Python source) of the selectors it uses, first use first
+
+
+class _BodyWriter:
+    """Where ``_EffectGen`` writes: the lines of one body and the constants they use."""
+
+    def __init__(self):
         self.lines: list[str] = []
-        self._bodies: dict[tuple, list[str]] = {}
-        self.consts: dict[str, str] = {}  # literal text -> constant name
-        self.line_map: dict[str, str] = {}  # generated function -> where its text is in the YAML
-        self.names: set[str] = set()
-        self.indent = 0
+        self.consts: dict[str, str] = {}  # name -> source
+        self.indent = 1
 
-    # writing ------------------------------------------------------------------------------------
     def w(self, line: str = "") -> None:
         self.lines.append(("    " * self.indent + line) if line else "")
+
+    def const(self, text: str) -> str:
+        """Hoist a constant selector to module level: built once, not on every call."""
+        name = _const_name(text)
+        self.consts.setdefault(name, text)
+        return name
+
+
+@lru_cache(maxsize=1 << 15)
+def _const_name(text: str) -> str:
+    """A hoisted selector's name, from its source (which ``compile()`` checks here, once)."""
+    compile(text, "<generated constant>", "eval")
+    return "_C_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def make_body(kind: str, ir_node, text: str | None) -> Body:
+    """The function body for one checked, lowered text (``kind`` "condition": a bare condition that
+    returns True or False; else an effect). Raises SyntaxError if it does not compile."""
+    bw = _BodyWriter()
+    if kind == "condition":
+        bw.w(f"return {_EffectGen(bw).cond(ir_node)}")
+    else:
+        bw.w(f"# {literal(text)[:100]}")
+        gen = _EffectGen(bw, ir_node.computed_bounds)
+        for st in ir_node.statements:
+            gen.stmt(st)
+    src = "\n".join(bw.lines) + "\n"
+    compile("def _(ctx):\n" + src, "<generated body>", "exec")  # a name and a comment go before it
+    return Body(src, tuple(bw.consts.items()))
+
+
+@dataclass(frozen=True)
+class Function:
+    """One generated function of a card: its name, where its text is (a line relative to the card's
+    first line, and the words after the line number), and its body."""
+
+    name: str
+    offset: int
+    label: str  # " card 'oil_rig' production"
+    body: Body
+
+
+@dataclass(frozen=True)
+class CardPiece:
+    """What one card adds to its module, independent of where in the file the card is: its functions
+    and its entry in the card table (``runtime/tables.py``). Each part was checked by ``compile()`` (or
+    is a ``repr`` of a string) when it was made, so a module is assembled from pieces without
+    compiling them again."""
+
+    functions: tuple[Function, ...]
+    entry: str  # Python source of the card's record: a str literal of its JSON, or a literal
+
+
+def card_entry(record: dict) -> str:
+    """A card's table entry: its record as JSON inside a string literal when JSON carries it exactly,
+    else as a Python literal (checked by ``compile()``). Data text only ever reaches the source
+    through ``repr``.
+
+    JSON carries exactly what the loader makes (text, integers, finite numbers, booleans, null,
+    lists, mappings) except a mapping key that is not text, which ``json.dumps`` would silently turn
+    into one: reading the text back and comparing finds that (``{1: x} != {"1": x}``), and booleans
+    and numbers keep their JSON types. Anything JSON refuses (a value no loader makes) goes to
+    ``literal``, which refuses it in turn."""
+    try:
+        text = json.dumps(record, ensure_ascii=False, allow_nan=False)
+        if json.loads(text) == record:
+            return repr(text)
+    except (TypeError, ValueError):
+        pass
+    src = literal(record)
+    compile(src, "<card record>", "eval")
+    return src
+
+
+def _function_source(name: str, where: str, body: Body) -> str:
+    return f"def {name}(ctx):\n    # {comment(where)}\n{body.text}\n\n"
+
+
+class ModuleWriter:
+    """Puts one generated module together: constants, functions, the card table, then the tables.
+
+    Cards come as ``CardPiece``s (made fresh by the build or taken from the cache; the same either way,
+    so cached and cold builds write the same bytes); other functions (a module's rules, ``explain``)
+    through ``effect_function`` / ``condition_function``. ``render`` checks with ``compile()`` what
+    was not checked piece by piece: the module's frame and its tables.
+    """
+
+    def __init__(self, source: str, cards: bool = False):
+        self.source = source
+        self.names: set[str] = set()
+        self.consts: dict[str, str] = {}  # name -> source, first use first
+        self.chunks: list[str] = []  # function sources, in order
+        self.entries: list[str] = []  # "    (line, entry),\n"
+        self.line_map: dict[str, str] = {}  # functions other than cards' -> where their text is
+        self.has_cards = cards  # a data file's module: it has a card table, even an empty one
+        self.clash: str | None = None  # a constant name two different selectors would share
 
     def unique(self, name: str) -> str:
         base, n = name, 2
@@ -123,76 +235,65 @@ class ModuleWriter:
         self.names.add(name)
         return name
 
-    def const(self, text: str) -> str:
-        """Hoist a constant selector to module level: built once, not on every call."""
-        if text not in self.consts:
-            self.consts[text] = f"_C{len(self.consts)}"
-        return self.consts[text]
+    def _uses(self, body: Body) -> None:
+        for name, text in body.consts:
+            known = self.consts.setdefault(name, text)
+            if known != text:  # pragma: no cover - two selectors with one 48-bit hash: render refuses
+                self.clash = name
 
-    # effects --------------------------------------------------------------------------------------
-    def effect_function(self, name: str, effect: ir.Effect, where: str, text: str) -> str:
+    # cards -------------------------------------------------------------------------------------------
+    def fits(self, piece: CardPiece) -> bool:
+        """True when none of the piece's function names is taken in this module yet."""
+        return not any(f.name in self.names for f in piece.functions)
+
+    def add_card(self, line: int, piece: CardPiece, reserved: bool = False) -> None:
+        """Add a card whose first line is ``line`` (its function names reserved by ``unique`` when it was
+        made here, else they must fit)."""
+        self.has_cards = True
+        for f in piece.functions:
+            if not reserved:
+                self.names.add(f.name)
+            self._uses(f.body)
+            where = f"{self.source}:{line + f.offset}{f.label}".replace("\n", " ")
+            self.chunks.append(_function_source(f.name, where, f.body))
+        self.entries.append(f"    ({line}, {piece.entry}),\n")
+
+    # other functions -----------------------------------------------------------------------------
+    def function(self, name: str, body: Body, where: str) -> str:
         fname = self.unique(name)
         self.line_map[fname] = where
-        self.w(f"def {fname}(ctx):")
-        self.indent += 1
-        self.w(f"# {comment(where)}")
-        if not self._reuse(("effect", text)):
-            start = len(self.lines)
-            self.w(f"# {literal(text)[:100]}")
-            gen = _EffectGen(self, effect.computed_bounds)
-            for st in effect.statements:
-                gen.stmt(st)
-            self._bodies[("effect", text)] = self.lines[start:]
-        self.indent -= 1
-        self.w()
-        self.w()
+        self._uses(body)
+        self.chunks.append(_function_source(fname, where, body))
         return fname
+
+    def effect_function(self, name: str, effect: ir.Effect, where: str, text: str) -> str:
+        return self.function(name, make_body("effect", effect, text), where)
 
     def condition_function(self, name: str, cond: ir.Cond, where: str, text: str | None = None) -> str:
         """A slot holding a bare condition (e.g. a card's ``requires``): returns True or False."""
-        fname = self.unique(name)
-        self.line_map[fname] = where
-        self.w(f"def {fname}(ctx):")
-        self.indent += 1
-        self.w(f"# {comment(where)}")
-        if text is None or not self._reuse(("condition", text)):
-            start = len(self.lines)
-            gen = _EffectGen(self)
-            self.w(f"return {gen.cond(cond)}")
-            if text is not None:
-                self._bodies[("condition", text)] = self.lines[start:]
-        self.indent -= 1
-        self.w()
-        self.w()
-        return fname
-
-    def _reuse(self, key: tuple) -> bool:
-        """Cards printing the same text get the same body (its constants are already hoisted in this
-        module): written once, copied after. Same input, same lines — only faster."""
-        body = self._bodies.get(key)
-        if body is None:
-            return False
-        self.lines.extend(body)
-        return True
+        return self.function(name, make_body("condition", cond, text), where)
 
     def render(self, tables: list[tuple[str, str]]) -> str:
-        out = [HEADER.format(source=comment(self.source)), '"""Compiled card effects. See the header for provenance."""',
-               "from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401", ""]
-        for text, name in self.consts.items():
-            out.append(f"{name} = {text}")
-        if self.consts:
-            out.append("")
-        out.append("")
-        out += self.lines
-        # which YAML file and line each function comes from: an error raised while it runs is
-        # annotated with it (Engine.run), so a designer sees "base.yaml:12 card 'x' play"
-        out.append(f"LINE_MAP = {literal(dict(sorted(self.line_map.items())))}")
-        out.append("")
-        for name, text in tables:
-            out.append(f"{name} = {text}")
-            out.append("")
-        src = "\n".join(out).rstrip("\n") + "\n"
-        compile(src, self.source, "exec")  # raises SyntaxError: never write code that does not compile
+        if self.clash is not None:  # pragma: no cover - see _uses
+            raise SyntaxError(f"two different constants would both be named {self.clash}")
+        head = [HEADER.format(source=comment(self.source)),
+                '"""Compiled card effects. See the header for provenance."""',
+                "from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401"]
+        if self.has_cards:
+            head.append("from runtime.tables import card_table")
+        head.append("")
+        consts = "".join(f"{name} = {text}\n" for name, text in self.consts.items())
+        lines = literal(dict(sorted(self.line_map.items())))
+        if self.has_cards:
+            # the card table: one entry per card, read by runtime/tables.py (JSON is data, never code)
+            table = (f"CARDS, LINE_MAP = card_table(globals(), {literal(self.source)}, (\n", "), " + lines + ")\n")
+        else:
+            table = (f"LINE_MAP = {lines}", "\n")
+        tail = "".join(f"\n{name} = {text}\n" for name, text in tables)
+        frame = "\n".join(head) + "\n" + table[0] + table[1] + tail
+        compile(frame, self.source, "exec")  # raises SyntaxError: never write code that does not compile
+        src = ("\n".join(head) + "\n" + consts + ("\n\n" if consts else "\n") + "".join(self.chunks)
+               + table[0] + "".join(self.entries) + table[1] + tail)
         return src
 
 

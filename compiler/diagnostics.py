@@ -6,7 +6,6 @@ one, a stable code, the message in a designer's words, and an optional hint ("di
 """
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,6 +138,8 @@ class Diagnostics(list):
 
 def did_you_mean(name: str, choices: Iterable[str]) -> str | None:
     """'did you mean ...' for a near miss, or None when nothing is close."""
+    import difflib  # here, not at the top: `cardwright --help` imports this module
+
     matches = difflib.get_close_matches(name, sorted(set(choices)), n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None
 

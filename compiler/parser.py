@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,30 +27,43 @@ from .syntaxhelp import NOT_YET_LEADS, explain, not_yet_lead
 _OPTIONS = dict(parser="lalr", strict=True, propagate_positions=True, maybe_placeholders=True)
 
 
+SHIPPED_TABLES = GRAMMAR_DIR / "effects.tables.json"  # made by `python -m compiler.parser --write-tables`
+
+
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     """The effect parser, built once per process.
 
     Building it (LALR tables plus strict mode's terminal-collision check) takes about a second, so
-    the built tables are kept in a cache file keyed by the grammar's text, the Lark version and the
-    options: the strict build runs whenever the grammar changes, and later processes load tables
-    made by exactly that build. The file is JSON (data, never code or pickle); if it is missing,
-    unreadable or wrong in any way, the parser is simply built again.
+    the built tables are kept, keyed by the grammar's text, the Lark version and the options: first
+    the tables shipped beside the grammar (grammar/effects.tables.json, also in the wheel), then a
+    cache file of this user's; the strict build runs only when neither matches (the grammar or Lark
+    changed), and its tables go to the user's cache. The files are JSON (data, never code or
+    pickle); one that is missing, unreadable or wrong in any way is passed over.
     """
     grammar = (GRAMMAR_DIR / "effects.lark").read_text(encoding="utf-8")
-    path = _cache_path(grammar)
-    if path is not None:
+    key = _tables_key(grammar)
+    for path, keyed in ((SHIPPED_TABLES, True), (_cache_path(grammar), False)):
+        if path is None:
+            continue
         try:
-            parser = Lark.__new__(Lark)._load(json.loads(path.read_text(encoding="utf-8"),
-                                                         object_hook=_json_hook))
+            stored = json.loads(path.read_text(encoding="utf-8"), object_hook=_json_hook)
+            if keyed and stored.get("key") != key:
+                continue  # made for another grammar or Lark: the user's cache, or a build
+            parser = Lark.__new__(Lark)._load({"data": stored["data"], "memo": stored["memo"]})
             if parser.parse("gain 1 x").data == "start":
                 return parser
-        except Exception:  # noqa: BLE001 - any problem with the cache: build afresh
+        except Exception:  # noqa: BLE001 - any problem with a stored table: the next one, or build
             pass
     parser = Lark(grammar, **_OPTIONS)
+    path = _cache_path(grammar)
     if path is not None:
         _write_cache(parser, path)
     return parser
+
+
+def _tables_key(grammar: str) -> str:
+    return hashlib.sha256(repr((grammar, lark.__version__, sorted(_OPTIONS.items()))).encode()).hexdigest()[:24]
 
 
 def _cache_path(grammar: str) -> Path | None:
@@ -57,17 +71,38 @@ def _cache_path(grammar: str) -> Path | None:
     if root == "":
         return None  # caching switched off
     folder = Path(root) if root else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardwright"
-    key = hashlib.sha256(repr((grammar, lark.__version__, sorted(_OPTIONS.items()))).encode()).hexdigest()[:24]
-    return folder / f"effects-{key}.json"
+    return folder / f"effects-{_tables_key(grammar)}.json"
 
 
-def _write_cache(parser: Lark, path: Path) -> None:
+def _tables_json(parser: Lark, key: str | None = None) -> str:
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
 
+    data, memo = parser.memo_serialize([TerminalDef, Rule])
+    stored = {"data": data, "memo": memo} if key is None else {"key": key, "data": data, "memo": memo}
+    return json.dumps(_json_encode(stored), separators=(",", ":"))
+
+
+def write_shipped_tables() -> Path:
+    """Build the parser afresh and write its tables beside the grammar. Lark's table construction
+    follows set order, so the build runs in a child process with a fixed hash seed: the same grammar
+    and Lark version always give the same bytes."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from pathlib import Path; from compiler import parser as p; from lark import Lark; "
+            "g = (p.GRAMMAR_DIR / 'effects.lark').read_text(encoding='utf-8'); "
+            "sys.stdout.write(p._tables_json(Lark(g, **p._OPTIONS), p._tables_key(g)))")
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    text = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parent.parent).stdout
+    SHIPPED_TABLES.write_text(text, encoding="utf-8", newline="\n")
+    return SHIPPED_TABLES
+
+
+def _write_cache(parser: Lark, path: Path) -> None:
     try:
-        data, memo = parser.memo_serialize([TerminalDef, Rule])
-        text = json.dumps(_json_encode({"data": data, "memo": memo}), separators=(",", ":"))
+        text = _tables_json(parser)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".effects.", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -159,12 +194,19 @@ class _ToAst:
     builds a wrapper object for every callback it makes that way, which was a third of parse time.
     """
 
+    def __init__(self, text: str = ""):
+        self.text = text  # the text parsed: numbers are read from it (see _shape)
+
     def transform(self, tree):
         children = [self.transform(c) if type(c) is Tree else c for c in tree.children]
         method = getattr(self, tree.data, None)
         if method is None:  # pragma: no cover - every rule of the grammar has a method
             raise TypeError(f"no AST for grammar rule {tree.data!r}")
         return method(tree.meta, *children)
+
+    def _digits(self, tok: Token) -> Token:
+        """An INT token with the digits of the text itself (the tree may be its shape's)."""
+        return tok.update(value=self.text[tok.start_pos:tok.end_pos]) if self.text else tok
 
     # statements
     def start(self, meta, *stmts):
@@ -180,7 +222,7 @@ class _ToAst:
         return A.Let(value, minimum, False, _span(meta))
 
     def min_clause(self, meta, n):
-        return number(n)
+        return number(self._digits(n))
 
     def choose(self, meta, sel, name):
         return A.Choose(sel, A.Name(str(name), _tspan(name)), _span(meta))
@@ -293,7 +335,8 @@ class _ToAst:
         return A.Ref(owner, words, of, _span(meta))
 
     def per(self, meta, every, ref, filters, place):
-        return A.Per(ref, filters or (), place, int(every) if every is not None else None, _span(meta))
+        return A.Per(ref, filters or (), place, int(self._digits(every)) if every is not None else None,
+                     _span(meta))
 
     def words(self, meta, *toks):
         return A.Words(tuple(str(t) for t in toks), _span(meta))
@@ -369,13 +412,13 @@ class _ToAst:
 
     # amounts and quantities
     def num(self, meta, tok):
-        return A.Num(number(tok), _span(meta))
+        return A.Num(number(self._digits(tok)), _span(meta))
 
     def x(self, meta):
         return A.X(_span(meta))
 
     def up_to(self, meta, tok):
-        return A.UpTo(number(tok), _span(meta))
+        return A.UpTo(number(self._digits(tok)), _span(meta))
 
     def all(self, meta):
         return A.All(_span(meta))
@@ -422,7 +465,26 @@ def _name(tok: Token) -> A.Name:
     return A.Name(str(tok), _tspan(tok))
 
 
-_TRANSFORMER = _ToAst()
+# A number's digits, as the grammar's INT reads them: ASCII digits not inside a word.
+_NUMBER = re.compile(r"\b[0-9]+\b", re.ASCII)
+
+
+def _shape(text: str) -> str:
+    """The text with every number's digits made 1s ("gain 3 fuel; draw 12 cards" → "gain 1 fuel;
+    draw 11 cards"): the same length, so every token keeps its offsets.
+
+    Texts of one shape parse to the same tree but for the values of their INT tokens: the lexer and
+    the LALR parser decide on token *types*, and a run of ASCII digits not inside a word is an INT
+    whatever its digits (NAME starts with a letter, no keyword holds a digit). The AST reads INT
+    values only through ``_ToAst._digits``, from the text itself. So cards that differ only in their
+    numbers — most of a big set — share one Lark parse; tests/test_parser_tables.py compares every
+    corpus text's AST with a direct parse of it."""
+    return _NUMBER.sub(lambda m: "1" * len(m[0]), text)
+
+
+@lru_cache(maxsize=1 << 14)
+def _shape_tree(shape: str) -> Tree:
+    return _lark().parse(shape)  # raises on a syntax error (not cached then)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -432,6 +494,12 @@ def parse_effect(text: str) -> tuple[A.Effect | None, SyntaxProblem | None]:
     Cached by text: the AST is immutable and its spans are offsets into the text, so cards that
     print the same effect ("gain 1 fuel") share one parse. ``parse_effect.__wrapped__`` parses afresh.
     """
+    return _parse(text, shapes=True)
+
+
+def _parse(text: str, shapes: bool) -> tuple[A.Effect | None, SyntaxProblem | None]:
+    """``shapes``: take the parse tree of the text's shape (``_shape``), made once per shape; a text
+    whose shape does not parse is parsed itself, so a syntax error is worded from its own words."""
     # Card text is case-insensitive ("Gain 2 Fuel" reads like the printed card); offsets are kept
     # because lower-casing is applied only when it does not change the length.
     low = text.lower()
@@ -444,8 +512,15 @@ def parse_effect(text: str) -> tuple[A.Effect | None, SyntaxProblem | None]:
     if too_long is not None:
         return None, SyntaxProblem(f"more than {MAX_OPERATORS} arithmetic operators in one effect", too_long)
     try:
-        tree = _lark().parse(text)
-        effect = _TRANSFORMER.transform(tree)
+        tree = None
+        if shapes:
+            try:
+                tree = _shape_tree(_shape(text))
+            except UnexpectedInput:
+                tree = None
+        if tree is None:
+            tree = _lark().parse(text)
+        effect = _ToAst(text).transform(tree)
     except UnexpectedInput as exc:
         return None, _problem(text, exc)
     except VisitError as exc:
@@ -525,3 +600,11 @@ def _problem(text: str, exc: UnexpectedInput) -> SyntaxProblem:
     index is built on the first error of a process, never on the error-free path)."""
     found = explain(text, exc)
     return SyntaxProblem(found.message, found.offset, found.length)
+
+
+if __name__ == "__main__":  # python -m compiler.parser --write-tables
+    import sys
+
+    if sys.argv[1:] != ["--write-tables"]:
+        raise SystemExit("usage: python -m compiler.parser --write-tables")
+    print(f"wrote {write_shipped_tables()}")

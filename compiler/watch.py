@@ -1,10 +1,15 @@
 """Watch mode: revalidate and recompile on every save, and say only what changed.
 
-``Watcher.poll()`` compares the modification times and sizes of the data folder's YAML files with
-the last look (no extra dependency: polling a few hundred files costs well under a millisecond per
-file). When something changed it rebuilds through ``compile_tree`` with a ``ModuleCache``, so only
-the edited module files are parsed, checked and emitted again; every other module is replayed from
-the cache. The report lists the errors that appeared and the ones that went away (an error is the
+``Watcher.changes()`` waits for the operating system's file events (watchfiles: inotify, FSEvents,
+ReadDirectoryChangesW), so a save is seen within a few milliseconds instead of at the next look of a
+poll; where watchfiles is missing or cannot watch (no inotify watches left, a network folder) it
+falls back to looking every ``interval`` seconds. Either way ``Watcher.poll()`` then compares the
+modification times and sizes of the data folder's YAML files with the last look, which says what
+changed. It rebuilds through ``compile_tree`` with a ``ModuleCache``, so only the edited module
+files are loaded again, and in them only the edited cards are checked and generated again (the
+per-card cache); every other module is replayed whole from the cache. After the first build its
+heap is frozen (``gc.freeze``): it is long-lived, and the collector would otherwise scan all of it
+at the first edit. The report lists the errors that appeared and the ones that went away (an error is the
 same error when its code, file, card, place in the document and message are the same; it may have
 moved lines), and, when the build is clean, which generated files changed and were written. With
 ``run_scenarios`` the scenarios of every game whose code or scenarios changed are played again, and
@@ -13,6 +18,7 @@ Nothing here prints; cli.py does.
 """
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +41,7 @@ class WatchReport:
     changed_files: list[str] = field(default_factory=list)
     seconds: float = 0.0
     reparsed: int = 0  # module files compiled (cache misses)
+    cards: int = 0  # cards checked and generated afresh in them (the others came from the per-card cache)
     reused: int = 0  # module files replayed from the cache
     scenarios: list[str] = field(default_factory=list)  # scenario files re-run by this build
     result: BuildResult | None = None
@@ -78,6 +85,36 @@ class Watcher:
         self.stamps = now
         return changed
 
+    def changes(self, interval: float = 0.3, stop=None):
+        """Yield the files changed by each save (added, removed or modified), as they happen: from the
+        operating system's file events when watchfiles can watch the folder, else by polling every
+        ``interval`` seconds. ``stop``: a threading.Event that ends the wait (tests)."""
+        try:
+            import watchfiles
+        except ImportError:  # pragma: no cover - a dependency; polling still works without it
+            watchfiles = None
+        if watchfiles is not None and self.data_root.exists():
+            try:
+                for _ in watchfiles.watch(self.data_root, watch_filter=_yaml_only, step=20, stop_event=stop,
+                                          raise_interrupt=False):
+                    changed = self.poll()
+                    if changed:
+                        yield changed
+                return
+            except (OSError, RuntimeError):  # cannot watch here: look instead
+                pass
+        while stop is None or not stop.is_set():
+            time.sleep(interval)
+            changed = self.poll()
+            if changed:
+                yield changed
+
+    def settle(self) -> None:
+        """After the first build: collect once and freeze what is left (the cache, the parser, the
+        compiled modules), so later collections never scan it again."""
+        gc.collect()
+        gc.freeze()
+
     def build(self, changed: list[Path] | None = None) -> WatchReport:
         t0 = time.perf_counter()
         self.cache.begin_build()
@@ -88,7 +125,8 @@ class Watcher:
         for diags in self.scenario_diags.values():
             current.update({_ident(d): d for d in diags})
         report = WatchReport(result=result, errors=len(current), reparsed=self.cache.misses,
-                             reused=self.cache.hits, scenarios=ran)
+                             reused=self.cache.hits, scenarios=ran,
+                             cards=sum(g.cards_compiled for g in result.games.values()))
         order = (lambda d: (d.file or "", d.line or 0, d.column or 0, d.code, d.message))
         report.new = sorted((d for k, d in current.items() if k not in self.known), key=order)
         report.fixed = sorted((d for k, d in self.known.items() if k not in current), key=order)
@@ -162,3 +200,7 @@ class Watcher:
                     written.append(gone + " (removed)")
         self.outputs = dict(result.outputs)
         return written
+
+
+def _yaml_only(change, path: str) -> bool:
+    return path.endswith(".yaml")

@@ -28,7 +28,7 @@ MINI = HERE / "fixtures" / "mini"
 HOSTILE = HERE / "fixtures" / "hostile"
 
 # What a generated module may define at top level, besides its functions and hoisted constants.
-MODULE_NAMES = {"ALL", "Phase", "Sel", "UpTo", "LINE_MAP", "MODULE", "CARDS", "RULES", "TABLES", "MAP"}
+MODULE_NAMES = {"ALL", "Phase", "Sel", "UpTo", "card_table", "LINE_MAP", "MODULE", "CARDS", "RULES", "TABLES", "MAP"}
 
 
 def tree_bytes(folder: Path) -> dict[str, bytes]:
@@ -85,11 +85,26 @@ def _module_shape(src: str) -> set[str]:
     names = set()
     for node in tree.body:
         if isinstance(node, ast.ImportFrom):
-            assert node.module == "runtime.refs" and node.level == 0
+            assert node.level == 0 and (node.module == "runtime.refs" or (
+                node.module == "runtime.tables" and [a.name for a in node.names] == ["card_table"]))
             names |= {a.name for a in node.names}
         elif isinstance(node, ast.Assign):
-            assert len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-            names.add(node.targets[0].id)
+            assert len(node.targets) == 1
+            target = node.targets[0]
+            if isinstance(target, ast.Tuple):  # CARDS, LINE_MAP = card_table(globals(), source, entries, lines)
+                assert [t.id for t in target.elts] == ["CARDS", "LINE_MAP"]
+                call = node.value
+                assert isinstance(call, ast.Call) and call.func.id == "card_table" and not call.keywords
+                globs, source, entries, lines = call.args
+                assert isinstance(globs, ast.Call) and globs.func.id == "globals" and not globs.args
+                assert isinstance(source, ast.Constant) and type(source.value) is str
+                ast.literal_eval(entries) and ast.literal_eval(lines)  # data only: the card records
+                for entry in entries.elts:  # (first line, JSON text of the record or a dict literal)
+                    assert isinstance(entry.elts[0], ast.Constant) and type(entry.elts[0].value) is int
+                names |= {"CARDS", "LINE_MAP"}
+                continue
+            assert isinstance(target, ast.Name)
+            names.add(target.id)
         elif isinstance(node, ast.FunctionDef):
             names.add(node.name)
         else:
@@ -97,7 +112,7 @@ def _module_shape(src: str) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):  # the only calls: the runtime's refs, ctx methods, float('inf')
             f = node.func
-            ok = (isinstance(f, ast.Name) and f.id in {"Sel", "UpTo", "Phase", "float"}) or (
+            ok = (isinstance(f, ast.Name) and f.id in {"Sel", "UpTo", "Phase", "float", "card_table", "globals"}) or (
                 isinstance(f, ast.Attribute) and (
                     (isinstance(f.value, ast.Name) and f.value.id == "ctx")
                     or f.attr == "with_amount"))
@@ -316,3 +331,38 @@ def test_lowering_builds_ordinary_queries():
     plain = ir.Query("card", "card", ir.Who.YOU, (), ir.Exactly(2))
     assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
     assert [f.name for f in fields(ir.Query)] == list(vars(made))
+
+
+def test_a_card_table_can_only_name_the_modules_own_functions():
+    """runtime/tables.py links a slot to a function the generated module defines, nothing else."""
+    from runtime.tables import TableError, card_table
+
+    def own(ctx):
+        return None
+
+    ns = {"own": own, "print": print, "x": 1}
+    # ``own`` is a function of this test module, not of ``ns``: refused like the rest
+    record = '{"id": "c", "at": null, "texts": {}, "slots": {"play": ["%s", 1]}, "faces": {}}'
+    for name in ("print", "x", "missing", "own", "__builtins__"):
+        with pytest.raises(TableError):
+            card_table(ns, "f.yaml", ((3, record % name),), {})
+    src = "def play(ctx):\n    return 1\n"
+    mod: dict = {"__name__": "m"}
+    exec(compile(src, "m", "exec"), mod)  # a module's own function
+    cards, lines = card_table(mod, "f.yaml", ((3, record % "play"),), {"rule__x": "f.yaml:9 x"})
+    assert cards["c"]["slots"]["play"] is mod["play"] and cards["c"]["at"] == "f.yaml:3"
+    assert lines == {"play": "f.yaml:4 card 'c' play", "rule__x": "f.yaml:9 x"}
+
+
+def test_a_card_record_json_cannot_carry_exactly_is_written_as_a_literal():
+    import json as _json
+
+    from compiler.codegen import card_entry
+
+    plain = {"id": "c", "n": 1, "f": 1.5, "b": True, "none": None, "l": [1, "x"], "m": {"k": False}}
+    src = card_entry(plain)
+    assert _json.loads(ast.literal_eval(src)) == plain  # a str literal holding the JSON
+    for odd in ({"id": "c", "m": {1: "a"}}, {"id": "c", "m": {True: "a"}}, {"id": "c", "m": {None: 1}}):
+        src = card_entry(odd)
+        value = ast.literal_eval(src)
+        assert value == odd and type(value) is dict and [type(k) for k in value["m"]] == [type(k) for k in odd["m"]]

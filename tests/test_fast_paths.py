@@ -95,6 +95,7 @@ def test_parse_cache_returns_the_same_ast_as_a_fresh_parse():
 
 def test_grammar_table_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("CARDWRIGHT_CACHE", str(tmp_path))
+    monkeypatch.setattr(P, "SHIPPED_TABLES", tmp_path / "none.json")  # the user's cache alone (see test_parser_tables)
     P._lark.cache_clear()
     try:
         fresh = P._lark()  # built strictly, tables written

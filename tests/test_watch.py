@@ -125,7 +125,7 @@ def test_watch_once_command(runner, mini_game, tmp_path):
     entry = json.loads(next((tmp_path / "cache" / "modules").glob("*.json")).read_text(encoding="utf-8"))
     assert entry["format"] == 1 and "def " in entry["output"]
     res = runner.invoke(main, ["watch", str(mini_game), "--once", "--no-write", "--cache-dir", str(tmp_path / "cache")])
-    assert res.exit_code == 0 and "0 modules recompiled, 1 reused" in res.output
+    assert res.exit_code == 0 and "0 modules recompiled (0 cards), 1 reused" in res.output
     base = mini_game / "mini" / "base.yaml"
     base.write_text(base.read_text(encoding="utf-8").replace("gain 2 fuel", "gain 2 fule"), encoding="utf-8")
     res = runner.invoke(main, ["watch", str(mini_game), "--once", "--no-write", "--cache-dir", str(tmp_path / "cache")])
@@ -156,3 +156,45 @@ def test_watch_command_runs_scenarios(runner, mini_game, tmp_path):
     res = runner.invoke(main, ["watch", str(mini_game), "--once", "--no-write", "--no-scenarios",
                                "--cache-dir", str(tmp_path / "c")])
     assert res.exit_code == 0 and "scenario" not in res.output
+
+
+def _first_change(w: Watcher, path, text: str) -> list:
+    """Start waiting for changes, save ``text`` to ``path`` from another thread, return what was seen."""
+    import threading
+    import time
+
+    stop = threading.Event()
+    seen: list = []
+
+    def save():
+        time.sleep(0.3)  # the watch has started
+        path.write_text(text, encoding="utf-8")
+
+    threading.Thread(target=save, daemon=True).start()
+    timer = threading.Timer(20, stop.set)  # never hang the suite
+    timer.start()
+    try:
+        for changed in w.changes(interval=0.05, stop=stop):
+            seen = changed
+            break
+    finally:
+        timer.cancel()
+        stop.set()
+    return seen
+
+
+def test_changes_come_from_file_events(mini_game):
+    w = Watcher(mini_game, None)
+    w.poll()
+    base = mini_game / "mini" / "base.yaml"
+    assert _first_change(w, base, base.read_text(encoding="utf-8") + "\n") == [base]
+
+
+def test_changes_fall_back_to_polling_without_watchfiles(mini_game, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "watchfiles", None)  # import watchfiles raises ImportError
+    w = Watcher(mini_game, None)
+    w.poll()
+    promo = mini_game / "mini" / "promo.yaml"
+    assert _first_change(w, promo, PROMO) == [promo]

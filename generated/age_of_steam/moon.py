@@ -3,33 +3,32 @@
 
 """Compiled card effects. See the header for provenance."""
 from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.tables import card_table
 
-_C0 = Sel(category='good', noun='track_tile', amount=UpTo(n=3))
-_C1 = Sel(category='good', noun='track_tile', amount=UpTo(n=2))
+_C_1b3ff80e44a4 = Sel(category='good', noun='track_tile', amount=UpTo(n=3))
+_C_a5d31916e628 = Sel(category='good', noun='track_tile', amount=UpTo(n=2))
 
 
 def engineer__effect(ctx):
     # data/age_of_steam/moon.yaml:34 card 'engineer' effect
     # 'build up to 3 track tiles'
-    ctx.call('build', (_C0,), {})
+    ctx.call('build', (_C_1b3ff80e44a4,), {})
 
 
 def rule__build_track(ctx):
     # data/age_of_steam/moon.yaml:42 build_track
     # 'build up to 2 track tiles'
-    ctx.call('build', (_C1,), {})
+    ctx.call('build', (_C_a5d31916e628,), {})
 
 
-LINE_MAP = {'engineer__effect': "data/age_of_steam/moon.yaml:34 card 'engineer' effect", 'rule__build_track': 'data/age_of_steam/moon.yaml:42 build_track'}
+CARDS, LINE_MAP = card_table(globals(), 'data/age_of_steam/moon.yaml', (
+    (25, '{"id": "sun", "kind": "tile", "name": "Sun tile", "source": "rulebook 002_18a981a1c9ecbefd.txt", "text": "Marks which side of the moon is day; the opposite side is night.", "at": null, "texts": {}, "slots": {}, "faces": {}}'),
+    (27, '{"id": "satellite", "kind": "tile", "name": "Satellite tile", "source": "rulebook 002_18a981a1c9ecbefd.txt", "text": "Adds 1 cube at the end of each turn to a hex adjacent to it, then moves counter-clockwise.", "at": null, "texts": {}, "slots": {}, "faces": {}}'),
+    (29, '{"id": "engineer", "kind": "action", "name": "Engineer", "source": "rulebook 002_18a981a1c9ecbefd.txt", "text": "The Engineer action allows the player to build up to 3 track tiles instead of 2.", "at": null, "texts": {"effect": "build up to 3 track tiles"}, "slots": {"effect": ["engineer__effect", 5]}, "faces": {}}'),
+    (35, '{"id": "low_gravitation", "kind": "action", "name": "Low Gravitation", "source": "rulebook 002_18a981a1c9ecbefd.txt", "text": "Use one Complete Link that belongs to another player as if it was yours (also gains the income), in both rounds of Move Goods.", "procedure": "Move Goods: the engine lets the holder use one opponent\'s Complete Link as their own (runtime/games/age_of_steam.py).", "at": null, "texts": {}, "slots": {}, "faces": {}}'),
+), {'rule__build_track': 'data/age_of_steam/moon.yaml:42 build_track'})
 
 MODULE = {'id': 'moon', 'name': 'Moon', 'source': 'rulebook 002_18a981a1c9ecbefd.txt', 'note': 'Moon is a map for 3 to 4 players. The map layout is illustrative: the rulebook text does not print it.', 'setup': ['Place 2 cubes on each City.', 'Place 2 cubes per player on the Landing hex (goods from Earth).', 'Remove the black New City tiles from the game; fill the Goods Display as usual except the black New Cities.', 'Place the Sun tile on the night space at the top right; its side of the map is day, the other side night.', 'Satellite mini-expansion: place the Satellite on X1 with 6 cubes (3 players) or 8 cubes (4 players).'], 'file': 'data/age_of_steam/moon.yaml'}
-
-CARDS = {
-    'sun': {**{'id': 'sun', 'kind': 'tile', 'name': 'Sun tile', 'source': 'rulebook 002_18a981a1c9ecbefd.txt', 'text': 'Marks which side of the moon is day; the opposite side is night.', 'at': 'data/age_of_steam/moon.yaml:25', 'texts': {}}, 'slots': {}, 'faces': {}},
-    'satellite': {**{'id': 'satellite', 'kind': 'tile', 'name': 'Satellite tile', 'source': 'rulebook 002_18a981a1c9ecbefd.txt', 'text': 'Adds 1 cube at the end of each turn to a hex adjacent to it, then moves counter-clockwise.', 'at': 'data/age_of_steam/moon.yaml:27', 'texts': {}}, 'slots': {}, 'faces': {}},
-    'engineer': {**{'id': 'engineer', 'kind': 'action', 'name': 'Engineer', 'source': 'rulebook 002_18a981a1c9ecbefd.txt', 'text': 'The Engineer action allows the player to build up to 3 track tiles instead of 2.', 'at': 'data/age_of_steam/moon.yaml:29', 'texts': {'effect': 'build up to 3 track tiles'}}, 'slots': {'effect': engineer__effect}, 'faces': {}},
-    'low_gravitation': {**{'id': 'low_gravitation', 'kind': 'action', 'name': 'Low Gravitation', 'source': 'rulebook 002_18a981a1c9ecbefd.txt', 'text': 'Use one Complete Link that belongs to another player as if it was yours (also gains the income), in both rounds of Move Goods.', 'procedure': "Move Goods: the engine lets the holder use one opponent's Complete Link as their own (runtime/games/age_of_steam.py).", 'at': 'data/age_of_steam/moon.yaml:35', 'texts': {}}, 'slots': {}, 'faces': {}},
-}
 
 RULES = {'build_track': rule__build_track}
 

@@ -3,277 +3,276 @@
 
 """Compiled card effects. See the header for provenance."""
 from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.tables import card_table
 
-_C0 = Sel(category='good', noun='brick', amount=1)
-_C1 = Sel(category='good', noun='brick', amount=2)
-_C2 = Sel(category='good', noun='fuel', amount=1)
-_C3 = Sel(category='good', noun='fuel', amount=2)
-_C4 = Sel(category='good', noun='iron', amount=1)
-_C5 = Sel(category='good', noun='iron', amount=2)
-_C6 = Sel(category='good', noun='gun', amount=1)
-_C7 = Sel(category='good', noun='gun', amount=2)
-_C8 = Sel(category='good', noun='iron', amount=1, per=Sel(category='thing', noun='location', filters=(('icon', ('grey',)),)))
-_C9 = Sel(category='good', noun='blue_contact', amount=1)
-_C10 = Sel(category='good', noun='red_contact', amount=1)
-_C11 = Sel(category='good', noun='worker', amount=1)
-_C12 = Sel(category='good', noun='vp', amount=1)
-_C13 = Sel(category='good', noun='resource', amount=1)
-_C14 = Sel(category='good', noun='card', amount=1)
-_C15 = Sel(category='good', noun='worker', amount=2)
-_C16 = Sel(category='card', noun='card', amount=2)
-_C17 = Sel(category='zone', noun='hand', owner='you')
+_C_8a84f7b30808 = Sel(category='good', noun='brick', amount=1)
+_C_df4bc09b6f83 = Sel(category='good', noun='brick', amount=2)
+_C_f9f8c10288fd = Sel(category='good', noun='fuel', amount=1)
+_C_0035bb6f8e76 = Sel(category='good', noun='fuel', amount=2)
+_C_3392e827d5a9 = Sel(category='good', noun='iron', amount=1)
+_C_9d461a817b47 = Sel(category='good', noun='iron', amount=2)
+_C_42527f54a88e = Sel(category='good', noun='gun', amount=1)
+_C_80630d480dfd = Sel(category='good', noun='gun', amount=2)
+_C_ada76d4bdf18 = Sel(category='good', noun='iron', amount=1, per=Sel(category='thing', noun='location', filters=(('icon', ('grey',)),)))
+_C_378d7173316f = Sel(category='good', noun='blue_contact', amount=1)
+_C_4a25f9e541cf = Sel(category='good', noun='red_contact', amount=1)
+_C_f427a13fa14a = Sel(category='good', noun='worker', amount=1)
+_C_817833670db7 = Sel(category='good', noun='vp', amount=1)
+_C_6f6f8443d94c = Sel(category='good', noun='resource', amount=1)
+_C_b37578e7228c = Sel(category='good', noun='card', amount=1)
+_C_e9b3f9694eaf = Sel(category='good', noun='worker', amount=2)
+_C_01687f600544 = Sel(category='card', noun='card', amount=2)
+_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
 
 
 def brick_supplier__production(ctx):
     # data/fifty_first_state/base.yaml:20 card 'brick_supplier' production
     # 'gain 1 brick'
-    ctx.call('gain', (_C0,), {})
+    ctx.call('gain', (_C_8a84f7b30808,), {})
 
 
 def brick_supplier__deal(ctx):
     # data/fifty_first_state/base.yaml:21 card 'brick_supplier' deal
     # 'gain 1 brick'
-    ctx.call('gain', (_C0,), {})
+    ctx.call('gain', (_C_8a84f7b30808,), {})
 
 
 def brick_supplier__spoils(ctx):
     # data/fifty_first_state/base.yaml:22 card 'brick_supplier' spoils
     # 'gain 2 brick'
-    ctx.call('gain', (_C1,), {})
+    ctx.call('gain', (_C_df4bc09b6f83,), {})
 
 
 def brick_storage__feature(ctx):
     # data/fifty_first_state/base.yaml:38 card 'brick_storage' feature
     # 'gain 1 brick'
-    ctx.call('gain', (_C0,), {})
+    ctx.call('gain', (_C_8a84f7b30808,), {})
 
 
 def brick_storage__deal(ctx):
     # data/fifty_first_state/base.yaml:39 card 'brick_storage' deal
     # 'gain 1 brick'
-    ctx.call('gain', (_C0,), {})
+    ctx.call('gain', (_C_8a84f7b30808,), {})
 
 
 def brick_storage__spoils(ctx):
     # data/fifty_first_state/base.yaml:40 card 'brick_storage' spoils
     # 'gain 2 brick'
-    ctx.call('gain', (_C1,), {})
+    ctx.call('gain', (_C_df4bc09b6f83,), {})
 
 
 def oil_rig__production(ctx):
     # data/fifty_first_state/base.yaml:58 card 'oil_rig' production
     # 'gain 1 fuel'
-    ctx.call('gain', (_C2,), {})
+    ctx.call('gain', (_C_f9f8c10288fd,), {})
 
 
 def oil_rig__deal(ctx):
     # data/fifty_first_state/base.yaml:59 card 'oil_rig' deal
     # 'gain 1 fuel'
-    ctx.call('gain', (_C2,), {})
+    ctx.call('gain', (_C_f9f8c10288fd,), {})
 
 
 def oil_rig__spoils(ctx):
     # data/fifty_first_state/base.yaml:60 card 'oil_rig' spoils
     # 'gain 2 fuel'
-    ctx.call('gain', (_C3,), {})
+    ctx.call('gain', (_C_0035bb6f8e76,), {})
 
 
 def iron_mine__production(ctx):
     # data/fifty_first_state/base.yaml:70 card 'iron_mine' production
     # 'gain 1 iron'
-    ctx.call('gain', (_C4,), {})
+    ctx.call('gain', (_C_3392e827d5a9,), {})
 
 
 def iron_mine__deal(ctx):
     # data/fifty_first_state/base.yaml:71 card 'iron_mine' deal
     # 'gain 1 iron'
-    ctx.call('gain', (_C4,), {})
+    ctx.call('gain', (_C_3392e827d5a9,), {})
 
 
 def iron_mine__spoils(ctx):
     # data/fifty_first_state/base.yaml:72 card 'iron_mine' spoils
     # 'gain 2 iron'
-    ctx.call('gain', (_C5,), {})
+    ctx.call('gain', (_C_9d461a817b47,), {})
 
 
 def gun_shop__production(ctx):
     # data/fifty_first_state/base.yaml:82 card 'gun_shop' production
     # 'gain 1 gun'
-    ctx.call('gain', (_C6,), {})
+    ctx.call('gain', (_C_42527f54a88e,), {})
 
 
 def gun_shop__deal(ctx):
     # data/fifty_first_state/base.yaml:83 card 'gun_shop' deal
     # 'gain 1 gun'
-    ctx.call('gain', (_C6,), {})
+    ctx.call('gain', (_C_42527f54a88e,), {})
 
 
 def gun_shop__spoils(ctx):
     # data/fifty_first_state/base.yaml:84 card 'gun_shop' spoils
     # 'gain 2 gun'
-    ctx.call('gain', (_C7,), {})
+    ctx.call('gain', (_C_80630d480dfd,), {})
 
 
 def foundry__production(ctx):
     # data/fifty_first_state/base.yaml:93 card 'foundry' production
     # 'gain 1 iron per location with icon grey'
-    ctx.call('gain', (_C8,), {})
+    ctx.call('gain', (_C_ada76d4bdf18,), {})
 
 
 def foundry__deal(ctx):
     # data/fifty_first_state/base.yaml:94 card 'foundry' deal
     # 'gain 1 iron'
-    ctx.call('gain', (_C4,), {})
+    ctx.call('gain', (_C_3392e827d5a9,), {})
 
 
 def foundry__spoils(ctx):
     # data/fifty_first_state/base.yaml:95 card 'foundry' spoils
     # 'gain 2 iron'
-    ctx.call('gain', (_C5,), {})
+    ctx.call('gain', (_C_9d461a817b47,), {})
 
 
 def trading_post__action(ctx):
     # data/fifty_first_state/base.yaml:106 card 'trading_post' action
     # 'spend 1 brick: gain 1 blue contact'
-    ctx.call('spend', (_C0,), {}, strict=True)
-    ctx.call('gain', (_C9,), {})
+    ctx.call('spend', (_C_8a84f7b30808,), {}, strict=True)
+    ctx.call('gain', (_C_378d7173316f,), {})
 
 
 def trading_post__deal(ctx):
     # data/fifty_first_state/base.yaml:107 card 'trading_post' deal
     # 'gain 1 blue contact'
-    ctx.call('gain', (_C9,), {})
+    ctx.call('gain', (_C_378d7173316f,), {})
 
 
 def trading_post__spoils(ctx):
     # data/fifty_first_state/base.yaml:108 card 'trading_post' spoils
     # 'gain 1 red contact'
-    ctx.call('gain', (_C10,), {})
+    ctx.call('gain', (_C_4a25f9e541cf,), {})
 
 
 def barracks__action(ctx):
     # data/fifty_first_state/base.yaml:118 card 'barracks' action
     # 'spend 1 gun, 1 worker: gain 1 vp'
-    ctx.call('spend', (_C6, _C11), {}, strict=True)
-    ctx.call('gain', (_C12,), {})
+    ctx.call('spend', (_C_42527f54a88e, _C_f427a13fa14a), {}, strict=True)
+    ctx.call('gain', (_C_817833670db7,), {})
 
 
 def barracks__deal(ctx):
     # data/fifty_first_state/base.yaml:119 card 'barracks' deal
     # 'gain 1 worker'
-    ctx.call('gain', (_C11,), {})
+    ctx.call('gain', (_C_f427a13fa14a,), {})
 
 
 def barracks__spoils(ctx):
     # data/fifty_first_state/base.yaml:120 card 'barracks' spoils
     # 'gain 1 gun'
-    ctx.call('gain', (_C6,), {})
+    ctx.call('gain', (_C_42527f54a88e,), {})
 
 
 def monument__feature(ctx):
     # data/fifty_first_state/base.yaml:129 card 'monument' feature
     # 'gain 1 vp'
-    ctx.call('gain', (_C12,), {})
+    ctx.call('gain', (_C_817833670db7,), {})
 
 
 def monument__deal(ctx):
     # data/fifty_first_state/base.yaml:130 card 'monument' deal
     # 'gain 1 vp'
-    ctx.call('gain', (_C12,), {})
+    ctx.call('gain', (_C_817833670db7,), {})
 
 
 def monument__spoils(ctx):
     # data/fifty_first_state/base.yaml:131 card 'monument' spoils
     # 'gain 1 vp'
-    ctx.call('gain', (_C12,), {})
+    ctx.call('gain', (_C_817833670db7,), {})
 
 
 def refugee_camp__production(ctx):
     # data/fifty_first_state/base.yaml:141 card 'refugee_camp' production
     # 'gain 1 worker'
-    ctx.call('gain', (_C11,), {})
+    ctx.call('gain', (_C_f427a13fa14a,), {})
 
 
 def refugee_camp__deal(ctx):
     # data/fifty_first_state/base.yaml:142 card 'refugee_camp' deal
     # 'gain 1 worker'
-    ctx.call('gain', (_C11,), {})
+    ctx.call('gain', (_C_f427a13fa14a,), {})
 
 
 def refugee_camp__spoils(ctx):
     # data/fifty_first_state/base.yaml:143 card 'refugee_camp' spoils
     # 'gain 1 worker'
-    ctx.call('gain', (_C11,), {})
+    ctx.call('gain', (_C_f427a13fa14a,), {})
 
 
 def scrap_pile__production(ctx):
     # data/fifty_first_state/base.yaml:153 card 'scrap_pile' production
     # 'gain 1 resource'
-    ctx.call('gain', (_C13,), {})
+    ctx.call('gain', (_C_6f6f8443d94c,), {})
 
 
 def scrap_pile__deal(ctx):
     # data/fifty_first_state/base.yaml:154 card 'scrap_pile' deal
     # 'gain 1 card'
-    ctx.call('gain', (_C14,), {})
+    ctx.call('gain', (_C_b37578e7228c,), {})
 
 
 def scrap_pile__spoils(ctx):
     # data/fifty_first_state/base.yaml:155 card 'scrap_pile' spoils
     # 'gain 1 card'
-    ctx.call('gain', (_C14,), {})
+    ctx.call('gain', (_C_b37578e7228c,), {})
 
 
 def work_action__action(ctx):
     # data/fifty_first_state/base.yaml:163 card 'work_action' action
     # 'spend 2 worker: gain 1 resource'
-    ctx.call('spend', (_C15,), {}, strict=True)
-    ctx.call('gain', (_C13,), {})
+    ctx.call('spend', (_C_e9b3f9694eaf,), {}, strict=True)
+    ctx.call('gain', (_C_6f6f8443d94c,), {})
 
 
 def salvage_action__action(ctx):
     # data/fifty_first_state/base.yaml:172 card 'salvage_action' action
     # 'spend 1 worker: gain 1 card'
-    ctx.call('spend', (_C11,), {}, strict=True)
-    ctx.call('gain', (_C14,), {})
+    ctx.call('spend', (_C_f427a13fa14a,), {}, strict=True)
+    ctx.call('gain', (_C_b37578e7228c,), {})
 
 
 def recruit_action__action(ctx):
     # data/fifty_first_state/base.yaml:181 card 'recruit_action' action
     # 'discard 2 cards from your hand: gain 1 worker'
-    ctx.call('discard', (_C16,), {'from': _C17}, strict=True)
-    ctx.call('gain', (_C11,), {})
+    ctx.call('discard', (_C_01687f600544,), {'from': _C_775d32900e3b}, strict=True)
+    ctx.call('gain', (_C_f427a13fa14a,), {})
 
 
 def contacts_action__action(ctx):
     # data/fifty_first_state/base.yaml:188 card 'contacts_action' action
     # 'spend 1 resource, 1 worker: gain 1 red contact and gain 1 blue contact'
-    ctx.call('spend', (_C13, _C11), {}, strict=True)
-    ctx.call('gain', (_C10,), {})
-    ctx.call('gain', (_C9,), {})
+    ctx.call('spend', (_C_6f6f8443d94c, _C_f427a13fa14a), {}, strict=True)
+    ctx.call('gain', (_C_4a25f9e541cf,), {})
+    ctx.call('gain', (_C_378d7173316f,), {})
 
 
-LINE_MAP = {'barracks__action': "data/fifty_first_state/base.yaml:118 card 'barracks' action", 'barracks__deal': "data/fifty_first_state/base.yaml:119 card 'barracks' deal", 'barracks__spoils': "data/fifty_first_state/base.yaml:120 card 'barracks' spoils", 'brick_storage__deal': "data/fifty_first_state/base.yaml:39 card 'brick_storage' deal", 'brick_storage__feature': "data/fifty_first_state/base.yaml:38 card 'brick_storage' feature", 'brick_storage__spoils': "data/fifty_first_state/base.yaml:40 card 'brick_storage' spoils", 'brick_supplier__deal': "data/fifty_first_state/base.yaml:21 card 'brick_supplier' deal", 'brick_supplier__production': "data/fifty_first_state/base.yaml:20 card 'brick_supplier' production", 'brick_supplier__spoils': "data/fifty_first_state/base.yaml:22 card 'brick_supplier' spoils", 'contacts_action__action': "data/fifty_first_state/base.yaml:188 card 'contacts_action' action", 'foundry__deal': "data/fifty_first_state/base.yaml:94 card 'foundry' deal", 'foundry__production': "data/fifty_first_state/base.yaml:93 card 'foundry' production", 'foundry__spoils': "data/fifty_first_state/base.yaml:95 card 'foundry' spoils", 'gun_shop__deal': "data/fifty_first_state/base.yaml:83 card 'gun_shop' deal", 'gun_shop__production': "data/fifty_first_state/base.yaml:82 card 'gun_shop' production", 'gun_shop__spoils': "data/fifty_first_state/base.yaml:84 card 'gun_shop' spoils", 'iron_mine__deal': "data/fifty_first_state/base.yaml:71 card 'iron_mine' deal", 'iron_mine__production': "data/fifty_first_state/base.yaml:70 card 'iron_mine' production", 'iron_mine__spoils': "data/fifty_first_state/base.yaml:72 card 'iron_mine' spoils", 'monument__deal': "data/fifty_first_state/base.yaml:130 card 'monument' deal", 'monument__feature': "data/fifty_first_state/base.yaml:129 card 'monument' feature", 'monument__spoils': "data/fifty_first_state/base.yaml:131 card 'monument' spoils", 'oil_rig__deal': "data/fifty_first_state/base.yaml:59 card 'oil_rig' deal", 'oil_rig__production': "data/fifty_first_state/base.yaml:58 card 'oil_rig' production", 'oil_rig__spoils': "data/fifty_first_state/base.yaml:60 card 'oil_rig' spoils", 'recruit_action__action': "data/fifty_first_state/base.yaml:181 card 'recruit_action' action", 'refugee_camp__deal': "data/fifty_first_state/base.yaml:142 card 'refugee_camp' deal", 'refugee_camp__production': "data/fifty_first_state/base.yaml:141 card 'refugee_camp' production", 'refugee_camp__spoils': "data/fifty_first_state/base.yaml:143 card 'refugee_camp' spoils", 'salvage_action__action': "data/fifty_first_state/base.yaml:172 card 'salvage_action' action", 'scrap_pile__deal': "data/fifty_first_state/base.yaml:154 card 'scrap_pile' deal", 'scrap_pile__production': "data/fifty_first_state/base.yaml:153 card 'scrap_pile' production", 'scrap_pile__spoils': "data/fifty_first_state/base.yaml:155 card 'scrap_pile' spoils", 'trading_post__action': "data/fifty_first_state/base.yaml:106 card 'trading_post' action", 'trading_post__deal': "data/fifty_first_state/base.yaml:107 card 'trading_post' deal", 'trading_post__spoils': "data/fifty_first_state/base.yaml:108 card 'trading_post' spoils", 'work_action__action': "data/fifty_first_state/base.yaml:163 card 'work_action' action"}
+CARDS, LINE_MAP = card_table(globals(), 'data/fifty_first_state/base.yaml', (
+    (11, '{"id": "brick_supplier", "kind": "location", "name": "Brick Supplier", "set": "base", "source": "rulebook 000_3e37b2ec99b6decd.txt", "note": "The example\'s text calls it \'Brick Provider\'; the pictured card is printed \'Brick Supplier\'.", "rows": ["production"], "icons": ["orange", "worker"], "distance": 2, "provisional": {"rows": "not printed in the rulebook text; a Brick Location taken to be a Production Location", "icons": "not printed in the text; chosen so that the rulebook\'s example works as it says: Mother (green or worker) can hit only this one, Juggernaut (orange or purple) either", "distance": "not printed in the rulebook text", "production": "not printed in the rulebook text", "spoils": "not printed in the rulebook text"}, "at": null, "texts": {"production": "gain 1 brick", "deal": "gain 1 brick", "spoils": "gain 2 brick"}, "slots": {"production": ["brick_supplier__production", 9], "deal": ["brick_supplier__deal", 10], "spoils": ["brick_supplier__spoils", 11]}, "faces": {}}'),
+    (29, '{"id": "brick_storage", "kind": "location", "name": "Brick Storage", "set": "base", "source": "rulebook 000_3e37b2ec99b6decd.txt", "note": "The example\'s text calls it \'Brick Depot\'; the pictured card is printed \'Brick Storage\'.", "rows": ["feature"], "icons": ["orange"], "distance": 2, "provisional": {"rows": "not printed in the rulebook text", "icons": "not printed in the text; see brick_supplier", "distance": "not printed in the rulebook text", "feature": "not printed in the rulebook text", "spoils": "not printed in the rulebook text"}, "at": null, "texts": {"feature": "gain 1 brick", "deal": "gain 1 brick", "spoils": "gain 2 brick"}, "slots": {"feature": ["brick_storage__feature", 9], "deal": ["brick_storage__deal", 10], "spoils": ["brick_storage__spoils", 11]}, "faces": {}}'),
+    (49, '{"id": "oil_rig", "kind": "location", "name": "Oil Rig", "set": "base", "source": "example", "count": 2, "rows": ["production"], "icons": ["green"], "distance": 1, "at": null, "texts": {"production": "gain 1 fuel", "deal": "gain 1 fuel", "spoils": "gain 2 fuel"}, "slots": {"production": ["oil_rig__production", 9], "deal": ["oil_rig__deal", 10], "spoils": ["oil_rig__spoils", 11]}, "faces": {}}'),
+    (61, '{"id": "iron_mine", "kind": "location", "name": "Iron Mine", "set": "base", "source": "example", "count": 2, "rows": ["production"], "icons": ["grey"], "distance": 1, "at": null, "texts": {"production": "gain 1 iron", "deal": "gain 1 iron", "spoils": "gain 2 iron"}, "slots": {"production": ["iron_mine__production", 9], "deal": ["iron_mine__deal", 10], "spoils": ["iron_mine__spoils", 11]}, "faces": {}}'),
+    (73, '{"id": "gun_shop", "kind": "location", "name": "Gun Shop", "set": "base", "source": "example", "count": 2, "rows": ["production"], "icons": ["red"], "distance": 1, "at": null, "texts": {"production": "gain 1 gun", "deal": "gain 1 gun", "spoils": "gain 2 gun"}, "slots": {"production": ["gun_shop__production", 9], "deal": ["gun_shop__deal", 10], "spoils": ["gun_shop__spoils", 11]}, "faces": {}}'),
+    (85, '{"id": "foundry", "kind": "location", "name": "Foundry", "set": "base", "source": "example", "rows": ["production"], "icons": ["grey"], "distance": 2, "note": "Counts types in its owner\'s State: a Hacked Conflagrator taking its Production counts the Foundry owner\'s State (M17).", "at": null, "texts": {"production": "gain 1 iron per location with icon grey", "deal": "gain 1 iron", "spoils": "gain 2 iron"}, "slots": {"production": ["foundry__production", 8], "deal": ["foundry__deal", 9], "spoils": ["foundry__spoils", 10]}, "faces": {}}'),
+    (97, '{"id": "trading_post", "kind": "location", "name": "Trading Post", "set": "base", "source": "example", "count": 2, "rows": ["action"], "icons": ["blue"], "distance": 2, "at": null, "texts": {"action": "spend 1 brick: gain 1 blue contact", "deal": "gain 1 blue contact", "spoils": "gain 1 red contact"}, "slots": {"action": ["trading_post__action", 9], "deal": ["trading_post__deal", 10], "spoils": ["trading_post__spoils", 11]}, "faces": {}}'),
+    (109, '{"id": "barracks", "kind": "location", "name": "Barracks", "set": "base", "source": "example", "count": 2, "rows": ["action"], "icons": ["red", "worker"], "distance": 2, "at": null, "texts": {"action": "spend 1 gun, 1 worker: gain 1 vp", "deal": "gain 1 worker", "spoils": "gain 1 gun"}, "slots": {"action": ["barracks__action", 9], "deal": ["barracks__deal", 10], "spoils": ["barracks__spoils", 11]}, "faces": {}}'),
+    (121, '{"id": "monument", "kind": "location", "name": "Monument", "set": "base", "source": "example", "rows": ["feature"], "icons": ["purple"], "distance": 3, "at": null, "texts": {"feature": "gain 1 vp", "deal": "gain 1 vp", "spoils": "gain 1 vp"}, "slots": {"feature": ["monument__feature", 8], "deal": ["monument__deal", 9], "spoils": ["monument__spoils", 10]}, "faces": {}}'),
+    (132, '{"id": "refugee_camp", "kind": "location", "name": "Refugee Camp", "set": "base", "source": "example", "count": 2, "rows": ["production"], "icons": ["worker"], "distance": 1, "at": null, "texts": {"production": "gain 1 worker", "deal": "gain 1 worker", "spoils": "gain 1 worker"}, "slots": {"production": ["refugee_camp__production", 9], "deal": ["refugee_camp__deal", 10], "spoils": ["refugee_camp__spoils", 11]}, "faces": {}}'),
+    (144, '{"id": "scrap_pile", "kind": "location", "name": "Scrap Pile", "set": "base", "source": "example", "count": 2, "rows": ["production"], "icons": ["grey", "card"], "distance": 1, "at": null, "texts": {"production": "gain 1 resource", "deal": "gain 1 card", "spoils": "gain 1 card"}, "slots": {"production": ["scrap_pile__production", 9], "deal": ["scrap_pile__deal", 10], "spoils": ["scrap_pile__spoils", 11]}, "faces": {}}'),
+    (158, '{"id": "work_action", "kind": "faction_action", "name": "Faction Action: Work", "source": "example", "icons": ["action"], "provisional": {"action": "the base game\'s Faction board is not in the rulebooks; this Action is the project\'s stand-in", "icons": "this is the Action the Conflagrator targets (\'[Action icon]\', itself an uncertain reading)"}, "at": null, "texts": {"action": "spend 2 worker: gain 1 resource"}, "slots": {"action": ["work_action__action", 5]}, "faces": {}}'),
+    (167, '{"id": "salvage_action", "kind": "faction_action", "name": "Faction Action: Salvage", "source": "example", "icons": ["gear"], "provisional": {"action": "the base game\'s Faction board is not in the rulebooks; this Action is the project\'s stand-in", "icons": "the Action \'to gain a [gear icon]\' of the Appallach Federation clarification (M19), an uncertain reading"}, "at": null, "texts": {"action": "spend 1 worker: gain 1 card"}, "slots": {"action": ["salvage_action__action", 5]}, "faces": {}}'),
+    (176, '{"id": "recruit_action", "kind": "faction_action", "name": "Faction Action: Recruit", "source": "example", "icons": ["worker"], "provisional": {"action": "the base game\'s Faction board is not in the rulebooks; this Action is the project\'s stand-in"}, "at": null, "texts": {"action": "discard 2 cards from your hand: gain 1 worker"}, "slots": {"action": ["recruit_action__action", 5]}, "faces": {}}'),
+    (184, '{"id": "contacts_action", "kind": "faction_action", "name": "Faction Action: Contacts", "source": "example", "provisional": {"action": "the base game\'s Faction board is not in the rulebooks; this Action is the project\'s stand-in (a source of Contacts, so that Deals, Razing and Destroying a Machine can happen in a played game)"}, "at": null, "texts": {"action": "spend 1 resource, 1 worker: gain 1 red contact and gain 1 blue contact"}, "slots": {"action": ["contacts_action__action", 4]}, "faces": {}}'),
+), {})
 
 MODULE = {'id': 'base', 'name': '51st State — Base Set stand-ins', 'source': 'example', 'note': "Not the Base Set: the base game's 88 cards are not in the rulebooks. Examples and two cards named by the Moloch rulebook.", 'setup': [], 'file': 'data/fifty_first_state/base.yaml'}
-
-CARDS = {
-    'brick_supplier': {**{'id': 'brick_supplier', 'kind': 'location', 'name': 'Brick Supplier', 'set': 'base', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'note': "The example's text calls it 'Brick Provider'; the pictured card is printed 'Brick Supplier'.", 'rows': ['production'], 'icons': ['orange', 'worker'], 'distance': 2, 'provisional': {'rows': 'not printed in the rulebook text; a Brick Location taken to be a Production Location', 'icons': "not printed in the text; chosen so that the rulebook's example works as it says: Mother (green or worker) can hit only this one, Juggernaut (orange or purple) either", 'distance': 'not printed in the rulebook text', 'production': 'not printed in the rulebook text', 'spoils': 'not printed in the rulebook text'}, 'at': 'data/fifty_first_state/base.yaml:11', 'texts': {'production': 'gain 1 brick', 'deal': 'gain 1 brick', 'spoils': 'gain 2 brick'}}, 'slots': {'production': brick_supplier__production, 'deal': brick_supplier__deal, 'spoils': brick_supplier__spoils}, 'faces': {}},
-    'brick_storage': {**{'id': 'brick_storage', 'kind': 'location', 'name': 'Brick Storage', 'set': 'base', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'note': "The example's text calls it 'Brick Depot'; the pictured card is printed 'Brick Storage'.", 'rows': ['feature'], 'icons': ['orange'], 'distance': 2, 'provisional': {'rows': 'not printed in the rulebook text', 'icons': 'not printed in the text; see brick_supplier', 'distance': 'not printed in the rulebook text', 'feature': 'not printed in the rulebook text', 'spoils': 'not printed in the rulebook text'}, 'at': 'data/fifty_first_state/base.yaml:29', 'texts': {'feature': 'gain 1 brick', 'deal': 'gain 1 brick', 'spoils': 'gain 2 brick'}}, 'slots': {'feature': brick_storage__feature, 'deal': brick_storage__deal, 'spoils': brick_storage__spoils}, 'faces': {}},
-    'oil_rig': {**{'id': 'oil_rig', 'kind': 'location', 'name': 'Oil Rig', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['green'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:49', 'texts': {'production': 'gain 1 fuel', 'deal': 'gain 1 fuel', 'spoils': 'gain 2 fuel'}}, 'slots': {'production': oil_rig__production, 'deal': oil_rig__deal, 'spoils': oil_rig__spoils}, 'faces': {}},
-    'iron_mine': {**{'id': 'iron_mine', 'kind': 'location', 'name': 'Iron Mine', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['grey'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:61', 'texts': {'production': 'gain 1 iron', 'deal': 'gain 1 iron', 'spoils': 'gain 2 iron'}}, 'slots': {'production': iron_mine__production, 'deal': iron_mine__deal, 'spoils': iron_mine__spoils}, 'faces': {}},
-    'gun_shop': {**{'id': 'gun_shop', 'kind': 'location', 'name': 'Gun Shop', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['red'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:73', 'texts': {'production': 'gain 1 gun', 'deal': 'gain 1 gun', 'spoils': 'gain 2 gun'}}, 'slots': {'production': gun_shop__production, 'deal': gun_shop__deal, 'spoils': gun_shop__spoils}, 'faces': {}},
-    'foundry': {**{'id': 'foundry', 'kind': 'location', 'name': 'Foundry', 'set': 'base', 'source': 'example', 'rows': ['production'], 'icons': ['grey'], 'distance': 2, 'note': "Counts types in its owner's State: a Hacked Conflagrator taking its Production counts the Foundry owner's State (M17).", 'at': 'data/fifty_first_state/base.yaml:85', 'texts': {'production': 'gain 1 iron per location with icon grey', 'deal': 'gain 1 iron', 'spoils': 'gain 2 iron'}}, 'slots': {'production': foundry__production, 'deal': foundry__deal, 'spoils': foundry__spoils}, 'faces': {}},
-    'trading_post': {**{'id': 'trading_post', 'kind': 'location', 'name': 'Trading Post', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'at': 'data/fifty_first_state/base.yaml:97', 'texts': {'action': 'spend 1 brick: gain 1 blue contact', 'deal': 'gain 1 blue contact', 'spoils': 'gain 1 red contact'}}, 'slots': {'action': trading_post__action, 'deal': trading_post__deal, 'spoils': trading_post__spoils}, 'faces': {}},
-    'barracks': {**{'id': 'barracks', 'kind': 'location', 'name': 'Barracks', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['action'], 'icons': ['red', 'worker'], 'distance': 2, 'at': 'data/fifty_first_state/base.yaml:109', 'texts': {'action': 'spend 1 gun, 1 worker: gain 1 vp', 'deal': 'gain 1 worker', 'spoils': 'gain 1 gun'}}, 'slots': {'action': barracks__action, 'deal': barracks__deal, 'spoils': barracks__spoils}, 'faces': {}},
-    'monument': {**{'id': 'monument', 'kind': 'location', 'name': 'Monument', 'set': 'base', 'source': 'example', 'rows': ['feature'], 'icons': ['purple'], 'distance': 3, 'at': 'data/fifty_first_state/base.yaml:121', 'texts': {'feature': 'gain 1 vp', 'deal': 'gain 1 vp', 'spoils': 'gain 1 vp'}}, 'slots': {'feature': monument__feature, 'deal': monument__deal, 'spoils': monument__spoils}, 'faces': {}},
-    'refugee_camp': {**{'id': 'refugee_camp', 'kind': 'location', 'name': 'Refugee Camp', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['worker'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:132', 'texts': {'production': 'gain 1 worker', 'deal': 'gain 1 worker', 'spoils': 'gain 1 worker'}}, 'slots': {'production': refugee_camp__production, 'deal': refugee_camp__deal, 'spoils': refugee_camp__spoils}, 'faces': {}},
-    'scrap_pile': {**{'id': 'scrap_pile', 'kind': 'location', 'name': 'Scrap Pile', 'set': 'base', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['grey', 'card'], 'distance': 1, 'at': 'data/fifty_first_state/base.yaml:144', 'texts': {'production': 'gain 1 resource', 'deal': 'gain 1 card', 'spoils': 'gain 1 card'}}, 'slots': {'production': scrap_pile__production, 'deal': scrap_pile__deal, 'spoils': scrap_pile__spoils}, 'faces': {}},
-    'work_action': {**{'id': 'work_action', 'kind': 'faction_action', 'name': 'Faction Action: Work', 'source': 'example', 'icons': ['action'], 'provisional': {'action': "the base game's Faction board is not in the rulebooks; this Action is the project's stand-in", 'icons': "this is the Action the Conflagrator targets ('[Action icon]', itself an uncertain reading)"}, 'at': 'data/fifty_first_state/base.yaml:158', 'texts': {'action': 'spend 2 worker: gain 1 resource'}}, 'slots': {'action': work_action__action}, 'faces': {}},
-    'salvage_action': {**{'id': 'salvage_action', 'kind': 'faction_action', 'name': 'Faction Action: Salvage', 'source': 'example', 'icons': ['gear'], 'provisional': {'action': "the base game's Faction board is not in the rulebooks; this Action is the project's stand-in", 'icons': "the Action 'to gain a [gear icon]' of the Appallach Federation clarification (M19), an uncertain reading"}, 'at': 'data/fifty_first_state/base.yaml:167', 'texts': {'action': 'spend 1 worker: gain 1 card'}}, 'slots': {'action': salvage_action__action}, 'faces': {}},
-    'recruit_action': {**{'id': 'recruit_action', 'kind': 'faction_action', 'name': 'Faction Action: Recruit', 'source': 'example', 'icons': ['worker'], 'provisional': {'action': "the base game's Faction board is not in the rulebooks; this Action is the project's stand-in"}, 'at': 'data/fifty_first_state/base.yaml:176', 'texts': {'action': 'discard 2 cards from your hand: gain 1 worker'}}, 'slots': {'action': recruit_action__action}, 'faces': {}},
-    'contacts_action': {**{'id': 'contacts_action', 'kind': 'faction_action', 'name': 'Faction Action: Contacts', 'source': 'example', 'provisional': {'action': "the base game's Faction board is not in the rulebooks; this Action is the project's stand-in (a source of Contacts, so that Deals, Razing and Destroying a Machine can happen in a played game)"}, 'at': 'data/fifty_first_state/base.yaml:184', 'texts': {'action': 'spend 1 resource, 1 worker: gain 1 red contact and gain 1 blue contact'}}, 'slots': {'action': contacts_action__action}, 'faces': {}},
-}
 
 RULES = {}
 

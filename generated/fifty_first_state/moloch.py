@@ -3,261 +3,260 @@
 
 """Compiled card effects. See the header for provenance."""
 from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.tables import card_table
 
-_C0 = Sel(category='thing', noun='location', amount=1, owner='you', filters=(('icon', ('green', 'worker')),))
-_C1 = Sel(category='good', noun='fuel', amount=2)
-_C2 = Sel(category='thing', noun='location', amount=1, owner='you', filters=(('icon', ('orange', 'purple')),))
-_C3 = Sel(category='good', noun='brick', amount=2)
-_C4 = Sel(category='thing', noun='faction action', amount=1, owner='you', filters=(('icon', ('action',)),))
-_C5 = Sel(category='thing', noun='production location', owner='enemy', filters=(('without', 'feature'),))
-_C6 = Sel(category='good', noun='goods', of=Sel(category='var', noun='target'))
-_C7 = Sel(category='player', noun='owner', owner='var:target')
-_C8 = Sel(category='good', noun='fuel', amount=1)
-_C9 = Sel(category='card', noun='card', amount=1)
-_C10 = Sel(category='zone', noun='hand', owner='you')
-_C11 = Sel(category='good', noun='gun', amount=1)
-_C12 = Sel(category='good', noun='red_contact', amount=1)
-_C13 = Sel(category='thing', noun='deal', amount=1, owner='you')
-_C14 = Sel(category='good', noun='iron', amount=1)
-_C15 = Sel(category='good', noun='vp', amount=1, per=Sel(category='thing', noun='deployed machine'))
-_C16 = Sel(category='good', noun='brick', amount=1)
-_C17 = Sel(category='thing', noun='production location', amount=1, owner='you')
-_C18 = Sel(category='thing', noun='location', amount=1, owner='you', filters=(('icon', ('red', 'grey')),))
-_C19 = Sel(category='card', noun='hacked', amount=1)
-_C20 = Sel(category='thing', noun='faction action', amount=UpTo(n=1), owner='you', filters=(('icon', ('gear',)),))
-_C21 = Sel(category='good', noun='worker', amount=2)
-_C22 = Sel(category='good', noun='blue_contact', amount=1)
-_C23 = Sel(category='thing', noun='deployed machine')
-_C24 = Sel(category='good', noun='worker', amount=1)
-_C25 = Sel(category='good', noun='iron')
-_C26 = Sel(category='good', noun='vp', amount=1)
-_C27 = Sel(category='thing', noun='ruins', amount=1)
-_C28 = Sel(category='good', noun='card', amount=1)
-_C29 = Sel(category='good', noun='vp', amount=2, per=Sel(category='thing', noun='deployed machine'))
+_C_0d844172b961 = Sel(category='thing', noun='location', amount=1, owner='you', filters=(('icon', ('green', 'worker')),))
+_C_0035bb6f8e76 = Sel(category='good', noun='fuel', amount=2)
+_C_6b4b3104b095 = Sel(category='thing', noun='location', amount=1, owner='you', filters=(('icon', ('orange', 'purple')),))
+_C_df4bc09b6f83 = Sel(category='good', noun='brick', amount=2)
+_C_5be5db7c610a = Sel(category='thing', noun='faction action', amount=1, owner='you', filters=(('icon', ('action',)),))
+_C_b820e21928d9 = Sel(category='thing', noun='production location', owner='enemy', filters=(('without', 'feature'),))
+_C_9f324a5d496b = Sel(category='good', noun='goods', of=Sel(category='var', noun='target'))
+_C_22d987cd64ef = Sel(category='player', noun='owner', owner='var:target')
+_C_f9f8c10288fd = Sel(category='good', noun='fuel', amount=1)
+_C_212f55e9a554 = Sel(category='card', noun='card', amount=1)
+_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
+_C_42527f54a88e = Sel(category='good', noun='gun', amount=1)
+_C_4a25f9e541cf = Sel(category='good', noun='red_contact', amount=1)
+_C_729b2e917609 = Sel(category='thing', noun='deal', amount=1, owner='you')
+_C_3392e827d5a9 = Sel(category='good', noun='iron', amount=1)
+_C_2defa868283c = Sel(category='good', noun='vp', amount=1, per=Sel(category='thing', noun='deployed machine'))
+_C_8a84f7b30808 = Sel(category='good', noun='brick', amount=1)
+_C_eb08ef288a16 = Sel(category='thing', noun='production location', amount=1, owner='you')
+_C_91d434449faf = Sel(category='thing', noun='location', amount=1, owner='you', filters=(('icon', ('red', 'grey')),))
+_C_a27697f341a2 = Sel(category='card', noun='hacked', amount=1)
+_C_4a332bc56ae8 = Sel(category='thing', noun='faction action', amount=UpTo(n=1), owner='you', filters=(('icon', ('gear',)),))
+_C_e9b3f9694eaf = Sel(category='good', noun='worker', amount=2)
+_C_378d7173316f = Sel(category='good', noun='blue_contact', amount=1)
+_C_a58a257bf001 = Sel(category='thing', noun='deployed machine')
+_C_f427a13fa14a = Sel(category='good', noun='worker', amount=1)
+_C_a6d6d03bf2ca = Sel(category='good', noun='iron')
+_C_817833670db7 = Sel(category='good', noun='vp', amount=1)
+_C_aa79ce3431b7 = Sel(category='thing', noun='ruins', amount=1)
+_C_b37578e7228c = Sel(category='good', noun='card', amount=1)
+_C_a41eaec6e615 = Sel(category='good', noun='vp', amount=2, per=Sel(category='thing', noun='deployed machine'))
 
 
 def mother__assault(ctx):
     # data/fifty_first_state/moloch.yaml:28 card 'mother' assault
     # 'raze 1 of your locations with icon green or worker'
-    ctx.call('raze', (_C0,), {})
+    ctx.call('raze', (_C_0d844172b961,), {})
 
 
 def mother__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:34 card 'mother' production
     # 'gain 2 fuel'
-    ctx.call('gain', (_C1,), {})
+    ctx.call('gain', (_C_0035bb6f8e76,), {})
 
 
 def juggernaut__assault(ctx):
     # data/fifty_first_state/moloch.yaml:53 card 'juggernaut' assault
     # 'raze 1 of your locations with icon orange or purple'
-    ctx.call('raze', (_C2,), {})
+    ctx.call('raze', (_C_6b4b3104b095,), {})
 
 
 def juggernaut__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:59 card 'juggernaut' production
     # 'gain 2 brick'
-    ctx.call('gain', (_C3,), {})
+    ctx.call('gain', (_C_df4bc09b6f83,), {})
 
 
 def conflagrator__assault(ctx):
     # data/fifty_first_state/moloch.yaml:78 card 'conflagrator' assault
     # 'block 1 of your faction actions with icon action until cleanup'
-    ctx.call('block', (_C4,), {'until': Phase(name='cleanup')})
+    ctx.call('block', (_C_5be5db7c610a,), {'until': Phase(name='cleanup')})
 
 
 def conflagrator__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:85 card 'conflagrator' production
     # "choose enemy production location without feature as target; gain goods of target instead of target'
-    ctx.choose(_C5, 'target')
-    ctx.call('gain', (_C6,), {'instead of': _C7})
+    ctx.choose(_C_b820e21928d9, 'target')
+    ctx.call('gain', (_C_9f324a5d496b,), {'instead of': _C_22d987cd64ef})
 
 
 def conflagrator__hacked__building_bonus(ctx):
     # data/fifty_first_state/moloch.yaml:86 card 'conflagrator' building_bonus
     # 'choose enemy production location without feature as target; gain goods of target'
-    ctx.choose(_C5, 'target')
-    ctx.call('gain', (_C6,), {})
+    ctx.choose(_C_b820e21928d9, 'target')
+    ctx.call('gain', (_C_9f324a5d496b,), {})
 
 
 def leech__assault(ctx):
     # data/fifty_first_state/moloch.yaml:104 card 'leech' assault
     # 'lose 2 fuel'
-    ctx.call('lose', (_C1,), {})
+    ctx.call('lose', (_C_0035bb6f8e76,), {})
 
 
 def leech__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:105 card 'leech' production
     # 'gain 1 fuel'
-    ctx.call('gain', (_C8,), {})
+    ctx.call('gain', (_C_f9f8c10288fd,), {})
 
 
 def shredder__assault(ctx):
     # data/fifty_first_state/moloch.yaml:113 card 'shredder' assault
     # 'discard 1 card from your hand'
-    ctx.call('discard', (_C9,), {'from': _C10})
+    ctx.call('discard', (_C_212f55e9a554,), {'from': _C_775d32900e3b})
 
 
 def shredder__hacked__action(ctx):
     # data/fifty_first_state/moloch.yaml:114 card 'shredder' action
     # 'spend 1 gun: gain 1 red contact'
-    ctx.call('spend', (_C11,), {}, strict=True)
-    ctx.call('gain', (_C12,), {})
+    ctx.call('spend', (_C_42527f54a88e,), {}, strict=True)
+    ctx.call('gain', (_C_4a25f9e541cf,), {})
 
 
 def wrecker__assault(ctx):
     # data/fifty_first_state/moloch.yaml:122 card 'wrecker' assault
     # 'discard 1 of your deals'
-    ctx.call('discard', (_C13,), {})
+    ctx.call('discard', (_C_729b2e917609,), {})
 
 
 def wrecker__hacked__feature(ctx):
     # data/fifty_first_state/moloch.yaml:123 card 'wrecker' feature
     # 'gain 1 iron'
-    ctx.call('gain', (_C14,), {})
+    ctx.call('gain', (_C_3392e827d5a9,), {})
 
 
 def tithe_engine__assault(ctx):
     # data/fifty_first_state/moloch.yaml:131 card 'tithe_engine' assault
     # 'lose 1 vp per deployed machine'
-    ctx.call('lose', (_C15,), {})
+    ctx.call('lose', (_C_2defa868283c,), {})
 
 
 def tithe_engine__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:132 card 'tithe_engine' production
     # 'gain 1 brick'
-    ctx.call('gain', (_C16,), {})
+    ctx.call('gain', (_C_8a84f7b30808,), {})
 
 
 def scorcher__assault(ctx):
     # data/fifty_first_state/moloch.yaml:140 card 'scorcher' assault
     # 'raze 1 of your production locations'
-    ctx.call('raze', (_C17,), {})
+    ctx.call('raze', (_C_eb08ef288a16,), {})
 
 
 def scorcher__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:141 card 'scorcher' production
     # 'gain 1 gun'
-    ctx.call('gain', (_C11,), {})
+    ctx.call('gain', (_C_42527f54a88e,), {})
 
 
 def stalker__assault(ctx):
     # data/fifty_first_state/moloch.yaml:149 card 'stalker' assault
     # 'raze 1 of your locations with icon red or grey'
-    ctx.call('raze', (_C18,), {})
+    ctx.call('raze', (_C_91d434449faf,), {})
 
 
 def stalker__hacked__action(ctx):
     # data/fifty_first_state/moloch.yaml:150 card 'stalker' action
     # 'spend 1 iron: draw 1 hacked'
-    ctx.call('spend', (_C14,), {}, strict=True)
-    ctx.call('draw', (_C19,), {})
+    ctx.call('spend', (_C_3392e827d5a9,), {}, strict=True)
+    ctx.call('draw', (_C_a27697f341a2,), {})
 
 
 def appallach_federation__on_play(ctx):
     # data/fifty_first_state/moloch.yaml:162 card 'appallach_federation' on_play
     # 'block up to 1 of your faction actions with icon gear'
-    ctx.call('block', (_C20,), {})
+    ctx.call('block', (_C_4a332bc56ae8,), {})
 
 
 def hacker_den__action(ctx):
     # data/fifty_first_state/moloch.yaml:177 card 'hacker_den' action
     # 'spend 2 worker: draw 1 hacked'
-    ctx.call('spend', (_C21,), {}, strict=True)
-    ctx.call('draw', (_C19,), {})
+    ctx.call('spend', (_C_e9b3f9694eaf,), {}, strict=True)
+    ctx.call('draw', (_C_a27697f341a2,), {})
 
 
 def hacker_den__deal(ctx):
     # data/fifty_first_state/moloch.yaml:178 card 'hacker_den' deal
     # 'gain 1 blue contact'
-    ctx.call('gain', (_C22,), {})
+    ctx.call('gain', (_C_378d7173316f,), {})
 
 
 def machine_graveyard__action(ctx):
     # data/fifty_first_state/moloch.yaml:187 card 'machine_graveyard' action
     # 'x is the number of deployed machines (min 1); spend 1 worker: gain x iron'
-    ctx.let_x(ctx.count(_C23), 1, 'x is the number of deployed machines (min 1)')
-    ctx.call('spend', (_C24,), {}, strict=True)
-    ctx.call('gain', (_C25.with_amount(ctx.x),), {})
+    ctx.let_x(ctx.count(_C_a58a257bf001), 1, 'x is the number of deployed machines (min 1)')
+    ctx.call('spend', (_C_f427a13fa14a,), {}, strict=True)
+    ctx.call('gain', (_C_a6d6d03bf2ca.with_amount(ctx.x),), {})
 
 
 def machine_graveyard__deal(ctx):
     # data/fifty_first_state/moloch.yaml:188 card 'machine_graveyard' deal
     # 'gain 1 iron'
-    ctx.call('gain', (_C14,), {})
+    ctx.call('gain', (_C_3392e827d5a9,), {})
 
 
 def salvage_refinery__production(ctx):
     # data/fifty_first_state/moloch.yaml:199 card 'salvage_refinery' production
     # 'gain 1 iron'
-    ctx.call('gain', (_C14,), {})
+    ctx.call('gain', (_C_3392e827d5a9,), {})
 
 
 def salvage_refinery__feature(ctx):
     # data/fifty_first_state/moloch.yaml:200 card 'salvage_refinery' feature
     # 'gain 1 vp'
-    ctx.call('gain', (_C26,), {})
+    ctx.call('gain', (_C_817833670db7,), {})
 
 
 def salvage_refinery__deal(ctx):
     # data/fifty_first_state/moloch.yaml:201 card 'salvage_refinery' deal
     # 'gain 1 iron'
-    ctx.call('gain', (_C14,), {})
+    ctx.call('gain', (_C_3392e827d5a9,), {})
 
 
 def armory_vault__action(ctx):
     # data/fifty_first_state/moloch.yaml:212 card 'armory_vault' action
     # 'spend 1 worker: store 1 iron and store 1 red contact'
-    ctx.call('spend', (_C24,), {}, strict=True)
-    ctx.call('store', (_C14,), {})
-    ctx.call('store', (_C12,), {})
+    ctx.call('spend', (_C_f427a13fa14a,), {}, strict=True)
+    ctx.call('store', (_C_3392e827d5a9,), {})
+    ctx.call('store', (_C_4a25f9e541cf,), {})
 
 
 def armory_vault__deal(ctx):
     # data/fifty_first_state/moloch.yaml:213 card 'armory_vault' deal
     # 'gain 1 gun'
-    ctx.call('gain', (_C11,), {})
+    ctx.call('gain', (_C_42527f54a88e,), {})
 
 
 def ruin_pickers__production(ctx):
     # data/fifty_first_state/moloch.yaml:224 card 'ruin_pickers' production
     # 'gain 1 ruins'
-    ctx.call('gain', (_C27,), {})
+    ctx.call('gain', (_C_aa79ce3431b7,), {})
 
 
 def ruin_pickers__deal(ctx):
     # data/fifty_first_state/moloch.yaml:225 card 'ruin_pickers' deal
     # 'gain 1 card'
-    ctx.call('gain', (_C28,), {})
+    ctx.call('gain', (_C_b37578e7228c,), {})
 
 
 def rule__end_game_penalty(ctx):
     # data/fifty_first_state/moloch.yaml:240 end_game_penalty
     # 'lose 2 vp per deployed machine'
-    ctx.call('lose', (_C29,), {})
+    ctx.call('lose', (_C_a41eaec6e615,), {})
 
 
-LINE_MAP = {'appallach_federation__on_play': "data/fifty_first_state/moloch.yaml:162 card 'appallach_federation' on_play", 'armory_vault__action': "data/fifty_first_state/moloch.yaml:212 card 'armory_vault' action", 'armory_vault__deal': "data/fifty_first_state/moloch.yaml:213 card 'armory_vault' deal", 'conflagrator__assault': "data/fifty_first_state/moloch.yaml:78 card 'conflagrator' assault", 'conflagrator__hacked__building_bonus': "data/fifty_first_state/moloch.yaml:86 card 'conflagrator' building_bonus", 'conflagrator__hacked__production': "data/fifty_first_state/moloch.yaml:85 card 'conflagrator' production", 'hacker_den__action': "data/fifty_first_state/moloch.yaml:177 card 'hacker_den' action", 'hacker_den__deal': "data/fifty_first_state/moloch.yaml:178 card 'hacker_den' deal", 'juggernaut__assault': "data/fifty_first_state/moloch.yaml:53 card 'juggernaut' assault", 'juggernaut__hacked__production': "data/fifty_first_state/moloch.yaml:59 card 'juggernaut' production", 'leech__assault': "data/fifty_first_state/moloch.yaml:104 card 'leech' assault", 'leech__hacked__production': "data/fifty_first_state/moloch.yaml:105 card 'leech' production", 'machine_graveyard__action': "data/fifty_first_state/moloch.yaml:187 card 'machine_graveyard' action", 'machine_graveyard__deal': "data/fifty_first_state/moloch.yaml:188 card 'machine_graveyard' deal", 'mother__assault': "data/fifty_first_state/moloch.yaml:28 card 'mother' assault", 'mother__hacked__production': "data/fifty_first_state/moloch.yaml:34 card 'mother' production", 'ruin_pickers__deal': "data/fifty_first_state/moloch.yaml:225 card 'ruin_pickers' deal", 'ruin_pickers__production': "data/fifty_first_state/moloch.yaml:224 card 'ruin_pickers' production", 'rule__end_game_penalty': 'data/fifty_first_state/moloch.yaml:240 end_game_penalty', 'salvage_refinery__deal': "data/fifty_first_state/moloch.yaml:201 card 'salvage_refinery' deal", 'salvage_refinery__feature': "data/fifty_first_state/moloch.yaml:200 card 'salvage_refinery' feature", 'salvage_refinery__production': "data/fifty_first_state/moloch.yaml:199 card 'salvage_refinery' production", 'scorcher__assault': "data/fifty_first_state/moloch.yaml:140 card 'scorcher' assault", 'scorcher__hacked__production': "data/fifty_first_state/moloch.yaml:141 card 'scorcher' production", 'shredder__assault': "data/fifty_first_state/moloch.yaml:113 card 'shredder' assault", 'shredder__hacked__action': "data/fifty_first_state/moloch.yaml:114 card 'shredder' action", 'stalker__assault': "data/fifty_first_state/moloch.yaml:149 card 'stalker' assault", 'stalker__hacked__action': "data/fifty_first_state/moloch.yaml:150 card 'stalker' action", 'tithe_engine__assault': "data/fifty_first_state/moloch.yaml:131 card 'tithe_engine' assault", 'tithe_engine__hacked__production': "data/fifty_first_state/moloch.yaml:132 card 'tithe_engine' production", 'wrecker__assault': "data/fifty_first_state/moloch.yaml:122 card 'wrecker' assault", 'wrecker__hacked__feature': "data/fifty_first_state/moloch.yaml:123 card 'wrecker' feature"}
+CARDS, LINE_MAP = card_table(globals(), 'data/fifty_first_state/moloch.yaml', (
+    (20, '{"id": "mother", "kind": "machine", "name": "Mother", "source": "rulebook 000_3e37b2ec99b6decd.txt", "text": "ASSAULT: One of your [green icon] or [grey icon with a white figure] is Razed.", "code": ["fuel", "worker"], "defense": 3, "rage": false, "provisional": {"code": "not printed in the rulebook text", "defense": "not printed in the rulebook text", "rage": "not printed in the rulebook text", "hacked.rows": "the Hacked side is not described; its type follows the first Resource of the (provisional) Code (M01)", "hacked.icons": "the Hacked side\'s type icon matches the first Resource of the Code (M01), which is provisional", "hacked.production": "the Hacked side\'s effects are not printed in the rulebook text"}, "uncertain": {"assault": "icons read from low-resolution card art: [green icon] taken as the green (Fuel) type icon, [grey icon with a white figure] as the figure (Worker) type icon; it could be the grey (Iron) icon"}, "at": null, "texts": {"assault": "raze 1 of your locations with icon green or worker"}, "slots": {"assault": ["mother__assault", 8]}, "faces": {"hacked": {"distance": 1, "spoils": 3, "rows": ["production"], "icons": ["green"], "texts": {"production": "gain 2 fuel"}, "slots": {"production": ["mother__hacked__production", 14]}}}}'),
+    (45, '{"id": "juggernaut", "kind": "machine", "name": "Juggernaut", "source": "rulebook 000_3e37b2ec99b6decd.txt", "text": "ASSAULT: One of your [orange icon] or [purple icon] is Razed.", "code": ["brick", "brick", "worker"], "defense": 4, "rage": true, "provisional": {"code": "not printed in the rulebook text", "defense": "not printed in the rulebook text", "rage": "not printed in the rulebook text", "hacked.rows": "the Hacked side is not described; its type follows the first Resource of the (provisional) Code (M01)", "hacked.icons": "the Hacked side\'s type icon matches the first Resource of the Code (M01), which is provisional", "hacked.production": "the Hacked side\'s effects are not printed in the rulebook text"}, "uncertain": {"assault": "icons read from low-resolution card art: [orange icon] taken as the orange (Brick) type icon, [purple icon] as the purple star (VP) type icon"}, "at": null, "texts": {"assault": "raze 1 of your locations with icon orange or purple"}, "slots": {"assault": ["juggernaut__assault", 8]}, "faces": {"hacked": {"distance": 1, "spoils": 3, "rows": ["production"], "icons": ["orange"], "texts": {"production": "gain 2 brick"}, "slots": {"production": ["juggernaut__hacked__production", 14]}}}}'),
+    (70, '{"id": "conflagrator", "kind": "machine", "name": "Conflagrator", "source": "rulebook 000_3e37b2ec99b6decd.txt", "text": "ASSAULT: Place [gear icon] on the [Action icon] Action on your Faction board. It is unavailable until the [gear icon] is removed. Remove the [gear icon] during the Cleanup phase.", "code": ["iron", "worker"], "defense": 4, "rage": false, "provisional": {"code": "not printed in the rulebook text (the design card\'s sketch: iron, worker)", "rage": "not printed in the rulebook text", "hacked.rows": "the Hacked side has a PRODUCTION, so it is placed in the Production row; its type follows the (provisional) Code", "hacked.icons": "the Hacked side\'s type icon matches the first Resource of the Code (M01), which is provisional"}, "uncertain": {"assault": "the [gear icon] and [Action icon] were read from low-resolution card art (the rulebook says so): which Faction board Action is blocked is uncertain"}, "note": "Defense 4 is printed (M18). Hacked side text (M17): PRODUCTION: Choose an enemy Production Location and you gain the Good(s) it provides instead of its owner. BUILDING BONUS: Choose an enemy Production Location and gain the Good(s) it provides. May not target a Production Location with Features.", "at": null, "texts": {"assault": "block 1 of your faction actions with icon action until cleanup"}, "slots": {"assault": ["conflagrator__assault", 8]}, "faces": {"hacked": {"distance": 1, "spoils": 3, "rows": ["production"], "icons": ["grey"], "diverts": true, "texts": {"production": "choose enemy production location without feature as target; gain goods of target instead of target\'s owner", "building_bonus": "choose enemy production location without feature as target; gain goods of target"}, "slots": {"production": ["conflagrator__hacked__production", 15], "building_bonus": ["conflagrator__hacked__building_bonus", 16]}}}}'),
+    (97, '{"id": "leech", "kind": "machine", "name": "Leech", "source": "example", "code": ["fuel", "fuel"], "defense": 2, "rage": true, "at": null, "texts": {"assault": "lose 2 fuel"}, "slots": {"assault": ["leech__assault", 7]}, "faces": {"hacked": {"distance": 1, "spoils": 3, "rows": ["production"], "icons": ["green"], "texts": {"production": "gain 1 fuel"}, "slots": {"production": ["leech__hacked__production", 8]}}}}'),
+    (106, '{"id": "shredder", "kind": "machine", "name": "Shredder", "source": "example", "code": ["gun", "worker"], "defense": 3, "rage": false, "at": null, "texts": {"assault": "discard 1 card from your hand"}, "slots": {"assault": ["shredder__assault", 7]}, "faces": {"hacked": {"distance": 1, "spoils": 3, "rows": ["action"], "icons": ["red"], "texts": {"action": "spend 1 gun: gain 1 red contact"}, "slots": {"action": ["shredder__hacked__action", 8]}}}}'),
+    (115, '{"id": "wrecker", "kind": "machine", "name": "Wrecker", "source": "example", "code": ["iron", "iron"], "defense": 2, "rage": true, "at": null, "texts": {"assault": "discard 1 of your deals"}, "slots": {"assault": ["wrecker__assault", 7]}, "faces": {"hacked": {"distance": 1, "spoils": 3, "rows": ["feature"], "icons": ["grey"], "texts": {"feature": "gain 1 iron"}, "slots": {"feature": ["wrecker__hacked__feature", 8]}}}}'),
+    (124, '{"id": "tithe_engine", "kind": "machine", "name": "Tithe Engine", "source": "example", "code": ["brick", "fuel", "worker"], "defense": 3, "rage": false, "at": null, "texts": {"assault": "lose 1 vp per deployed machine"}, "slots": {"assault": ["tithe_engine__assault", 7]}, "faces": {"hacked": {"distance": 1, "spoils": 3, "rows": ["production"], "icons": ["orange"], "texts": {"production": "gain 1 brick"}, "slots": {"production": ["tithe_engine__hacked__production", 8]}}}}'),
+    (133, '{"id": "scorcher", "kind": "machine", "name": "Scorcher", "source": "example", "code": ["gun", "gun"], "defense": 3, "rage": true, "at": null, "texts": {"assault": "raze 1 of your production locations"}, "slots": {"assault": ["scorcher__assault", 7]}, "faces": {"hacked": {"distance": 1, "spoils": 3, "rows": ["production"], "icons": ["red"], "texts": {"production": "gain 1 gun"}, "slots": {"production": ["scorcher__hacked__production", 8]}}}}'),
+    (142, '{"id": "stalker", "kind": "machine", "name": "Stalker", "source": "example", "code": ["iron", "fuel"], "defense": 2, "rage": false, "at": null, "texts": {"assault": "raze 1 of your locations with icon red or grey"}, "slots": {"assault": ["stalker__assault", 7]}, "faces": {"hacked": {"distance": 1, "spoils": 3, "rows": ["action"], "icons": ["grey"], "texts": {"action": "spend 1 iron: draw 1 hacked"}, "slots": {"action": ["stalker__hacked__action", 8]}}}}'),
+    (153, '{"id": "appallach_federation", "kind": "location", "name": "Appallach Federation", "set": "moloch", "source": "rulebook 000_3e37b2ec99b6decd.txt", "text": "When you play the Appallach Federation you may place a [orange icon] on your Faction board to indicate that you may not perform an Action to gain a [gear icon].", "rows": ["action"], "icons": ["blue"], "distance": 2, "provisional": {"rows": "the card itself is not printed in the rulebook, only its clarification", "icons": "not printed in the rulebook text", "distance": "not printed in the rulebook text"}, "uncertain": {"on_play": "the [orange icon] marker and the [gear icon] were read from low-resolution card art (the rulebook says so); modelled as an optional marker on the Faction board Action with the gear icon"}, "at": null, "texts": {"on_play": "block up to 1 of your faction actions with icon gear"}, "slots": {"on_play": ["appallach_federation__on_play", 9]}, "faces": {}}'),
+    (169, '{"id": "hacker_den", "kind": "location", "name": "Hacker Den", "set": "moloch", "source": "example", "rows": ["action"], "icons": ["blue"], "distance": 2, "at": null, "texts": {"action": "spend 2 worker: draw 1 hacked", "deal": "gain 1 blue contact"}, "slots": {"action": ["hacker_den__action", 8], "deal": ["hacker_den__deal", 9]}, "faces": {}}'),
+    (179, '{"id": "machine_graveyard", "kind": "location", "name": "Machine Graveyard", "set": "moloch", "source": "example", "rows": ["action"], "icons": ["grey"], "distance": 2, "note": "X is the number of Deployed Machines (min. 1 Deployed): the Action can be used only while a Machine is Deployed (M16).", "at": null, "texts": {"action": "x is the number of deployed machines (min 1); spend 1 worker: gain x iron", "deal": "gain 1 iron"}, "slots": {"action": ["machine_graveyard__action", 8], "deal": ["machine_graveyard__deal", 9]}, "faces": {}}'),
+    (190, '{"id": "salvage_refinery", "kind": "location", "name": "Salvage Refinery", "set": "moloch", "source": "example", "count": 2, "rows": ["production", "feature"], "icons": ["grey"], "distance": 2, "note": "Has both a Production and a Feature: counted in both rows, placed in the Production row (M15).", "at": null, "texts": {"production": "gain 1 iron", "feature": "gain 1 vp", "deal": "gain 1 iron"}, "slots": {"production": ["salvage_refinery__production", 9], "feature": ["salvage_refinery__feature", 10], "deal": ["salvage_refinery__deal", 11]}, "faces": {}}'),
+    (203, '{"id": "armory_vault", "kind": "location", "name": "Armory Vault", "set": "moloch", "source": "example", "rows": ["action"], "icons": ["red"], "distance": 2, "holds_for": ["hack", "destroy"], "note": "Goods stored here may only be used to Hack or Destroy a Machine; they are discarded when it is Razed, Developed or removed (M14).", "at": null, "texts": {"action": "spend 1 worker: store 1 iron and store 1 red contact", "deal": "gain 1 gun"}, "slots": {"action": ["armory_vault__action", 9], "deal": ["armory_vault__deal", 10]}, "faces": {}}'),
+    (215, '{"id": "ruin_pickers", "kind": "location", "name": "Ruin Pickers", "set": "moloch", "source": "example", "count": 2, "rows": ["production"], "icons": ["pale_green"], "distance": 1, "at": null, "texts": {"production": "gain 1 ruins", "deal": "gain 1 card"}, "slots": {"production": ["ruin_pickers__production", 9], "deal": ["ruin_pickers__deal", 10]}, "faces": {}}'),
+), {'rule__end_game_penalty': 'data/fifty_first_state/moloch.yaml:240 end_game_penalty'})
 
 MODULE = {'id': 'moloch', 'name': '51st State: Master Set — Moloch', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'note': "The rulebook's set has 27 Moloch cards and 23 Machines; only the ones it names are transcribed, the rest here are examples.", 'setup': ['Shuffle the Moloch cards into the Base Set cards: this is the Deck (M02).', 'Shuffle all Machine cards into the Machine deck, in the middle; leave room for the Machine discard pile (M02).', 'Choose a difficulty level: Recruit, Private or Veteran (M02, table deploy).'], 'file': 'data/fifty_first_state/moloch.yaml'}
-
-CARDS = {
-    'mother': {**{'id': 'mother', 'kind': 'machine', 'name': 'Mother', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'ASSAULT: One of your [green icon] or [grey icon with a white figure] is Razed.', 'code': ['fuel', 'worker'], 'defense': 3, 'rage': False, 'provisional': {'code': 'not printed in the rulebook text', 'defense': 'not printed in the rulebook text', 'rage': 'not printed in the rulebook text', 'hacked.rows': 'the Hacked side is not described; its type follows the first Resource of the (provisional) Code (M01)', 'hacked.icons': "the Hacked side's type icon matches the first Resource of the Code (M01), which is provisional", 'hacked.production': "the Hacked side's effects are not printed in the rulebook text"}, 'uncertain': {'assault': 'icons read from low-resolution card art: [green icon] taken as the green (Fuel) type icon, [grey icon with a white figure] as the figure (Worker) type icon; it could be the grey (Iron) icon'}, 'at': 'data/fifty_first_state/moloch.yaml:20', 'texts': {'assault': 'raze 1 of your locations with icon green or worker'}}, 'slots': {'assault': mother__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['green'], 'texts': {'production': 'gain 2 fuel'}}, 'slots': {'production': mother__hacked__production}}}},
-    'juggernaut': {**{'id': 'juggernaut', 'kind': 'machine', 'name': 'Juggernaut', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'ASSAULT: One of your [orange icon] or [purple icon] is Razed.', 'code': ['brick', 'brick', 'worker'], 'defense': 4, 'rage': True, 'provisional': {'code': 'not printed in the rulebook text', 'defense': 'not printed in the rulebook text', 'rage': 'not printed in the rulebook text', 'hacked.rows': 'the Hacked side is not described; its type follows the first Resource of the (provisional) Code (M01)', 'hacked.icons': "the Hacked side's type icon matches the first Resource of the Code (M01), which is provisional", 'hacked.production': "the Hacked side's effects are not printed in the rulebook text"}, 'uncertain': {'assault': 'icons read from low-resolution card art: [orange icon] taken as the orange (Brick) type icon, [purple icon] as the purple star (VP) type icon'}, 'at': 'data/fifty_first_state/moloch.yaml:45', 'texts': {'assault': 'raze 1 of your locations with icon orange or purple'}}, 'slots': {'assault': juggernaut__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['orange'], 'texts': {'production': 'gain 2 brick'}}, 'slots': {'production': juggernaut__hacked__production}}}},
-    'conflagrator': {**{'id': 'conflagrator', 'kind': 'machine', 'name': 'Conflagrator', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'ASSAULT: Place [gear icon] on the [Action icon] Action on your Faction board. It is unavailable until the [gear icon] is removed. Remove the [gear icon] during the Cleanup phase.', 'code': ['iron', 'worker'], 'defense': 4, 'rage': False, 'provisional': {'code': "not printed in the rulebook text (the design card's sketch: iron, worker)", 'rage': 'not printed in the rulebook text', 'hacked.rows': 'the Hacked side has a PRODUCTION, so it is placed in the Production row; its type follows the (provisional) Code', 'hacked.icons': "the Hacked side's type icon matches the first Resource of the Code (M01), which is provisional"}, 'uncertain': {'assault': 'the [gear icon] and [Action icon] were read from low-resolution card art (the rulebook says so): which Faction board Action is blocked is uncertain'}, 'note': 'Defense 4 is printed (M18). Hacked side text (M17): PRODUCTION: Choose an enemy Production Location and you gain the Good(s) it provides instead of its owner. BUILDING BONUS: Choose an enemy Production Location and gain the Good(s) it provides. May not target a Production Location with Features.', 'at': 'data/fifty_first_state/moloch.yaml:70', 'texts': {'assault': 'block 1 of your faction actions with icon action until cleanup'}}, 'slots': {'assault': conflagrator__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['grey'], 'diverts': True, 'texts': {'production': "choose enemy production location without feature as target; gain goods of target instead of target's owner", 'building_bonus': 'choose enemy production location without feature as target; gain goods of target'}}, 'slots': {'production': conflagrator__hacked__production, 'building_bonus': conflagrator__hacked__building_bonus}}}},
-    'leech': {**{'id': 'leech', 'kind': 'machine', 'name': 'Leech', 'source': 'example', 'code': ['fuel', 'fuel'], 'defense': 2, 'rage': True, 'at': 'data/fifty_first_state/moloch.yaml:97', 'texts': {'assault': 'lose 2 fuel'}}, 'slots': {'assault': leech__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['green'], 'texts': {'production': 'gain 1 fuel'}}, 'slots': {'production': leech__hacked__production}}}},
-    'shredder': {**{'id': 'shredder', 'kind': 'machine', 'name': 'Shredder', 'source': 'example', 'code': ['gun', 'worker'], 'defense': 3, 'rage': False, 'at': 'data/fifty_first_state/moloch.yaml:106', 'texts': {'assault': 'discard 1 card from your hand'}}, 'slots': {'assault': shredder__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['action'], 'icons': ['red'], 'texts': {'action': 'spend 1 gun: gain 1 red contact'}}, 'slots': {'action': shredder__hacked__action}}}},
-    'wrecker': {**{'id': 'wrecker', 'kind': 'machine', 'name': 'Wrecker', 'source': 'example', 'code': ['iron', 'iron'], 'defense': 2, 'rage': True, 'at': 'data/fifty_first_state/moloch.yaml:115', 'texts': {'assault': 'discard 1 of your deals'}}, 'slots': {'assault': wrecker__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['feature'], 'icons': ['grey'], 'texts': {'feature': 'gain 1 iron'}}, 'slots': {'feature': wrecker__hacked__feature}}}},
-    'tithe_engine': {**{'id': 'tithe_engine', 'kind': 'machine', 'name': 'Tithe Engine', 'source': 'example', 'code': ['brick', 'fuel', 'worker'], 'defense': 3, 'rage': False, 'at': 'data/fifty_first_state/moloch.yaml:124', 'texts': {'assault': 'lose 1 vp per deployed machine'}}, 'slots': {'assault': tithe_engine__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['orange'], 'texts': {'production': 'gain 1 brick'}}, 'slots': {'production': tithe_engine__hacked__production}}}},
-    'scorcher': {**{'id': 'scorcher', 'kind': 'machine', 'name': 'Scorcher', 'source': 'example', 'code': ['gun', 'gun'], 'defense': 3, 'rage': True, 'at': 'data/fifty_first_state/moloch.yaml:133', 'texts': {'assault': 'raze 1 of your production locations'}}, 'slots': {'assault': scorcher__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['production'], 'icons': ['red'], 'texts': {'production': 'gain 1 gun'}}, 'slots': {'production': scorcher__hacked__production}}}},
-    'stalker': {**{'id': 'stalker', 'kind': 'machine', 'name': 'Stalker', 'source': 'example', 'code': ['iron', 'fuel'], 'defense': 2, 'rage': False, 'at': 'data/fifty_first_state/moloch.yaml:142', 'texts': {'assault': 'raze 1 of your locations with icon red or grey'}}, 'slots': {'assault': stalker__assault}, 'faces': {'hacked': {**{'distance': 1, 'spoils': 3, 'rows': ['action'], 'icons': ['grey'], 'texts': {'action': 'spend 1 iron: draw 1 hacked'}}, 'slots': {'action': stalker__hacked__action}}}},
-    'appallach_federation': {**{'id': 'appallach_federation', 'kind': 'location', 'name': 'Appallach Federation', 'set': 'moloch', 'source': 'rulebook 000_3e37b2ec99b6decd.txt', 'text': 'When you play the Appallach Federation you may place a [orange icon] on your Faction board to indicate that you may not perform an Action to gain a [gear icon].', 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'provisional': {'rows': 'the card itself is not printed in the rulebook, only its clarification', 'icons': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text'}, 'uncertain': {'on_play': 'the [orange icon] marker and the [gear icon] were read from low-resolution card art (the rulebook says so); modelled as an optional marker on the Faction board Action with the gear icon'}, 'at': 'data/fifty_first_state/moloch.yaml:153', 'texts': {'on_play': 'block up to 1 of your faction actions with icon gear'}}, 'slots': {'on_play': appallach_federation__on_play}, 'faces': {}},
-    'hacker_den': {**{'id': 'hacker_den', 'kind': 'location', 'name': 'Hacker Den', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'at': 'data/fifty_first_state/moloch.yaml:169', 'texts': {'action': 'spend 2 worker: draw 1 hacked', 'deal': 'gain 1 blue contact'}}, 'slots': {'action': hacker_den__action, 'deal': hacker_den__deal}, 'faces': {}},
-    'machine_graveyard': {**{'id': 'machine_graveyard', 'kind': 'location', 'name': 'Machine Graveyard', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['grey'], 'distance': 2, 'note': 'X is the number of Deployed Machines (min. 1 Deployed): the Action can be used only while a Machine is Deployed (M16).', 'at': 'data/fifty_first_state/moloch.yaml:179', 'texts': {'action': 'x is the number of deployed machines (min 1); spend 1 worker: gain x iron', 'deal': 'gain 1 iron'}}, 'slots': {'action': machine_graveyard__action, 'deal': machine_graveyard__deal}, 'faces': {}},
-    'salvage_refinery': {**{'id': 'salvage_refinery', 'kind': 'location', 'name': 'Salvage Refinery', 'set': 'moloch', 'source': 'example', 'count': 2, 'rows': ['production', 'feature'], 'icons': ['grey'], 'distance': 2, 'note': 'Has both a Production and a Feature: counted in both rows, placed in the Production row (M15).', 'at': 'data/fifty_first_state/moloch.yaml:190', 'texts': {'production': 'gain 1 iron', 'feature': 'gain 1 vp', 'deal': 'gain 1 iron'}}, 'slots': {'production': salvage_refinery__production, 'feature': salvage_refinery__feature, 'deal': salvage_refinery__deal}, 'faces': {}},
-    'armory_vault': {**{'id': 'armory_vault', 'kind': 'location', 'name': 'Armory Vault', 'set': 'moloch', 'source': 'example', 'rows': ['action'], 'icons': ['red'], 'distance': 2, 'holds_for': ['hack', 'destroy'], 'note': 'Goods stored here may only be used to Hack or Destroy a Machine; they are discarded when it is Razed, Developed or removed (M14).', 'at': 'data/fifty_first_state/moloch.yaml:203', 'texts': {'action': 'spend 1 worker: store 1 iron and store 1 red contact', 'deal': 'gain 1 gun'}}, 'slots': {'action': armory_vault__action, 'deal': armory_vault__deal}, 'faces': {}},
-    'ruin_pickers': {**{'id': 'ruin_pickers', 'kind': 'location', 'name': 'Ruin Pickers', 'set': 'moloch', 'source': 'example', 'count': 2, 'rows': ['production'], 'icons': ['pale_green'], 'distance': 1, 'at': 'data/fifty_first_state/moloch.yaml:215', 'texts': {'production': 'gain 1 ruins', 'deal': 'gain 1 card'}}, 'slots': {'production': ruin_pickers__production, 'deal': ruin_pickers__deal}, 'faces': {}},
-}
 
 RULES = {'end_game_penalty': rule__end_game_penalty}
 

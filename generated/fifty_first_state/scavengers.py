@@ -3,230 +3,229 @@
 
 """Compiled card effects. See the header for provenance."""
 from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.tables import card_table
 
-_C0 = Sel(category='icon', noun='icon', amount=1, of=Sel(category='thing', noun='symbol card', owner='another', of=Sel(category='zone', noun='personal_discard', owner='another')))
-_C1 = Sel(category='good', noun='good', amount=1, filters=(('matching', 'var:i'),))
-_C2 = Sel(category='good', noun='vp', amount=1)
-_C3 = Sel(category='good', noun='worker', amount=1)
-_C4 = Sel(category='thing', noun='ruins', amount=UpTo(n=3), owner='you')
-_C5 = Sel(category='good', noun='resource', amount=1)
-_C6 = Sel(category='var', noun='r')
-_C7 = Sel(category='thing', noun='location', amount=1, owner='enemy')
-_C8 = Sel(category='var', noun='target')
-_C9 = Sel(category='thing', noun='location', amount=1, owner='you')
-_C10 = Sel(category='good', noun='iron', amount=1)
-_C11 = Sel(category='thing', noun='symbol card', amount=UpTo(n=1), owner='another')
-_C12 = Sel(category='good', noun='card', amount=1)
-_C13 = Sel(category='good', noun='brick', amount=1)
-_C14 = Sel(category='icon', noun='icon', amount=1, of=Sel(category='thing', noun='symbol card', owner='another'))
-_C15 = Sel(category='thing', noun='ruins', amount=1, owner='you')
-_C16 = Sel(category='thing', noun='ruins', amount=1)
-_C17 = Sel(category='good', noun='fuel', amount=1)
-_C18 = Sel(category='good', noun='token', amount=1)
-_C19 = Sel(category='card', noun='card', amount=2)
-_C20 = Sel(category='zone', noun='hand', owner='you')
-_C21 = Sel(category='card', noun='yellow connection', amount=1)
+_C_8ca3ddfb55b4 = Sel(category='icon', noun='icon', amount=1, of=Sel(category='thing', noun='symbol card', owner='another', of=Sel(category='zone', noun='personal_discard', owner='another')))
+_C_3e1e8b34f964 = Sel(category='good', noun='good', amount=1, filters=(('matching', 'var:i'),))
+_C_817833670db7 = Sel(category='good', noun='vp', amount=1)
+_C_f427a13fa14a = Sel(category='good', noun='worker', amount=1)
+_C_3bb28ea872f9 = Sel(category='thing', noun='ruins', amount=UpTo(n=3), owner='you')
+_C_6f6f8443d94c = Sel(category='good', noun='resource', amount=1)
+_C_7776f5d831b4 = Sel(category='var', noun='r')
+_C_aedcaeeccf92 = Sel(category='thing', noun='location', amount=1, owner='enemy')
+_C_3b9c0ddf1d82 = Sel(category='var', noun='target')
+_C_26d8218d8b69 = Sel(category='thing', noun='location', amount=1, owner='you')
+_C_3392e827d5a9 = Sel(category='good', noun='iron', amount=1)
+_C_729cbf53cf75 = Sel(category='thing', noun='symbol card', amount=UpTo(n=1), owner='another')
+_C_b37578e7228c = Sel(category='good', noun='card', amount=1)
+_C_8a84f7b30808 = Sel(category='good', noun='brick', amount=1)
+_C_a5399b22f2d6 = Sel(category='icon', noun='icon', amount=1, of=Sel(category='thing', noun='symbol card', owner='another'))
+_C_b49c1617cae6 = Sel(category='thing', noun='ruins', amount=1, owner='you')
+_C_aa79ce3431b7 = Sel(category='thing', noun='ruins', amount=1)
+_C_f9f8c10288fd = Sel(category='good', noun='fuel', amount=1)
+_C_a951fc8a465f = Sel(category='good', noun='token', amount=1)
+_C_01687f600544 = Sel(category='card', noun='card', amount=2)
+_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
+_C_020c4f5d05ff = Sel(category='card', noun='yellow connection', amount=1)
 
 
 def scouring_the_ruins__action(ctx):
     # data/fifty_first_state/scavengers.yaml:31 card 'scouring_the_ruins' action
     # "choose 1 icon of top card of another player's discard pile as i; spend 1 good matching i: gain 1 vp
-    ctx.choose(_C0, 'i')
-    ctx.call('spend', (_C1,), {}, strict=True)
-    ctx.call('gain', (_C2,), {})
+    ctx.choose(_C_8ca3ddfb55b4, 'i')
+    ctx.call('spend', (_C_3e1e8b34f964,), {}, strict=True)
+    ctx.call('gain', (_C_817833670db7,), {})
 
 
 def school__production(ctx):
     # data/fifty_first_state/scavengers.yaml:45 card 'school' production
     # 'gain 1 worker'
-    ctx.call('gain', (_C3,), {})
+    ctx.call('gain', (_C_f427a13fa14a,), {})
 
 
 def pony_express__action(ctx):
     # data/fifty_first_state/scavengers.yaml:61 card 'pony_express' action
     # 'for each up to 3 of your ruins as r: place 1 resource on r'
-    for _it0 in ctx.each(_C4):
+    for _it0 in ctx.each(_C_3bb28ea872f9):
         ctx.bind('r', _it0)
-        ctx.call('place', (_C5,), {'on': _C6})
+        ctx.call('place', (_C_6f6f8443d94c,), {'on': _C_7776f5d831b4})
 
 
 def demolition_mike__action(ctx):
     # data/fifty_first_state/scavengers.yaml:77 card 'demolition_mike' action
     # 'choose 1 of enemy locations as target; demolish target'
-    ctx.choose(_C7, 'target')
-    ctx.call('demolish', (_C8,), {})
+    ctx.choose(_C_aedcaeeccf92, 'target')
+    ctx.call('demolish', (_C_3b9c0ddf1d82,), {})
 
 
 def demolition_tommy__action(ctx):
     # data/fifty_first_state/scavengers.yaml:93 card 'demolition_tommy' action
     # 'choose 1 of your locations as target; demolish target'
-    ctx.choose(_C9, 'target')
-    ctx.call('demolish', (_C8,), {})
+    ctx.choose(_C_26d8218d8b69, 'target')
+    ctx.call('demolish', (_C_3b9c0ddf1d82,), {})
 
 
 def scrap_collector__production(ctx):
     # data/fifty_first_state/scavengers.yaml:110 card 'scrap_collector' production
     # 'gain 1 iron'
-    ctx.call('gain', (_C10,), {})
+    ctx.call('gain', (_C_3392e827d5a9,), {})
 
 
 def scrap_collector__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:111 card 'scrap_collector' deal
     # 'gain 1 iron'
-    ctx.call('gain', (_C10,), {})
+    ctx.call('gain', (_C_3392e827d5a9,), {})
 
 
 def scrap_collector__spoils(ctx):
     # data/fifty_first_state/scavengers.yaml:112 card 'scrap_collector' spoils
     # 'draw up to 1 symbol card'
-    ctx.call('draw', (_C11,), {})
+    ctx.call('draw', (_C_729cbf53cf75,), {})
 
 
 def rag_and_bone_man__production(ctx):
     # data/fifty_first_state/scavengers.yaml:122 card 'rag_and_bone_man' production
     # 'draw up to 1 symbol card'
-    ctx.call('draw', (_C11,), {})
+    ctx.call('draw', (_C_729cbf53cf75,), {})
 
 
 def rag_and_bone_man__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:123 card 'rag_and_bone_man' deal
     # 'gain 1 card'
-    ctx.call('gain', (_C12,), {})
+    ctx.call('gain', (_C_b37578e7228c,), {})
 
 
 def salvage_yard__feature(ctx):
     # data/fifty_first_state/scavengers.yaml:133 card 'salvage_yard' feature
     # 'gain 1 brick'
-    ctx.call('gain', (_C13,), {})
+    ctx.call('gain', (_C_8a84f7b30808,), {})
 
 
 def salvage_yard__building_bonus(ctx):
     # data/fifty_first_state/scavengers.yaml:134 card 'salvage_yard' building_bonus
     # 'draw up to 1 symbol card'
-    ctx.call('draw', (_C11,), {})
+    ctx.call('draw', (_C_729cbf53cf75,), {})
 
 
 def salvage_yard__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:135 card 'salvage_yard' deal
     # 'draw up to 1 symbol card'
-    ctx.call('draw', (_C11,), {})
+    ctx.call('draw', (_C_729cbf53cf75,), {})
 
 
 def copycat_workshop__action(ctx):
     # data/fifty_first_state/scavengers.yaml:145 card 'copycat_workshop' action
     # 'choose 1 icon of symbol card as i; spend 1 worker: gain 1 good matching i'
-    ctx.choose(_C14, 'i')
-    ctx.call('spend', (_C3,), {}, strict=True)
-    ctx.call('gain', (_C1,), {})
+    ctx.choose(_C_a5399b22f2d6, 'i')
+    ctx.call('spend', (_C_f427a13fa14a,), {}, strict=True)
+    ctx.call('gain', (_C_3e1e8b34f964,), {})
 
 
 def copycat_workshop__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:146 card 'copycat_workshop' deal
     # 'gain 1 worker'
-    ctx.call('gain', (_C3,), {})
+    ctx.call('gain', (_C_f427a13fa14a,), {})
 
 
 def rebuilders__action(ctx):
     # data/fifty_first_state/scavengers.yaml:156 card 'rebuilders' action
     # 'requires 1 of your ruins; spend 1 brick: rebuild 1 of your ruins'
-    ctx.require(ctx.test(_C15), 'requires 1 of your ruins')
-    ctx.call('spend', (_C13,), {}, strict=True)
-    ctx.call('rebuild', (_C15,), {})
+    ctx.require(ctx.test(_C_b49c1617cae6), 'requires 1 of your ruins')
+    ctx.call('spend', (_C_8a84f7b30808,), {}, strict=True)
+    ctx.call('rebuild', (_C_b49c1617cae6,), {})
 
 
 def rebuilders__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:157 card 'rebuilders' deal
     # 'gain 1 brick'
-    ctx.call('gain', (_C13,), {})
+    ctx.call('gain', (_C_8a84f7b30808,), {})
 
 
 def wasteland_claim__action(ctx):
     # data/fifty_first_state/scavengers.yaml:167 card 'wasteland_claim' action
     # 'spend 1 worker: gain 1 ruins'
-    ctx.call('spend', (_C3,), {}, strict=True)
-    ctx.call('gain', (_C16,), {})
+    ctx.call('spend', (_C_f427a13fa14a,), {}, strict=True)
+    ctx.call('gain', (_C_aa79ce3431b7,), {})
 
 
 def wasteland_claim__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:168 card 'wasteland_claim' deal
     # 'gain 1 fuel'
-    ctx.call('gain', (_C17,), {})
+    ctx.call('gain', (_C_f9f8c10288fd,), {})
 
 
 def scavenger_tip__play(ctx):
     # data/fifty_first_state/scavengers.yaml:176 card 'scavenger_tip' play
     # 'draw up to 1 symbol card'
-    ctx.call('draw', (_C11,), {})
+    ctx.call('draw', (_C_729cbf53cf75,), {})
 
 
 def salvage_rights__play(ctx):
     # data/fifty_first_state/scavengers.yaml:182 card 'salvage_rights' play
     # 'choose 1 icon of symbol card as i; gain 1 good matching i'
-    ctx.choose(_C14, 'i')
-    ctx.call('gain', (_C1,), {})
+    ctx.choose(_C_a5399b22f2d6, 'i')
+    ctx.call('gain', (_C_3e1e8b34f964,), {})
 
 
 def rebuilding_grant__play(ctx):
     # data/fifty_first_state/scavengers.yaml:188 card 'rebuilding_grant' play
     # 'rebuild 1 of your ruins'
-    ctx.call('rebuild', (_C15,), {})
+    ctx.call('rebuild', (_C_b49c1617cae6,), {})
 
 
 def squatters__play(ctx):
     # data/fifty_first_state/scavengers.yaml:194 card 'squatters' play
     # 'gain 1 ruins'
-    ctx.call('gain', (_C16,), {})
+    ctx.call('gain', (_C_aa79ce3431b7,), {})
 
 
 def token_cache__play(ctx):
     # data/fifty_first_state/scavengers.yaml:200 card 'token_cache' play
     # 'gain 1 token'
-    ctx.call('gain', (_C18,), {})
+    ctx.call('gain', (_C_a951fc8a465f,), {})
 
 
 def black_market__play(ctx):
     # data/fifty_first_state/scavengers.yaml:207 card 'black_market' play
     # 'spend 1 card: gain 1 resource'
-    ctx.call('spend', (_C12,), {}, strict=True)
-    ctx.call('gain', (_C5,), {})
+    ctx.call('spend', (_C_b37578e7228c,), {}, strict=True)
+    ctx.call('gain', (_C_6f6f8443d94c,), {})
 
 
 def rule__starting_discard(ctx):
     # data/fifty_first_state/scavengers.yaml:220 starting_discard
     # 'discard 2 cards from your hand'
-    ctx.call('discard', (_C19,), {'from': _C20})
+    ctx.call('discard', (_C_01687f600544,), {'from': _C_775d32900e3b})
 
 
 def rule__take_yellow_connection(ctx):
     # data/fifty_first_state/scavengers.yaml:222 take_yellow_connection
     # 'discard 2 cards from your hand: draw 1 yellow connection'
-    ctx.call('discard', (_C19,), {'from': _C20}, strict=True)
-    ctx.call('draw', (_C21,), {})
+    ctx.call('discard', (_C_01687f600544,), {'from': _C_775d32900e3b}, strict=True)
+    ctx.call('draw', (_C_020c4f5d05ff,), {})
 
 
-LINE_MAP = {'black_market__play': "data/fifty_first_state/scavengers.yaml:207 card 'black_market' play", 'copycat_workshop__action': "data/fifty_first_state/scavengers.yaml:145 card 'copycat_workshop' action", 'copycat_workshop__deal': "data/fifty_first_state/scavengers.yaml:146 card 'copycat_workshop' deal", 'demolition_mike__action': "data/fifty_first_state/scavengers.yaml:77 card 'demolition_mike' action", 'demolition_tommy__action': "data/fifty_first_state/scavengers.yaml:93 card 'demolition_tommy' action", 'pony_express__action': "data/fifty_first_state/scavengers.yaml:61 card 'pony_express' action", 'rag_and_bone_man__deal': "data/fifty_first_state/scavengers.yaml:123 card 'rag_and_bone_man' deal", 'rag_and_bone_man__production': "data/fifty_first_state/scavengers.yaml:122 card 'rag_and_bone_man' production", 'rebuilders__action': "data/fifty_first_state/scavengers.yaml:156 card 'rebuilders' action", 'rebuilders__deal': "data/fifty_first_state/scavengers.yaml:157 card 'rebuilders' deal", 'rebuilding_grant__play': "data/fifty_first_state/scavengers.yaml:188 card 'rebuilding_grant' play", 'rule__starting_discard': 'data/fifty_first_state/scavengers.yaml:220 starting_discard', 'rule__take_yellow_connection': 'data/fifty_first_state/scavengers.yaml:222 take_yellow_connection', 'salvage_rights__play': "data/fifty_first_state/scavengers.yaml:182 card 'salvage_rights' play", 'salvage_yard__building_bonus': "data/fifty_first_state/scavengers.yaml:134 card 'salvage_yard' building_bonus", 'salvage_yard__deal': "data/fifty_first_state/scavengers.yaml:135 card 'salvage_yard' deal", 'salvage_yard__feature': "data/fifty_first_state/scavengers.yaml:133 card 'salvage_yard' feature", 'scavenger_tip__play': "data/fifty_first_state/scavengers.yaml:176 card 'scavenger_tip' play", 'school__production': "data/fifty_first_state/scavengers.yaml:45 card 'school' production", 'scouring_the_ruins__action': "data/fifty_first_state/scavengers.yaml:31 card 'scouring_the_ruins' action", 'scrap_collector__deal': "data/fifty_first_state/scavengers.yaml:111 card 'scrap_collector' deal", 'scrap_collector__production': "data/fifty_first_state/scavengers.yaml:110 card 'scrap_collector' production", 'scrap_collector__spoils': "data/fifty_first_state/scavengers.yaml:112 card 'scrap_collector' spoils", 'squatters__play': "data/fifty_first_state/scavengers.yaml:194 card 'squatters' play", 'token_cache__play': "data/fifty_first_state/scavengers.yaml:200 card 'token_cache' play", 'wasteland_claim__action': "data/fifty_first_state/scavengers.yaml:167 card 'wasteland_claim' action", 'wasteland_claim__deal': "data/fifty_first_state/scavengers.yaml:168 card 'wasteland_claim' deal"}
+CARDS, LINE_MAP = card_table(globals(), 'data/fifty_first_state/scavengers.yaml', (
+    (22, '{"id": "scouring_the_ruins", "kind": "location", "name": "Scouring the Ruins", "set": "scavengers", "source": "rulebook 001_98b215467e46d1ec.txt", "text": "ACTION: Choose 1 icon on a [symbol] card. Spend the matching Good to gain 1 Victory Point.", "rows": ["action"], "icons": ["purple"], "distance": 2, "provisional": {"icons": "not printed in the rulebook text", "distance": "not printed in the rulebook text"}, "note": "An ACTION is printed, so it is an Action Location (rows).", "at": null, "texts": {"action": "choose 1 icon of top card of another player\'s discard pile as i; spend 1 good matching i: gain 1 vp"}, "slots": {"action": ["scouring_the_ruins__action", 9]}, "faces": {}}'),
+    (37, '{"id": "school", "kind": "location", "name": "School", "set": "scavengers", "source": "rulebook 001_98b215467e46d1ec.txt", "rows": ["production"], "icons": ["worker"], "distance": 1, "provisional": {"rows": "not printed in the rulebook text", "distance": "not printed in the rulebook text", "production": "not printed in the rulebook text; a Location with the figure icon taken to produce Workers"}, "note": "The rulebook\'s example (S10) shows the figure (Worker) icon on it; it may have more icons than that one.", "at": null, "texts": {"production": "gain 1 worker"}, "slots": {"production": ["school__production", 8]}, "faces": {}}'),
+    (52, '{"id": "pony_express", "kind": "location", "name": "Pony Express", "set": "scavengers", "source": "rulebook 001_98b215467e46d1ec.txt", "text": "Clarification: the Resources come from the general supply. On each Ruin (up to 3) you can place 1 Resource of any Type (each can be different).", "rows": ["action"], "icons": ["blue"], "distance": 2, "provisional": {"rows": "not printed; taken as an Action Location", "icons": "not printed in the rulebook text", "distance": "not printed in the rulebook text", "action": "the slot is not printed (only the clarification); the effect follows the clarification"}, "at": null, "texts": {"action": "for each up to 3 of your ruins as r: place 1 resource on r"}, "slots": {"action": ["pony_express__action", 9]}, "faces": {}}'),
+    (68, '{"id": "demolition_mike", "kind": "location", "name": "Demolition Mike", "set": "scavengers", "source": "rulebook 001_98b215467e46d1ec.txt", "text": "Clarification: when you use any of these cards, take the Goods from the Spoils area as well as the Deal. Then, flip the target card face down. It is now a Ruins.", "rows": ["action"], "icons": ["red"], "distance": 2, "provisional": {"rows": "\'when you use\' — taken as an Action Location", "icons": "not printed in the rulebook text", "distance": "not printed in the rulebook text", "action": "the target is not printed: taken as an enemy Location (Demolition Tommy: one of your own)"}, "at": null, "texts": {"action": "choose 1 of enemy locations as target; demolish target"}, "slots": {"action": ["demolition_mike__action", 9]}, "faces": {}}'),
+    (84, '{"id": "demolition_tommy", "kind": "location", "name": "Demolition Tommy", "set": "scavengers", "source": "rulebook 001_98b215467e46d1ec.txt", "text": "Clarification: when you use any of these cards, take the Goods from the Spoils area as well as the Deal. Then, flip the target card face down. It is now a Ruins.", "rows": ["action"], "icons": ["red"], "distance": 2, "provisional": {"rows": "\'when you use\' — taken as an Action Location", "icons": "not printed in the rulebook text", "distance": "not printed in the rulebook text", "action": "the target is not printed: taken as one of your own Locations (Demolition Mike: an enemy\'s)"}, "at": null, "texts": {"action": "choose 1 of your locations as target; demolish target"}, "slots": {"action": ["demolition_tommy__action", 9]}, "faces": {}}'),
+    (101, '{"id": "scrap_collector", "kind": "location", "name": "Scrap Collector", "set": "scavengers", "source": "example", "note": "A lone [symbol] in the Spoils area (S08).", "rows": ["production"], "icons": ["grey"], "distance": 1, "at": null, "texts": {"production": "gain 1 iron", "deal": "gain 1 iron", "spoils": "draw up to 1 symbol card"}, "slots": {"production": ["scrap_collector__production", 9], "deal": ["scrap_collector__deal", 10], "spoils": ["scrap_collector__spoils", 11]}, "faces": {}}'),
+    (113, '{"id": "rag_and_bone_man", "kind": "location", "name": "Rag and Bone Man", "set": "scavengers", "source": "example", "note": "A lone [symbol] as a Production (S08): \'draw up to 1 symbol card\' (S08: you MAY draw).", "rows": ["production"], "icons": ["card"], "distance": 2, "at": null, "texts": {"production": "draw up to 1 symbol card", "deal": "gain 1 card"}, "slots": {"production": ["rag_and_bone_man__production", 9], "deal": ["rag_and_bone_man__deal", 10]}, "faces": {}}'),
+    (124, '{"id": "salvage_yard", "kind": "location", "name": "Salvage Yard", "set": "scavengers", "source": "example", "note": "A lone [symbol] as a Building Bonus and as a Deal (S08).", "rows": ["feature"], "icons": ["orange"], "distance": 2, "at": null, "texts": {"feature": "gain 1 brick", "building_bonus": "draw up to 1 symbol card", "deal": "draw up to 1 symbol card"}, "slots": {"feature": ["salvage_yard__feature", 9], "building_bonus": ["salvage_yard__building_bonus", 10], "deal": ["salvage_yard__deal", 11]}, "faces": {}}'),
+    (136, '{"id": "copycat_workshop", "kind": "location", "name": "Copycat Workshop", "set": "scavengers", "source": "example", "note": "Gain the Good matching an icon on a [symbol] card (S10).", "rows": ["action"], "icons": ["blue", "worker"], "distance": 2, "at": null, "texts": {"action": "choose 1 icon of symbol card as i; spend 1 worker: gain 1 good matching i", "deal": "gain 1 worker"}, "slots": {"action": ["copycat_workshop__action", 9], "deal": ["copycat_workshop__deal", 10]}, "faces": {}}'),
+    (147, '{"id": "rebuilders", "kind": "location", "name": "Rebuilders", "set": "scavengers", "source": "example", "note": "Rebuild a Ruins (S12).", "rows": ["action"], "icons": ["orange", "worker"], "distance": 2, "at": null, "texts": {"action": "requires 1 of your ruins; spend 1 brick: rebuild 1 of your ruins", "deal": "gain 1 brick"}, "slots": {"action": ["rebuilders__action", 9], "deal": ["rebuilders__deal", 10]}, "faces": {}}'),
+    (158, '{"id": "wasteland_claim", "kind": "location", "name": "Wasteland Claim", "set": "scavengers", "source": "example", "note": "Gain a Ruins (S11).", "rows": ["action"], "icons": ["pale_green"], "distance": 1, "at": null, "texts": {"action": "spend 1 worker: gain 1 ruins", "deal": "gain 1 fuel"}, "slots": {"action": ["wasteland_claim__action", 9], "deal": ["wasteland_claim__deal", 10]}, "faces": {}}'),
+    (171, '{"id": "scavenger_tip", "kind": "connection", "name": "Yellow Connection: Scavenger Tip", "colour": "yellow", "source": "example", "at": null, "texts": {"play": "draw up to 1 symbol card"}, "slots": {"play": ["scavenger_tip__play", 5]}, "faces": {}}'),
+    (177, '{"id": "salvage_rights", "kind": "connection", "name": "Yellow Connection: Salvage Rights", "colour": "yellow", "source": "example", "at": null, "texts": {"play": "choose 1 icon of symbol card as i; gain 1 good matching i"}, "slots": {"play": ["salvage_rights__play", 5]}, "faces": {}}'),
+    (183, '{"id": "rebuilding_grant", "kind": "connection", "name": "Yellow Connection: Rebuilding Grant", "colour": "yellow", "source": "example", "at": null, "texts": {"play": "rebuild 1 of your ruins"}, "slots": {"play": ["rebuilding_grant__play", 5]}, "faces": {}}'),
+    (189, '{"id": "squatters", "kind": "connection", "name": "Yellow Connection: Squatters", "colour": "yellow", "source": "example", "at": null, "texts": {"play": "gain 1 ruins"}, "slots": {"play": ["squatters__play", 5]}, "faces": {}}'),
+    (195, '{"id": "token_cache", "kind": "connection", "name": "Yellow Connection: Token Cache", "colour": "yellow", "source": "example", "at": null, "texts": {"play": "gain 1 token"}, "slots": {"play": ["token_cache__play", 5]}, "faces": {}}'),
+    (201, '{"id": "black_market", "kind": "connection", "name": "Yellow Connection: Black Market", "colour": "yellow", "source": "example", "note": "Spending a Card discards it from hand (S09).", "at": null, "texts": {"play": "spend 1 card: gain 1 resource"}, "slots": {"play": ["black_market__play", 6]}, "faces": {}}'),
+), {'rule__starting_discard': 'data/fifty_first_state/scavengers.yaml:220 starting_discard', 'rule__take_yellow_connection': 'data/fifty_first_state/scavengers.yaml:222 take_yellow_connection'})
 
 MODULE = {'id': 'scavengers', 'name': '51st State: Master Set — Scavengers', 'source': 'rulebook 001_98b215467e46d1ec.txt', 'note': "The rulebook's set has 44 Scavengers cards and 6 Yellow Connection cards; only the ones it names are transcribed, the rest here are examples.", 'setup': ['Shuffle the Scavengers cards into the Base Set cards: this is the Deck (S01).', 'The Yellow Connection cards form a face-down pile next to the Red and Blue piles (S01).', "Each player's Personal Discard pile is next to their Faction board; the 2 cards discarded from the starting hand go there (S02)."], 'file': 'data/fifty_first_state/scavengers.yaml'}
-
-CARDS = {
-    'scouring_the_ruins': {**{'id': 'scouring_the_ruins', 'kind': 'location', 'name': 'Scouring the Ruins', 'set': 'scavengers', 'source': 'rulebook 001_98b215467e46d1ec.txt', 'text': 'ACTION: Choose 1 icon on a [symbol] card. Spend the matching Good to gain 1 Victory Point.', 'rows': ['action'], 'icons': ['purple'], 'distance': 2, 'provisional': {'icons': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text'}, 'note': 'An ACTION is printed, so it is an Action Location (rows).', 'at': 'data/fifty_first_state/scavengers.yaml:22', 'texts': {'action': "choose 1 icon of top card of another player's discard pile as i; spend 1 good matching i: gain 1 vp"}}, 'slots': {'action': scouring_the_ruins__action}, 'faces': {}},
-    'school': {**{'id': 'school', 'kind': 'location', 'name': 'School', 'set': 'scavengers', 'source': 'rulebook 001_98b215467e46d1ec.txt', 'rows': ['production'], 'icons': ['worker'], 'distance': 1, 'provisional': {'rows': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text', 'production': 'not printed in the rulebook text; a Location with the figure icon taken to produce Workers'}, 'note': "The rulebook's example (S10) shows the figure (Worker) icon on it; it may have more icons than that one.", 'at': 'data/fifty_first_state/scavengers.yaml:37', 'texts': {'production': 'gain 1 worker'}}, 'slots': {'production': school__production}, 'faces': {}},
-    'pony_express': {**{'id': 'pony_express', 'kind': 'location', 'name': 'Pony Express', 'set': 'scavengers', 'source': 'rulebook 001_98b215467e46d1ec.txt', 'text': 'Clarification: the Resources come from the general supply. On each Ruin (up to 3) you can place 1 Resource of any Type (each can be different).', 'rows': ['action'], 'icons': ['blue'], 'distance': 2, 'provisional': {'rows': 'not printed; taken as an Action Location', 'icons': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text', 'action': 'the slot is not printed (only the clarification); the effect follows the clarification'}, 'at': 'data/fifty_first_state/scavengers.yaml:52', 'texts': {'action': 'for each up to 3 of your ruins as r: place 1 resource on r'}}, 'slots': {'action': pony_express__action}, 'faces': {}},
-    'demolition_mike': {**{'id': 'demolition_mike', 'kind': 'location', 'name': 'Demolition Mike', 'set': 'scavengers', 'source': 'rulebook 001_98b215467e46d1ec.txt', 'text': 'Clarification: when you use any of these cards, take the Goods from the Spoils area as well as the Deal. Then, flip the target card face down. It is now a Ruins.', 'rows': ['action'], 'icons': ['red'], 'distance': 2, 'provisional': {'rows': "'when you use' — taken as an Action Location", 'icons': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text', 'action': 'the target is not printed: taken as an enemy Location (Demolition Tommy: one of your own)'}, 'at': 'data/fifty_first_state/scavengers.yaml:68', 'texts': {'action': 'choose 1 of enemy locations as target; demolish target'}}, 'slots': {'action': demolition_mike__action}, 'faces': {}},
-    'demolition_tommy': {**{'id': 'demolition_tommy', 'kind': 'location', 'name': 'Demolition Tommy', 'set': 'scavengers', 'source': 'rulebook 001_98b215467e46d1ec.txt', 'text': 'Clarification: when you use any of these cards, take the Goods from the Spoils area as well as the Deal. Then, flip the target card face down. It is now a Ruins.', 'rows': ['action'], 'icons': ['red'], 'distance': 2, 'provisional': {'rows': "'when you use' — taken as an Action Location", 'icons': 'not printed in the rulebook text', 'distance': 'not printed in the rulebook text', 'action': "the target is not printed: taken as one of your own Locations (Demolition Mike: an enemy's)"}, 'at': 'data/fifty_first_state/scavengers.yaml:84', 'texts': {'action': 'choose 1 of your locations as target; demolish target'}}, 'slots': {'action': demolition_tommy__action}, 'faces': {}},
-    'scrap_collector': {**{'id': 'scrap_collector', 'kind': 'location', 'name': 'Scrap Collector', 'set': 'scavengers', 'source': 'example', 'note': 'A lone [symbol] in the Spoils area (S08).', 'rows': ['production'], 'icons': ['grey'], 'distance': 1, 'at': 'data/fifty_first_state/scavengers.yaml:101', 'texts': {'production': 'gain 1 iron', 'deal': 'gain 1 iron', 'spoils': 'draw up to 1 symbol card'}}, 'slots': {'production': scrap_collector__production, 'deal': scrap_collector__deal, 'spoils': scrap_collector__spoils}, 'faces': {}},
-    'rag_and_bone_man': {**{'id': 'rag_and_bone_man', 'kind': 'location', 'name': 'Rag and Bone Man', 'set': 'scavengers', 'source': 'example', 'note': "A lone [symbol] as a Production (S08): 'draw up to 1 symbol card' (S08: you MAY draw).", 'rows': ['production'], 'icons': ['card'], 'distance': 2, 'at': 'data/fifty_first_state/scavengers.yaml:113', 'texts': {'production': 'draw up to 1 symbol card', 'deal': 'gain 1 card'}}, 'slots': {'production': rag_and_bone_man__production, 'deal': rag_and_bone_man__deal}, 'faces': {}},
-    'salvage_yard': {**{'id': 'salvage_yard', 'kind': 'location', 'name': 'Salvage Yard', 'set': 'scavengers', 'source': 'example', 'note': 'A lone [symbol] as a Building Bonus and as a Deal (S08).', 'rows': ['feature'], 'icons': ['orange'], 'distance': 2, 'at': 'data/fifty_first_state/scavengers.yaml:124', 'texts': {'feature': 'gain 1 brick', 'building_bonus': 'draw up to 1 symbol card', 'deal': 'draw up to 1 symbol card'}}, 'slots': {'feature': salvage_yard__feature, 'building_bonus': salvage_yard__building_bonus, 'deal': salvage_yard__deal}, 'faces': {}},
-    'copycat_workshop': {**{'id': 'copycat_workshop', 'kind': 'location', 'name': 'Copycat Workshop', 'set': 'scavengers', 'source': 'example', 'note': 'Gain the Good matching an icon on a [symbol] card (S10).', 'rows': ['action'], 'icons': ['blue', 'worker'], 'distance': 2, 'at': 'data/fifty_first_state/scavengers.yaml:136', 'texts': {'action': 'choose 1 icon of symbol card as i; spend 1 worker: gain 1 good matching i', 'deal': 'gain 1 worker'}}, 'slots': {'action': copycat_workshop__action, 'deal': copycat_workshop__deal}, 'faces': {}},
-    'rebuilders': {**{'id': 'rebuilders', 'kind': 'location', 'name': 'Rebuilders', 'set': 'scavengers', 'source': 'example', 'note': 'Rebuild a Ruins (S12).', 'rows': ['action'], 'icons': ['orange', 'worker'], 'distance': 2, 'at': 'data/fifty_first_state/scavengers.yaml:147', 'texts': {'action': 'requires 1 of your ruins; spend 1 brick: rebuild 1 of your ruins', 'deal': 'gain 1 brick'}}, 'slots': {'action': rebuilders__action, 'deal': rebuilders__deal}, 'faces': {}},
-    'wasteland_claim': {**{'id': 'wasteland_claim', 'kind': 'location', 'name': 'Wasteland Claim', 'set': 'scavengers', 'source': 'example', 'note': 'Gain a Ruins (S11).', 'rows': ['action'], 'icons': ['pale_green'], 'distance': 1, 'at': 'data/fifty_first_state/scavengers.yaml:158', 'texts': {'action': 'spend 1 worker: gain 1 ruins', 'deal': 'gain 1 fuel'}}, 'slots': {'action': wasteland_claim__action, 'deal': wasteland_claim__deal}, 'faces': {}},
-    'scavenger_tip': {**{'id': 'scavenger_tip', 'kind': 'connection', 'name': 'Yellow Connection: Scavenger Tip', 'colour': 'yellow', 'source': 'example', 'at': 'data/fifty_first_state/scavengers.yaml:171', 'texts': {'play': 'draw up to 1 symbol card'}}, 'slots': {'play': scavenger_tip__play}, 'faces': {}},
-    'salvage_rights': {**{'id': 'salvage_rights', 'kind': 'connection', 'name': 'Yellow Connection: Salvage Rights', 'colour': 'yellow', 'source': 'example', 'at': 'data/fifty_first_state/scavengers.yaml:177', 'texts': {'play': 'choose 1 icon of symbol card as i; gain 1 good matching i'}}, 'slots': {'play': salvage_rights__play}, 'faces': {}},
-    'rebuilding_grant': {**{'id': 'rebuilding_grant', 'kind': 'connection', 'name': 'Yellow Connection: Rebuilding Grant', 'colour': 'yellow', 'source': 'example', 'at': 'data/fifty_first_state/scavengers.yaml:183', 'texts': {'play': 'rebuild 1 of your ruins'}}, 'slots': {'play': rebuilding_grant__play}, 'faces': {}},
-    'squatters': {**{'id': 'squatters', 'kind': 'connection', 'name': 'Yellow Connection: Squatters', 'colour': 'yellow', 'source': 'example', 'at': 'data/fifty_first_state/scavengers.yaml:189', 'texts': {'play': 'gain 1 ruins'}}, 'slots': {'play': squatters__play}, 'faces': {}},
-    'token_cache': {**{'id': 'token_cache', 'kind': 'connection', 'name': 'Yellow Connection: Token Cache', 'colour': 'yellow', 'source': 'example', 'at': 'data/fifty_first_state/scavengers.yaml:195', 'texts': {'play': 'gain 1 token'}}, 'slots': {'play': token_cache__play}, 'faces': {}},
-    'black_market': {**{'id': 'black_market', 'kind': 'connection', 'name': 'Yellow Connection: Black Market', 'colour': 'yellow', 'source': 'example', 'note': 'Spending a Card discards it from hand (S09).', 'at': 'data/fifty_first_state/scavengers.yaml:201', 'texts': {'play': 'spend 1 card: gain 1 resource'}}, 'slots': {'play': black_market__play}, 'faces': {}},
-}
 
 RULES = {'starting_discard': rule__starting_discard, 'take_yellow_connection': rule__take_yellow_connection}
 

@@ -3,34 +3,33 @@
 
 """Compiled card effects. See the header for provenance."""
 from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.tables import card_table
 
-_C0 = Sel(category='card', noun='card', amount=1, place=Sel(category='zone', noun='hand', owner='you'))
-_C1 = Sel(category='card', noun='card', amount=1)
-_C2 = Sel(category='zone', noun='hand', owner='you')
-_C3 = Sel(category='player', noun='opponent')
-_C4 = Sel(category='card', noun='card', amount=2)
-_C5 = Sel(category='zone', noun='parts_pile', owner='opponent')
+_C_3767c579f112 = Sel(category='card', noun='card', amount=1, place=Sel(category='zone', noun='hand', owner='you'))
+_C_212f55e9a554 = Sel(category='card', noun='card', amount=1)
+_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
+_C_a1e8a24ab4d2 = Sel(category='player', noun='opponent')
+_C_01687f600544 = Sel(category='card', noun='card', amount=2)
+_C_d80f2b6b7705 = Sel(category='zone', noun='parts_pile', owner='opponent')
 
 
 def entropic_processor__requires(ctx):
     # data/infernal_contraption/cards.yaml:13 card 'entropic_processor' requires
-    return ctx.test(_C0)
+    return ctx.test(_C_3767c579f112)
 
 
 def entropic_processor__effect(ctx):
     # data/infernal_contraption/cards.yaml:14 card 'entropic_processor' effect
     # "give 1 card from your hand to opponent; draw 2 cards from opponent's parts pile"
-    ctx.call('give', (_C1,), {'from': _C2, 'to': _C3})
-    ctx.call('draw', (_C4,), {'from': _C5})
+    ctx.call('give', (_C_212f55e9a554,), {'from': _C_775d32900e3b, 'to': _C_a1e8a24ab4d2})
+    ctx.call('draw', (_C_01687f600544,), {'from': _C_d80f2b6b7705})
 
 
-LINE_MAP = {'entropic_processor__effect': "data/infernal_contraption/cards.yaml:14 card 'entropic_processor' effect", 'entropic_processor__requires': "data/infernal_contraption/cards.yaml:13 card 'entropic_processor' requires"}
+CARDS, LINE_MAP = card_table(globals(), 'data/infernal_contraption/cards.yaml', (
+    (5, '{"id": "entropic_processor", "kind": "contraption", "name": "Entropic Processor", "source": "rulebook 003_19ce964aacf02a21.txt", "text": "Put one card from your hand into your opponent\'s hand and draw two cards from his parts pile.", "sockets": {"left": "gears", "right": "steam_pipe", "top": "universal", "bottom": "voltaic_coils"}, "provisional": {"sockets": "the rulebook text does not print this card\'s sockets; these are the project\'s illustration"}, "at": null, "texts": {"requires": "1 card in your hand", "effect": "give 1 card from your hand to opponent; draw 2 cards from opponent\'s parts pile"}, "slots": {"requires": ["entropic_processor__requires", 8], "effect": ["entropic_processor__effect", 9]}, "faces": {}}'),
+), {})
 
 MODULE = {'id': 'cards', 'name': 'Infernal Contraption — cards named in the rulebook', 'source': 'rulebook 003_19ce964aacf02a21.txt', 'note': None, 'setup': [], 'file': 'data/infernal_contraption/cards.yaml'}
-
-CARDS = {
-    'entropic_processor': {**{'id': 'entropic_processor', 'kind': 'contraption', 'name': 'Entropic Processor', 'source': 'rulebook 003_19ce964aacf02a21.txt', 'text': "Put one card from your hand into your opponent's hand and draw two cards from his parts pile.", 'sockets': {'left': 'gears', 'right': 'steam_pipe', 'top': 'universal', 'bottom': 'voltaic_coils'}, 'provisional': {'sockets': "the rulebook text does not print this card's sockets; these are the project's illustration"}, 'at': 'data/infernal_contraption/cards.yaml:5', 'texts': {'requires': '1 card in your hand', 'effect': "give 1 card from your hand to opponent; draw 2 cards from opponent's parts pile"}}, 'slots': {'requires': entropic_processor__requires, 'effect': entropic_processor__effect}, 'faces': {}},
-}
 
 RULES = {}
 

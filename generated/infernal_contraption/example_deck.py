@@ -3,98 +3,99 @@
 
 """Compiled card effects. See the header for provenance."""
 from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.tables import card_table
 
-_C0 = Sel(category='card', noun='card', amount=1)
-_C1 = Sel(category='zone', noun='parts_pile', owner='opponent')
-_C2 = Sel(category='card', noun='card', amount=2)
-_C3 = Sel(category='zone', noun='hand', owner='you')
-_C4 = Sel(category='card', noun='card', amount=4)
-_C5 = Sel(category='zone', noun='hand', owner='opponent')
-_C6 = Sel(category='thing', noun='terminal', amount=1, place=Sel(category='zone', noun='machine', owner='opponent'))
-_C7 = Sel(category='card', noun='card', amount=2, place=Sel(category='zone', noun='hand', owner='you'))
-_C8 = Sel(category='zone', noun='parts_pile', owner='you')
-_C9 = Sel(category='card', noun='card', amount=1, place=Sel(category='zone', noun='hand', owner='opponent'))
-_C10 = Sel(category='zone', noun='parts_pile', owner='opponent', per=Sel(category='thing', noun='contraption', place=Sel(category='zone', noun='machine', owner='you')))
-_C11 = Sel(category='zone', noun='scrap')
-_C12 = Sel(category='card', noun='card', amount=3, place=Sel(category='zone', noun='hand', owner='you'))
-_C13 = Sel(category='card', noun='card', amount=3)
-_C14 = Sel(category='thing', noun='terminal', amount=2, place=Sel(category='zone', noun='machine', owner='opponent'))
-_C15 = Sel(category='card', noun='card', place=Sel(category='zone', noun='hand', owner='you'))
-_C16 = Sel(category='card', noun='card', amount=5)
-_C17 = Sel(category='thing', noun='terminal', amount=1, place=Sel(category='zone', noun='machine', owner='you'))
-_C18 = Sel(category='card', noun='card', amount=1, place=Sel(category='zone', noun='hand', owner='you'))
-_C19 = Sel(category='player', noun='opponent')
+_C_212f55e9a554 = Sel(category='card', noun='card', amount=1)
+_C_d80f2b6b7705 = Sel(category='zone', noun='parts_pile', owner='opponent')
+_C_01687f600544 = Sel(category='card', noun='card', amount=2)
+_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
+_C_cb7cdb635f1d = Sel(category='card', noun='card', amount=4)
+_C_f6ca65f29110 = Sel(category='zone', noun='hand', owner='opponent')
+_C_5b543b227784 = Sel(category='thing', noun='terminal', amount=1, place=Sel(category='zone', noun='machine', owner='opponent'))
+_C_aaf9b5da88d2 = Sel(category='card', noun='card', amount=2, place=Sel(category='zone', noun='hand', owner='you'))
+_C_0ab8b3a25d17 = Sel(category='zone', noun='parts_pile', owner='you')
+_C_0405d1f317e0 = Sel(category='card', noun='card', amount=1, place=Sel(category='zone', noun='hand', owner='opponent'))
+_C_22d070cae92c = Sel(category='zone', noun='parts_pile', owner='opponent', per=Sel(category='thing', noun='contraption', place=Sel(category='zone', noun='machine', owner='you')))
+_C_7b3f774743e4 = Sel(category='zone', noun='scrap')
+_C_5d0da85970d9 = Sel(category='card', noun='card', amount=3, place=Sel(category='zone', noun='hand', owner='you'))
+_C_3dd68e387183 = Sel(category='card', noun='card', amount=3)
+_C_684ef43c5e83 = Sel(category='thing', noun='terminal', amount=2, place=Sel(category='zone', noun='machine', owner='opponent'))
+_C_2e8cbfb7f798 = Sel(category='card', noun='card', place=Sel(category='zone', noun='hand', owner='you'))
+_C_cbd105b8817f = Sel(category='card', noun='card', amount=5)
+_C_6e02b8a6498a = Sel(category='thing', noun='terminal', amount=1, place=Sel(category='zone', noun='machine', owner='you'))
+_C_3767c579f112 = Sel(category='card', noun='card', amount=1, place=Sel(category='zone', noun='hand', owner='you'))
+_C_a1e8a24ab4d2 = Sel(category='player', noun='opponent')
 
 
 def tesla_dynamo__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:42 card 'tesla_dynamo' effect
     # "scrap 1 card from opponent's parts pile"
-    ctx.call('scrap', (_C0,), {'from': _C1})
+    ctx.call('scrap', (_C_212f55e9a554,), {'from': _C_d80f2b6b7705})
 
 
 def scrap_shredder__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:49 card 'scrap_shredder' effect
     # "scrap 2 cards from opponent's parts pile"
-    ctx.call('scrap', (_C2,), {'from': _C1})
+    ctx.call('scrap', (_C_01687f600544,), {'from': _C_d80f2b6b7705})
 
 
 def parts_grabber__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:56 card 'parts_grabber' effect
     # "draw 2 cards from opponent's parts pile"
-    ctx.call('draw', (_C2,), {'from': _C1})
+    ctx.call('draw', (_C_01687f600544,), {'from': _C_d80f2b6b7705})
 
 
 def grinding_maw__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:63 card 'grinding_maw' effect
     # "scrap 2 cards from your hand: scrap 4 cards from opponent's parts pile"
-    ctx.call('scrap', (_C2,), {'from': _C3}, strict=True)
-    ctx.call('scrap', (_C4,), {'from': _C1})
+    ctx.call('scrap', (_C_01687f600544,), {'from': _C_775d32900e3b}, strict=True)
+    ctx.call('scrap', (_C_cb7cdb635f1d,), {'from': _C_d80f2b6b7705})
 
 
 def pilfering_arm__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:70 card 'pilfering_arm' effect
     # "take 1 card from opponent's hand"
-    ctx.call('take', (_C0,), {'from': _C5})
+    ctx.call('take', (_C_212f55e9a554,), {'from': _C_f6ca65f29110})
 
 
 def cog_hurler__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:77 card 'cog_hurler' effect
     # "scrap 1 terminal in opponent's machine"
-    ctx.call('scrap', (_C6,), {})
+    ctx.call('scrap', (_C_5b543b227784,), {})
 
 
 def hand_crank_reclaimer__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:84 card 'hand_crank_reclaimer' requires
-    return ctx.test(_C7)
+    return ctx.test(_C_aaf9b5da88d2)
 
 
 def hand_crank_reclaimer__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:85 card 'hand_crank_reclaimer' effect
     # 'put 2 cards from your hand onto your parts pile'
-    ctx.call('put', (_C2,), {'from': _C3, 'onto': _C8})
+    ctx.call('put', (_C_01687f600544,), {'from': _C_775d32900e3b, 'onto': _C_0ab8b3a25d17})
 
 
 def overflow_valve__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:92 card 'overflow_valve' requires
-    return ctx.test(_C9)
+    return ctx.test(_C_0405d1f317e0)
 
 
 def overflow_valve__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:93 card 'overflow_valve' effect
     # "scrap 2 cards from opponent's hand"
-    ctx.call('scrap', (_C2,), {'from': _C5})
+    ctx.call('scrap', (_C_01687f600544,), {'from': _C_f6ca65f29110})
 
 
 def gear_avalanche__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:100 card 'gear_avalanche' effect
     # "scrap 1 card from opponent's parts pile per contraption in your machine"
-    ctx.call('scrap', (_C0,), {'from': _C10})
+    ctx.call('scrap', (_C_212f55e9a554,), {'from': _C_22d070cae92c})
 
 
 def scrap_magnet__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:107 card 'scrap_magnet' effect
     # 'take 2 cards from scrap pile'
-    ctx.call('take', (_C2,), {'from': _C11})
+    ctx.call('take', (_C_01687f600544,), {'from': _C_7b3f774743e4})
 
 
 def amplifier_coil__effect(ctx):
@@ -106,18 +107,18 @@ def amplifier_coil__effect(ctx):
 def feeder_hopper__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:121 card 'feeder_hopper' effect
     # 'draw 1 card'
-    ctx.call('draw', (_C0,), {})
+    ctx.call('draw', (_C_212f55e9a554,), {})
 
 
 def grease_nozzle__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:128 card 'grease_nozzle' effect
     # "scrap 1 card from opponent's parts pile"
-    ctx.call('scrap', (_C0,), {'from': _C1})
+    ctx.call('scrap', (_C_212f55e9a554,), {'from': _C_d80f2b6b7705})
 
 
 def governor__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:135 card 'governor' requires
-    return ctx.test(_C12)
+    return ctx.test(_C_5d0da85970d9)
 
 
 def governor__effect(ctx):
@@ -129,99 +130,97 @@ def governor__effect(ctx):
 def blasting_charge__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:143 card 'blasting_charge' effect
     # "scrap 3 cards from opponent's parts pile"
-    ctx.call('scrap', (_C13,), {'from': _C1})
+    ctx.call('scrap', (_C_3dd68e387183,), {'from': _C_d80f2b6b7705})
 
 
 def spare_parts_crate__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:150 card 'spare_parts_crate' effect
     # 'draw 3 cards'
-    ctx.call('draw', (_C13,), {})
+    ctx.call('draw', (_C_3dd68e387183,), {})
 
 
 def salvage_kit__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:157 card 'salvage_kit' requires
-    return ctx.test(_C14)
+    return ctx.test(_C_684ef43c5e83)
 
 
 def salvage_kit__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:158 card 'salvage_kit' effect
     # "scrap 2 terminals in opponent's machine"
-    ctx.call('scrap', (_C14,), {})
+    ctx.call('scrap', (_C_684ef43c5e83,), {})
 
 
 def overcharge_cell__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:165 card 'overcharge_cell' requires
-    return (ctx.count(_C15) >= 4)
+    return (ctx.count(_C_2e8cbfb7f798) >= 4)
 
 
 def overcharge_cell__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:166 card 'overcharge_cell' effect
     # "scrap 2 cards from your hand: scrap 5 cards from opponent's parts pile"
-    ctx.call('scrap', (_C2,), {'from': _C3}, strict=True)
-    ctx.call('scrap', (_C16,), {'from': _C1})
+    ctx.call('scrap', (_C_01687f600544,), {'from': _C_775d32900e3b}, strict=True)
+    ctx.call('scrap', (_C_cbd105b8817f,), {'from': _C_d80f2b6b7705})
 
 
 def monkey_wrench__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:173 card 'monkey_wrench' effect
     # 'scrap 2 cards from your parts pile'
-    ctx.call('scrap', (_C2,), {'from': _C8})
+    ctx.call('scrap', (_C_01687f600544,), {'from': _C_0ab8b3a25d17})
 
 
 def short_circuit__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:180 card 'short_circuit' effect
     # 'scrap 1 terminal in your machine'
-    ctx.call('scrap', (_C17,), {})
+    ctx.call('scrap', (_C_6e02b8a6498a,), {})
 
 
 def butterfingers__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:187 card 'butterfingers' requires
-    return ctx.test(_C18)
+    return ctx.test(_C_3767c579f112)
 
 
 def butterfingers__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:188 card 'butterfingers' effect
     # 'give 2 cards from your hand to opponent'
-    ctx.call('give', (_C2,), {'from': _C3, 'to': _C19})
+    ctx.call('give', (_C_01687f600544,), {'from': _C_775d32900e3b, 'to': _C_a1e8a24ab4d2})
 
 
 def gremlin__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:195 card 'gremlin' effect
     # 'scrap 2 cards from your hand'
-    ctx.call('scrap', (_C2,), {'from': _C3})
+    ctx.call('scrap', (_C_01687f600544,), {'from': _C_775d32900e3b})
 
 
-LINE_MAP = {'amplifier_coil__effect': "data/infernal_contraption/example_deck.yaml:114 card 'amplifier_coil' effect", 'blasting_charge__effect': "data/infernal_contraption/example_deck.yaml:143 card 'blasting_charge' effect", 'butterfingers__effect': "data/infernal_contraption/example_deck.yaml:188 card 'butterfingers' effect", 'butterfingers__requires': "data/infernal_contraption/example_deck.yaml:187 card 'butterfingers' requires", 'cog_hurler__effect': "data/infernal_contraption/example_deck.yaml:77 card 'cog_hurler' effect", 'feeder_hopper__effect': "data/infernal_contraption/example_deck.yaml:121 card 'feeder_hopper' effect", 'gear_avalanche__effect': "data/infernal_contraption/example_deck.yaml:100 card 'gear_avalanche' effect", 'governor__effect': "data/infernal_contraption/example_deck.yaml:136 card 'governor' effect", 'governor__requires': "data/infernal_contraption/example_deck.yaml:135 card 'governor' requires", 'grease_nozzle__effect': "data/infernal_contraption/example_deck.yaml:128 card 'grease_nozzle' effect", 'gremlin__effect': "data/infernal_contraption/example_deck.yaml:195 card 'gremlin' effect", 'grinding_maw__effect': "data/infernal_contraption/example_deck.yaml:63 card 'grinding_maw' effect", 'hand_crank_reclaimer__effect': "data/infernal_contraption/example_deck.yaml:85 card 'hand_crank_reclaimer' effect", 'hand_crank_reclaimer__requires': "data/infernal_contraption/example_deck.yaml:84 card 'hand_crank_reclaimer' requires", 'monkey_wrench__effect': "data/infernal_contraption/example_deck.yaml:173 card 'monkey_wrench' effect", 'overcharge_cell__effect': "data/infernal_contraption/example_deck.yaml:166 card 'overcharge_cell' effect", 'overcharge_cell__requires': "data/infernal_contraption/example_deck.yaml:165 card 'overcharge_cell' requires", 'overflow_valve__effect': "data/infernal_contraption/example_deck.yaml:93 card 'overflow_valve' effect", 'overflow_valve__requires': "data/infernal_contraption/example_deck.yaml:92 card 'overflow_valve' requires", 'parts_grabber__effect': "data/infernal_contraption/example_deck.yaml:56 card 'parts_grabber' effect", 'pilfering_arm__effect': "data/infernal_contraption/example_deck.yaml:70 card 'pilfering_arm' effect", 'salvage_kit__effect': "data/infernal_contraption/example_deck.yaml:158 card 'salvage_kit' effect", 'salvage_kit__requires': "data/infernal_contraption/example_deck.yaml:157 card 'salvage_kit' requires", 'scrap_magnet__effect': "data/infernal_contraption/example_deck.yaml:107 card 'scrap_magnet' effect", 'scrap_shredder__effect': "data/infernal_contraption/example_deck.yaml:49 card 'scrap_shredder' effect", 'short_circuit__effect': "data/infernal_contraption/example_deck.yaml:180 card 'short_circuit' effect", 'spare_parts_crate__effect': "data/infernal_contraption/example_deck.yaml:150 card 'spare_parts_crate' effect", 'tesla_dynamo__effect': "data/infernal_contraption/example_deck.yaml:42 card 'tesla_dynamo' effect"}
+CARDS, LINE_MAP = card_table(globals(), 'data/infernal_contraption/example_deck.yaml', (
+    (12, '{"id": "power_core", "kind": "power_core", "name": "Power Core", "source": "example", "count": 4, "sockets": {"left": "steam_pipe", "right": "gears", "top": "universal", "bottom": "voltaic_coils"}, "at": null, "texts": {}, "slots": {}, "faces": {}}'),
+    (18, '{"id": "steam_boiler", "kind": "power_source", "name": "Steam Boiler", "source": "example", "count": 7, "sockets": {"left": "steam_pipe", "right": "steam_pipe", "top": "gears", "bottom": "voltaic_coils"}, "at": null, "texts": {}, "slots": {}, "faces": {}}'),
+    (24, '{"id": "voltaic_pile", "kind": "power_source", "name": "Voltaic Pile", "source": "example", "count": 5, "sockets": {"left": "gears", "right": "voltaic_coils", "top": "universal", "bottom": "alchemical_apparatus"}, "at": null, "texts": {}, "slots": {}, "faces": {}}'),
+    (30, '{"id": "alchemical_furnace", "kind": "power_source", "name": "Alchemical Furnace", "source": "example", "count": 3, "sockets": {"left": "alchemical_apparatus", "right": "gears", "top": "steam_pipe", "bottom": "universal"}, "at": null, "texts": {}, "slots": {}, "faces": {}}'),
+    (36, '{"id": "tesla_dynamo", "kind": "power_source", "name": "Tesla Dynamo", "source": "example", "count": 2, "sockets": {"left": "voltaic_coils", "right": "universal", "top": "gears", "bottom": "steam_pipe"}, "at": null, "texts": {"effect": "scrap 1 card from opponent\'s parts pile"}, "slots": {"effect": ["tesla_dynamo__effect", 6]}, "faces": {}}'),
+    (43, '{"id": "scrap_shredder", "kind": "contraption", "name": "Scrap Shredder", "source": "example", "count": 3, "sockets": {"left": "gears", "right": "steam_pipe", "top": "voltaic_coils", "bottom": "universal"}, "at": null, "texts": {"effect": "scrap 2 cards from opponent\'s parts pile"}, "slots": {"effect": ["scrap_shredder__effect", 6]}, "faces": {}}'),
+    (50, '{"id": "parts_grabber", "kind": "contraption", "name": "Parts Grabber", "source": "example", "count": 3, "sockets": {"left": "steam_pipe", "right": "voltaic_coils", "top": "universal", "bottom": "gears"}, "at": null, "texts": {"effect": "draw 2 cards from opponent\'s parts pile"}, "slots": {"effect": ["parts_grabber__effect", 6]}, "faces": {}}'),
+    (57, '{"id": "grinding_maw", "kind": "contraption", "name": "Grinding Maw", "source": "example", "count": 2, "sockets": {"left": "universal", "right": "alchemical_apparatus", "top": "gears", "bottom": "steam_pipe"}, "at": null, "texts": {"effect": "scrap 2 cards from your hand: scrap 4 cards from opponent\'s parts pile"}, "slots": {"effect": ["grinding_maw__effect", 6]}, "faces": {}}'),
+    (64, '{"id": "pilfering_arm", "kind": "contraption", "name": "Pilfering Arm", "source": "example", "count": 3, "sockets": {"left": "voltaic_coils", "right": "alchemical_apparatus", "top": "steam_pipe", "bottom": "universal"}, "at": null, "texts": {"effect": "take 1 card from opponent\'s hand"}, "slots": {"effect": ["pilfering_arm__effect", 6]}, "faces": {}}'),
+    (71, '{"id": "cog_hurler", "kind": "contraption", "name": "Cog Hurler", "source": "example", "count": 3, "sockets": {"left": "alchemical_apparatus", "right": "gears", "top": "universal", "bottom": "voltaic_coils"}, "at": null, "texts": {"effect": "scrap 1 terminal in opponent\'s machine"}, "slots": {"effect": ["cog_hurler__effect", 6]}, "faces": {}}'),
+    (78, '{"id": "hand_crank_reclaimer", "kind": "contraption", "name": "Hand-Crank Reclaimer", "source": "example", "count": 4, "sockets": {"left": "steam_pipe", "right": "universal", "top": "alchemical_apparatus", "bottom": "gears"}, "at": null, "texts": {"requires": "2 cards in your hand", "effect": "put 2 cards from your hand onto your parts pile"}, "slots": {"requires": ["hand_crank_reclaimer__requires", 6], "effect": ["hand_crank_reclaimer__effect", 7]}, "faces": {}}'),
+    (86, '{"id": "overflow_valve", "kind": "contraption", "name": "Overflow Valve", "source": "example", "count": 3, "sockets": {"left": "gears", "right": "voltaic_coils", "top": "alchemical_apparatus", "bottom": "steam_pipe"}, "at": null, "texts": {"requires": "1 card in opponent\'s hand", "effect": "scrap 2 cards from opponent\'s hand"}, "slots": {"requires": ["overflow_valve__requires", 6], "effect": ["overflow_valve__effect", 7]}, "faces": {}}'),
+    (94, '{"id": "gear_avalanche", "kind": "contraption", "name": "Gear Avalanche", "source": "example", "count": 1, "sockets": {"left": "universal", "right": "universal", "top": "gears", "bottom": "alchemical_apparatus"}, "at": null, "texts": {"effect": "scrap 1 card from opponent\'s parts pile per contraption in your machine"}, "slots": {"effect": ["gear_avalanche__effect", 6]}, "faces": {}}'),
+    (101, '{"id": "scrap_magnet", "kind": "contraption", "name": "Scrap Magnet", "source": "example", "count": 3, "sockets": {"left": "alchemical_apparatus", "right": "steam_pipe", "top": "voltaic_coils", "bottom": "universal"}, "at": null, "texts": {"effect": "take 2 cards from scrap pile"}, "slots": {"effect": ["scrap_magnet__effect", 6]}, "faces": {}}'),
+    (108, '{"id": "amplifier_coil", "kind": "upgrade", "name": "Amplifier Coil", "source": "example", "count": 3, "sockets": {"left": "voltaic_coils", "right": "voltaic_coils", "top": "universal", "bottom": "steam_pipe"}, "at": null, "texts": {"effect": "repeat"}, "slots": {"effect": ["amplifier_coil__effect", 6]}, "faces": {}}'),
+    (115, '{"id": "feeder_hopper", "kind": "upgrade", "name": "Feeder Hopper", "source": "example", "count": 3, "sockets": {"left": "gears", "right": "alchemical_apparatus", "top": "steam_pipe", "bottom": "universal"}, "at": null, "texts": {"effect": "draw 1 card"}, "slots": {"effect": ["feeder_hopper__effect", 6]}, "faces": {}}'),
+    (122, '{"id": "grease_nozzle", "kind": "upgrade", "name": "Grease Nozzle", "source": "example", "count": 2, "sockets": {"left": "steam_pipe", "right": "gears", "top": "gears", "bottom": "voltaic_coils"}, "at": null, "texts": {"effect": "scrap 1 card from opponent\'s parts pile"}, "slots": {"effect": ["grease_nozzle__effect", 6]}, "faces": {}}'),
+    (129, '{"id": "governor", "kind": "upgrade", "name": "Governor", "source": "example", "count": 2, "sockets": {"left": "universal", "right": "steam_pipe", "top": "alchemical_apparatus", "bottom": "gears"}, "at": null, "texts": {"requires": "3 cards in your hand", "effect": "repeat"}, "slots": {"requires": ["governor__requires", 6], "effect": ["governor__effect", 7]}, "faces": {}}'),
+    (137, '{"id": "blasting_charge", "kind": "consumable", "name": "Blasting Charge", "source": "example", "count": 3, "sockets": {"left": "alchemical_apparatus", "right": "gears", "top": "voltaic_coils", "bottom": "gears"}, "at": null, "texts": {"effect": "scrap 3 cards from opponent\'s parts pile"}, "slots": {"effect": ["blasting_charge__effect", 6]}, "faces": {}}'),
+    (144, '{"id": "spare_parts_crate", "kind": "consumable", "name": "Spare Parts Crate", "source": "example", "count": 5, "sockets": {"left": "steam_pipe", "right": "steam_pipe", "top": "universal", "bottom": "steam_pipe"}, "at": null, "texts": {"effect": "draw 3 cards"}, "slots": {"effect": ["spare_parts_crate__effect", 6]}, "faces": {}}'),
+    (151, '{"id": "salvage_kit", "kind": "consumable", "name": "Salvage Kit", "source": "example", "count": 2, "sockets": {"left": "gears", "right": "voltaic_coils", "top": "alchemical_apparatus", "bottom": "universal"}, "at": null, "texts": {"requires": "2 terminals in opponent\'s machine", "effect": "scrap 2 terminals in opponent\'s machine"}, "slots": {"requires": ["salvage_kit__requires", 6], "effect": ["salvage_kit__effect", 7]}, "faces": {}}'),
+    (159, '{"id": "overcharge_cell", "kind": "consumable", "name": "Overcharge Cell", "source": "example", "count": 1, "sockets": {"left": "alchemical_apparatus", "right": "alchemical_apparatus", "top": "gears", "bottom": "voltaic_coils"}, "at": null, "texts": {"requires": "number of cards in your hand >= 4", "effect": "scrap 2 cards from your hand: scrap 5 cards from opponent\'s parts pile"}, "slots": {"requires": ["overcharge_cell__requires", 6], "effect": ["overcharge_cell__effect", 7]}, "faces": {}}'),
+    (167, '{"id": "monkey_wrench", "kind": "sabotage", "name": "Monkey Wrench", "source": "example", "count": 3, "sockets": {"left": "gears", "right": "gears", "top": "voltaic_coils", "bottom": "alchemical_apparatus"}, "at": null, "texts": {"effect": "scrap 2 cards from your parts pile"}, "slots": {"effect": ["monkey_wrench__effect", 6]}, "faces": {}}'),
+    (174, '{"id": "short_circuit", "kind": "sabotage", "name": "Short Circuit", "source": "example", "count": 3, "sockets": {"left": "steam_pipe", "right": "alchemical_apparatus", "top": "universal", "bottom": "gears"}, "at": null, "texts": {"effect": "scrap 1 terminal in your machine"}, "slots": {"effect": ["short_circuit__effect", 6]}, "faces": {}}'),
+    (181, '{"id": "butterfingers", "kind": "sabotage", "name": "Butterfingers", "source": "example", "count": 3, "sockets": {"left": "voltaic_coils", "right": "steam_pipe", "top": "gears", "bottom": "universal"}, "at": null, "texts": {"requires": "1 card in your hand", "effect": "give 2 cards from your hand to opponent"}, "slots": {"requires": ["butterfingers__requires", 6], "effect": ["butterfingers__effect", 7]}, "faces": {}}'),
+    (189, '{"id": "gremlin", "kind": "sabotage", "name": "Gremlin", "source": "example", "count": 3, "sockets": {"left": "alchemical_apparatus", "right": "voltaic_coils", "top": "steam_pipe", "bottom": "universal"}, "at": null, "texts": {"effect": "scrap 2 cards from your hand"}, "slots": {"effect": ["gremlin__effect", 6]}, "faces": {}}'),
+), {})
 
 MODULE = {'id': 'example_deck', 'name': 'Infernal Contraption — example deck', 'source': 'example', 'note': 'Written for the project to exercise the rules; not the published card list.', 'setup': [], 'file': 'data/infernal_contraption/example_deck.yaml'}
-
-CARDS = {
-    'power_core': {**{'id': 'power_core', 'kind': 'power_core', 'name': 'Power Core', 'source': 'example', 'count': 4, 'sockets': {'left': 'steam_pipe', 'right': 'gears', 'top': 'universal', 'bottom': 'voltaic_coils'}, 'at': 'data/infernal_contraption/example_deck.yaml:12', 'texts': {}}, 'slots': {}, 'faces': {}},
-    'steam_boiler': {**{'id': 'steam_boiler', 'kind': 'power_source', 'name': 'Steam Boiler', 'source': 'example', 'count': 7, 'sockets': {'left': 'steam_pipe', 'right': 'steam_pipe', 'top': 'gears', 'bottom': 'voltaic_coils'}, 'at': 'data/infernal_contraption/example_deck.yaml:18', 'texts': {}}, 'slots': {}, 'faces': {}},
-    'voltaic_pile': {**{'id': 'voltaic_pile', 'kind': 'power_source', 'name': 'Voltaic Pile', 'source': 'example', 'count': 5, 'sockets': {'left': 'gears', 'right': 'voltaic_coils', 'top': 'universal', 'bottom': 'alchemical_apparatus'}, 'at': 'data/infernal_contraption/example_deck.yaml:24', 'texts': {}}, 'slots': {}, 'faces': {}},
-    'alchemical_furnace': {**{'id': 'alchemical_furnace', 'kind': 'power_source', 'name': 'Alchemical Furnace', 'source': 'example', 'count': 3, 'sockets': {'left': 'alchemical_apparatus', 'right': 'gears', 'top': 'steam_pipe', 'bottom': 'universal'}, 'at': 'data/infernal_contraption/example_deck.yaml:30', 'texts': {}}, 'slots': {}, 'faces': {}},
-    'tesla_dynamo': {**{'id': 'tesla_dynamo', 'kind': 'power_source', 'name': 'Tesla Dynamo', 'source': 'example', 'count': 2, 'sockets': {'left': 'voltaic_coils', 'right': 'universal', 'top': 'gears', 'bottom': 'steam_pipe'}, 'at': 'data/infernal_contraption/example_deck.yaml:36', 'texts': {'effect': "scrap 1 card from opponent's parts pile"}}, 'slots': {'effect': tesla_dynamo__effect}, 'faces': {}},
-    'scrap_shredder': {**{'id': 'scrap_shredder', 'kind': 'contraption', 'name': 'Scrap Shredder', 'source': 'example', 'count': 3, 'sockets': {'left': 'gears', 'right': 'steam_pipe', 'top': 'voltaic_coils', 'bottom': 'universal'}, 'at': 'data/infernal_contraption/example_deck.yaml:43', 'texts': {'effect': "scrap 2 cards from opponent's parts pile"}}, 'slots': {'effect': scrap_shredder__effect}, 'faces': {}},
-    'parts_grabber': {**{'id': 'parts_grabber', 'kind': 'contraption', 'name': 'Parts Grabber', 'source': 'example', 'count': 3, 'sockets': {'left': 'steam_pipe', 'right': 'voltaic_coils', 'top': 'universal', 'bottom': 'gears'}, 'at': 'data/infernal_contraption/example_deck.yaml:50', 'texts': {'effect': "draw 2 cards from opponent's parts pile"}}, 'slots': {'effect': parts_grabber__effect}, 'faces': {}},
-    'grinding_maw': {**{'id': 'grinding_maw', 'kind': 'contraption', 'name': 'Grinding Maw', 'source': 'example', 'count': 2, 'sockets': {'left': 'universal', 'right': 'alchemical_apparatus', 'top': 'gears', 'bottom': 'steam_pipe'}, 'at': 'data/infernal_contraption/example_deck.yaml:57', 'texts': {'effect': "scrap 2 cards from your hand: scrap 4 cards from opponent's parts pile"}}, 'slots': {'effect': grinding_maw__effect}, 'faces': {}},
-    'pilfering_arm': {**{'id': 'pilfering_arm', 'kind': 'contraption', 'name': 'Pilfering Arm', 'source': 'example', 'count': 3, 'sockets': {'left': 'voltaic_coils', 'right': 'alchemical_apparatus', 'top': 'steam_pipe', 'bottom': 'universal'}, 'at': 'data/infernal_contraption/example_deck.yaml:64', 'texts': {'effect': "take 1 card from opponent's hand"}}, 'slots': {'effect': pilfering_arm__effect}, 'faces': {}},
-    'cog_hurler': {**{'id': 'cog_hurler', 'kind': 'contraption', 'name': 'Cog Hurler', 'source': 'example', 'count': 3, 'sockets': {'left': 'alchemical_apparatus', 'right': 'gears', 'top': 'universal', 'bottom': 'voltaic_coils'}, 'at': 'data/infernal_contraption/example_deck.yaml:71', 'texts': {'effect': "scrap 1 terminal in opponent's machine"}}, 'slots': {'effect': cog_hurler__effect}, 'faces': {}},
-    'hand_crank_reclaimer': {**{'id': 'hand_crank_reclaimer', 'kind': 'contraption', 'name': 'Hand-Crank Reclaimer', 'source': 'example', 'count': 4, 'sockets': {'left': 'steam_pipe', 'right': 'universal', 'top': 'alchemical_apparatus', 'bottom': 'gears'}, 'at': 'data/infernal_contraption/example_deck.yaml:78', 'texts': {'requires': '2 cards in your hand', 'effect': 'put 2 cards from your hand onto your parts pile'}}, 'slots': {'requires': hand_crank_reclaimer__requires, 'effect': hand_crank_reclaimer__effect}, 'faces': {}},
-    'overflow_valve': {**{'id': 'overflow_valve', 'kind': 'contraption', 'name': 'Overflow Valve', 'source': 'example', 'count': 3, 'sockets': {'left': 'gears', 'right': 'voltaic_coils', 'top': 'alchemical_apparatus', 'bottom': 'steam_pipe'}, 'at': 'data/infernal_contraption/example_deck.yaml:86', 'texts': {'requires': "1 card in opponent's hand", 'effect': "scrap 2 cards from opponent's hand"}}, 'slots': {'requires': overflow_valve__requires, 'effect': overflow_valve__effect}, 'faces': {}},
-    'gear_avalanche': {**{'id': 'gear_avalanche', 'kind': 'contraption', 'name': 'Gear Avalanche', 'source': 'example', 'count': 1, 'sockets': {'left': 'universal', 'right': 'universal', 'top': 'gears', 'bottom': 'alchemical_apparatus'}, 'at': 'data/infernal_contraption/example_deck.yaml:94', 'texts': {'effect': "scrap 1 card from opponent's parts pile per contraption in your machine"}}, 'slots': {'effect': gear_avalanche__effect}, 'faces': {}},
-    'scrap_magnet': {**{'id': 'scrap_magnet', 'kind': 'contraption', 'name': 'Scrap Magnet', 'source': 'example', 'count': 3, 'sockets': {'left': 'alchemical_apparatus', 'right': 'steam_pipe', 'top': 'voltaic_coils', 'bottom': 'universal'}, 'at': 'data/infernal_contraption/example_deck.yaml:101', 'texts': {'effect': 'take 2 cards from scrap pile'}}, 'slots': {'effect': scrap_magnet__effect}, 'faces': {}},
-    'amplifier_coil': {**{'id': 'amplifier_coil', 'kind': 'upgrade', 'name': 'Amplifier Coil', 'source': 'example', 'count': 3, 'sockets': {'left': 'voltaic_coils', 'right': 'voltaic_coils', 'top': 'universal', 'bottom': 'steam_pipe'}, 'at': 'data/infernal_contraption/example_deck.yaml:108', 'texts': {'effect': 'repeat'}}, 'slots': {'effect': amplifier_coil__effect}, 'faces': {}},
-    'feeder_hopper': {**{'id': 'feeder_hopper', 'kind': 'upgrade', 'name': 'Feeder Hopper', 'source': 'example', 'count': 3, 'sockets': {'left': 'gears', 'right': 'alchemical_apparatus', 'top': 'steam_pipe', 'bottom': 'universal'}, 'at': 'data/infernal_contraption/example_deck.yaml:115', 'texts': {'effect': 'draw 1 card'}}, 'slots': {'effect': feeder_hopper__effect}, 'faces': {}},
-    'grease_nozzle': {**{'id': 'grease_nozzle', 'kind': 'upgrade', 'name': 'Grease Nozzle', 'source': 'example', 'count': 2, 'sockets': {'left': 'steam_pipe', 'right': 'gears', 'top': 'gears', 'bottom': 'voltaic_coils'}, 'at': 'data/infernal_contraption/example_deck.yaml:122', 'texts': {'effect': "scrap 1 card from opponent's parts pile"}}, 'slots': {'effect': grease_nozzle__effect}, 'faces': {}},
-    'governor': {**{'id': 'governor', 'kind': 'upgrade', 'name': 'Governor', 'source': 'example', 'count': 2, 'sockets': {'left': 'universal', 'right': 'steam_pipe', 'top': 'alchemical_apparatus', 'bottom': 'gears'}, 'at': 'data/infernal_contraption/example_deck.yaml:129', 'texts': {'requires': '3 cards in your hand', 'effect': 'repeat'}}, 'slots': {'requires': governor__requires, 'effect': governor__effect}, 'faces': {}},
-    'blasting_charge': {**{'id': 'blasting_charge', 'kind': 'consumable', 'name': 'Blasting Charge', 'source': 'example', 'count': 3, 'sockets': {'left': 'alchemical_apparatus', 'right': 'gears', 'top': 'voltaic_coils', 'bottom': 'gears'}, 'at': 'data/infernal_contraption/example_deck.yaml:137', 'texts': {'effect': "scrap 3 cards from opponent's parts pile"}}, 'slots': {'effect': blasting_charge__effect}, 'faces': {}},
-    'spare_parts_crate': {**{'id': 'spare_parts_crate', 'kind': 'consumable', 'name': 'Spare Parts Crate', 'source': 'example', 'count': 5, 'sockets': {'left': 'steam_pipe', 'right': 'steam_pipe', 'top': 'universal', 'bottom': 'steam_pipe'}, 'at': 'data/infernal_contraption/example_deck.yaml:144', 'texts': {'effect': 'draw 3 cards'}}, 'slots': {'effect': spare_parts_crate__effect}, 'faces': {}},
-    'salvage_kit': {**{'id': 'salvage_kit', 'kind': 'consumable', 'name': 'Salvage Kit', 'source': 'example', 'count': 2, 'sockets': {'left': 'gears', 'right': 'voltaic_coils', 'top': 'alchemical_apparatus', 'bottom': 'universal'}, 'at': 'data/infernal_contraption/example_deck.yaml:151', 'texts': {'requires': "2 terminals in opponent's machine", 'effect': "scrap 2 terminals in opponent's machine"}}, 'slots': {'requires': salvage_kit__requires, 'effect': salvage_kit__effect}, 'faces': {}},
-    'overcharge_cell': {**{'id': 'overcharge_cell', 'kind': 'consumable', 'name': 'Overcharge Cell', 'source': 'example', 'count': 1, 'sockets': {'left': 'alchemical_apparatus', 'right': 'alchemical_apparatus', 'top': 'gears', 'bottom': 'voltaic_coils'}, 'at': 'data/infernal_contraption/example_deck.yaml:159', 'texts': {'requires': 'number of cards in your hand >= 4', 'effect': "scrap 2 cards from your hand: scrap 5 cards from opponent's parts pile"}}, 'slots': {'requires': overcharge_cell__requires, 'effect': overcharge_cell__effect}, 'faces': {}},
-    'monkey_wrench': {**{'id': 'monkey_wrench', 'kind': 'sabotage', 'name': 'Monkey Wrench', 'source': 'example', 'count': 3, 'sockets': {'left': 'gears', 'right': 'gears', 'top': 'voltaic_coils', 'bottom': 'alchemical_apparatus'}, 'at': 'data/infernal_contraption/example_deck.yaml:167', 'texts': {'effect': 'scrap 2 cards from your parts pile'}}, 'slots': {'effect': monkey_wrench__effect}, 'faces': {}},
-    'short_circuit': {**{'id': 'short_circuit', 'kind': 'sabotage', 'name': 'Short Circuit', 'source': 'example', 'count': 3, 'sockets': {'left': 'steam_pipe', 'right': 'alchemical_apparatus', 'top': 'universal', 'bottom': 'gears'}, 'at': 'data/infernal_contraption/example_deck.yaml:174', 'texts': {'effect': 'scrap 1 terminal in your machine'}}, 'slots': {'effect': short_circuit__effect}, 'faces': {}},
-    'butterfingers': {**{'id': 'butterfingers', 'kind': 'sabotage', 'name': 'Butterfingers', 'source': 'example', 'count': 3, 'sockets': {'left': 'voltaic_coils', 'right': 'steam_pipe', 'top': 'gears', 'bottom': 'universal'}, 'at': 'data/infernal_contraption/example_deck.yaml:181', 'texts': {'requires': '1 card in your hand', 'effect': 'give 2 cards from your hand to opponent'}}, 'slots': {'requires': butterfingers__requires, 'effect': butterfingers__effect}, 'faces': {}},
-    'gremlin': {**{'id': 'gremlin', 'kind': 'sabotage', 'name': 'Gremlin', 'source': 'example', 'count': 3, 'sockets': {'left': 'alchemical_apparatus', 'right': 'voltaic_coils', 'top': 'steam_pipe', 'bottom': 'universal'}, 'at': 'data/infernal_contraption/example_deck.yaml:189', 'texts': {'effect': 'scrap 2 cards from your hand'}}, 'slots': {'effect': gremlin__effect}, 'faces': {}},
-}
 
 RULES = {}
 

@@ -3,52 +3,51 @@
 
 """Compiled card effects. See the header for provenance."""
 from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.tables import card_table
 
-_C0 = Sel(category='card', noun='card', amount=7)
-_C1 = Sel(category='card', noun='card', amount=UpTo(n=7))
-_C2 = Sel(category='zone', noun='hand', owner='you')
-_C3 = Sel(category='card', noun='card')
-_C4 = Sel(category='card', noun='card', place=Sel(category='zone', noun='hand', owner='you'))
-_C5 = Sel(category='card', noun='card', amount=4)
+_C_34e4592949e5 = Sel(category='card', noun='card', amount=7)
+_C_3922d5d7b8bc = Sel(category='card', noun='card', amount=UpTo(n=7))
+_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
+_C_9cdb377d0950 = Sel(category='card', noun='card')
+_C_2e8cbfb7f798 = Sel(category='card', noun='card', place=Sel(category='zone', noun='hand', owner='you'))
+_C_cb7cdb635f1d = Sel(category='card', noun='card', amount=4)
 
 
 def rule__opening_hand(ctx):
     # data/infernal_contraption/rules.yaml:9 opening_hand
     # 'draw 7 cards'
-    ctx.call('draw', (_C0,), {})
+    ctx.call('draw', (_C_34e4592949e5,), {})
 
 
 def rule__mulligan(ctx):
     # data/infernal_contraption/rules.yaml:11 mulligan
     # 'scrap up to 7 cards from your hand; draw (7 - number of cards in your hand) cards'
-    ctx.call('scrap', (_C1,), {'from': _C2})
-    ctx.call('draw', (_C3.with_amount((7 - ctx.count(_C4))),), {})
+    ctx.call('scrap', (_C_3922d5d7b8bc,), {'from': _C_775d32900e3b})
+    ctx.call('draw', (_C_9cdb377d0950.with_amount((7 - ctx.count(_C_2e8cbfb7f798))),), {})
 
 
 def rule__draw_step(ctx):
     # data/infernal_contraption/rules.yaml:15 draw_step
     # 'if number of cards in your hand = 0: draw 7 cards; if number of cards in your hand < 4: draw 4 card
-    if (ctx.count(_C4) == 0):
-        ctx.call('draw', (_C0,), {})
-    if (ctx.count(_C4) < 4):
-        ctx.call('draw', (_C5,), {})
+    if (ctx.count(_C_2e8cbfb7f798) == 0):
+        ctx.call('draw', (_C_34e4592949e5,), {})
+    if (ctx.count(_C_2e8cbfb7f798) < 4):
+        ctx.call('draw', (_C_cb7cdb635f1d,), {})
 
 
 def rule__cleanup(ctx):
     # data/infernal_contraption/rules.yaml:17 cleanup
     # 'if number of cards in your hand < 7: draw (7 - number of cards in your hand) cards; if number of ca
-    if (ctx.count(_C4) < 7):
-        ctx.call('draw', (_C3.with_amount((7 - ctx.count(_C4))),), {})
-    if (ctx.count(_C4) > 10):
-        ctx.call('scrap', (_C3.with_amount((ctx.count(_C4) - 10)),), {'from': _C2})
+    if (ctx.count(_C_2e8cbfb7f798) < 7):
+        ctx.call('draw', (_C_9cdb377d0950.with_amount((7 - ctx.count(_C_2e8cbfb7f798))),), {})
+    if (ctx.count(_C_2e8cbfb7f798) > 10):
+        ctx.call('scrap', (_C_9cdb377d0950.with_amount((ctx.count(_C_2e8cbfb7f798) - 10)),), {'from': _C_775d32900e3b})
 
 
-LINE_MAP = {'rule__cleanup': 'data/infernal_contraption/rules.yaml:17 cleanup', 'rule__draw_step': 'data/infernal_contraption/rules.yaml:15 draw_step', 'rule__mulligan': 'data/infernal_contraption/rules.yaml:11 mulligan', 'rule__opening_hand': 'data/infernal_contraption/rules.yaml:9 opening_hand'}
+CARDS, LINE_MAP = card_table(globals(), 'data/infernal_contraption/rules.yaml', (
+), {'rule__cleanup': 'data/infernal_contraption/rules.yaml:17 cleanup', 'rule__draw_step': 'data/infernal_contraption/rules.yaml:15 draw_step', 'rule__mulligan': 'data/infernal_contraption/rules.yaml:11 mulligan', 'rule__opening_hand': 'data/infernal_contraption/rules.yaml:9 opening_hand'})
 
 MODULE = {'id': 'rules', 'name': 'Infernal Contraption — turn steps', 'source': 'rulebook 003_19ce964aacf02a21.txt', 'note': None, 'setup': [], 'file': 'data/infernal_contraption/rules.yaml'}
-
-CARDS = {
-}
 
 RULES = {'opening_hand': rule__opening_hand, 'mulligan': rule__mulligan, 'draw_step': rule__draw_step, 'cleanup': rule__cleanup}
 
