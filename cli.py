@@ -770,7 +770,7 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
         by_agent = ", ".join(f"{a}: {v:.1%}" for a, v in result["win_rate_by_agent"].items())
         click.echo(f"  win rate per player of each agent: {by_agent}")
     ln = result["length"]
-    click.echo(f"  game length in turns: mean {ln['mean']}, median {ln['median']}, min {ln['min']}, max {ln['max']}")
+    click.echo(f"  game length in {ln.get('unit', 'turns')}: mean {ln['mean']}, median {ln['median']}, min {ln['min']}, max {ln['max']}")
     click.echo(f"  games that hit the turn cap ({turn_cap}): {result['capped']['count']}")
     inv = result["invariants"]
     click.echo(f"  invariants checked {inv['checked']}: {inv['games_broken']} games broke one")

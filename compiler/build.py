@@ -253,7 +253,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         # watch mode: the cards made from the same data as last time come from the per-card cache
         # (their schema check, texts and code were all clean then and depend on nothing that changed)
         looked = pieces.lookup(doc, cards, checker.card_ids) if pieces is not None and emit else None
-        unique = _Unique(diags, doc.file)
+        unique = Unique(diags, doc.file)
         for i, card in enumerate(cards):
             if card is not None and (looked is None or i not in looked.hits):
                 before = unique.count
@@ -386,13 +386,15 @@ def _usable(doc: Document) -> bool:
     return isinstance(doc.data, dict) and isinstance(doc.data.get("cards", []), (list, type(None)))
 
 
-class _Unique:
+class Unique:
     """A Diagnostics front that drops a diagnostic already reported at the same place (the module
-    schema and a card's own schema can both see one problem)."""
+    schema and a card's own schema can both see one problem). ``file``: only that file's earlier
+    diagnostics count as already reported (the build's list holds every file's); the language
+    server checks one file per list and gives none."""
 
-    def __init__(self, diags: Diagnostics, file: str):
+    def __init__(self, diags: Diagnostics, file: str | None = None):
         self.diags = diags
-        self.seen = {(d.code, d.message, d.line, d.column) for d in diags if d.file == file}
+        self.seen = {(d.code, d.message, d.line, d.column) for d in diags if file is None or d.file == file}
         self.count = 0  # every diagnostic offered, dropped or not
 
     def error(self, code: str, message: str, **kw):

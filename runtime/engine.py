@@ -203,11 +203,16 @@ class Engine:
     def stats(self, game: GameState) -> dict:
         """What a simulation reports per game: card id -> how often it was played (and more, by engine)."""
         plays: dict = {}
+        uses: dict = {}
         for ev in game.events:
-            if ev.kind == "play" and ev.card in game.instances:
+            if ev.kind in ("play", "use") and ev.card in game.instances:
                 cid = game.instances[ev.card].card_id
-                plays[cid] = plays.get(cid, 0) + 1
-        return {"plays": plays}
+                into = plays if ev.kind == "play" else uses
+                into[cid] = into.get(cid, 0) + 1
+        if not uses:
+            return {"plays": plays}
+        # a game whose cards also act where they lie: an activation is a play or a use
+        return {"plays": plays, "activations": {c: plays.get(c, 0) + uses.get(c, 0) for c in {*plays, *uses}}}
 
     # --- what an engine adds to the compiler and the reference (neutral defaults: nothing) --------
     def check_map(self, doc, game_data: dict, diags) -> None:

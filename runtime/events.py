@@ -67,6 +67,14 @@ class Razed(CardEvent):
 
 
 @dataclass(frozen=True)
+class Used(CardEvent):
+    """A card's Action used where it lies (51st State's Locations and Faction board Actions): its
+    effect ran without the card being played. No trigger phrase names it yet; reports count it."""
+
+    kind = "use"
+
+
+@dataclass(frozen=True)
 class Moved(CardEvent):
     """A card put from one zone into another (``put``): ``to`` is the zone's name."""
 

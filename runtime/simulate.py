@@ -130,6 +130,8 @@ def play_one(args: tuple) -> dict:
     stats = eng.stats(g)
     return {"index": index, "seed": gs, "first": first, "winner": winner, "winners": winners,
             "winner_seat": seat, "turns": g.turn_number, "moves": moves, "capped": capped,
+            # a game played in rounds of simultaneous phases (51st State, the Moon) begins no turns
+            "rounds": sum(1 for ev in g.events if ev.kind == "round start"),
             "scores": list(result.scores) if result else [], "reason": result.reason if result else "",
             "plays": dict(stats.get("plays") or {}), "activations": dict(stats.get("activations") or {}),
             "counts_activations": "activations" in stats, "problems": problems[:20]}
@@ -189,7 +191,9 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     kinds = agent_list(cfg.agent, cfg.players, engine_for(compiled))
     seats = Counter(r["winner_seat"] for r in records if r["winner_seat"] is not None)
     by_player = Counter(r["winner"] for r in records if r["winner"] is not None)
-    turns = [r["turns"] for r in records]
+    # the game's own unit of length: turns where it counts turns, else rounds (no game counts neither)
+    unit = "turns" if any(r["turns"] for r in records) or not any(r.get("rounds") for r in records) else "rounds"
+    turns = [r[unit] for r in records]
     capped = [r["index"] for r in records if r["capped"]]
     shared = sum(1 for r in records if len(r["winners"]) > 1)
     no_winner = sum(1 for r in records if not r["winners"] and not r["capped"])
@@ -228,7 +232,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         "shared_wins": shared,
         "capped": {"count": len(capped), "games": capped[:50],
                    "note": "games that reached the turn cap without a winner: a deck that cannot finish"},
-        "length": {"mean": round(statistics.fmean(turns), 3) if turns else 0.0,
+        "length": {"unit": unit, "mean": round(statistics.fmean(turns), 3) if turns else 0.0,
                    "median": statistics.median(turns) if turns else 0, "min": min(turns, default=0),
                    "max": max(turns, default=0), "histogram": {str(k): hist[k] for k in sorted(hist)}},
         "invariants": {"checked": "after every move" if cfg.check_moves else "after every game",
@@ -359,9 +363,9 @@ zone; a running game always has a legal move), checked {_E(r['invariants']['chec
 {r['invariants']['games_broken']} games broke one.{_E(' ' + '; '.join(r['invariants']['problems'])) if r['invariants']['problems'] else ''}</p>
 <p>Agents: {_E(', '.join(f'{p} {a}' for p, a in r['agents_by_player'].items()))}.
 Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['win_rate_by_agent'].items()))}.</p>
-<h2>Game length (turns)</h2>
+<h2>Game length ({_E(r['length'].get('unit', 'turns'))})</h2>
 <p>mean {r['length']['mean']}, median {r['length']['median']}, min {r['length']['min']}, max {r['length']['max']}</p>
-{_column_chart("Games by length in turns", hist)}
+{_column_chart("Games by length in " + r['length'].get('unit', 'turns'), hist)}
 <h2>Turn cap</h2>
 <p class="{'finding' if capped['count'] else ''}">{capped['count']} games reached the turn cap of
 {r['turn_cap']} turns without a winner{'' if not capped['count'] else ' — the deck may be unable to finish (game indexes: ' + ', '.join(map(str, capped['games'])) + ')'}.</p>

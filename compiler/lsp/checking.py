@@ -31,7 +31,7 @@ from pathlib import Path
 from runtime.verbs import verbs_for
 
 from .. import ast as A
-from ..build import GAME_FILE
+from ..build import GAME_FILE, Unique
 from ..check import Checker
 from ..diagnostics import Diagnostic, Diagnostics, did_you_mean, display_path
 from ..loader import Document, load_text, path_text
@@ -134,22 +134,6 @@ def check_scenario(path: Path, text: str) -> tuple[list[Diagnostic], Document | 
 
 
 # --- modules ---------------------------------------------------------------------------------------
-
-
-class _Unique:
-    """Drops a diagnostic already reported at the same place (the generic card schema and the game's
-    card schema can both see one problem), as compiler/build.py's _Unique does."""
-
-    def __init__(self, diags: Diagnostics):
-        self.diags = diags
-        self.seen = {(d.code, d.message, d.line, d.column) for d in diags}
-
-    def error(self, code: str, message: str, **kw):
-        key = (code, message, kw.get("line"), kw.get("column"))
-        if key in self.seen:
-            return None
-        self.seen.add(key)
-        return self.diags.error(code, message, **kw)
 
 
 @dataclass
@@ -292,7 +276,7 @@ class ModuleChecker:
         diags = Diagnostics()
         validate(doc, self.ctx.items, diags, ("cards", i))
         if isinstance(card, dict):
-            validate(doc, self.ctx.cschema, _Unique(diags), ("cards", i))
+            validate(doc, self.ctx.cschema, Unique(diags), ("cards", i))
         return list(diags)
 
     def _card_texts(self, doc: Document, i: int, card: dict, state: _Card) -> list[Diagnostic]:

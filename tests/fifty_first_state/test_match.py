@@ -260,3 +260,15 @@ def test_with_the_collaboration_variant_partial_payments_are_moves():
     while not plain.terminal():
         assert not [mv for mv in plain.legal_moves() if mv.key[0] == "contribute"]  # only with the variant
         plain.apply(random.Random(1).choice(plain.legal_moves()))
+
+
+def test_simulation_report_counts_rounds_and_what_cards_did():
+    # 51st State is played in rounds (no turns begin): the report's length is in rounds; a card
+    # constructed (Played) or whose Action was used (Used) counts as activated
+    from runtime.simulate import SimConfig, simulate
+
+    r = simulate(SimConfig("fifty_first_state", games=6))
+    assert r["length"]["unit"] == "rounds" and r["length"]["min"] >= 1
+    acted = {c["id"] for c in r["cards"] if c["activations"]}
+    assert acted and "work_action" in acted  # a Faction board Action is used, never played
+    assert any(c["plays"] for c in r["cards"])  # constructed Locations are plays

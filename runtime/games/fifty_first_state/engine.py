@@ -23,7 +23,7 @@ from typing import Any
 
 from runtime.context import Ctx, face_view
 from runtime.engine import Engine, Outcome
-from runtime.events import RoundEnded, RoundStarted
+from runtime.events import Played, RoundEnded, RoundStarted, Used
 from runtime.errors import Refused, RulesError, Unmet
 from runtime.state import GameState
 
@@ -457,6 +457,8 @@ class FiftyFirstState(FiftyScenario, Engine):
             return self.refuse(game, player, f"{self.name_of(game, uid)} has no Action")
         game.emit("use", player, f"uses the Action of {self.name_of(game, uid)}")
         out = self.run(game, fn, player, uid)
+        if out.ok:
+            game.publish(Used(player, card=uid, turn=game.turn_number, round=game.round))
         if out.status == "unmet":
             # An Action whose condition is not met cannot be taken: a refusal (nothing changed,
             # since guards come before actions, checker E304). M16: "x is the number of deployed
@@ -480,6 +482,9 @@ class FiftyFirstState(FiftyScenario, Engine):
         self.place_in_state(game, uid, player)
         game.emit("construct", player, f"constructs {self.name_of(game, uid)} in the "
                   f"{game.instances[uid].props.get('row', '?')} row")
+        # constructing is how a card is played from hand: triggers, turn history and the simulation
+        # report's per-card plays read this event
+        game.publish(Played(player, card=uid, turn=game.turn_number, round=game.round))
         rec = face_view(game.record(uid), game.instances[uid])
         for slot in ("building_bonus", "on_play"):
             fn = rec.get("slots", {}).get(slot)
