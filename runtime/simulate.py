@@ -132,9 +132,47 @@ def play_one(args: tuple) -> dict:
             "winner_seat": seat, "turns": g.turn_number, "moves": moves, "capped": capped,
             # a game played in rounds of simultaneous phases (51st State, the Moon) begins no turns
             "rounds": sum(1 for ev in g.events if ev.kind == "round start"),
+            # per seat index, the card ids it played / drew at least once (the per-card win effects)
+            "played_by": _cards_by_player(g, "play", players), "drawn_by": _cards_by_player(g, "draw", players),
             "scores": list(result.scores) if result else [], "reason": result.reason if result else "",
             "plays": dict(stats.get("plays") or {}), "activations": dict(stats.get("activations") or {}),
             "counts_activations": "activations" in stats, "problems": problems[:20]}
+
+
+def _cards_by_player(g, kind: str, players: int) -> list[list[str]]:
+    """For each player, the sorted card ids of its ``kind`` events ("play", "draw") in this game."""
+    out: list[set] = [set() for _ in range(players)]
+    for ev in g.events:
+        if ev.kind == kind and ev.player is not None and ev.card in g.instances and 0 <= ev.player < players:
+            out[ev.player].add(g.instances[ev.card].card_id)
+    return [sorted(c) for c in out]
+
+
+def card_effects(records: list[dict], players: int, card_ids) -> dict:
+    """Per card and per event kind ("played", "drawn"): the win rate of the player-games in which the
+    player played (drew) the card against those in which it did not, and the difference with its
+    95 % interval (runtime/stats.py). Only kinds some game recorded are reported."""
+    from .stats import effect
+
+    out: dict = {}
+    for kind, key in (("played", "played_by"), ("drawn", "drawn_by")):
+        if not any(any(r.get(key) or ()) for r in records):
+            continue  # this engine publishes no such events: nothing to compare
+        per_card = {}
+        for cid in card_ids:
+            k1 = n1 = k0 = n0 = 0
+            for r in records:
+                winners = set(r["winners"])
+                for p in range(players):
+                    won = p in winners
+                    if cid in (r.get(key) or [[]] * players)[p]:
+                        n1, k1 = n1 + 1, k1 + won
+                    else:
+                        n0, k0 = n0 + 1, k0 + won
+            if n1:
+                per_card[cid] = effect(k1, n1, k0, n0)
+        out[kind] = per_card
+    return out
 
 
 def _tasks(cfg: SimConfig) -> Iterable[tuple]:
@@ -224,6 +262,9 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         "seat_note": "seat 1 is the player who decided first",
         "wins_by_seat": {str(s + 1): seats.get(s, 0) for s in range(cfg.players)},
         "win_rate_by_seat": {str(s + 1): round(seats.get(s, 0) / n, 4) if n else 0.0 for s in range(cfg.players)},
+        # the same with 95 % Wilson intervals; a seat advantage is a finding only when the interval
+        # excludes an even share (1 / players)
+        "win_rate_by_seat_ci": {str(s + 1): _seat_rate(seats.get(s, 0), n, cfg.players) for s in range(cfg.players)},
         "agents_by_player": {f"P{i + 1}": kinds[i] for i in range(cfg.players)},
         "wins_by_player": {f"P{i + 1}": by_player.get(i, 0) for i in range(cfg.players)},
         "win_rate_by_agent": {a: round(sum(by_player.get(i, 0) for i in range(cfg.players) if kinds[i] == a)
@@ -240,9 +281,21 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
                        "problems": [f"game {r['index']}: {p}" for r in broken[:10] for p in r["problems"][:3]]},
         "activations_counted": counts_acts,
         "cards": cards,
+        "card_effects": card_effects(records, cfg.players, [c["id"] for c in cards]),
+        "stats_note": "95 % intervals (Wilson; a difference by Newcombe's method). Per-card figures count "
+                      "player-games, which are not independent within a game: a screen, not a proof.",
         "never_activated": never,
         "stand_ins": stand_ins(compiled),
     }
+
+
+def _seat_rate(k: int, n: int, players: int) -> dict:
+    from .stats import rate
+
+    r = rate(k, n)
+    even = 1 / players
+    r["finding"] = n > 0 and (r["low"] > even or r["high"] < even)
+    return r
 
 
 def simulate(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> dict:
@@ -329,6 +382,69 @@ def _column_chart(title: str, items: list[tuple[str, float]], width: int = 640, 
     return "\n".join(out)
 
 
+def _interval_chart(title: str, items: list[tuple[str, float, float, float, bool]], ref: float, lo_axis: float,
+                    hi_axis: float, fmt: Callable[[float], str], width: int = 640) -> str:
+    """A dot per item with its 95 % interval as an error bar, against a reference line (an even
+    share, or no effect); items whose interval excludes the reference are drawn in the finding colour."""
+    row, label_w, pad, right = 22, 210, 8, 160
+    h = pad * 2 + row * max(1, len(items)) + 40
+    span = (hi_axis - lo_axis) or 1
+    plot_w = width - label_w - right
+
+    def x(v: float) -> float:
+        return label_w + plot_w * (min(max(v, lo_axis), hi_axis) - lo_axis) / span
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" role="img" '
+           f'aria-label="{_E(title)}" font-family="sans-serif" font-size="12">',
+           f'<text x="{pad}" y="16" font-weight="bold">{_E(title)}</text>',
+           f'<line x1="{x(ref):.1f}" y1="26" x2="{x(ref):.1f}" y2="{h - 18}" stroke="#999" stroke-dasharray="4 3"/>',
+           f'<text x="{x(ref):.1f}" y="{h - 4}" text-anchor="middle" fill="#555">{_E(fmt(ref))}</text>',
+           f'<text x="{label_w}" y="{h - 4}" fill="#555">{_E(fmt(lo_axis))}</text>',
+           f'<text x="{label_w + plot_w}" y="{h - 4}" text-anchor="end" fill="#555">{_E(fmt(hi_axis))}</text>']
+    for i, (label, v, lo, hi, finding) in enumerate(items):
+        y = 30 + pad + i * row + row / 2
+        colour = "#b5472d" if finding else "#4a6fa5"
+        out.append(f'<text x="{label_w - 6}" y="{y + 4:.1f}" text-anchor="end">{_E(label)}</text>')
+        out.append(f'<line x1="{x(lo):.1f}" y1="{y:.1f}" x2="{x(hi):.1f}" y2="{y:.1f}" stroke="{colour}" '
+                   f'stroke-width="2"/>')
+        for end in (lo, hi):
+            out.append(f'<line x1="{x(end):.1f}" y1="{y - 5:.1f}" x2="{x(end):.1f}" y2="{y + 5:.1f}" '
+                       f'stroke="{colour}" stroke-width="2"/>')
+        out.append(f'<circle cx="{x(v):.1f}" cy="{y:.1f}" r="4" fill="{colour}"/>')
+        out.append(f'<text x="{label_w + plot_w + 6}" y="{y + 4:.1f}">{_E(fmt(v))} '
+                   f'[{_E(fmt(lo))}, {_E(fmt(hi))}]</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _effects_html(r: dict) -> str:
+    """Per card: does playing (drawing) it go with winning? Sorted by the size of the difference."""
+    names = {c["id"]: c["name"] for c in r["cards"]}
+    parts = []
+    for kind, per_card in (r.get("card_effects") or {}).items():
+        known = [(cid, e) for cid, e in per_card.items() if e["difference"] is not None]
+        known.sort(key=lambda ce: (-abs(ce[1]["difference"]), ce[0]))
+        if not known:
+            continue
+        items = [(names.get(cid, cid), e["difference"], e["low"], e["high"], e["finding"]) for cid, e in known]
+        found = [names.get(cid, cid) for cid, e in known if e["finding"]]
+        rows = "\n".join(
+            f"<tr{' class=finding' if e['finding'] else ''}><td>{_E(names.get(cid, cid))}</td>"
+            f"<td>{e['with']['rate']:.1%} of {e['with']['n']}</td><td>{e['without']['rate']:.1%} of {e['without']['n']}"
+            f"</td><td>{e['difference']:+.1%}</td><td>[{e['low']:+.1%}, {e['high']:+.1%}]</td></tr>" for cid, e in known)
+        parts.append(
+            f"<h3>Win rate when the player {kind} the card, against when it did not</h3>\n"
+            + _interval_chart(f"Difference in win rate when {kind} (95 % interval)", items, 0.0, -1.0, 1.0,
+                              lambda v: f"{v:+.0%}")
+            + f"\n<p class=\"{'finding' if found else ''}\">Intervals that exclude no effect: "
+            f"{_E(', '.join(found)) if found else 'none — every difference here is within noise'}.</p>\n"
+            f"<table><thead><tr><th>Card</th><th>won when {kind}</th><th>won otherwise</th><th>difference</th>"
+            f"<th>95 % interval</th></tr></thead><tbody>\n{rows}\n</tbody></table>")
+    if not parts:
+        return "<p>This engine records no per-player plays or draws: no per-card win effects.</p>"
+    return "\n".join(parts)
+
+
 def render_html(result: dict) -> str:
     r = result
     seats = [(f"seat {s}", float(v)) for s, v in r["win_rate_by_seat"].items()]
@@ -355,7 +471,7 @@ td:first-child, th:first-child, td:nth-child(2) {{ text-align: left; }}
 turn cap {r['turn_cap']}. {_E(r['seat_note'])}.</p>
 {_stand_in_html(r)}
 <h2>Win rate by seat</h2>
-{_bar_chart("Win rate by seat", seats, lambda v: f"{v:.1%}")}
+{_seat_html(r, seats)}
 <p>Games without a winner (everyone out at once): {r['no_winner']}. Games won jointly (a tie the
 tie-breaks left): {r.get('shared_wins', 0)}.</p>
 <p class="{'finding' if r['invariants']['games_broken'] else ''}">Invariants (every card in exactly one
@@ -378,8 +494,24 @@ Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['w
 <tbody>
 {rows}
 </tbody></table>
+<h2>Does a card go with winning?</h2>
+<p>{_E(r.get('stats_note', ''))}</p>
+{_effects_html(r)}
 </body></html>
 """
+
+
+def _seat_html(r: dict, seats: list) -> str:
+    ci = r.get("win_rate_by_seat_ci")
+    if not ci:
+        return _bar_chart("Win rate by seat", seats, lambda v: f"{v:.1%}")
+    even = 1 / r["players"]
+    items = [(f"seat {s}", v["rate"], v["low"], v["high"], v["finding"]) for s, v in ci.items()]
+    found = [f"seat {s}" for s, v in ci.items() if v["finding"]]
+    return (_interval_chart("Win rate by seat (95 % interval; dashed: an even share)", items, even, 0.0, 1.0,
+                            lambda v: f"{v:.0%}")
+            + f'\n<p class="{"finding" if found else ""}">Seat advantage beyond noise: '
+              f'{_E(", ".join(found)) if found else "none (every interval holds an even share)"}.</p>')
 
 
 def _stand_in_html(r: dict) -> str:

@@ -1,0 +1,49 @@
+"""Statistics that say how sure they are (runtime/stats.py; issue 16 item 1), checked against
+published values, and as the simulation report uses them."""
+from __future__ import annotations
+
+import pytest
+
+from runtime.simulate import SimConfig, render_html, simulate
+from runtime.stats import MIN_SIDE, difference, effect, wilson
+from tests.conftest import ROOT
+
+
+@pytest.mark.parametrize("k, n, low, high", [
+    (5, 10, 0.2366, 0.7634),   # the textbook Wilson interval
+    (0, 10, 0.0, 0.2775),      # no successes: the interval still has width
+    (10, 10, 0.7225, 1.0),
+    (81, 263, 0.2553, 0.3662),
+])
+def test_wilson_interval(k, n, low, high):
+    lo, hi = wilson(k, n)
+    assert (round(lo, 4), round(hi, 4)) == (low, high)
+
+
+def test_newcombe_difference_matches_the_published_examples():
+    # Newcombe (1998), method 10: 56/70 − 48/80 and 9/10 − 3/10
+    assert [round(v, 4) for v in difference(56, 70, 48, 80)] == [0.2, 0.0524, 0.3339]
+    assert [round(v, 4) for v in difference(9, 10, 3, 10)] == [0.6, 0.1705, 0.809]
+
+
+def test_a_finding_needs_an_interval_that_excludes_zero_and_enough_games():
+    assert effect(60, 100, 40, 100)["finding"]            # +20 %, interval clear of zero
+    assert not effect(52, 100, 48, 100)["finding"]        # noise
+    assert not effect(MIN_SIDE - 1, MIN_SIDE - 1, 0, 100)["finding"]  # too few on one side
+    assert effect(3, 5, 0, 0)["difference"] is None       # nothing to compare with
+
+
+def test_the_report_carries_intervals_and_per_card_effects():
+    r = simulate(SimConfig("deckbuild", games=120, data=str(ROOT / "tests/fixtures/flow")))
+    for seat in r["win_rate_by_seat_ci"].values():
+        assert seat["low"] <= seat["rate"] <= seat["high"] and seat["n"] == 120
+    played = r["card_effects"]["played"]
+    assert played, "the deck-builder publishes Played events"
+    for e in played.values():
+        if e["difference"] is not None:
+            assert e["low"] <= e["difference"] <= e["high"]
+            assert e["finding"] == (e["with"]["n"] >= MIN_SIDE and e["without"]["n"] >= MIN_SIDE
+                                    and (e["low"] > 0 or e["high"] < 0))
+            assert e["with"]["n"] + e["without"]["n"] == 120 * 2  # every player-game on one side
+    html = render_html(r)
+    assert "Win rate by seat (95 % interval" in html and "Difference in win rate when played" in html
