@@ -710,8 +710,11 @@ def schema(game, data_path, out, in_data):
 @click.option("--check-moves", is_flag=True, help="Check the invariants after every move, not only after every game.")
 @click.option("--out", type=click.Path(file_okay=False), default="build/simulate", show_default=True,
               help="Folder for <game>-<players>p-seed<seed>.json and .html.")
+@click.option("--compare", "compare_with", metavar="OTHER",
+              help="Also play OTHER — another data folder, or REV:PATH of a git revision as `diff` reads — with "
+                   "the same seeds, and report what changed in the data beside what changed in the results.")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
-def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check_moves, out, fmt):
+def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check_moves, compare_with, out, fmt):
     """Play GAME many times with seeded agents and report the deck's balance (JSON + HTML).
 
     Any game plays: a bundled one by name, or the game of a data folder with --data (GAME may then
@@ -776,8 +779,58 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
     click.echo(f"  invariants checked {inv['checked']}: {inv['games_broken']} games broke one")
     click.echo(f"  cards never activated: {', '.join(result['never_activated']) or 'none'}")
     click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")
+    if compare_with:
+        _simulate_compare(cfg, result, compare_with, Path(data_path) if data_path else default_data(), out_dir, stem)
     if inv["games_broken"]:
         sys.exit(1)
+
+
+def _simulate_compare(cfg, result: dict, other_spec: str, this_root: Path, out_dir: Path, stem: str) -> None:
+    """``simulate --compare OTHER``: the same run on OTHER's data, and the page that sets the data's
+    changes (compiler/carddiff.py, in English) beside the results' changes (runtime/simulate.compare)."""
+    import dataclasses
+    import json
+    import tempfile
+
+    from compiler.carddiff import diff_trees, git_tree, render_text
+    from runtime.simulate import compare, render_compare_html
+    from runtime.simulate import simulate as run_sim
+
+    with tempfile.TemporaryDirectory(prefix="cardwright-compare-") as tmp:
+        if Path(other_spec).exists():
+            other_root = Path(other_spec)
+        elif ":" in other_spec:
+            other_root = git_tree(other_spec, Path.cwd(), Path(tmp) / "other")
+            if isinstance(other_root, str):
+                click.echo(f"error: {other_root}", err=True)
+                sys.exit(2)
+        else:
+            raise click.BadParameter(f"'{other_spec}' is neither a folder nor REV:PATH", param_hint="'--compare'")
+        if cfg.game not in game_names(other_root):
+            click.echo(unknown_game(cfg.game, game_names(other_root), display_path(other_root)), err=True)
+            sys.exit(2)
+        other_cfg = dataclasses.replace(cfg, data=str(other_root))
+        try:
+            with _progress(cfg.games, f"simulating {cfg.game} ({other_spec})") as step:
+                other = run_sim(other_cfg, progress=step)
+        except ValueError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        changes = diff_trees(other_root, this_root)
+        lines = render_text(changes)
+    cmp = compare(result, other)
+    cmp["data_changes"] = lines
+    json_path, html_path = out_dir / f"{stem}-compare.json", out_dir / f"{stem}-compare.html"
+    json_path.write_text(json.dumps(cmp, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    html_path.write_text(render_compare_html(result, other, cmp, lines, "this data", other_spec), encoding="utf-8")
+    click.echo(f"  compared with {other_spec} (same seeds):")
+    for s, d in cmp["seats"].items():
+        if d["difference"] is not None:
+            click.echo(f"    seat {s}: {d['this']:.1%} against {d['other']:.1%}, change {d['difference']:+.1%} "
+                       f"[{d['low']:+.1%}, {d['high']:+.1%}]{' — beyond noise' if d['finding'] else ''}")
+    found = [c["name"] for c in cmp["cards"].values() if (c.get("won_when_played") or {}).get("finding")]
+    click.echo(f"    cards whose win rate when played changed beyond noise: {', '.join(found) or 'none'}")
+    click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")
 
 
 class _progress:

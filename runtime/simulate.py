@@ -289,6 +289,90 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     }
 
 
+def compare(this: dict, other: dict) -> dict:
+    """What changed in the results between two runs with the same seeds (``--compare``): each seat's
+    win rate, and per card how often it is played and how often its player wins when it is played,
+    with the difference (this − other) and its 95 % interval; a change is a finding only when the
+    interval excludes zero. The data change itself is the caller's (``cardwright diff``)."""
+    from .stats import effect
+
+    def delta(a: dict, b: dict) -> dict:
+        e = effect(a["k"], a["n"], b["k"], b["n"])
+        return {"this": a["rate"], "other": b["rate"], "difference": e["difference"], "low": e["low"],
+                "high": e["high"], "finding": bool(e["finding"])}
+
+    seats = {s: delta(this["win_rate_by_seat_ci"][s], other["win_rate_by_seat_ci"][s])
+             for s in this["win_rate_by_seat_ci"] if s in other.get("win_rate_by_seat_ci", {})}
+    cards = {}
+    a_eff = (this.get("card_effects") or {}).get("played") or {}
+    b_eff = (other.get("card_effects") or {}).get("played") or {}
+    a_cards = {c["id"]: c for c in this["cards"]}
+    b_cards = {c["id"]: c for c in other["cards"]}
+    for cid in sorted(set(a_cards) | set(b_cards)):
+        entry = {"name": (a_cards.get(cid) or b_cards.get(cid))["name"],
+                 "plays_per_game": {"this": (a_cards.get(cid) or {}).get("plays_per_game"),
+                                    "other": (b_cards.get(cid) or {}).get("plays_per_game")}}
+        if cid in a_eff and cid in b_eff:
+            entry["won_when_played"] = delta(a_eff[cid]["with"], b_eff[cid]["with"])
+        cards[cid] = entry
+    return {"games": [this["games"], other["games"]], "seed": this["seed"], "seats": seats, "cards": cards,
+            "length": {"unit": this["length"].get("unit", "turns"), "this": this["length"]["mean"],
+                       "other": other["length"]["mean"]},
+            "note": "the same seeds on both sides; differences are this run minus the other, with 95 % "
+                    "intervals (Newcombe); a finding only when the interval excludes zero"}
+
+
+def render_compare_html(this: dict, other: dict, cmp: dict, data_changes: list[str], this_name: str,
+                        other_name: str) -> str:
+    """One offline page: what changed in the data (the diff, in English) beside what changed in the results."""
+    seat_items = [(f"seat {s}", d["difference"], d["low"], d["high"], d["finding"]) for s, d in cmp["seats"].items()
+                  if d["difference"] is not None]
+    played = [(c["name"], c["won_when_played"]) for c in cmp["cards"].values() if c.get("won_when_played")
+              and c["won_when_played"]["difference"] is not None]
+    played.sort(key=lambda nd: (-abs(nd[1]["difference"]), nd[0]))
+    card_items = [(n, d["difference"], d["low"], d["high"], d["finding"]) for n, d in played]
+    rows = "\n".join(
+        f"<tr><td>{_E(c['name'])}</td><td>{_fmt_num(c['plays_per_game']['this'])}</td>"
+        f"<td>{_fmt_num(c['plays_per_game']['other'])}</td>"
+        + (f"<td>{c['won_when_played']['this']:.1%}</td><td>{c['won_when_played']['other']:.1%}</td>"
+           f"<td>{c['won_when_played']['difference']:+.1%} [{c['won_when_played']['low']:+.1%}, "
+           f"{c['won_when_played']['high']:+.1%}]</td>"
+           if c.get("won_when_played") and c["won_when_played"]["difference"] is not None else
+           "<td></td><td></td><td>not comparable</td>") + "</tr>"
+        for c in cmp["cards"].values())
+    changes = _E("\n".join(data_changes) or "no card changes")
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{_E(this.get('name', this['game']))} — comparison</title>
+<style>
+body {{ font-family: sans-serif; max-width: 60rem; margin: 2rem auto; color: #222; }}
+table {{ border-collapse: collapse; font-size: 0.9rem; }}
+td, th {{ border: 1px solid #bbb; padding: 0.2rem 0.5rem; text-align: right; }}
+td:first-child, th:first-child {{ text-align: left; }}
+</style></head><body>
+<h1>{_E(this.get('name', this['game']))} — {_E(this_name)} against {_E(other_name)}</h1>
+<p>{cmp['games'][0]} games a side · {this['players']} players · agent {_E(this['agent'])} · seed {cmp['seed']}:
+{_E(cmp['note'])}.</p>
+{_stand_in_html(this)}
+<h2>What changed in the data</h2>
+<pre>{changes}</pre>
+<h2>What changed in the results</h2>
+{_interval_chart("Change in win rate by seat (95 % interval)", seat_items, 0.0, -1.0, 1.0, lambda v: f"{v:+.0%}")}
+{_interval_chart("Change in win rate when the card is played (95 % interval)", card_items, 0.0, -1.0, 1.0,
+                 lambda v: f"{v:+.0%}") if card_items else "<p>No card was played on both sides.</p>"}
+<p>Game length (mean {_E(cmp['length']['unit'])}): {cmp['length']['this']} against {cmp['length']['other']}.</p>
+<table><thead><tr><th>Card</th><th>plays a game</th><th>(other)</th><th>won when played</th><th>(other)</th>
+<th>change [95 % interval]</th></tr></thead><tbody>
+{rows}
+</tbody></table>
+</body></html>
+"""
+
+
+def _fmt_num(v) -> str:
+    return "" if v is None else f"{v:.2f}"
+
+
 def _seat_rate(k: int, n: int, players: int) -> dict:
     from .stats import rate
 

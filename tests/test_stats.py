@@ -47,3 +47,34 @@ def test_the_report_carries_intervals_and_per_card_effects():
             assert e["with"]["n"] + e["without"]["n"] == 120 * 2  # every player-game on one side
     html = render_html(r)
     assert "Win rate by seat (95 % interval" in html and "Difference in win rate when played" in html
+
+
+def test_simulate_compare_reports_the_data_change_beside_the_result_change(tmp_path):
+    # the Market made much stronger: the diff says so in English, and the results carry intervals
+    import json
+    import shutil
+
+    from click.testing import CliRunner
+
+    from cli import main
+
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "tests/fixtures/flow", data)
+    base = data / "deckbuild" / "base.yaml"
+    base.write_text(base.read_text(encoding="utf-8").replace("gain 1 buy; gain 1 coin}", "gain 1 buy; gain 3 coin}"),
+                    encoding="utf-8")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["simulate", "deckbuild", "--data", str(data), "--games", "40", "--compare",
+                                    str(ROOT / "tests/fixtures/flow"), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    cmp = json.loads((out / "deckbuild-2p-seed0-compare.json").read_text(encoding="utf-8"))
+    assert any("gain 3 Coins" in line for line in cmp["data_changes"])
+    assert set(cmp["seats"]) == {"1", "2"}
+    market = cmp["cards"]["market"]["won_when_played"]
+    assert market["low"] <= market["difference"] <= market["high"]
+    assert "gain 3 Coins" in (out / "deckbuild-2p-seed0-compare.html").read_text(encoding="utf-8")
+    # same seeds: comparing a folder with itself changes nothing at all
+    res = CliRunner().invoke(main, ["simulate", "deckbuild", "--data", str(ROOT / "tests/fixtures/flow"), "--games",
+                                    "20", "--compare", str(ROOT / "tests/fixtures/flow"), "--out", str(out)])
+    same = json.loads((out / "deckbuild-2p-seed0-compare.json").read_text(encoding="utf-8"))
+    assert all(d["difference"] == 0 for d in same["seats"].values()) and same["data_changes"][-1].endswith("no card changes.")
