@@ -713,8 +713,12 @@ def schema(game, data_path, out, in_data):
 @click.option("--compare", "compare_with", metavar="OTHER",
               help="Also play OTHER — another data folder, or REV:PATH of a git revision as `diff` reads — with "
                    "the same seeds, and report what changed in the data beside what changed in the results.")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="local: this machine's processes (--jobs); dask: a Dask distributed cluster (--scheduler).")
+@click.option("--scheduler", metavar="ADDRESS", help="The Dask scheduler's address, e.g. tcp://127.0.0.1:8786.")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
-def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check_moves, compare_with, out, fmt):
+def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check_moves, compare_with, executor,
+             scheduler, out, fmt):
     """Play GAME many times with seeded agents and report the deck's balance (JSON + HTML).
 
     Any game plays: a bundled one by name, or the game of a data folder with --data (GAME may then
@@ -740,7 +744,7 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
         if game not in compiled:
             click.echo(unknown_game(str(game), compiled, "generated/"), err=True)
             sys.exit(2)
-    cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs, data, check_moves)
+    cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs, data, check_moves, executor, scheduler)
     start = time.perf_counter()
     try:
         check_config(cfg)

@@ -78,3 +78,27 @@ def test_simulate_compare_reports_the_data_change_beside_the_result_change(tmp_p
                                     "20", "--compare", str(ROOT / "tests/fixtures/flow"), "--out", str(out)])
     same = json.loads((out / "deckbuild-2p-seed0-compare.json").read_text(encoding="utf-8"))
     assert all(d["difference"] == 0 for d in same["seats"].values()) and same["data_changes"][-1].endswith("no card changes.")
+
+
+def test_a_dask_run_matches_the_local_run_byte_for_byte():
+    # runs on a Dask LocalCluster (two workers); the same seeds and game count give the same JSON
+    import json
+
+    distributed = pytest.importorskip("distributed")
+    cfg = SimConfig("deckbuild", games=24, data=str(ROOT / "tests/fixtures/flow"))
+    local = simulate(cfg)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cl:
+        import dataclasses
+
+        remote = simulate(dataclasses.replace(cfg, executor="dask", scheduler=cl.scheduler_address))
+    assert json.dumps(remote, sort_keys=True) == json.dumps(local, sort_keys=True)
+
+
+def test_the_dask_executor_without_a_scheduler_is_a_usage_error():
+    from click.testing import CliRunner
+
+    from cli import main
+
+    res = CliRunner().invoke(main, ["simulate", "deckbuild", "--data", str(ROOT / "tests/fixtures/flow"), "--games", "2",
+                                    "--executor", "dask"])
+    assert res.exit_code == 2 and "--scheduler" in res.output
