@@ -136,6 +136,7 @@ def play_one(args: tuple) -> dict:
             "rounds": sum(1 for ev in g.events if ev.kind == "round start"),
             # per seat index, the card ids it played / drew at least once (the per-card win effects)
             "played_by": _cards_by_player(g, "play", players), "drawn_by": _cards_by_player(g, "draw", players),
+            "tableau_by": _tableau_by_player(g, players),
             "scores": list(result.scores) if result else [], "reason": result.reason if result else "",
             "plays": dict(stats.get("plays") or {}), "activations": dict(stats.get("activations") or {}),
             "counts_activations": "activations" in stats, "problems": problems[:20]}
@@ -150,14 +151,31 @@ def _cards_by_player(g, kind: str, players: int) -> list[list[str]]:
     return [sorted(c) for c in out]
 
 
+def _tableau_by_player(g, players: int) -> list[list[str]]:
+    """For each player, the card ids in its tableau at the end: the zones game.yaml's
+    ``rules.tableau`` names (51st State: its State; Infernal Contraption: its Machine); none declared,
+    no tableau."""
+    zones = (g.vocab.get("rules") or {}).get("tableau") or ()
+    out = []
+    for p in range(players):
+        ids = set()
+        for z in zones:
+            key = g.zone_key(z, p)
+            if key[1] == p:  # only a player's own zones are its tableau
+                ids.update(g.instances[u].card_id for u in g.zones.get(key, ()))
+        out.append(sorted(ids))
+    return out
+
+
 def card_effects(records: list[dict], players: int, card_ids) -> dict:
-    """Per card and per event kind ("played", "drawn"): the win rate of the player-games in which the
-    player played (drew) the card against those in which it did not, and the difference with its
-    95 % interval (runtime/stats.py). Only kinds some game recorded are reported."""
+    """Per card and per kind ("played", "drawn", "tableau": in the final tableau): the win rate of the
+    player-games in which the player played (drew, ended with) the card against those in which it
+    did not, and the difference with its 95 % interval (runtime/stats.py). Only kinds some game
+    recorded are reported."""
     from .stats import effect
 
     out: dict = {}
-    for kind, key in (("played", "played_by"), ("drawn", "drawn_by")):
+    for kind, key in (("played", "played_by"), ("drawn", "drawn_by"), ("tableau", "tableau_by")):
         if not any(any(r.get(key) or ()) for r in records):
             continue  # this engine publishes no such events: nothing to compare
         per_card = {}
@@ -309,6 +327,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         "activations_counted": counts_acts,
         "cards": cards,
         "card_effects": card_effects(records, cfg.players, [c["id"] for c in cards]),
+        "score_spread": _score_spread(records),
         "stats_note": "95 % intervals (Wilson; a difference by Newcombe's method). Per-card figures count "
                       "player-games, which are not independent within a game: a screen, not a proof.",
         "never_activated": never,
@@ -398,6 +417,23 @@ td:first-child, th:first-child {{ text-align: left; }}
 
 def _fmt_num(v) -> str:
     return "" if v is None else f"{v:.2f}"
+
+
+def _score_spread(records: list[dict]) -> dict | None:
+    """For games that score (VP): the winner's margin over the runner-up and the spread of scores."""
+    margins, all_scores = [], []
+    for r in records:
+        sc = sorted(r.get("scores") or [], reverse=True)
+        if len(sc) >= 2:
+            margins.append(sc[0] - sc[1])
+            all_scores += sc
+    if not margins or not any(all_scores):
+        return None  # the game keeps no score (a last-player-standing game)
+    hist = Counter(margins)
+    return {"margin_mean": round(statistics.fmean(margins), 3), "margin_median": statistics.median(margins),
+            "margin_histogram": {str(k): hist[k] for k in sorted(hist)},
+            "score_mean": round(statistics.fmean(all_scores), 3), "score_min": min(all_scores),
+            "score_max": max(all_scores)}
 
 
 def _seat_rate(k: int, n: int, players: int) -> dict:
@@ -532,6 +568,10 @@ def _interval_chart(title: str, items: list[tuple[str, float, float, float, bool
     return "\n".join(out)
 
 
+_EFFECT_WORDS = {"played": ("played the card", "played"), "drawn": ("drew the card", "drawn"),
+                 "tableau": ("ended the game with the card in its tableau", "in the final tableau")}
+
+
 def _effects_html(r: dict) -> str:
     """Per card: does playing (drawing) it go with winning? Sorted by the size of the difference."""
     names = {c["id"]: c["name"] for c in r["cards"]}
@@ -547,13 +587,14 @@ def _effects_html(r: dict) -> str:
             f"<tr{' class=finding' if e['finding'] else ''}><td>{_E(names.get(cid, cid))}</td>"
             f"<td>{e['with']['rate']:.1%} of {e['with']['n']}</td><td>{e['without']['rate']:.1%} of {e['without']['n']}"
             f"</td><td>{e['difference']:+.1%}</td><td>[{e['low']:+.1%}, {e['high']:+.1%}]</td></tr>" for cid, e in known)
+        did, short = _EFFECT_WORDS.get(kind, (kind, kind))
         parts.append(
-            f"<h3>Win rate when the player {kind} the card, against when it did not</h3>\n"
-            + _interval_chart(f"Difference in win rate when {kind} (95 % interval)", items, 0.0, -1.0, 1.0,
+            f"<h3>Win rate when the player {did}, against when it did not</h3>\n"
+            + _interval_chart(f"Difference in win rate when {short} (95 % interval)", items, 0.0, -1.0, 1.0,
                               lambda v: f"{v:+.0%}")
             + f"\n<p class=\"{'finding' if found else ''}\">Intervals that exclude no effect: "
             f"{_E(', '.join(found)) if found else 'none — every difference here is within noise'}.</p>\n"
-            f"<table><thead><tr><th>Card</th><th>won when {kind}</th><th>won otherwise</th><th>difference</th>"
+            f"<table><thead><tr><th>Card</th><th>won when {short}</th><th>won otherwise</th><th>difference</th>"
             f"<th>95 % interval</th></tr></thead><tbody>\n{rows}\n</tbody></table>")
     if not parts:
         return "<p>This engine records no per-player plays or draws: no per-card win effects.</p>"
@@ -597,6 +638,7 @@ Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['w
 <h2>Game length ({_E(r['length'].get('unit', 'turns'))})</h2>
 <p>mean {r['length']['mean']}, median {r['length']['median']}, min {r['length']['min']}, max {r['length']['max']}</p>
 {_column_chart("Games by length in " + r['length'].get('unit', 'turns'), hist)}
+{_spread_html(r)}
 <h2>Turn cap</h2>
 <p class="{'finding' if capped['count'] else ''}">{capped['count']} games reached the turn cap of
 {r['turn_cap']} turns without a winner{'' if not capped['count'] else ' — the deck may be unable to finish (game indexes: ' + ', '.join(map(str, capped['games'])) + ')'}.</p>
@@ -614,6 +656,16 @@ Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['w
 {_effects_html(r)}
 </body></html>
 """
+
+
+def _spread_html(r: dict) -> str:
+    sp = r.get("score_spread")
+    if not sp:
+        return ""
+    hist = [(k, float(v)) for k, v in sp["margin_histogram"].items()]
+    return (f"<h2>Score spread</h2>\n<p>Winner's margin over the runner-up: mean {sp['margin_mean']}, median "
+            f"{sp['margin_median']}. Scores from {sp['score_min']} to {sp['score_max']} (mean {sp['score_mean']}).</p>\n"
+            + _column_chart("Games by the winner's margin (points)", hist))
 
 
 def _seat_html(r: dict, seats: list) -> str:

@@ -102,3 +102,15 @@ def test_the_dask_executor_without_a_scheduler_is_a_usage_error():
     res = CliRunner().invoke(main, ["simulate", "deckbuild", "--data", str(ROOT / "tests/fixtures/flow"), "--games", "2",
                                     "--executor", "dask"])
     assert res.exit_code == 2 and "--scheduler" in res.output
+
+
+def test_tableau_effects_and_score_spread_where_the_game_has_them():
+    # 51st State declares rules.tableau: [state] and scores VP: both appear; the deck-builder has no tableau
+    r = simulate(SimConfig("fifty_first_state", games=12))
+    assert "tableau" in r["card_effects"] and r["card_effects"]["tableau"]
+    sp = r["score_spread"]
+    assert sp is not None and sp["margin_mean"] >= 0 and sum(sp["margin_histogram"].values()) == 12
+    html = render_html(r)
+    assert "in its tableau" in html and "Score spread" in html
+    flow = simulate(SimConfig("deckbuild", games=10, data=str(ROOT / "tests/fixtures/flow")))
+    assert "tableau" not in flow["card_effects"]
