@@ -1,17 +1,24 @@
 """Scenario steps and game_state/expect for Infernal Contraption (mixed into the engine).
 
 The steps are thin adapters over the engine's own actions (``play``, ``refit``, ``apply``, ``activate``…
-in engine.py).
+in engine.py). Each reads its value through runtime/games/stepspec.py: a malformed step is a
+``RulesError`` in a designer's words, reported at the step's file, line and column — never a
+``KeyError`` or a ``TypeError`` from inside the engine.
 """
 from __future__ import annotations
 
 from runtime.engine import Outcome
 from runtime.errors import RulesError
 
+from ..stepspec import kind_of, mapping, number, text, texts
 from .agents import Greedy
 from .machine import sockets_match
 from .moves import END, Move
 from .state import Stop
+
+
+CARD = "a card (its card id or its `as:` name)"
+SIDE = "a side: left, right, top or bottom"
 
 
 class ICScenario:
@@ -23,18 +30,31 @@ class ICScenario:
         except Stop as s:
             return Outcome("done", f"stopped: {s.reason}")
 
+    def _uid(self, scenario, key: str, value) -> int:
+        """The card a step names under ``key``: its card id or its ``as:`` name in the scenario's state."""
+        return scenario.card_uid(text(key, key, value, CARD))
+
     def step_play(self, game, step, scenario) -> Outcome:
+        """``{play: CARD, at: CARD, side: SIDE, machine: PLAYER, scrap: CARD}``: the attach step's play."""
         p = scenario.player_index(step.get("player")) if step.get("player") else game.turn_player
         game.turn_player = p
-        uid = scenario.card_uid(step["play"])
-        owner = scenario.player_index(step["machine"]) if step.get("machine") else p
-        cost = scenario.card_uid(step["scrap"]) if step.get("scrap") else 0
-        return self.play(game, Move("play", uid, owner, scenario.card_uid(step["at"]), step.get("side", ""), cost))
+        uid = self._uid(scenario, "play", step["play"])
+        if step.get("at") is None:
+            raise RulesError(f"step 'play' needs 'at': {CARD}, the main-line card it attaches to")
+        owner = scenario.player_index(text("play", "machine", step["machine"], "a player's name")) \
+            if step.get("machine") else p
+        cost = scenario.card_uid(text("play", "scrap", step["scrap"], CARD)) if step.get("scrap") else 0
+        at = scenario.card_uid(text("play", "at", step["at"], CARD))
+        # no side is refused by the engine like a misspelt one ("unknown side"), as a play would be
+        side = text("play", "side", step.get("side", ""), SIDE)
+        return self.play(game, Move("play", uid, owner, at, side, cost))
 
     def step_refit(self, game, step, scenario) -> Outcome:
+        """``{refit: [CARD, ...]}``, or ``refit: []`` to let the player's agent choose the cards."""
         if step.get("player"):
             game.turn_player = scenario.player_index(step["player"])
-        cards = tuple(scenario.card_uid(n) for n in (step["refit"] or []))
+        names = texts("refit", "refit", step["refit"], CARD) if step["refit"] else ()
+        cards = tuple(scenario.card_uid(n) for n in names)
         out = self.refit(game, Move("refit", cards=cards))
         return out
 
@@ -49,7 +69,9 @@ class ICScenario:
 
     def step_turn(self, game, step, scenario) -> Outcome:
         """Play whole turns with the agents: draw step, decisions until `end`, activation, cleanup."""
-        for _ in range(int(step["turn"]) if step["turn"] is not True else 1):
+        value = step["turn"]
+        count = 1 if value is True else number("turn", "turn", value, "a number of whole turns (or true: one)", least=1)
+        for _ in range(count):
             if game.over:
                 break
             if game.step == "start":
@@ -60,10 +82,21 @@ class ICScenario:
         return Outcome("done")
 
     def step_play_out(self, game, step, scenario) -> Outcome:
-        spec = step["play_out"] if isinstance(step["play_out"], dict) else {}
-        if spec.get("agent") == "greedy":
+        """``play_out: true`` or ``{agent: greedy, turn_cap: N}``: play to a winner (or the turn cap)."""
+        value = step["play_out"]
+        if value is True or value is None:
+            value = {}
+        spec = mapping("play_out", value, {"agent": "greedy, or left out for the scenario's agents",
+                                           "turn_cap": "the most turns begun before the game stops"})
+        agent = text("play_out", "agent", spec.get("agent"), "greedy (or left out: the scenario's agents)", True)
+        if agent is not None and agent != "greedy":
+            raise RulesError(f"step 'play_out': 'agent' is greedy (or left out: the scenario's agents), "
+                             f"not {kind_of(agent)}")
+        if agent == "greedy":
             game.default_agent = Greedy()
-        self.play_game(game, int(spec.get("turn_cap", 200)))
+        turn_cap = spec.get("turn_cap")
+        self.play_game(game, 200 if turn_cap is None else number("play_out", "turn_cap", turn_cap,
+                                                                  "a number of turns", least=1))
         return Outcome("done")
 
     def step_eliminate_check(self, game, step, scenario) -> Outcome:
