@@ -1,0 +1,618 @@
+"""Infernal Contraption's engine: the rules beyond single card effects — rulebook 003_19ce964aacf02a21.txt.
+
+What lives here (DESIGN §5):
+- placement legality and power over the machine's geometry (I01–I09; the geometry itself is
+  machine.py);
+- setup order, the attach step and its moves, activation order, Upgrades, one-shot cards,
+  requirements, elimination and the winner (I10–I18);
+- legal-move enumeration, so that agents (seeded random, greedy) can play whole games.
+
+What does NOT live here: the turn steps that are plain sequences of effects — the opening hand, the
+mulligan, the draw step (I13) and the cleanup (I19) are effect-language rules in
+``data/infernal_contraption/rules.yaml``, compiled to ``RULES`` and run by this engine. The scenario
+steps are scenario.py (a mixin of the engine); the game's verbs are verbs.py.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from collections import Counter
+from typing import Callable
+
+from runtime.agents import Agent
+from runtime.context import Ctx
+from runtime.engine import CompiledGame, Engine, Outcome
+from runtime.errors import RulesError
+from runtime.events import TurnEnded, TurnStarted
+from runtime.refs import CARD, Sel
+from runtime.verbs import verbs_for
+
+from .machine import _ANCHOR, _FACING, MAIN_KINDS, ONE_SHOT, POWER_KINDS, is_plug, is_terminal, sockets_match
+from .match import ICMatch
+from .moves import END, REFIT, Move
+from .scenario import ICScenario
+from .state import NAME, ICGame, Stop
+
+
+class InfernalContraption(ICScenario, Engine):
+    name = NAME
+    steps = {**Engine.steps, "play": "step_play", "refit": "step_refit", "end_attach": "step_end_attach",
+             "activate": "step_activate", "turn": "step_turn", "play_out": "step_play_out",
+             "eliminate_check": "step_eliminate_check"}
+    thing_filters = {"terminal": is_terminal, "plug": is_plug}
+    agents = {**Engine.agents, "greedy": "runtime.games.infernal_contraption.agents:Greedy"}
+    step_options = Engine.step_options | {"machine", "scrap", "at", "side"}
+
+    def __init__(self) -> None:
+        self._verbs: dict | None = None
+        self._card_info: dict[int, tuple] = {}  # id(compiled game) -> (compiled game, {card id: info})
+
+    # --- games ---------------------------------------------------------------------------------
+    def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0,
+                 agents: dict[int, Agent] | None = None, options: dict | None = None,
+                 setup: bool = True) -> ICGame:
+        game = ICGame(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
+        cache = self._card_info.get(id(compiled))
+        if cache is None or cache[0] is not compiled:
+            cache = self._card_info[id(compiled)] = (compiled, {})
+        game.card_info = cache[1]
+        game.engine = self
+        game.compiled = compiled
+        game.verbs = self.guarded_verbs()
+        if setup:
+            self.setup(game)
+        return game
+
+    def guarded_verbs(self) -> dict:
+        """Every verb, followed by the elimination check: a parts pile that empties puts its
+        player out at once (I12), whatever verb emptied it."""
+        if self._verbs is None:
+            self._verbs = {n: replace(v, fn=_guard(v.fn)) for n, v in verbs_for(self.name).items()}
+        return self._verbs
+
+    def deck(self, game: ICGame) -> list[str]:
+        """Card ids of the deck, each repeated `count` times (default 1), in data order.
+
+        ``options["deck"]`` may list the modules to use (default: every module of the game)."""
+        modules = game.options.get("deck")
+        out = []
+        for cid, rec in game.cards.items():
+            if modules and rec.get("at", "").split(":")[0].rsplit("/", 1)[-1].removesuffix(".yaml") not in modules:
+                continue
+            out += [cid] * int(rec.get("count", 1))
+        return out
+
+    def setup(self, game: ICGame) -> None:
+        """I10: Power Cores dealt (extras out), the rest shuffled and dealt equally (extras out),
+        opening hands, the one-time mulligan in seat order, a random first player."""
+        n = len(game.players)
+        box = ("box", None)
+        for cid in self.deck(game):
+            game.create(cid, box, owner=None)
+        cores = [u for u in game.zones[box] if game.kind_of[u] == "power_core"]
+        rest = [u for u in game.zones[box] if game.kind_of[u] != "power_core"]
+        if len(cores) < n:
+            raise RulesError(f"the deck has {len(cores)} Power Cores; {n} players need {n}")
+        game.rng.shuffle(cores)
+        for p in range(n):
+            uid = cores[p]
+            game.move(uid, ("machine", p))
+            game.machines[p].attach(uid, None, "")
+            game.instances[uid].owner = p
+        game.rng.shuffle(rest)
+        per = len(rest) // n
+        for p in range(n):
+            pile = ("parts_pile", p)
+            for uid in rest[p * per:(p + 1) * per]:
+                game.move(uid, pile)
+                game.instances[uid].owner = p
+        game.emit("setup", None, f"deals {per} cards to each parts pile; "
+                  f"{len(game.zones[box])} cards stay out of the game")
+        for p in range(n):
+            self.run_rule(game, "opening_hand", p)
+        for p in range(n):
+            if not game.players[p].out:
+                self.run_rule(game, "mulligan", p)
+        game.first_player = game.rng.randrange(n)
+        game.turn_player = game.first_player
+        game.step = "start"
+        game.emit("first", game.first_player, "goes first")
+        self.check_eliminations(game)
+
+    # --- rules from data ---------------------------------------------------------------------------
+    def run_rule(self, game: ICGame, name: str, player: int) -> Outcome:
+        fn = game.compiled.rules.get(name)
+        if fn is None:
+            raise RulesError(f"the game's data has no rule {name!r} (data/infernal_contraption/rules.yaml)")
+        try:
+            return self.run(game, fn, player)
+        except Stop as s:
+            return Outcome("done", f"stopped: {s.reason}")
+
+    # --- elimination (I12) ---------------------------------------------------------------------------
+    def check_eliminations(self, game: ICGame) -> None:
+        for pl in game.players:
+            if not pl.out and not game.zones[("parts_pile", pl.index)]:
+                self.eliminate(game, pl.index)
+
+    def eliminate(self, game: ICGame, p: int) -> None:
+        """Out at once; the cards of the machine and hand are removed from the game. Sabotages this
+        player put into other machines stay there: they are part of those machines now."""
+        pl = game.players[p]
+        pl.out = True
+        game.machines[p].clear()
+        removed = ("removed", None)
+        game._eliminating = True
+        try:
+            n = 0
+            for z in ("hand", "machine"):
+                for uid in list(game.zones[(z, p)]):
+                    game.move(uid, removed)
+                    n += 1
+        finally:
+            game._eliminating = False
+        game.emit("eliminated", p, f"has an empty parts pile and is out of the game ({n} cards removed)")
+        alive = game.active_players()
+        if len(alive) <= 1:
+            game.over = True
+            game.step = "over"
+            game.winner = alive[0] if alive else None
+            if alive:
+                game.emit("wins", alive[0], "is the last player remaining and wins")
+            else:
+                game.emit("draw", None, "nobody remains: no winner")
+
+    def after_verb(self, ctx: Ctx) -> None:
+        game = ctx.game
+        self.check_eliminations(game)
+        if game.players[ctx.player].out:
+            raise Stop("out")
+        if not game.others(ctx.player):
+            raise Stop("alone")
+        if ctx.opponent is not None and game.players[ctx.opponent].out:
+            raise Stop("opponent")
+
+    # --- placement (I01, I03–I09) -------------------------------------------------------------------
+    def placement_problem(self, game: ICGame, player: int, uid: int, owner: int, anchor: int,
+                          side: str) -> str | None:
+        """Why ``player`` may not attach ``uid`` at ``side`` of ``anchor`` in ``owner``'s machine."""
+        kind = game.kind_of.get(uid)
+        if kind == "power_core":
+            return "a Power Core is never played: it starts in play (I03)"
+        if side not in _FACING:
+            return f"unknown side {side!r} (left, right, top or bottom)"
+        if owner < 0 or owner >= len(game.players) or game.players[owner].out:
+            return "no such machine"
+        m = game.machines[owner]
+        if anchor in m.base:
+            return "nothing attaches to a plug (I01)"
+        if anchor not in m.main:
+            return "the anchor card is not in that machine's main line"
+        if kind == "sabotage":
+            if owner == player:
+                return "a Sabotage is played into an opponent's machine (I08)"
+        elif owner != player:
+            return "only Sabotages go into an opponent's machine (I08)"
+        if side == "left" or side == "right":
+            if kind not in MAIN_KINDS:
+                return f"a {kind.replace('_', ' ').title()} can only be played as a plug (I07, I08)"
+            end = m.main[0] if side == "left" else m.main[-1]
+            if anchor != end:
+                return "the main line is extended only at its left or right end (I01)"
+        else:
+            if anchor in (m.top if side == "top" else m.bottom):
+                return f"that card already has a plug on its {side}"
+            if kind == "consumable" and game.kind_of[anchor] not in POWER_KINDS:
+                return "a Consumable can only be attached to a Power Source (I07)"
+        mine = game.sock_of[uid][_FACING[side]]
+        theirs = game.sock_of[anchor][_ANCHOR[side]]
+        if not sockets_match(mine, theirs):
+            return "the touching sockets do not match and neither is Universal (I09)"
+        return None
+
+    def open_slots(self, game: ICGame, player: int) -> tuple[list, list, list]:
+        """Free places: (ends of the player's main line, plug places in the player's machine, plug
+        places in opponents' machines). Each is (owner, anchor, side, anchor's socket there, index
+        of the new card's touching socket, anchor is a Power Source)."""
+        kinds = game.kind_of
+        socks = game.sock_of
+        ends, own, opp = [], [], []
+        for owner in game.active_players():
+            m = game.machines[owner]
+            main = m.main
+            if not main:
+                continue
+            mine = owner == player
+            if mine:
+                ends.append((owner, main[0], "left", socks[main[0]][0], 1, False))
+                ends.append((owner, main[-1], "right", socks[main[-1]][1], 0, False))
+            out = own if mine else opp
+            top, bottom = m.top, m.bottom
+            for c in main:
+                pw = kinds[c] in POWER_KINDS
+                sc = socks[c]
+                if c not in top:
+                    out.append((owner, c, "top", sc[2], 3, pw))
+                if c not in bottom:
+                    out.append((owner, c, "bottom", sc[3], 2, pw))
+        return ends, own, opp
+
+    def legal_moves(self, game: ICGame) -> list[Move]:
+        """Every legal decision of the attach step for the player whose turn it is (I14).
+
+        Two copies of one card in hand have the same moves: only the first is listed."""
+        if game.step != "attach" or game.over:
+            return []
+        p = game.turn_player
+        moves = [END]
+        if game.refitted:
+            return moves
+        hand = game.zones[("hand", p)]
+        if game.plays == 0 and hand:
+            moves.append(REFIT)
+        if game.plays >= 1 and len(hand) < 2:  # an extra play needs another card to scrap first
+            return moves
+        ends, own, opp = self.open_slots(game, p)
+        kinds = game.kind_of
+        socks = game.sock_of
+        instances = game.instances
+        seen = set()
+        add = moves.append
+        for uid in hand:
+            key = instances[uid].card_id
+            if key in seen:
+                continue
+            seen.add(key)
+            kind = kinds[uid]
+            s = socks[uid]
+            if kind == "sabotage":
+                places = opp
+            else:
+                if kind in MAIN_KINDS:
+                    for owner, anchor, side, need, f, _ in ends:
+                        mine = s[f]
+                        if mine == need or mine == 0 or need == 0:
+                            add(Move("play", uid, owner, anchor, side))
+                places = own
+            consumable = kind == "consumable"
+            for owner, anchor, side, need, f, power in places:
+                if consumable and not power:
+                    continue
+                mine = s[f]
+                if mine == need or mine == 0 or need == 0:
+                    add(Move("play", uid, owner, anchor, side))
+        return moves
+
+    # --- the attach step (I14) -----------------------------------------------------------------
+    def play(self, game: ICGame, move: Move) -> Outcome:
+        """Attach a card; a play after the first costs scrapping another card from hand first."""
+        p = game.turn_player
+        problem = self._play_problem(game, p, move)
+        if problem:
+            return self.refuse(game, p, problem)
+        hand = ("hand", p)
+        cost = move.cost
+        if game.plays >= 1:
+            if not cost:
+                options = [u for u in reversed(game.zones[hand]) if u != move.card]
+                cost = Ctx(game, p).ask(options, 1, prompt="scrap a card to pay for this play")[0]
+            game.move(cost, ("scrap", None))
+            game.emit("scrap", p, f"scraps {self.name_of(game, cost)} to pay for another play")
+        game.move(move.card, ("machine", move.machine))
+        game.machines[move.machine].attach(move.card, move.anchor, move.side)
+        inst = game.instances[move.card]
+        inst.owner = move.machine
+        inst.props["played_by"] = p
+        game.plays += 1
+        if game.stats is not None:
+            game.stats["plays"][inst.card_id] += 1
+        if game.tracing:
+            where = "" if move.machine == p else f" in {game.players[move.machine].name}'s machine"
+            game.emit("play", p, f"attaches {self.name_of(game, move.card)} {move.side} of "
+                      f"{self.name_of(game, move.anchor)}{where}", card=inst.card_id)
+        return Outcome("done")
+
+    def _play_problem(self, game: ICGame, p: int, move: Move) -> str | None:
+        if game.over:
+            return "the game is over"
+        if game.step != "attach":
+            return "cards are attached only in the attach step (step 2)"
+        hand = game.zones[("hand", p)]
+        if move.card not in hand:
+            return "that card is not in your hand"
+        if game.refitted:
+            return "you scrapped cards to draw instead of playing this turn (I14)"
+        if game.plays >= 1:
+            if move.cost:
+                if move.cost == move.card or move.cost not in hand:
+                    return "the card scrapped to pay must be another card from your hand"
+            elif len(hand) < 2:
+                return "each further play costs scrapping another card from your hand first (I14)"
+        return self.placement_problem(game, p, move.card, move.machine, move.anchor, move.side)
+
+    def refit(self, game: ICGame, move: Move) -> Outcome:
+        """Instead of playing: scrap any number of cards from hand and draw that many (I14)."""
+        p = game.turn_player
+        hand = ("hand", p)
+        if game.over or game.step != "attach":
+            return self.refuse(game, p, "this is done only in the attach step (step 2)")
+        if game.plays or game.refitted:
+            return self.refuse(game, p, "scrapping to draw is instead of playing cards, once (I14)")
+        cards = list(move.cards)
+        if any(c not in game.zones[hand] for c in cards) or len(set(cards)) != len(cards):
+            return self.refuse(game, p, "those cards are not all in your hand")
+        if not game.zones[hand]:
+            return self.refuse(game, p, "you have no card to scrap")
+        if not cards:
+            cards = Ctx(game, p).ask(list(reversed(game.zones[hand])), len(game.zones[hand]), low=1,
+                                     prompt="choose cards to scrap and redraw")
+            if not cards:
+                return self.refuse(game, p, "choose at least one card to scrap")
+        for uid in cards:
+            game.move(uid, ("scrap", None))
+        game.refitted = True
+        game.emit("refit", p, f"scraps {len(cards)} cards to draw as many")
+        fn = _DRAW_N
+        try:
+            ctx = Ctx(game, p)
+            game.verbs["draw"].fn(ctx, (fn.with_amount(len(cards)),), {}, False)
+        except Stop:
+            pass
+        return Outcome("done")
+
+    def apply(self, game: ICGame, move: Move) -> Outcome:
+        """Perform one decision; ``end`` runs activation, cleanup and the next turns' draw steps."""
+        if move.kind == "play":
+            return self.play(game, move)
+        if move.kind == "refit":
+            out = self.refit(game, move)
+            if out.ok and game.players[game.turn_player].out:
+                self.next_turn(game)
+            return out
+        if move.kind == "end":
+            if game.over or game.step != "attach":
+                return self.refuse(game, game.turn_player, "not in the attach step")
+            self.finish_turn(game)
+            return Outcome("done")
+        return self.refuse(game, game.turn_player, f"unknown move {move.kind!r}")
+
+    # --- turns ---------------------------------------------------------------------------------
+    def begin_turn(self, game: ICGame) -> None:
+        """Step 1, the draw step (I13), from data; a player it puts out passes the turn on."""
+        while not game.over:
+            p = game.turn_player
+            game.turn += 1
+            game.plays = 0
+            game.refitted = False
+            game.step = "attach"
+            game.emit("turn", p, f"turn {game.turn}")
+            game.turn_number += 1
+            game.publish(TurnStarted(p, turn=game.turn_number, round=game.round))  # the event bus
+            self.run_rule(game, "draw_step", p)
+            if not game.players[p].out or game.over:
+                return
+            self._advance_player(game)
+
+    def finish_turn(self, game: ICGame) -> None:
+        """Step 3 (choose an opponent, activate, I15) and step 4 (cleanup, I19), then the next turn."""
+        p = game.turn_player
+        game.step = "activate"
+        if game.others(p):
+            self.activate(game, p, self.choose_opponent(game, p))
+        if not game.over and not game.players[p].out:
+            game.step = "cleanup"
+            self.run_rule(game, "cleanup", p)
+            if game.observer is not None:
+                game.observer(game, "cleanup", p)
+        game.publish(TurnEnded(p, turn=game.turn_number, round=game.round))
+        self.next_turn(game)
+
+    def next_turn(self, game: ICGame) -> None:
+        if game.over:
+            game.step = "over"
+            return
+        self._advance_player(game)
+        self.begin_turn(game)
+
+    def _advance_player(self, game: ICGame) -> None:
+        n = len(game.players)
+        p = game.turn_player
+        for i in range(1, n + 1):
+            q = (p + i) % n
+            if not game.players[q].out:
+                game.turn_player = q
+                return
+
+    def choose_opponent(self, game: ICGame, player: int) -> int:
+        others = game.others(player)
+        if len(others) == 1:
+            return others[0]
+        pick = game.agent(player).choose(game, player, [game.players[o] for o in others], 1, None,
+                                         "choose an opponent")[0]
+        return pick.index
+
+    # --- activation (I15–I18) -------------------------------------------------------------------
+    def activation_order(self, game: ICGame, player: int) -> list[int]:
+        """Left to right along the main line; for each card its top plug, itself, its bottom plug."""
+        m = game.machines[player]
+        order = []
+        for c in m.main:
+            t = m.top.get(c)
+            if t is not None:
+                order.append(t)
+            order.append(c)
+            t = m.bottom.get(c)
+            if t is not None:
+                order.append(t)
+        return order
+
+    def activate(self, game: ICGame, player: int, opponent: int) -> None:
+        """Turn the machine on. The order is fixed when it starts; a card that has left the machine
+        meanwhile is skipped (decision: docs/decisions.md)."""
+        if game.tracing:
+            game.emit("activate", player, f"turns the machine on against {game.players[opponent].name}")
+        here = ("machine", player)
+        for uid in self.activation_order(game, player):
+            if game.over:
+                return
+            if game.where.get(uid) != here:
+                continue
+            if game.tracing:
+                game.emit("visit", player, f"{self.position_of(game, uid)}: {self.name_of(game, uid)}",
+                          card=game.instances[uid].card_id)
+            try:
+                self.resolve(game, uid, player, opponent)
+            except Stop as s:
+                if s.reason == "opponent" and not game.players[player].out and game.others(player):
+                    opponent = self.choose_opponent(game, player)
+                    game.emit("opponent", player, f"chooses {game.players[opponent].name} as the new opponent")
+                    continue
+                game.emit("stop", player, "the machine stops: " + ("its owner is out" if s.reason == "out"
+                                                                    else "no opponents are left"))
+                return
+
+    def powered(self, game: ICGame, player: int, uid: int) -> bool:
+        """I04: attached to a Power Source (a Power Core counts as one)."""
+        kinds = game.kind_of
+        for n in game.machines[player].neighbours(uid):
+            if kinds[n] in POWER_KINDS:
+                return True
+        return False
+
+    def resolve(self, game: ICGame, uid: int, player: int, opponent: int) -> str:
+        """Resolve one card of the machine. Returns what happened: done/unmet/unpowered/skip."""
+        kind = game.kind_of[uid]
+        if kind == "power_core" or kind == "upgrade":
+            return "skip"  # Upgrades apply when an attached Contraption resolves (I16)
+        rec = game.cards[game.instances[uid].card_id]
+        slots = rec["slots"]
+        if (kind == "contraption" or kind == "consumable") and not self.powered(game, player, uid):
+            if game.tracing:
+                game.emit("unpowered", player, f"{rec['name']} is not attached to a Power Source", card=rec["id"])
+            return "unpowered"
+        fn = slots.get("effect")
+        req = slots.get("requires")
+        if fn is None and req is None:
+            return "skip"
+        if req is not None and not req(Ctx(game, player, uid, opponent)):
+            # I18: nothing of the card or its Upgrades; an unmet Consumable (or Sabotage) stays
+            game.emit("unmet", player, f"{rec['name']}: requirement not met ({rec['texts']['requires']})")
+            return "unmet"
+        status = "done"
+        try:
+            if fn is not None:
+                out = self.run(game, fn, player, uid, opponent)
+                if out.halt is not None:
+                    raise out.halt  # the activation loop decides what stops (activate)
+                status = out.status
+            if status == "done":
+                if game.stats is not None:
+                    game.stats["activations"][rec["id"]] += 1
+                if kind == "contraption":
+                    for u in game.machines[player].neighbours(uid):
+                        if game.kind_of[u] == "upgrade":
+                            self.apply_upgrade(game, u, uid, player, opponent)
+        finally:
+            if kind in ONE_SHOT and status == "done" and game.where.get(uid) == ("machine", player):
+                game.move(uid, ("removed", None))  # I17: removed from the game, not scrapped
+                game.emit("remove", player, f"{rec['name']} is removed from the game")
+        return status
+
+    def apply_upgrade(self, game: ICGame, uid: int, contraption: int, player: int, opponent: int) -> str:
+        """I16: an attached Upgrade's effect applies when the Contraption resolves; no power needed."""
+        rec = game.cards[game.instances[uid].card_id]
+        slots = rec["slots"]
+        if game.tracing:
+            game.emit("upgrade", player, f"{rec['name']} upgrades {self.name_of(game, contraption)}", card=rec["id"])
+        req = slots.get("requires")
+        if req is not None and not req(Ctx(game, player, uid, opponent)):
+            game.emit("unmet", player, f"{rec['name']}: requirement not met ({rec['texts']['requires']})")
+            return "unmet"
+        fn = slots.get("effect")
+        if fn is None:
+            return "skip"
+        out = self.run(game, fn, player, uid, opponent, {"_contraption": contraption})
+        if out.halt is not None:
+            raise out.halt  # unwinds to the activation loop, as the Contraption's own effect would
+        if out.ok and game.stats is not None:
+            game.stats["activations"][rec["id"]] += 1
+        return out.status
+
+    # --- the game protocol (runtime/protocol.py) ----------------------------------------------
+    def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
+                  turn_cap: int | None = None) -> "ICMatch":
+        """A new game through the one protocol: set up, first turn's draw step done, the first
+        player to decide. The moves are the attach step's decisions (``legal_moves``)."""
+        game = self.new_game(compiled, players, seed=seed, agents=agents)
+        if game.step == "start" and not game.over:
+            self.begin_turn(game)
+        return ICMatch(game, turn_cap)
+
+    def reported_cards(self, compiled: CompiledGame) -> set[str]:
+        """Power Cores are never played: they start in play (I03, I10)."""
+        return {cid for cid, rec in compiled.cards.items() if rec.get("kind") != "power_core"}
+
+    def count_stats(self, game: ICGame) -> None:
+        game.stats = {"plays": Counter(), "activations": Counter()}
+
+    def stats(self, game: ICGame) -> dict:
+        return game.stats or super().stats(game)
+
+    def move_label(self, game: ICGame, mv: Move) -> str:
+        if mv.kind == "end":
+            return "end the attach step (turn the machine on)"
+        if mv.kind == "refit":
+            return "scrap cards from your hand and draw as many, instead of playing (I14)"
+        where = "" if mv.machine == game.turn_player else f" in {game.players[mv.machine].name}'s machine"
+        return f"attach {self.name_of(game, mv.card)} {mv.side} of {self.name_of(game, mv.anchor)}{where}"
+
+    # --- whole games (simulation, tests) -------------------------------------------------------
+    def play_game(self, game: ICGame, turn_cap: int = 200) -> ICGame:
+        """Play from the current state to a winner (or the turn cap) with the game's agents."""
+        if game.step == "start":
+            self.begin_turn(game)
+        while not game.over:
+            if game.turn > turn_cap:
+                game.capped = True
+                game.emit("cap", None, f"the turn cap ({turn_cap}) is reached: no winner")
+                return game
+            self.take_decision(game)
+        return game
+
+    def take_decision(self, game: ICGame) -> Outcome:
+        p = game.turn_player
+        moves = self.legal_moves(game)
+        agent = game.agent(p)
+        pick = getattr(agent, "choose_move", None)
+        move = pick(game, p, moves) if pick else agent.choose(game, p, moves, 1, None, "choose a move")[0]
+        out = self.apply(game, move)
+        if game.observer is not None:
+            game.observer(game, "decision", p)
+        return out
+
+    # --- helpers ----------------------------------------------------------------------------------
+    def name_of(self, game: ICGame, uid: int) -> str:
+        return game.cards[game.instances[uid].card_id].get("name", game.instances[uid].card_id)
+
+    def position_of(self, game: ICGame, uid: int) -> str:
+        z = game.where[uid]
+        if z[0] != "machine":
+            return z[0]
+        m = game.machines[z[1]]
+        if uid in m.base:
+            b, side = m.base[uid]
+            return f"{side} plug of main-line card {m.main.index(b) + 1}"
+        return f"main-line card {m.main.index(uid) + 1}"
+
+
+def _guard(fn: Callable) -> Callable:
+    def guarded(ctx, objs, ph, strict):
+        result = fn(ctx, objs, ph, strict)
+        ctx.engine.after_verb(ctx)
+        return result
+
+    guarded.__doc__ = fn.__doc__
+    guarded.__wrapped__ = fn
+    return guarded
+
+
+_DRAW_N = Sel(CARD, "card")

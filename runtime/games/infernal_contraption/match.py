@@ -1,0 +1,57 @@
+"""One game of Infernal Contraption behind the game protocol (runtime/protocol.py)."""
+from __future__ import annotations
+
+from runtime.errors import Refused, RulesError
+from runtime.protocol import Move as ProtocolMove
+from runtime.protocol import Result, refuse_unless_legal
+
+from .moves import Move
+from .state import ICGame
+
+
+class ICMatch:
+    """One game of Infernal Contraption behind the game protocol: it wraps the engine's own
+    ``legal_moves`` and ``apply`` (the rules are the engine's; nothing is decided here). A move's
+    key is the engine's move as a tuple. ``turn_cap`` (optional; the simulator keeps its own): a
+    game still running when more turns than that have begun ends without a winner."""
+
+    def __init__(self, game: ICGame, turn_cap: int | None = None):
+        self.game = game
+        self.turn_cap = turn_cap
+
+    def to_act(self) -> int | None:
+        return None if self.terminal() else self.game.turn_player
+
+    def terminal(self) -> bool:
+        return self.game.over or self.game.capped
+
+    def legal_moves(self) -> list[ProtocolMove]:
+        if self.terminal():
+            return []
+        g = self.game
+        eng = g.engine
+        return [ProtocolMove(eng.move_label(g, m), tuple(m)) for m in eng.legal_moves(g)]
+
+    def apply(self, move: ProtocolMove) -> None:
+        legal = refuse_unless_legal(move, self.legal_moves())
+        g = self.game
+        out = g.engine.apply(g, Move(*legal.key))
+        if out.status == "refused":  # pragma: no cover - legal_moves lists only legal moves
+            raise Refused(out.reason)
+        if not g.over and self.turn_cap is not None and g.turn > self.turn_cap:
+            g.capped = True
+            g.emit("cap", None, f"the turn cap ({self.turn_cap}) is reached: no winner")
+
+    def result(self) -> Result:
+        g = self.game
+        if not self.terminal():
+            raise RulesError("the game is not over")
+        scores = tuple(int(i == g.winner) for i in range(len(g.players)))
+        if g.capped:
+            return Result(scores, (), f"turn cap ({self.turn_cap} turns) reached without a winner")
+        if g.winner is None:
+            return Result(scores, (), "nobody remains: no winner")
+        return Result(scores, (g.winner,), f"{g.players[g.winner].name} is the last player remaining")
+
+    def copy(self) -> "ICMatch":
+        return ICMatch(self.game.copy(), self.turn_cap)

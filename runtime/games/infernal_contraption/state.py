@@ -1,0 +1,89 @@
+"""Infernal Contraption's game state: ``ICGame`` (the machines' layout, the turn's bookkeeping) and
+``Stop``, the control flow that elimination raises through what was resolving."""
+from __future__ import annotations
+
+from typing import Callable
+
+from runtime.errors import Halt, Refused
+from runtime.state import GameState
+
+from .machine import SIDES, Machine, _socket_codes
+
+NAME = "infernal_contraption"
+
+HAND_LIMIT = 10  # cleanup scraps down to this (I19); the invariant tests check it
+
+
+class Stop(Halt):
+    """Control flow, not an error: elimination ended what was resolving (I12).
+
+    ``reason`` is "out" (the acting player is out), "alone" (no opponents left: the machine stops at
+    once) or "opponent" (the chosen opponent is out but others remain: the card that was resolving
+    stops, the acting player chooses a new opponent for the rest of the activation).
+    """
+
+
+class ICGame(GameState):
+    """GameState plus the machines' layout and the turn's bookkeeping."""
+
+    SHARED = GameState.SHARED + ("card_info", "socket_codes")  # per compiled game: never changed by play
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.machines = [Machine() for _ in self.players]
+        self.kind_of: dict[int, str] = {}
+        self.sock_of: dict[int, tuple[int, int, int, int]] = {}
+        self.socket_codes = _socket_codes(self.vocab)
+        self.card_info: dict[str, tuple] = {}  # card id -> (kind, socket codes); shared per compiled game
+        self.turn = 0  # turns begun
+        self.first_player: int | None = None
+        self.winner: int | None = None
+        self.over = False
+        self.capped = False  # the turn cap ended the game (simulation): a finding, not a hang
+        self.step = "attach"  # setup → "start"; then "attach" during the attach step; "over"
+        self.plays = 0  # cards attached this turn
+        self.refitted = False  # scrapped-and-drew instead of playing this turn
+        self.stats: dict | None = None  # {"plays": Counter, "activations": Counter} when recording
+        self.observer: Callable | None = None  # observer(game, event, player) at step boundaries (tests)
+        self._eliminating = False
+
+    def create(self, card_id, zone, face="front", owner=None):
+        inst = super().create(card_id, zone, face, owner)
+        info = self.card_info.get(card_id)
+        if info is None:  # computed once per card id (a hot path in simulations)
+            rec = self.cards[card_id]
+            s = rec.get("sockets") or {}
+            codes = self.socket_codes
+            info = self.card_info[card_id] = (rec["kind"], tuple(codes.get(s.get(k), -1) for k in SIDES))
+        self.kind_of[inst.uid] = info[0]
+        self.sock_of[inst.uid] = info[1]
+        return inst
+
+    def move(self, uid, to, bottom=False):
+        src = self.where[uid]
+        if src[0] == "machine" and src != to:
+            m = self.machines[src[1]]
+            if not self._eliminating:
+                # any verb (a core one too: "draw 1 card from your machine") meets the machine's rules
+                if self.kind_of[uid] == "power_core":
+                    raise Refused("the Power Core can never be destroyed, scrapped or moved (I03)")
+                if uid not in m.base and len(m.neighbours(uid)) > 1:
+                    raise Refused("only a terminal (a card attached at one socket) can leave a machine (I01)")
+            m.detach(uid)
+        super().move(uid, to, bottom)
+
+    def snapshot(self) -> dict:
+        s = super().snapshot()
+        s["machines"] = [m.layout() for m in self.machines]
+        s["turn"] = (self.turn, self.turn_player, self.first_player, self.step, self.plays, self.refitted,
+                     self.winner, self.over)
+        return s
+
+    def check_conservation(self) -> list[str]:
+        problems = super().check_conservation()
+        for p, m in enumerate(self.machines):
+            laid = m.cards()
+            zone = self.zones[("machine", p)]
+            if sorted(laid) != sorted(zone) or len(set(laid)) != len(laid):
+                problems.append(f"machine of {self.players[p]}: layout {sorted(laid)} != zone {sorted(zone)}")
+        return problems
