@@ -793,14 +793,17 @@ def _marked_md(marked: str, icons: dict | None = None) -> str:
     out = []
     for kind, value in split_icons(str(marked)):
         if kind == "text":
-            out.append(escape.md(value))
+            # escape.md drops a value's outer whitespace; between icon badges it is a word break
+            lead = " " if value[:1].isspace() else ""
+            trail = " " if value[-1:].isspace() and value.strip() else ""
+            out.append(lead + escape.md(value) + trail)
         else:
             spec = (icons or {}).get(value) or {}
             name = spec.get("name") or title(value)
             letter = spec.get("letter") or name[:1].upper()
             # the brackets are the template's: data cannot write a link definition (escape.md escapes "[")
             out.append(f"{escape.md(name)} [{escape.md(letter)}]")
-    return "".join(out)
+    return "".join(out).strip()
 
 
 AUDIENCES = ("players", "designers")

@@ -267,3 +267,14 @@ def test_hex_maps_are_drawn_as_svg_in_html_and_written_beside_markdown(bundled, 
         assert '<div class="map"><h3>Map</h3>' in page and "<svg" in page.split('<div class="map">', 1)[1]
         svg = tmp_path / f"{game}-{mod.id}-map.svg"
         assert svg.is_file() and f"({svg.name})" in (tmp_path / f"{game}.md").read_text(encoding="utf-8")
+
+
+def test_markdown_keeps_the_word_breaks_around_icon_badges():
+    # escape.md drops a value's outer spaces; between badges they are word breaks ("with a Red [R] icon")
+    from compiler.english import ICON_END, ICON_START
+    from compiler.reference import _marked_md
+
+    marked = f"Raze 1 Location with a {ICON_START}red|Red{ICON_END} or {ICON_START}worker|Worker{ICON_END} icon."
+    icons = {"red": {"name": "Red", "letter": "R"}, "worker": {"name": "Worker", "letter": "W"}}
+    assert _marked_md(marked, icons) == "Raze 1 Location with a Red [R] or Worker [W] icon."
+    assert _marked_md(f"{ICON_START}red|Red{ICON_END}: gain 1 fuel", icons) == "Red [R]: gain 1 fuel"
