@@ -51,25 +51,15 @@ class GameBuild:
         parses or checks a text itself). A text this build compiled is looked up; one of a module
         replayed from the cache is checked here, once, by the build's own checker. None when the
         text does not parse or check (a compiled module's texts always do)."""
-        key = (kind, text, has_card)
-        cached = self.checked.get(key)
-        if cached is None:
+        memo = self.checked.get((kind, text, has_card))
+        if memo is None:
             if self.checker is None:
                 return None
-            effect, problem = parse_effect(("requires " if kind == "condition" else "") + text)
+            effect, problem = parse_effect(_PREFIX.get(kind, "") + text)
             if problem is not None:
                 return None
-            problems: list[tuple] = []
-            ids = self.checker.card_ids
-            outer = ids.asked if isinstance(ids, _AskedIds) else None
-            if outer is not None:
-                ids.asked = {}
-            checked = self.checker.check(effect, lambda *args: problems.append(args), kind=kind, has_card=has_card)
-            asked = ids.asked if outer is not None else {}
-            if outer is not None:
-                ids.asked = outer
-            cached = self.checked[key] = _Memo(checked, problems, asked)
-        return cached.checked.ir
+            memo = _check_once(self, self.checker, effect, text, kind, has_card)
+        return memo.checked.ir
 
 
 @dataclass
@@ -496,8 +486,7 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
                   diags: Diagnostics, timer: _Timer, gb: GameBuild, slot_kind: str, emit: bool = True):
     """Parse, check and (``emit``) generate one effect text. Returns its function body, or None."""
     gb.effect_count += 1
-    # a condition slot holds a bare condition; a quantity (the game flow's scores) is read as "x is …"
-    prefix = {"condition": "requires ", "quantity": "x is "}.get(slot_kind, "")
+    prefix = _PREFIX.get(slot_kind, "")
     t = time.perf_counter()
     effect, problem = parse_effect(prefix + text)
     t = timer.add("parse", t)
@@ -517,23 +506,7 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
         if wrong:
             report("E311", wrong, A.Span(len(prefix), len(prefix) + len(text)))
             return None
-    ids = checker.card_ids
-    tracked = isinstance(ids, _AskedIds)  # else a caller's own set (or None: no card ids checked)
-    key = (slot_kind, text, card is not None)
-    memo = gb.checked.get(key)
-    if memo is None or (tracked and not ids.still(memo.asked)):  # a text checks the same way: once
-        problems: list[tuple] = []
-        outer = ids.asked if tracked else None
-        if tracked:
-            ids.asked = {}
-        checked = checker.check(effect, lambda *args: problems.append(args),
-                                kind="effect" if slot_kind == "quantity" else slot_kind, has_card=card is not None)
-        memo = gb.checked[key] = _Memo(checked, problems, ids.asked if tracked else {})
-        if tracked:
-            outer.update(ids.asked)
-            ids.asked = outer
-    elif tracked:
-        ids.asked.update(memo.asked)
+    memo = _check_once(gb, checker, effect, text, slot_kind, card is not None)
     for args in memo.problems:
         report(*args)
     t = timer.add("check", t)
@@ -543,6 +516,34 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
         memo.body = make_body(slot_kind, memo.checked.ir, text)
     timer.add("emit", t)
     return memo.body
+
+
+# a condition slot holds a bare condition; a quantity (the game flow's scores) is read as "x is …"
+_PREFIX = {"condition": "requires ", "quantity": "x is "}
+
+
+def _check_once(gb: GameBuild, checker: Checker, effect: A.Effect, text: str, slot_kind: str,
+                has_card: bool) -> _Memo:
+    """The check of one text, memoised per game: a text checks the same way everywhere, unless it
+    names card ids ("other than <card>") whose presence changed since (watch mode)."""
+    ids = checker.card_ids
+    tracked = isinstance(ids, _AskedIds)  # else a caller's own set (or None: no card ids checked)
+    key = (slot_kind, text, has_card)
+    memo = gb.checked.get(key)
+    if memo is None or (tracked and not ids.still(memo.asked)):
+        problems: list[tuple] = []
+        outer = ids.asked if tracked else None
+        if tracked:
+            ids.asked = {}
+        checked = checker.check(effect, lambda *args: problems.append(args),
+                                kind="effect" if slot_kind == "quantity" else slot_kind, has_card=has_card)
+        memo = gb.checked[key] = _Memo(checked, problems, ids.asked if tracked else {})
+        if tracked:
+            outer.update(ids.asked)
+            ids.asked = outer
+    elif tracked:
+        ids.asked.update(memo.asked)
+    return memo
 
 
 def _game_init(vocab: Vocabulary, modules: list[str], gdoc: Document, rel_root: Path,
