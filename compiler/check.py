@@ -18,6 +18,7 @@ from runtime.verbs import Slot, Verb
 
 from . import ast as A
 from .diagnostics import did_you_mean
+from .syntaxhelp import RESERVED_NAMES
 from .vocabulary import POSSESSIVES, Vocabulary
 
 _CATEGORY_WORDS = {GOOD: "good", THING: "thing", ZONE: "zone or pile", PLAYER: "player", PHASE: "phase",
@@ -116,9 +117,7 @@ class Checker:
     def _name_ok(name: A.Name, rep) -> None:
         """A bound name must not be a word the language reads otherwise ("as x" would be the card's
         X wherever it is used, "as a" the article)."""
-        from .syntaxhelp import RESERVED_NAMES as _RESERVED_NAMES
-
-        if name.text in _RESERVED_NAMES:
+        if name.text in RESERVED_NAMES:
             rep("E305", f"'{name.text}' cannot name a choice: the language reads it as the word '{name.text}' "
                 "wherever the name is used", name.span, "pick another name, e.g. 'as c'")
 

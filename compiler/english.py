@@ -261,12 +261,12 @@ class _Renderer(Visitor):
         run: list[str] = []  # consecutive simple statements share one sentence, joined by "; "
         for i, st in enumerate(stmts):
             if isinstance(st, (ir.Act, ir.Choose)):
-                run.append(self.simple(st))
+                run.append(self.visit(st))
                 continue
             if run:
                 sentences.append(sentence("; ".join(run)))
                 run = []
-            text = self.compound(st)
+            text = self.visit(st)
             if isinstance(st, ir.Cost) and i < len(stmts) - 1:
                 # an unpaid cost refuses the effect from there on (runtime: Refused ends the effect)
                 text += "; if you cannot, the rest does not happen"
@@ -274,9 +274,6 @@ class _Renderer(Visitor):
         if run:
             sentences.append(sentence("; ".join(run)))
         return " ".join(sentences)
-
-    def compound(self, st) -> str:
-        return self.visit(st)
 
     def visit_Require(self, st: ir.Require) -> str:
         return f"requirement: {self.cond(st.cond)}"
@@ -372,11 +369,8 @@ class _Renderer(Visitor):
 
     def body(self, body) -> str:
         if all(isinstance(b, (ir.Act, ir.Choose)) for b in body):
-            return " and ".join(self.simple(b) for b in body)
-        return "; then ".join(self.simple(b) for b in body)
-
-    def simple(self, st) -> str:
-        return self.visit(st)
+            return " and ".join(self.visit(b) for b in body)
+        return "; then ".join(self.visit(b) for b in body)
 
     def foreach_head(self, q: ir.Query) -> str:
         sel = q.syntax

@@ -199,13 +199,13 @@ def _choose_without_as(text: str, at: int, st: Statement) -> Help | None:
 
 # Words that begin a selector or a quantity: a name bound "as a" can never be used afterwards,
 # since "discard a" reads "a" as the article of a noun that does not follow.
-RESERVED_NAMES = _RESERVED_NAMES = ("a", "an", "all", "up", "the", "your", "enemy", "another", "any", "each", "number", "x")
+RESERVED_NAMES = ("a", "an", "all", "up", "the", "your", "enemy", "another", "any", "each", "number", "x")
 
 
 def _reserved_name(text: str, at: int, st: Statement) -> Help | None:
     """"choose 1 card as a; discard a": the name is a word the language already reads otherwise."""
     for m in re.finditer(r"\bas\s+([a-z]+)\b", text[:at + 1]):
-        if m.group(1) in _RESERVED_NAMES:
+        if m.group(1) in RESERVED_NAMES:
             return Help(f"'{m.group(1)}' cannot name a choice: the language reads it as the word "
                         f"'{m.group(1)}' wherever the name is used; pick another name, e.g. 'as c'",
                         m.start(1), len(m.group(1)))
