@@ -133,22 +133,25 @@ def play_one(args: tuple) -> dict:
     return {"index": index, "seed": gs, "first": first, "winner": winner, "winners": winners,
             "winner_seat": seat, "turns": g.turn_number, "moves": moves, "capped": capped,
             # a game played in rounds of simultaneous phases (51st State, the Moon) begins no turns
-            "rounds": sum(1 for ev in g.events if ev.kind == "round start"),
-            # per seat index, the card ids it played / drew at least once (the per-card win effects)
-            "played_by": _cards_by_player(g, "play", players), "drawn_by": _cards_by_player(g, "draw", players),
+            **_from_events(g, players),
             "tableau_by": _tableau_by_player(g, players),
             "scores": list(result.scores) if result else [], "reason": result.reason if result else "",
             "plays": dict(stats.get("plays") or {}), "activations": dict(stats.get("activations") or {}),
             "counts_activations": "activations" in stats, "problems": problems[:20]}
 
 
-def _cards_by_player(g, kind: str, players: int) -> list[list[str]]:
-    """For each player, the sorted card ids of its ``kind`` events ("play", "draw") in this game."""
-    out: list[set] = [set() for _ in range(players)]
+def _from_events(g, players: int) -> dict:
+    """From the game's typed events, in one pass: the rounds begun, and per seat index the card ids it
+    played / drew at least once (the per-card win effects)."""
+    rounds = 0
+    by_kind = {"play": [set() for _ in range(players)], "draw": [set() for _ in range(players)]}
     for ev in g.events:
-        if ev.kind == kind and ev.player is not None and ev.card in g.instances and 0 <= ev.player < players:
-            out[ev.player].add(g.instances[ev.card].card_id)
-    return [sorted(c) for c in out]
+        if ev.kind == "round start":
+            rounds += 1
+        elif ev.kind in by_kind and ev.player is not None and 0 <= ev.player < players and ev.card in g.instances:
+            by_kind[ev.kind][ev.player].add(g.instances[ev.card].card_id)
+    return {"rounds": rounds, "played_by": [sorted(c) for c in by_kind["play"]],
+            "drawn_by": [sorted(c) for c in by_kind["draw"]]}
 
 
 def _tableau_by_player(g, players: int) -> list[list[str]]:
@@ -175,23 +178,23 @@ def card_effects(records: list[dict], players: int, card_ids) -> dict:
     from .stats import effect
 
     out: dict = {}
+    n = len(records) * players  # every player-game is on one side of each comparison
     for kind, key in (("played", "played_by"), ("drawn", "drawn_by"), ("tableau", "tableau_by")):
         if not any(any(r.get(key) or ()) for r in records):
             continue  # this engine publishes no such events: nothing to compare
-        per_card = {}
-        for cid in card_ids:
-            k1 = n1 = k0 = n0 = 0
-            for r in records:
-                winners = set(r["winners"])
-                for p in range(players):
-                    won = p in winners
-                    if cid in (r.get(key) or [[]] * players)[p]:
-                        n1, k1 = n1 + 1, k1 + won
-                    else:
-                        n0, k0 = n0 + 1, k0 + won
-            if n1:
-                per_card[cid] = effect(k1, n1, k0, n0)
-        out[kind] = per_card
+        with_n: Counter = Counter()
+        with_k: Counter = Counter()
+        wins = 0
+        for r in records:
+            winners = set(r["winners"])
+            for p, cards in enumerate(r.get(key) or [[]] * players):
+                won = p in winners
+                wins += won
+                for cid in cards:
+                    with_n[cid] += 1
+                    with_k[cid] += won
+        out[kind] = {cid: effect(with_k[cid], with_n[cid], wins - with_k[cid], n - with_n[cid])
+                     for cid in card_ids if with_n[cid]}
     return out
 
 
