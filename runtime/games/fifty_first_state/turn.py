@@ -224,18 +224,14 @@ class FiftyMatch:
         moloch = pack(g, "moloch")
         if moloch is not None:
             for uid in g.zone("deployed"):
-                try:
-                    moloch._payment(g, p, moloch._remaining(g, uid, "hack"), "hack")
-                    out.append(Move(f"Hack {name(uid)} (pay {cost_text(Counter(g.record(uid)['code']))})",
-                                    ("hack", uid)))
-                except Refused:
-                    pass
-                try:
-                    moloch._payment(g, p, moloch._remaining(g, uid, "destroy"), "destroy")
-                    out.append(Move(f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)",
-                                    ("destroy", uid)))
-                except Refused:
-                    pass
+                labels = {"hack": f"Hack {name(uid)} (pay {cost_text(Counter(g.record(uid)['code']))})",
+                          "destroy": f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)"}
+                for purpose, label in labels.items():
+                    try:
+                        moloch._payment(g, p, moloch._remaining(g, uid, purpose), purpose)
+                    except Refused:
+                        continue
+                    out.append(Move(label, (purpose, uid)))
                 if g.options.get("collaboration"):  # M20: part of a Hack or a Destroy, one Good at a time
                     for purpose in ("hack", "destroy"):
                         need = moloch._remaining(g, uid, purpose)
