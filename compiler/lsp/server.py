@@ -352,6 +352,18 @@ def hover(ls: CardwrightServer, params: types.HoverParams):
     return None
 
 
+def _at_cursor(ls, params):
+    """(path, line, column, the file's current check, its game folder) at a request's position, or
+    None when the file has no parsed document or belongs to no game."""
+    path = ls.path_of(params.text_document.uri)
+    line, col = ls.server_position(path, params.position)
+    checked = ls.current(path)
+    game_dir = ls.project.game_dir_of(path)
+    if checked is None or checked.doc is None or game_dir is None:
+        return None
+    return path, line, col, checked, game_dir
+
+
 def _checker_ids(ls, path: Path, ctx) -> frozenset | None:
     checker = ls.project.modules.get(path)
     return checker.card_ids if checker is not None and checker.ctx is ctx else None
@@ -360,12 +372,10 @@ def _checker_ids(ls, path: Path, ctx) -> frozenset | None:
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 @guarded
 def definition(ls: CardwrightServer, params: types.DefinitionParams):
-    path = ls.path_of(params.text_document.uri)
-    line, col = ls.server_position(path, params.position)
-    checked = ls.current(path)
-    game_dir = ls.project.game_dir_of(path)
-    if checked is None or checked.doc is None or game_dir is None:
+    at = _at_cursor(ls, params)
+    if at is None:
         return None
+    path, line, col, checked, game_dir = at
     ctx = ls.project.context(game_dir)
     if not ctx.usable:
         return None
@@ -420,12 +430,10 @@ def _location(ls, place) -> types.Location:
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
 @guarded
 def references(ls: CardwrightServer, params: types.ReferenceParams):
-    path = ls.path_of(params.text_document.uri)
-    line, col = ls.server_position(path, params.position)
-    checked = ls.current(path)
-    game_dir = ls.project.game_dir_of(path)
-    if checked is None or checked.doc is None or game_dir is None:
+    at = _at_cursor(ls, params)
+    if at is None:
         return None
+    path, line, col, checked, game_dir = at
     doc = checked.doc
     cards = navigate.card_declarations(ls.project, game_dir)
     spot = spot_at(doc, line, col)
