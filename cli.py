@@ -945,7 +945,7 @@ def play(game, data_path, players, seat, bots, seed, name):
     _show_trace(g, shown)
     res = match.result()
     scores = ", ".join(f"{g.players[s].name} {v}" for s, v in enumerate(res.scores))
-    click.echo(f"game over: {res.reason} (scores: {scores})")
+    click.echo(f"game over: {res.reason}" + (f" (scores: {scores})" if scores else ""))
 
 
 def _show_trace(game, shown: int) -> int:

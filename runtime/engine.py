@@ -200,6 +200,18 @@ class Engine:
     def count_stats(self, game: GameState) -> None:
         """Start counting what ``stats`` reports; the core engine counts from the typed events."""
 
+    def tableau(self, game: GameState, player: int) -> list[int]:
+        """The cards (uids) in ``player``'s tableau at the end, as the simulation report's "in the
+        final tableau" reads them: what lies in its own zones of those game.yaml's ``rules.tableau``
+        names (none declared: no tableau). An engine whose players can leave before the end says
+        what a player left with (Infernal Contraption: the Machine when it went out)."""
+        uids: list[int] = []
+        for z in (game.vocab.get("rules") or {}).get("tableau") or ():
+            key = game.zone_key(z, player)
+            if key[1] == player:  # only a player's own zones are its tableau
+                uids += game.zones.get(key, ())
+        return uids
+
     def stats(self, game: GameState) -> dict:
         """What a simulation reports per game: card id -> how often it was played (and more, by engine)."""
         plays: dict = {}

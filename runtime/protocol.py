@@ -35,7 +35,7 @@ class Move:
 class Result:
     """How a finished game ended."""
 
-    scores: tuple[int, ...]  # per seat, final VP (or the game's score)
+    scores: tuple[int, ...]  # per seat, final VP (or the game's score); () when the game keeps none
     winners: tuple[int, ...]  # seats; several when a tie survives the tie-breaks
     reason: str  # English: "Ann has 31 VP", "tie broken by most Goods", "turn cap"
 

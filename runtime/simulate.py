@@ -134,40 +134,39 @@ def play_one(args: tuple) -> dict:
             "winner_seat": seat, "turns": g.turn_number, "moves": moves, "capped": capped,
             # a game played in rounds of simultaneous phases (51st State, the Moon) begins no turns
             **_from_events(g, players),
-            "tableau_by": _tableau_by_player(g, players),
+            "tableau_by": _tableau_by_player(eng, g, players),
             "scores": list(result.scores) if result else [], "reason": result.reason if result else "",
             "plays": dict(stats.get("plays") or {}), "activations": dict(stats.get("activations") or {}),
             "counts_activations": "activations" in stats, "problems": problems[:20]}
 
 
 def _from_events(g, players: int) -> dict:
-    """From the game's typed events, in one pass: the rounds begun, and per seat index the card ids it
-    played / drew at least once (the per-card win effects)."""
+    """From the game's typed events, in one pass: the rounds begun, and per seat index the card ids
+    of the copies it played / drew at least once (an id once per distinct copy, so a card with
+    several copies can be counted per copy; the per-card win effects)."""
     rounds = 0
     by_kind = {"play": [set() for _ in range(players)], "draw": [set() for _ in range(players)]}
     for ev in g.events:
         if ev.kind == "round start":
             rounds += 1
         elif ev.kind in by_kind and ev.player is not None and 0 <= ev.player < players and ev.card in g.instances:
-            by_kind[ev.kind][ev.player].add(g.instances[ev.card].card_id)
-    return {"rounds": rounds, "played_by": [sorted(c) for c in by_kind["play"]],
-            "drawn_by": [sorted(c) for c in by_kind["draw"]]}
+            by_kind[ev.kind][ev.player].add(ev.card)
+    return {"rounds": rounds, "played_by": [_ids_of(g, uids) for uids in by_kind["play"]],
+            "drawn_by": [_ids_of(g, uids) for uids in by_kind["draw"]]}
 
 
-def _tableau_by_player(g, players: int) -> list[list[str]]:
-    """For each player, the card ids in its tableau at the end: the zones game.yaml's
-    ``rules.tableau`` names (51st State: its State; Infernal Contraption: its Machine); none declared,
-    no tableau."""
-    zones = (g.vocab.get("rules") or {}).get("tableau") or ()
-    out = []
-    for p in range(players):
-        ids = set()
-        for z in zones:
-            key = g.zone_key(z, p)
-            if key[1] == p:  # only a player's own zones are its tableau
-                ids.update(g.instances[u].card_id for u in g.zones.get(key, ()))
-        out.append(sorted(ids))
-    return out
+def _ids_of(g, uids) -> list[str]:
+    """The card ids of these copies, sorted, an id repeated once per copy."""
+    return sorted(g.instances[u].card_id for u in uids)
+
+
+def _tableau_by_player(eng, g, players: int) -> list[list[str]]:
+    """For each player, the card ids in its tableau at the end (an id once per copy there), as the
+    engine reads it (``Engine.tableau``: the zones of game.yaml's ``rules.tableau``)."""
+    return [_ids_of(g, set(eng.tableau(g, p))) for p in range(players)]
+
+
+_EFFECT_KINDS = (("played", "played_by"), ("drawn", "drawn_by"), ("tableau", "tableau_by"))
 
 
 def card_effects(records: list[dict], players: int, card_ids) -> dict:
@@ -179,7 +178,7 @@ def card_effects(records: list[dict], players: int, card_ids) -> dict:
 
     out: dict = {}
     n = len(records) * players  # every player-game is on one side of each comparison
-    for kind, key in (("played", "played_by"), ("drawn", "drawn_by"), ("tableau", "tableau_by")):
+    for kind, key in _EFFECT_KINDS:
         if not any(any(r.get(key) or ()) for r in records):
             continue  # this engine publishes no such events: nothing to compare
         with_n: Counter = Counter()
@@ -190,11 +189,59 @@ def card_effects(records: list[dict], players: int, card_ids) -> dict:
             for p, cards in enumerate(r.get(key) or [[]] * players):
                 won = p in winners
                 wins += won
-                for cid in cards:
+                for cid in set(cards):
                     with_n[cid] += 1
                     with_k[cid] += won
         out[kind] = {cid: effect(with_k[cid], with_n[cid], wins - with_k[cid], n - with_n[cid])
                      for cid in card_ids if with_n[cid]}
+    return out
+
+
+def copy_effects(records: list[dict], players: int, copies: dict[str, int]) -> dict:
+    """For each card with several copies in the deck and each kind (played, drawn, in the final
+    tableau): the win rate of the player-games by how many of its copies the player had (0, 1, 2 …,
+    each with its 95 % interval), and whether a further copy matters — the player-games with two or
+    more against those with exactly one, the difference with its interval (a finding only when the
+    interval excludes zero). And per copy, how often a copy is played at all: the copy-games in which
+    some player played it over copies × games."""
+    from .stats import effect, rate
+
+    multi = {cid: c for cid, c in copies.items() if c > 1}
+    out: dict = {}
+    if not multi:
+        return out
+    n_games = len(records)
+    for kind, key in _EFFECT_KINDS:
+        if not any(any(r.get(key) or ()) for r in records):
+            continue
+        by_count: dict[str, Counter] = {cid: Counter() for cid in multi}  # copies held -> player-games
+        won_by_count: dict[str, Counter] = {cid: Counter() for cid in multi}
+        copy_games: Counter = Counter()  # copies of the card that some player had, summed over games
+        for r in records:
+            winners = set(r["winners"])
+            in_game: Counter = Counter()
+            for p, cards in enumerate(r.get(key) or [[]] * players):
+                held = Counter(c for c in cards if c in multi)
+                in_game.update(held)
+                for cid in multi:
+                    m = min(held[cid], multi[cid])
+                    by_count[cid][m] += 1
+                    won_by_count[cid][m] += p in winners
+            for cid, m in in_game.items():
+                copy_games[cid] += min(m, multi[cid])  # a copy that changed hands counts once
+        per_card = {}
+        for cid, c in multi.items():
+            counts, wins = by_count[cid], won_by_count[cid]
+            if not any(counts[m] for m in range(1, c + 1)):
+                continue  # no player ever had a copy: nothing to say per copy
+            two_n = sum(counts[m] for m in range(2, c + 1))
+            two_k = sum(wins[m] for m in range(2, c + 1))
+            per_card[cid] = {"copies": c,
+                             "by_copies": {str(m): rate(wins[m], counts[m]) for m in range(c + 1)},
+                             "more_than_one": effect(two_k, two_n, wins[1], counts[1]),
+                             "per_copy": rate(copy_games[cid], c * n_games)}
+        if per_card:
+            out[kind] = per_card
     return out
 
 
@@ -302,6 +349,8 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         plays.update(r["plays"])
         acts.update(r["activations"] if r["counts_activations"] else r["plays"])
         played_games.update(r["plays"].keys())
+    from .stats import rate
+
     deck = deck_counts(compiled)
     cards = []
     for cid, info in deck.items():
@@ -310,7 +359,9 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
                       "plays": plays.get(cid, 0), "activations": acts.get(cid, 0),
                       "plays_per_game": round(plays.get(cid, 0) / n, 4) if n else 0.0,
                       "activations_per_game": round(acts.get(cid, 0) / n, 4) if n else 0.0,
-                      "games_played_in": played_games.get(cid, 0)})
+                      "games_played_in": played_games.get(cid, 0),
+                      # the share of games in which the card was played at all, with its interval
+                      "play_rate": rate(played_games.get(cid, 0), n)})
     # a card without an effect (a plain Power Source) cannot activate: it is not a finding
     never = sorted(c["id"] for c in cards if c["activations"] == 0 and c["has_effect"])
     hist = Counter(turns)
@@ -340,6 +391,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         "activations_counted": counts_acts,
         "cards": cards,
         "card_effects": card_effects(records, cfg.players, [c["id"] for c in cards]),
+        "copy_effects": copy_effects(records, cfg.players, {c["id"]: c["copies"] for c in cards}),
         "score_spread": _score_spread(records),
         "stats_note": "95 % intervals (Wilson; a difference by Newcombe's method). Per-card figures count "
                       "player-games, which are not independent within a game: a screen, not a proof.",
@@ -440,8 +492,8 @@ def _score_spread(records: list[dict]) -> dict | None:
         if len(sc) >= 2:
             margins.append(sc[0] - sc[1])
             all_scores += sc
-    if not margins or not any(all_scores):
-        return None  # the game keeps no score (a last-player-standing game)
+    if not margins:
+        return None  # the game keeps no score (a last-player-standing game: Result.scores is empty)
     hist = Counter(margins)
     return {"margin_mean": round(statistics.fmean(margins), 3), "margin_median": statistics.median(margins),
             "margin_histogram": {str(k): hist[k] for k in sorted(hist)},
@@ -521,27 +573,35 @@ def _bar_chart(title: str, items: list[tuple[str, float]], fmt: Callable[[float]
     return "\n".join(out)
 
 
-def _column_chart(title: str, items: list[tuple[str, float]], width: int = 640, height: int = 220,
-                  color: str = "#8a5a44") -> str:
-    """Vertical columns (a histogram)."""
-    pad, base, head = 30, height - 28, 44  # head: room for the title and the scale label
+def _column_chart(title: str, items: list[tuple[str, float]], x_label: str, y_label: str, width: int = 640,
+                  height: int = 240, color: str = "#8a5a44") -> str:
+    """Vertical columns (a histogram), with both axes labelled: what a column counts (``y_label``)
+    and what the columns are (``x_label``)."""
+    pad, left, base, head = 30, 48, height - 44, 44  # head: room for the title and the scale label
     top = max((v for _, v in items), default=0) or 1
     n = max(1, len(items))
-    col = (width - 2 * pad) / n
+    col = (width - left - pad) / n
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
            f'aria-label="{_E(title)}" font-family="sans-serif" font-size="11">',
            f'<text x="{pad}" y="16" font-weight="bold" font-size="12">{_E(title)}</text>',
-           f'<line x1="{pad}" y1="{base}" x2="{width - pad}" y2="{base}" stroke="#333"/>']
+           f'<line x1="{left}" y1="{base}" x2="{width - pad}" y2="{base}" stroke="#333"/>',
+           f'<line x1="{left}" y1="{head}" x2="{left}" y2="{base}" stroke="#333"/>']
     step = max(1, n // 20)
     for i, (label, v) in enumerate(items):
         h = (base - head) * v / top
-        x = pad + i * col
+        x = left + i * col
         out.append(f'<rect x="{x + 1:.1f}" y="{base - h:.1f}" width="{max(1.0, col - 2):.1f}" height="{h:.1f}" '
                    f'fill="{color}"><title>{_E(label)}: {v:g}</title></rect>')
         if i % step == 0:
             out.append(f'<text x="{x + col / 2:.1f}" y="{base + 14}" text-anchor="middle">{_E(label)}</text>')
-    out.append(f'<line x1="{pad - 4}" y1="{head}" x2="{pad}" y2="{head}" stroke="#333"/>')
-    out.append(f'<text x="{pad - 6}" y="{head + 4}" text-anchor="end">{top:g}</text>')
+    for v, y in ((top, head), (0, base)):
+        out.append(f'<line x1="{left - 4}" y1="{y}" x2="{left}" y2="{y}" stroke="#333"/>')
+        out.append(f'<text x="{left - 6}" y="{y + 4}" text-anchor="end">{v:g}</text>')
+    mid = (head + base) / 2
+    out.append(f'<text x="{(left + width - pad) / 2:.1f}" y="{height - 8}" text-anchor="middle" '
+               f'class="axis-label">{_E(x_label)}</text>')
+    out.append(f'<text x="14" y="{mid:.1f}" text-anchor="middle" transform="rotate(-90 14 {mid:.1f})" '
+               f'class="axis-label">{_E(y_label)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -621,7 +681,7 @@ def render_html(result: dict) -> str:
     cards = sorted(r["cards"], key=lambda c: (-c["activations_per_game"], c["id"]))
     rows = "\n".join(
         f"<tr><td>{_E(c['name'])}</td><td>{_E(c['kind'].replace('_', ' '))}</td><td>{c['copies']}</td>"
-        f"<td>{c['plays']}</td><td>{c['plays_per_game']:.2f}</td><td>{c['activations']}</td>"
+        f"<td>{c['plays']}</td><td>{c['plays_per_game']:.2f}</td>{_play_rate_cell(c)}<td>{c['activations']}</td>"
         f"<td>{c['activations_per_game']:.2f}</td></tr>" for c in cards)
     never = ", ".join(_E(c) for c in r["never_activated"]) or "none"
     capped = r["capped"]
@@ -650,7 +710,7 @@ zone; a running game always has a legal move), checked {_E(r['invariants']['chec
 Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['win_rate_by_agent'].items()))}.</p>
 <h2>Game length ({_E(r['length'].get('unit', 'turns'))})</h2>
 <p>mean {r['length']['mean']}, median {r['length']['median']}, min {r['length']['min']}, max {r['length']['max']}</p>
-{_column_chart("Games by length in " + r['length'].get('unit', 'turns'), hist)}
+{_column_chart("Games by length in " + r['length'].get('unit', 'turns'), hist, "game length (" + r['length'].get('unit', 'turns') + ")", "games")}
 {_spread_html(r)}
 <h2>Turn cap</h2>
 <p class="{'finding' if capped['count'] else ''}">{capped['count']} games reached the turn cap of
@@ -660,15 +720,61 @@ Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['w
 {_bar_chart("Plays per game", [(c['name'], c['plays_per_game']) for c in cards], lambda v: f"{v:.2f}")}
 <p class="{'finding' if r['never_activated'] else ''}">Never activated: {never}.</p>
 <table><thead><tr><th>Card</th><th>Kind</th><th>Copies</th><th>Plays</th><th>per game</th>
-<th>Activations</th><th>per game</th></tr></thead>
+<th>played in (95 % interval)</th><th>Activations</th><th>per game</th></tr></thead>
 <tbody>
 {rows}
 </tbody></table>
 <h2>Does a card go with winning?</h2>
 <p>{_E(r.get('stats_note', ''))}</p>
 {_effects_html(r)}
+{_copies_html(r)}
 </body></html>
 """
+
+
+def _play_rate_cell(c: dict) -> str:
+    pr = c.get("play_rate")
+    if not pr:
+        return "<td></td>"
+    return f"<td>{pr['rate']:.1%} [{pr['low']:.1%}, {pr['high']:.1%}]</td>"
+
+
+def _copies_html(r: dict) -> str:
+    """Cards with several copies: win rate by the number of copies a player had, and whether a
+    further copy goes with winning (two or more against exactly one)."""
+    names = {c["id"]: c["name"] for c in r["cards"]}
+    parts = []
+    for kind, per_card in (r.get("copy_effects") or {}).items():
+        did, short = _EFFECT_WORDS.get(kind, (kind, kind))
+        known = [(cid, e) for cid, e in per_card.items() if e["more_than_one"]["difference"] is not None]
+        known.sort(key=lambda ce: (-abs(ce[1]["more_than_one"]["difference"]), ce[0]))
+        found = [names.get(cid, cid) for cid, e in known if e["more_than_one"]["finding"]]
+        chart = ""
+        if known:
+            items = [(names.get(cid, cid), e["more_than_one"]["difference"], e["more_than_one"]["low"],
+                      e["more_than_one"]["high"], e["more_than_one"]["finding"]) for cid, e in known]
+            chart = _interval_chart(f"Two or more copies {short} against one (difference in win rate, 95 % interval)",
+                                    items, 0.0, -1.0, 1.0, lambda v: f"{v:+.0%}")
+        width = max(e["copies"] for e in per_card.values()) + 1
+        head = "".join(f"<th>won with {m}</th>" for m in range(width))
+        rows = []
+        for cid, e in sorted(per_card.items(), key=lambda ce: ce[0]):
+            cells = "".join(
+                f"<td>{e['by_copies'][str(m)]['rate']:.1%} of {e['by_copies'][str(m)]['n']}</td>"
+                if str(m) in e["by_copies"] else "<td></td>" for m in range(width))
+            pc = e["per_copy"]
+            rows.append(f"<tr{' class=finding' if e['more_than_one']['finding'] else ''}><td>{_E(names.get(cid, cid))}</td>"
+                        f"<td>{e['copies']}</td>{cells}<td>{pc['rate']:.1%} [{pc['low']:.1%}, {pc['high']:.1%}]</td></tr>")
+        parts.append(
+            f"<h3>Copies {short}: win rate by how many copies the player {did.split(' the card')[0]}</h3>\n"
+            + chart
+            + f"\n<p class=\"{'finding' if found else ''}\">A further copy beyond noise: "
+            f"{_E(', '.join(found)) if found else 'none — every difference here is within noise'}.</p>\n"
+            f"<table><thead><tr><th>Card</th><th>Copies</th>{head}<th>a copy {short} in (95 % interval)</th>"
+            f"</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>")
+    if not parts:
+        return ""
+    return "<h2>Per copy (cards with several copies)</h2>\n" + "\n".join(parts)
 
 
 def _spread_html(r: dict) -> str:
@@ -678,7 +784,8 @@ def _spread_html(r: dict) -> str:
     hist = [(k, float(v)) for k, v in sp["margin_histogram"].items()]
     return (f"<h2>Score spread</h2>\n<p>Winner's margin over the runner-up: mean {sp['margin_mean']}, median "
             f"{sp['margin_median']}. Scores from {sp['score_min']} to {sp['score_max']} (mean {sp['score_mean']}).</p>\n"
-            + _column_chart("Games by the winner's margin (points)", hist))
+            + _column_chart("Games by the winner's margin (points)", hist, "winner's margin over the runner-up (points)",
+                            "games"))
 
 
 def _seat_html(r: dict, seats: list) -> str:

@@ -114,3 +114,46 @@ def test_tableau_effects_and_score_spread_where_the_game_has_them():
     assert "in its tableau" in html and "Score spread" in html
     flow = simulate(SimConfig("deckbuild", games=10, data=str(ROOT / "tests/fixtures/flow")))
     assert "tableau" not in flow["card_effects"]
+
+
+def test_per_copy_figures_count_copies_from_hand_built_records():
+    # two-copy card "a": player-games with 0, 1 and 2 copies played, and who won; the figures follow
+    from runtime.simulate import copy_effects
+
+    recs = []
+    for i in range(30):
+        # seat 0 plays both copies and wins; seat 1 plays one copy (i even) or none (i odd) and loses
+        recs.append({"winners": [0], "played_by": [["a", "a", "b"], ["a"] if i % 2 == 0 else []]})
+    out = copy_effects(recs, 2, {"a": 2, "b": 1})
+    a = out["played"]["a"]
+    assert set(out["played"]) == {"a"}  # a single-copy card has no per-copy figures
+    assert {m: (v["k"], v["n"]) for m, v in a["by_copies"].items()} == {"0": (0, 15), "1": (0, 15), "2": (30, 30)}
+    more = a["more_than_one"]
+    assert more["difference"] == 1.0 and more["finding"] and more["low"] > 0
+    # copies played per game: 2 by seat 0, plus seat 1's when it played one, capped at the 2 copies
+    assert (a["per_copy"]["k"], a["per_copy"]["n"]) == (60, 60)
+
+
+def test_the_report_carries_per_copy_figures_that_add_up():
+    r = simulate(SimConfig("infernal_contraption", games=60))
+    copies = {c["id"]: c["copies"] for c in r["cards"]}
+    played = r["copy_effects"]["played"]
+    assert played and all(copies[cid] > 1 for cid in played)
+    for cid, e in played.items():
+        assert sum(v["n"] for v in e["by_copies"].values()) == 60 * 2  # every player-game has some count
+        assert e["per_copy"]["n"] == copies[cid] * 60
+        assert e["more_than_one"]["with"]["n"] == sum(e["by_copies"][str(m)]["n"] for m in range(2, copies[cid] + 1))
+    for c in r["cards"]:
+        pr = c["play_rate"]
+        assert pr["k"] == c["games_played_in"] and pr["n"] == 60 and pr["low"] <= pr["rate"] <= pr["high"]
+    html = render_html(r)
+    assert "Per copy (cards with several copies)" in html and "Two or more copies played against one" in html
+
+
+def test_a_player_who_went_out_keeps_its_machine_as_its_final_tableau():
+    # Infernal Contraption removes an eliminated player's Machine from the game (I12); the report's
+    # "in the final tableau" reads the Machine it went out with, not the empty zone
+    r = simulate(SimConfig("infernal_contraption", games=40))
+    tab = r["card_effects"]["tableau"]
+    losers_with_a_machine = sum(e["with"]["n"] - e["with"]["k"] for e in tab.values())
+    assert losers_with_a_machine > 0, "every card in a final tableau was a winner's: losers' Machines were lost"

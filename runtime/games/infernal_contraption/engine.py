@@ -22,7 +22,7 @@ from runtime.agents import Agent
 from runtime.context import Ctx
 from runtime.engine import CompiledGame, Engine, Outcome
 from runtime.errors import RulesError
-from runtime.events import TurnEnded, TurnStarted
+from runtime.events import Played, TurnEnded, TurnStarted
 from runtime.refs import CARD, Sel
 from runtime.verbs import verbs_for
 
@@ -139,6 +139,7 @@ class InfernalContraption(ICScenario, Engine):
         player put into other machines stay there: they are part of those machines now."""
         pl = game.players[p]
         pl.out = True
+        game.left_with[p] = tuple(game.zones[("machine", p)])  # what the report's final tableau reads
         game.machines[p].clear()
         removed = ("removed", None)
         game._eliminating = True
@@ -305,6 +306,9 @@ class InfernalContraption(ICScenario, Engine):
         game.plays += 1
         if game.stats is not None:
             game.stats["plays"][inst.card_id] += 1
+        # attaching is this game's play (I14): a typed Played event, which the simulation report's
+        # per-card "won when played" reads (no Infernal Contraption card listens for it)
+        game.publish(Played(p, card=move.card, turn=game.turn_number, round=game.round))
         if game.tracing:
             where = "" if move.machine == p else f" in {game.players[move.machine].name}'s machine"
             game.emit("play", p, f"attaches {self.name_of(game, move.card)} {move.side} of "
@@ -556,6 +560,14 @@ class InfernalContraption(ICScenario, Engine):
 
     def stats(self, game: ICGame) -> dict:
         return game.stats or super().stats(game)
+
+    def tableau(self, game: ICGame, player: int) -> list[int]:
+        """A player who went out left with the Machine it had then (elimination removes the cards
+        from the game, I12): read at the end, every loser's Machine would be empty, and every card
+        would seem to win whenever it is in a Machine."""
+        if player in game.left_with:
+            return list(game.left_with[player])
+        return super().tableau(game, player)
 
     def move_label(self, game: ICGame, mv: Move) -> str:
         if mv.kind == "end":

@@ -46,7 +46,7 @@ class ICMatch:
         g = self.game
         if not self.terminal():
             raise RulesError("the game is not over")
-        scores = tuple(int(i == g.winner) for i in range(len(g.players)))
+        scores = ()  # the last player remaining wins: the game keeps no score (no VP to report)
         if g.capped:
             return Result(scores, (), f"turn cap ({self.turn_cap} turns) reached without a winner")
         if g.winner is None:

@@ -40,6 +40,7 @@ class ICGame(GameState):
         self.winner: int | None = None
         self.over = False
         self.capped = False  # the turn cap ended the game (simulation): a finding, not a hang
+        self.left_with: dict[int, tuple[int, ...]] = {}  # an eliminated player -> its Machine when it went out
         self.step = "attach"  # setup → "start"; then "attach" during the attach step; "over"
         self.plays = 0  # cards attached this turn
         self.refitted = False  # scrapped-and-drew instead of playing this turn
