@@ -102,3 +102,16 @@ def test_stand_in_rules_are_marked_in_data():
     c = compiled()
     for name in STAND_INS:
         assert "Stand-in" in c.vocab["tables"][name]["stand_in"]["note"]
+
+
+def test_a_simulation_measures_moon_games_in_turns_and_counts_the_action_tiles():
+    # a Moon turn is a round (every player acts in it): the report's length is the stand-in's game
+    # length, and taking the Engineer is its play (it was reported "never activated" before)
+    from runtime.simulate import SimConfig, simulate
+
+    r = simulate(SimConfig("age_of_steam", games=6, players=3))
+    turns = int(compiled().vocab["tables"]["game_length"]["turns"])
+    assert r["length"]["unit"] == "rounds" and r["length"]["min"] == r["length"]["max"] == turns
+    plays = {c["id"]: c["plays"] for c in r["cards"]}
+    assert plays["engineer"] > 0 and "engineer" not in r["never_activated"]
+    assert "engineer" in r["card_effects"]["played"]

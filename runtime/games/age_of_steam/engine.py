@@ -26,6 +26,7 @@ from collections import deque
 
 from runtime.engine import CompiledGame, Engine, Outcome
 from runtime.errors import Refused, RulesError
+from runtime.events import Played
 from runtime.hexgrid import HexMap, fmt, parse_coord, step
 from runtime.verbs import verbs_for
 
@@ -352,6 +353,9 @@ class AgeOfSteam(MoonScenario, Engine):
         game.move(uid, game.zone_key("actions", player))
         game.instances[uid].owner = player
         game.emit("action", player, f"takes the {game.cards[action]['name']} action")
+        # taking a special action tile is its play: the simulation report counts it (plays, and the
+        # per-card "won when played")
+        game.publish(Played(player, card=uid, turn=game.turn_number, round=game.round))
         if game.cards[action].get("slots", {}).get("effect"):
             return self.run_slot(game, uid, "effect", player)
         return Outcome("done")
@@ -459,6 +463,9 @@ class AgeOfSteam(MoonScenario, Engine):
         m = game.moon
         game.phase = name
         if name == "select_actions":
+            # a Moon turn is what the core engine calls a round (every player acts in it): its typed
+            # events are how the simulation report measures a game's length
+            self.begin_round(game)
             game.emit("phase", None, f"turn {m.turn}: Select Actions")
         elif name == "build_track":
             game.emit("phase", None, f"turn {m.turn}: Build Track")
@@ -477,6 +484,7 @@ class AgeOfSteam(MoonScenario, Engine):
             if m.satellite_on:
                 self.satellite(game, kw.get("cube"), kw.get("hex"))
             self.reset_turn(game)
+            self.end_round(game)
         else:
             raise RulesError(f"the age_of_steam engine has no phase {name!r}")
 
