@@ -272,3 +272,17 @@ def test_simulation_report_counts_rounds_and_what_cards_did():
     acted = {c["id"] for c in r["cards"] if c["activations"]}
     assert acted and "work_action" in acted  # a Faction board Action is used, never played
     assert any(c["plays"] for c in r["cards"])  # constructed Locations are plays
+
+
+def test_a_simulation_counts_connections_played_and_machines_assaulting():
+    # a Yellow Connection played from hand is a play, a Machine's Assault an activation: both were
+    # missing from the report (every Connection was reported "never activated")
+    from runtime.simulate import SimConfig, simulate
+
+    r = simulate(SimConfig("fifty_first_state", games=8))
+    by = {c["id"]: c for c in r["cards"]}
+    connections = [c for c in by.values() if c["kind"] == "connection"]
+    machines = [c for c in by.values() if c["kind"] == "machine"]
+    assert sum(c["plays"] for c in connections) > 0
+    assert all(c["activations"] >= c["plays"] for c in connections)
+    assert sum(c["activations"] - c["plays"] for c in machines) > 0  # Assaults, beyond Hacked Machines built

@@ -21,6 +21,7 @@ from itertools import combinations
 from runtime.context import Ctx, face_view
 from runtime.engine import Outcome
 from runtime.errors import Refused, RulesError
+from runtime.events import Used
 from runtime.refs import AllOf, UpTo, VAR
 
 from ..stepspec import kind_of, number, text
@@ -359,6 +360,8 @@ class Moloch(Pack):
             try:
                 game.emit("assault", player, f"{engine.name_of(game, uid)} assaults")
                 engine.run(game, game.record(uid)["slots"]["assault"], player, uid)
+                # the Machine's Assault ran: an activation the simulation report counts (not a play)
+                game.publish(Used(player, card=uid, turn=game.turn_number, round=game.round))
             finally:
                 game.assault = None
         return choice

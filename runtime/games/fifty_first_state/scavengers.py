@@ -33,6 +33,7 @@ from __future__ import annotations
 from runtime.context import Ctx, face_view
 from runtime.engine import Outcome
 from runtime.errors import Refused
+from runtime.events import Played
 from runtime.refs import THING, VAR
 from runtime.verbs import AMOUNTS, Slot, verb
 
@@ -158,6 +159,8 @@ class Scavengers(Pack):
         out = engine.run(game, rec["slots"]["play"], player, uid)
         if out.status != "done":
             return Outcome("refused", out.reason)
+        # a Connection played from hand: the typed event the simulation report's plays read
+        game.publish(Played(player, card=uid, turn=game.turn_number, round=game.round))
         engine.discard_card(game, uid, player)
         return out
 
