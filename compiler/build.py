@@ -210,7 +210,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     python_names: dict[str, Path] = {}  # generated module name -> the file that makes it
     for path in module_files(game_dir):
         first = python_names.setdefault(identifier(path.stem), path)
-        if identifier(path.stem) == FLOW_MODULE and "flow" in gdoc.data:
+        if identifier(path.stem) == FLOW_MODULE and ("flow" in gdoc.data or "bots" in gdoc.data):
             diags.error("E503", f"module file '{path.name}' would be compiled to '{FLOW_MODULE}.py', which "
                         "holds the game's flow: rename it", file=display_path(path), line=1, column=1)
             continue
@@ -298,8 +298,10 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
 
 def _compile_flow(gdoc: Document, vocab: Vocabulary, checker: Checker, card_ids: set[str], result: BuildResult,
                   timer: _Timer, gb: GameBuild, rel_root: Path) -> bool:
-    """game.yaml's ``flow`` (compiler/flow.py) → generated/<game>/flow.py. True when emitted."""
-    if not isinstance(gdoc.data.get("flow"), dict):
+    """game.yaml's ``flow`` and ``bots`` (compiler/flow.py) → generated/<game>/flow.py (FLOW, None
+    without a flow; BOTS). True when emitted; a game with neither writes no such module."""
+    has_flow = isinstance(gdoc.data.get("flow"), dict)
+    if not has_flow and not isinstance(gdoc.data.get("bots"), dict):
         return False
     diags = result.diags
     rel = f"{rel_root.name}/{vocab.game}/{GAME_FILE}"
@@ -314,11 +316,14 @@ def _compile_flow(gdoc: Document, vocab: Vocabulary, checker: Checker, card_ids:
         pos = gdoc.pos(path)
         return mw.function(fname, body, f"{rel}:{pos.line + 1 if pos else 1} {path[-1]}".replace("\n", " "))
 
-    table = FlowCompiler(gdoc, gdoc.data, card_ids, compile_text, diags).table()
-    if table is None or diags.errors:
+    fc = FlowCompiler(gdoc, gdoc.data, card_ids, compile_text, diags)
+    table = fc.table() if has_flow else None
+    bots = fc.bots()
+    if (has_flow and table is None) or bots is None or diags.errors:
         return False
     try:
-        result.outputs[f"{vocab.game}/{FLOW_MODULE}.py"] = mw.render([("FLOW", table_source(table))])
+        result.outputs[f"{vocab.game}/{FLOW_MODULE}.py"] = mw.render([("FLOW", table_source(table)),
+                                                                      ("BOTS", table_source(bots))])
     except SyntaxError as exc:  # pragma: no cover - a compiler bug, reported as such
         diags.error("E501", f"generated code does not compile: {exc}", file=gdoc.file)
         return False
@@ -561,7 +566,8 @@ def _game_init(vocab: Vocabulary, modules: list[str], gdoc: Document, rel_root: 
              "RULES = {" + ", ".join(f"**{m}.RULES" for m in mods) + "}",
              "TABLES = {" + ", ".join(f"{literal(m)}: {m}.TABLES" for m in mods) + "}",
              "MAPS = {" + ", ".join(f"{literal(m)}: {m}.MAP" for m in mods) + "}",
-             *([f"from . import {FLOW_MODULE}  # noqa: E402", f"FLOW = {FLOW_MODULE}.FLOW"] if has_flow else []),
+             *([f"from . import {FLOW_MODULE}  # noqa: E402", f"FLOW = {FLOW_MODULE}.FLOW",
+                f"BOTS = {FLOW_MODULE}.BOTS"] if has_flow else []),
              ""]
     src = "\n".join(lines)
     _compiles(src, f"{vocab.game}/__init__.py")

@@ -7,7 +7,8 @@ module checks what a schema cannot (every action a phase names exists, setup car
 cost Goods exist) and sends every effect text in it through the same parse → check → IR → codegen as
 a card's effects (``compile_text``, the build's own slot compiler). The result is one generated
 module, ``generated/<game>/flow.py``, whose ``FLOW`` table is the flow with each text replaced by
-its compiled function; the core engine (runtime/flow.py) plays it.
+its compiled function; the core engine (runtime/flow.py) plays it. The same module carries ``BOTS``,
+game.yaml's top-level ``bots`` (the greedy bot's heuristic, for any game, with a flow or not).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from .diagnostics import Diagnostics, did_you_mean
 from .loader import Document
 from .parser import parse_effect
 
-FLOW_MODULE = "flow"  # generated/<game>/flow.py; a data module of that name is refused (E503)
+FLOW_MODULE = "flow"  # generated/<game>/flow.py (FLOW, BOTS); a data module of that name is refused (E503)
 
 # compile_text(path, text, slot kind, function name) -> generated function name, or None on errors
 CompileText = Callable[[tuple, str, str, str], "str | None"]
@@ -115,12 +116,16 @@ class FlowCompiler:
                            "fn": self.text(base + ("score", "tie_breaks", i, how), "quantity", f"tie/{i}")})
         score["tie_breaks"] = breaks
         out["score"] = score
-        bots = dict(flow.get("bots") or {})
+        return out if self.ok else None
+
+    def bots(self) -> dict | None:
+        """game.yaml's top-level ``bots`` (any game, with a flow or not): the greedy heuristic, a
+        quantity compiled like the flow's scores. None when it has errors."""
+        bots = dict(self.doc.data.get("bots") or {})
         if "greedy" in bots:
             bots["greedy_text"] = bots["greedy"]
-            bots["greedy"] = self.text(base + ("bots", "greedy"), "quantity", "bots/greedy")
-        out["bots"] = bots
-        return out if self.ok else None
+            bots["greedy"] = self.text(("bots", "greedy"), "quantity", "bots/greedy")
+        return bots if self.ok else None
 
     def step(self, path: tuple, step: dict, fname: str) -> dict:
         out = {k: v for k, v in step.items() if k != "effect"}

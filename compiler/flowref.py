@@ -38,10 +38,12 @@ def _title(key: str) -> str:
 
 def flow_view(data: dict, english: Callable[[str, str], str], card_name: Callable[[str], str],
               zone_name: Callable[[str], str]) -> list[FlowSection]:
-    """``english(text, kind)``: the reference's English for an effect ("effect") or a condition."""
+    """``english(text, kind)``: the reference's English for an effect ("effect") or a condition.
+    Then game.yaml's ``bots`` (any game, with a flow or not): what the bundled bots weigh."""
     flow = data.get("flow")
+    bots = data.get("bots") if isinstance(data.get("bots"), dict) else {}
     if not isinstance(flow, dict):
-        return []
+        flow = None
 
     def mark(spec) -> dict:
         si = (spec or {}).get("stand_in") if isinstance(spec, dict) else None
@@ -57,6 +59,18 @@ def flow_view(data: dict, english: Callable[[str, str], str], card_name: Callabl
                 "turn player": "the player whose turn it is"}[step.get("for", default)]
 
     sections: list[FlowSection] = []
+    if flow is not None:
+        _flow_sections(data, flow, sections, english, card_name, zone_name, mark, quantity, who)
+    if bots.get("greedy"):
+        sections.append(FlowSection("Bots", [FlowLine(
+            "The greedy bot takes the move after which this is highest for its player (and the Monte Carlo "
+            "bot judges a playout it cuts short by it): " + quantity(bots["greedy"]), **mark(bots))]))
+    return sections
+
+
+def _flow_sections(data: dict, flow: dict, sections: list, english, card_name, zone_name, mark, quantity,
+                   who) -> None:
+    """The flow's own sections, in order: setup, turn order, the round, the actions, the end, the scoring."""
     setup = []
     for step in flow.get("setup") or []:
         if "effect" in step:
@@ -145,7 +159,6 @@ def flow_view(data: dict, english: Callable[[str, str], str], card_name: Callabl
                                     + quantity(text), depth=1))
     score_lines.append(FlowLine("A tie left after that is shared.", depth=1))
     sections.append(FlowSection("Scoring and the winner", score_lines))
-    return sections
 
 
 def stand_in_view(game_data: dict, modules: list[tuple[dict, list[dict]]]) -> list[dict]:

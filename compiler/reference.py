@@ -154,6 +154,7 @@ class Game:
     clauses: list[Clause] = field(default_factory=list)
     coverage_known: bool = True
     flow: list = field(default_factory=list)  # the game flow's sections (compiler/flowref.py)
+    flow_title: str = "How the game is played"  # a game with bots but no flow: "How the bots play"
     stand_ins: list = field(default_factory=list)  # rules and cards marked stand-in (compiler/flowref.py)
 
     @property
@@ -697,6 +698,7 @@ def _flow_views(d: dict, b: "_GameViewBuilder", marked_modules: list) -> dict:
     # the flow's texts belong to no card ("this card" is not theirs): compiled with has_card False
     return {"flow": flow_view(d, lambda text, kind: b.english(text, kind, False), lambda c: str(names.get(c) or title(c)),
                               lambda z: str((zones.get(z) or {}).get("name") or title(z))),
+            "flow_title": "How the game is played" if isinstance(d.get("flow"), dict) else "How the bots play",
             "stand_ins": stand_in_view(d, marked_modules)}
 
 

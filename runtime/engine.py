@@ -36,12 +36,15 @@ class CompiledGame:
     maps: dict
     flow: dict | None = None  # game.yaml's flow, compiled (generated/<game>/flow.py); None without one
     modules: list = field(default_factory=list)  # each module's MODULE table (name, source, stand_in…)
+    bots: dict = field(default_factory=dict)  # game.yaml's bots, compiled (its greedy heuristic)
 
     @classmethod
     def from_package(cls, pkg) -> "CompiledGame":
-        # FLOW is written only for a game with a flow (the other games' packages stay as they were)
+        # FLOW and BOTS are written only for a game with a flow or bots (the other games' packages
+        # stay as they were)
         return cls(pkg.GAME, pkg.ENGINE, pkg.VOCAB, pkg.CARDS, pkg.RULES, pkg.TABLES, pkg.MAPS,
-                   getattr(pkg, "FLOW", None), [getattr(pkg, m).MODULE for m in pkg.MODULES])
+                   getattr(pkg, "FLOW", None), [getattr(pkg, m).MODULE for m in pkg.MODULES],
+                   getattr(pkg, "BOTS", None) or {})
 
     def table(self, name: str) -> Any:
         """A table by name, from whichever module defines it (later modules win)."""
@@ -163,15 +166,24 @@ class Engine:
         return FlowMatch.start(game, turn_cap)
 
     def evaluate(self, game: GameState, seat: int) -> float:
-        """The heuristic the greedy and Monte Carlo bots maximise for ``seat``: for a game whose flow
-        is data, the quantity ``flow.bots.greedy`` declares, else its score's points; 0 otherwise."""
+        """The heuristic the greedy and Monte Carlo bots maximise for ``seat``: the quantity
+        game.yaml's ``bots.greedy`` declares (data, any game), else the engine's own ``heuristic``."""
+        fn = game.compiled.bots.get("greedy")
+        if fn is not None:
+            from .flow import quantity
+
+            return float(quantity(game, fn, seat))
+        return float(self.heuristic(game, seat))
+
+    def heuristic(self, game: GameState, seat: int) -> float:
+        """The engine's own heuristic, when game.yaml declares none: for a game whose flow is data,
+        its score's points; 0 otherwise (engines override)."""
         flow = game.compiled.flow
         if flow is None:
             return 0.0
         from .flow import quantity
 
-        fn = (flow.get("bots") or {}).get("greedy") or flow["score"]["points"]
-        return float(quantity(game, fn, seat))
+        return float(quantity(game, flow["score"]["points"], seat))
 
     def make_agent(self, spec: str) -> Agent:
         """A bot by name from the ``agents`` table; ``mcts:N`` gives the Monte Carlo bot N playouts."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
-from pygls.uris import from_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 30.0  # seconds a test waits for an answer on a loaded machine before it fails
@@ -72,7 +72,12 @@ class Session:
         return uri
 
     def change(self, uri: str, text: str) -> list[types.Diagnostic]:
-        """Replace the whole text; the diagnostics published after it."""
+        """Replace the whole text; the diagnostics published after it. A document this session has
+        not opened yet is opened with the text (a test may run alone, without the one that opened it)."""
+        if uri not in self.versions:
+            path = Path(to_fs_path(uri))
+            self.open(path, text)
+            return list(self.diagnostics.get(uri, []))
         self.versions[uri] += 1
         seen = self.published.get(uri, 0)
         self.client.text_document_did_change(types.DidChangeTextDocumentParams(

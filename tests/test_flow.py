@@ -284,8 +284,8 @@ def test_a_data_module_named_flow_is_refused(tmp_path):
 
 
 def test_greedy_follows_the_heuristic_declared_in_data(tmp_path):
-    compiled = _load(tmp_path, ("    greedy: number of vp + number of cards with icon victory in your discard pile",
-                                "    greedy: number of cards with icon treasure in your discard pile"))
+    compiled = _load(tmp_path, ("  greedy: number of vp + number of cards with icon victory in your discard pile",
+                                "  greedy: number of cards with icon treasure in your discard pile"))
     eng = engine_for(compiled)
     match = eng.new_match(compiled, ["Ann", "Bob"], seed=3, agents={0: Greedy(), 1: Greedy()})
     g = match.game

@@ -286,3 +286,49 @@ def test_a_simulation_counts_connections_played_and_machines_assaulting():
     assert sum(c["plays"] for c in connections) > 0
     assert all(c["activations"] >= c["plays"] for c in connections)
     assert sum(c["activations"] - c["plays"] for c in machines) > 0  # Assaults, beyond Hacked Machines built
+
+
+def _with_bots(tmp_path, greedy: str):
+    import shutil
+
+    from compiler.build import compile_tree
+    from runtime.engine import load_from_sources
+    from tests.conftest import ROOT
+
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data" / "fifty_first_state", data / "fifty_first_state")
+    gy = data / "fifty_first_state" / "game.yaml"
+    text = gy.read_text(encoding="utf-8")
+    old = "  greedy: number of vp + number of locations in your state"
+    assert old in text
+    gy.write_text(text.replace(old, f"  greedy: {greedy}"), encoding="utf-8")
+    result = compile_tree(data)
+    return result, (load_from_sources(result.outputs, "fifty_first_state") if result.ok else None)
+
+
+def test_the_bots_heuristic_is_the_one_game_yaml_declares(tmp_path):
+    # 51st State's greedy heuristic is data (bots.greedy): VP plus one per Location not in Ruins;
+    # declared otherwise, the bots weigh something else
+    from runtime.engine import engine_for, load_compiled
+
+    bundled = load_compiled("fifty_first_state")
+    _, goods = _with_bots(tmp_path, "number of fuel")
+    m = engine_for(bundled).new_match(bundled, ["a", "b"], seed=2)
+    rng = random.Random(2)
+    for _ in range(40):
+        if m.terminal():
+            break
+        g = m.game
+        for seat in range(2):
+            here = [u for u in g.zone("state", seat) if g.instances[u].face != "ruins"]
+            assert engine_for(bundled).evaluate(g, seat) == g.players[seat].goods["vp"] + len(here)
+            g.compiled = goods  # the same position judged by the other declaration
+            assert engine_for(goods).evaluate(g, seat) == g.players[seat].goods["fuel"]
+            g.compiled = bundled
+        m.apply(rng.choice(m.legal_moves()))
+
+
+def test_a_misspelt_bots_heuristic_is_a_located_error(tmp_path):
+    result, _ = _with_bots(tmp_path, "number of fule")
+    errs = [d for d in result.diags.errors if d.code == "E201"]
+    assert errs and errs[0].file.endswith("game.yaml") and "fule" in errs[0].message and errs[0].line > 1

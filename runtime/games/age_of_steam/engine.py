@@ -81,8 +81,8 @@ class AgeOfSteam(MoonScenario, Engine):
             opts["turn_cap"] = int(turn_cap)
         return new_match(self, compiled, players, seed, agents=agents, options=opts)
 
-    def evaluate(self, game: MoonGame, seat: int) -> float:
-        """What the greedy and Monte Carlo bots maximise: the stand-in final score now, money as a tie-break."""
+    def heuristic(self, game: MoonGame, seat: int) -> float:
+        """What the greedy and Monte Carlo bots maximise when game.yaml declares no ``bots.greedy``: the stand-in final score now, money as a tie-break."""
         from .turn import MoonMatch
 
         return MoonMatch(game).score(seat) + game.players[seat].goods["money"] / 100.0

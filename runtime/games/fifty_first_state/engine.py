@@ -85,13 +85,6 @@ class FiftyFirstState(FiftyScenario, Engine):
             opts["round_cap"] = int(turn_cap)
         return new_match(self, compiled, players, seed, agents=agents, options=opts)
 
-    def evaluate(self, game: GameState, seat: int) -> float:
-        """What the greedy and Monte Carlo bots maximise: VP now plus what the seat's Locations
-        would score at the end (stand-in ``final_scoring``)."""
-        per = int((game.compiled.table("final_scoring") or {}).get("vp_per_location", 0))
-        here = [u for u in game.zone("state", seat) if game.instances[u].face != "ruins"]
-        return float(game.players[seat].goods["vp"] + per * len(here))
-
     # --- packs -------------------------------------------------------------------------------
     def packs(self, game: GameState) -> list[Pack]:
         """The packs in play: ``options["packs"]``, else every registered pack compiled into the game."""
