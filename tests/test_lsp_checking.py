@@ -44,7 +44,7 @@ def test_bundled_games_check_as_validate_does(monkeypatch):
 HERE = Path(__file__).resolve().parent
 
 
-@pytest.mark.parametrize("folder", ["language/games", "fixtures/hostile", "fixtures/truth"])
+@pytest.mark.parametrize("folder", ["language/games", "fixtures/hostile", "fixtures/truth", "fixtures/flow"])
 def test_the_test_games_check_as_validate_does(folder, monkeypatch):
     monkeypatch.chdir(HERE)
     _same_as_validate(Path(folder))
@@ -55,6 +55,26 @@ def test_bad_input_checks_as_validate_does(case, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     shutil.copytree(MINI, tmp_path / "data")
     overlay(case, tmp_path / "data")
+    _same_as_validate(Path("data"))
+
+
+@pytest.mark.parametrize("old, new", [
+    ("gain 1 action; gain 1 buy", "gain 1 acton; gain 1 buy"),                  # a phase step's text: E201
+    ("points: number of vp", "points: number of vp; draw 1 card"),            # a quantity with statements: E311
+    ("  greedy: number of vp +", "  greedy: number of pv +"),                 # bots.greedy
+    ("when: number of cards with icon victory in supply = 0", "when: number of cards ="),  # does not parse
+    ("actions: [play_kingdom]", "actions: [play_kingdoms]"),                  # an action a phase names
+    ("{create: {copper: 7, estate: 3}, into: deck}", "{create: {coppr: 7, estate: 3}, into: deck}"),  # a card
+])
+def test_game_yaml_flow_and_bots_texts_check_as_validate_does(old, new, tmp_path, monkeypatch):
+    # the game file's own texts (flow, bots) are checked in the editor as the build checks them
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(HERE / "fixtures" / "flow", tmp_path / "data")
+    gy = tmp_path / "data" / "deckbuild" / "game.yaml"
+    text = gy.read_text(encoding="utf-8")
+    assert old in text
+    gy.write_text(text.replace(old, new, 1), encoding="utf-8")
+    assert any(d.file.endswith("game.yaml") for d in compile_tree(Path("data")).diags.errors)
     _same_as_validate(Path("data"))
 
 

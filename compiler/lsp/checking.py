@@ -34,6 +34,7 @@ from .. import ast as A
 from ..build import GAME_FILE, Unique
 from ..check import Checker
 from ..diagnostics import Diagnostic, Diagnostics, did_you_mean, display_path
+from ..flow import FlowCompiler, check_quantity, check_reshuffle
 from ..loader import Document, load_text, path_text
 from ..maps import check_map
 from ..parser import parse_effect
@@ -463,7 +464,7 @@ def check_slot(ctx: GameContext, doc: Document, path: tuple, text: str, card: st
                card_ids: frozenset, diags: Diagnostics) -> None:
     """Parse and check one effect text (compiler/build.py's _compile_slot without the emitting),
     reporting at the file's line and column of each problem."""
-    prefix = "requires " if slot_kind == "condition" else ""
+    prefix = _PREFIX.get(slot_kind, "")
     where = path_text(path)
 
     def report(code: str, message: str, span: A.Span, hint: str | None = None, length: int | None = None):
@@ -483,17 +484,50 @@ def problems_of(ctx: GameContext, text: str, slot_kind: str, has_card: bool, car
     found = ctx.memo.get(key)
     if found is not None:
         return found
-    prefix = "requires " if slot_kind == "condition" else ""
+    prefix = _PREFIX.get(slot_kind, "")
     effect, problem = parse_effect(prefix + text)
     if problem is not None:
         found = [(problem.code, problem.message, A.Span(problem.offset, problem.offset + problem.length))]
+    elif slot_kind == "quantity" and check_quantity(effect):
+        found = [("E311", check_quantity(effect), A.Span(len(prefix), len(prefix) + len(text)))]
     else:
         found = []
         checker = ctx.checker
         checker.card_ids = card_ids
-        checker.check(effect, lambda *args: found.append(args), kind=slot_kind, has_card=has_card)
+        # a quantity is checked as the effect "x is …", as compiler/build.py checks it
+        checker.check(effect, lambda *args: found.append(args), kind="effect" if slot_kind == "quantity" else slot_kind,
+                      has_card=has_card)
     ctx.memo[key] = found
     return found
+
+
+# a condition is read as "requires …", a quantity (the flow's scores, bots.greedy) as "x is …"
+# (compiler/build.py's _PREFIX)
+_PREFIX = {"condition": "requires ", "quantity": "x is "}
+
+
+def check_game_texts(ctx: GameContext, card_ids: frozenset) -> list[Diagnostic]:
+    """game.yaml's own texts — the flow (setup, phases, actions, end, scoring) and bots.greedy — and
+    the flow's names (actions, zones, setup cards), checked as compiler/build.py's _compile_flow
+    checks them, without emitting: the same FlowCompiler, its texts through check_slot."""
+    diags = Diagnostics()
+    gdoc = ctx.gdoc
+    if not ctx.usable or gdoc is None:
+        return []
+    check_reshuffle(gdoc, diags)
+    if not isinstance(gdoc.data.get("flow"), dict) and not isinstance(gdoc.data.get("bots"), dict):
+        return diags.sorted()
+
+    def compile_text(path, text, kind, fname):
+        before = len(diags.errors)
+        check_slot(ctx, gdoc, path, text, None, kind, card_ids, diags)
+        return None if len(diags.errors) > before else fname
+
+    fc = FlowCompiler(gdoc, gdoc.data, set(card_ids), compile_text, diags)
+    if isinstance(gdoc.data.get("flow"), dict):
+        fc.table()
+    fc.bots()
+    return diags.sorted()
 
 
 _OTHER_THAN = re.compile(r"other\s+than", re.IGNORECASE)

@@ -14,7 +14,8 @@ from ..build import GAME_FILE, module_files
 from ..codegen import identifier
 from ..diagnostics import Diagnostic, Diagnostics, display_path
 from ..loader import Document, load_file, read_regular
-from .checking import GameContext, ModuleChecker, ModuleResult, check_scenario, file_kind, load_buffer
+from .checking import (GameContext, ModuleChecker, ModuleResult, check_game_texts, check_scenario, file_kind,
+                       load_buffer)
 
 
 @dataclass
@@ -121,7 +122,11 @@ class Project:
             result = Checked(None, [])
         elif kind == "game":
             ctx = self.context(path.parent)
-            result = Checked(kind, ctx.diags.sorted(), ctx.gdoc)
+            # the flow's and bots' texts too; a setup step may create any card of the game's modules
+            ids = frozenset(cid for p in self.modules_of(path.parent) for cid, _ in self.card_ids_of(p))
+            found = Diagnostics(ctx.diags)
+            found.extend(check_game_texts(ctx, ids))
+            result = Checked(kind, found.sorted(), ctx.gdoc)
         elif kind == "scenario":
             text = self.text_of(path, diags)
             found, doc = check_scenario(path, text) if text is not None else (diags.sorted(), None)
@@ -229,7 +234,9 @@ class Project:
         if kind == "game":
             return [p for p in self.open_files_of(game_dir) if p != path]
         if kind == "module":
-            return [p for p in self.open_files_of(game_dir) if file_kind(p) == "module" and p > path]
+            # the modules built after it (its card ids), and game.yaml (its flow's setup names cards)
+            return [p for p in self.open_files_of(game_dir)
+                    if (file_kind(p) == "module" and p > path) or file_kind(p) == "game"]
         return []
 
 
