@@ -8,7 +8,9 @@
   k-way shared win), 0 for a loss; one cut short scores the heuristic margin over the best
   opponent, squashed into (0, 1). The move with the best mean wins; ties go to the move listed first.
   Its randomness comes from its own generator, seeded from the game's seed and the decision, so a
-  seeded run is reproducible whatever process plays it.
+  seeded run is reproducible whatever process plays it. Each playout first redraws what the seat
+  cannot know (``Engine.determinize``: the order of face-down piles), so the bot never reads the
+  real deck order.
 
 Choices inside an effect (``choose``) stay with the first-legal answer for both: what they improve
 on is the decision between effects.
@@ -61,24 +63,31 @@ class FlatMonteCarlo(FirstLegal):
     def pick(self, match, moves):
         if len(moves) == 1:
             return moves[0]
+        best, best_value = moves[0], -1.0
+        for mv, value in zip(moves, self.values(match, moves)):
+            if value > best_value:
+                best, best_value = mv, value
+        return best
+
+    def values(self, match, moves) -> list[float]:
+        """Each move's mean playout value for the seat to act (in (0, 1); 1 is a sure win)."""
         game = match.game
         seat = match.to_act()
         rng = random.Random(f"{game.seed}:{len(game.events)}:{len(game.log)}:{seat}")
-        best, best_value = moves[0], -1.0
+        out = []
         for mv in moves:
             total = 0.0
             for _ in range(self.playouts):
                 total += self._playout(match, mv, seat, rng.getrandbits(64))
-            value = total / self.playouts
-            if value > best_value:
-                best, best_value = mv, value
-        return best
+            out.append(total / self.playouts)
+        return out
 
     def _playout(self, match, move, seat: int, seed: int) -> float:
         trial = match.copy()
         g = trial.game
         g.tracing = False
         g.rng = random.Random(seed)  # hidden order (decks) differs between playouts
+        g.engine.determinize(g, seat, random.Random(seed ^ 0x9E3779B9))  # and is not the real game's
         walker = SeededRandom(random.Random(seed ^ 0x5DEECE66D))
         g.agents = {s: walker for s in range(len(g.players))}
         trial.apply(move)

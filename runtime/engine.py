@@ -175,6 +175,25 @@ class Engine:
             return float(quantity(game, fn, seat))
         return float(self.heuristic(game, seat))
 
+    def determinize(self, game: GameState, seat: int, rng) -> None:
+        """Before a Monte Carlo playout, on the copy it plays: redraw what ``seat`` cannot know, so
+        that the bot does not read the order of face-down piles. The default shuffles every zone
+        game.yaml declares ``hidden`` (a deck, a parts pile), each pile on its own so that what it
+        holds stays (a count a player may know); a card lying face up on such a pile (a prop
+        ``revealed``, like 51st State's Yellow Connection at Lookout) keeps its place. Decision: what
+        other players hold in hand is not redrawn — the bot knows it (docs/decisions.md)."""
+        zones = game.vocab.get("zones") or {}
+        for key in sorted(k for k in game.zones if (zones.get(k[0]) or {}).get("hidden")):
+            pile = game.zones[key]
+            if len(pile) < 2:
+                continue
+            free = [i for i, u in enumerate(pile) if not game.instances[u].props.get("revealed")]
+            # from a canonical order, so that the redrawn order cannot depend on the real one
+            cards = sorted((pile[i] for i in free), key=lambda u: (game.instances[u].card_id, u))
+            rng.shuffle(cards)
+            for i, u in zip(free, cards):
+                pile[i] = u
+
     def heuristic(self, game: GameState, seat: int) -> float:
         """The engine's own heuristic, when game.yaml declares none: for a game whose flow is data,
         its score's points; 0 otherwise (engines override)."""

@@ -629,3 +629,30 @@ def test_a_seating_an_engine_refuses_is_a_usage_error(runner, tmp_path):
     assert res.exit_code == 2 and "age_of_steam cannot be played by 2 players" in res.output
     res = runner.invoke(main, ["play", "age_of_steam", "--players", "2"])
     assert res.exit_code == 2 and "cannot be played by 2 players" in res.output
+
+
+def test_the_monte_carlo_bot_does_not_read_the_order_of_face_down_piles():
+    # positions that differ only in the order of a hidden pile (each player's Deck, `hidden: true`)
+    # get the same playout values from the bot: each playout redraws that order (Engine.determinize)
+    # from a canonical one. Without the redraw these values differ with the order (checked by hand).
+    import random as _random
+
+    compiled = _compiled_deckbuild()
+    eng = engine_for(compiled)
+    values = []
+    for shuffle_seed in (1, 2, 3):
+        match = eng.new_match(compiled, ["Ann", "Bob"], seed=5, agents={0: SeededRandom(), 1: SeededRandom()})
+        g = match.game
+        while g.phase != "buy":
+            match.apply(match.legal_moves()[-1])
+        for p in range(2):  # Decks big enough that the next hands depend on their order
+            for u in [u for u in g.zone("supply") if g.instances[u].card_id in ("silver", "province")][:8]:
+                g.move(u, g.zone_key("deck", p))
+            _random.Random(shuffle_seed).shuffle(g.zone("deck", p))
+        values.append(FlatMonteCarlo(playouts=3, depth=40).values(match, match.legal_moves()))
+    assert len(values[0]) > 1 and values[0] == values[1] == values[2]
+    # and the redraw keeps what each pile holds, moving only the order
+    g = eng.new_match(compiled, ["Ann", "Bob"], seed=5).game
+    before = {k: sorted(v) for k, v in g.zones.items()}
+    eng.determinize(g, 0, _random.Random(0))
+    assert {k: sorted(v) for k, v in g.zones.items()} == before
