@@ -913,22 +913,28 @@ def play(game, data_path, players, seat, bots, seed, name):
     except ValueError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
-    agents[you] = _TerminalAgent()
+    terminal = agents[you] = _TerminalAgent()
     names_ = [name if s == you else f"Bot {s + 1}" for s in range(players)]
     try:
         eng.check_players(compiled, players)
+    except (RulesError, Refused) as exc:
+        click.echo(f"error: {compiled.game} cannot be played by {players} players: {exc}", err=True)
+        sys.exit(2)
+    # before the setup, which may already ask you something (51st State: the 2 cards to discard)
+    marks = stand_ins(compiled)
+    if marks:
+        click.echo(f"Note: this game is played with {len(marks)} stand-in rule{'s' if len(marks) != 1 else ''} "
+                   "(not the published game):")
+        for m in marks:
+            click.echo(f"  ‡ {m['what']}: {m['note']}")
+    try:
         match = eng.new_match(compiled, names_, seed=seed, agents=agents)
     except (RulesError, Refused) as exc:
         click.echo(f"error: {compiled.game} cannot be played by {players} players: {exc}", err=True)
         sys.exit(2)
-    marks = stand_ins(compiled)
-    if marks:
-        click.echo(f"Note: this game is played with {len(marks)} stand-in rule{'s' if len(marks) != 1 else ''} "
-                   "(not the published game): " + "; ".join(f"{m['what']} — {m['note']}" for m in marks))
-    shown = 0
     g = match.game
     while not match.terminal():
-        shown = _show_trace(g, shown)
+        terminal.show_trace(g)
         who = match.to_act()
         moves = match.legal_moves()
         if who == you:
@@ -942,16 +948,10 @@ def play(game, data_path, players, seat, bots, seed, name):
             move = agents[who].pick(match, moves)
         click.echo(f"{g.players[who].name} » {move.label}")
         match.apply(move)
-    _show_trace(g, shown)
+    terminal.show_trace(g)
     res = match.result()
     scores = ", ".join(f"{g.players[s].name} {v}" for s, v in enumerate(res.scores))
     click.echo(f"game over: {res.reason}" + (f" (scores: {scores})" if scores else ""))
-
-
-def _show_trace(game, shown: int) -> int:
-    for ev in game.log[shown:]:
-        click.echo(f"   {ev}")
-    return len(game.log)
 
 
 def _goods_text(game, seat: int) -> str:
@@ -964,14 +964,19 @@ def _goods_text(game, seat: int) -> str:
     return goods
 
 
-class _Quit(Exception):
-    pass
-
-
 class _TerminalAgent:
     """The person at the terminal: every choice is a numbered list (the runtime's Agent interface)."""
 
     name = "terminal"
+
+    def __init__(self):
+        self.shown = 0  # how much of the game's trace the person has seen
+
+    def show_trace(self, game) -> None:
+        """The trace since it was last shown: what happened before the person is asked anything."""
+        for ev in game.log[self.shown:]:
+            click.echo(f"   {ev}")
+        self.shown = len(game.log)
 
     @staticmethod
     def pick_numbered(options, prompt: str):
@@ -989,6 +994,7 @@ class _TerminalAgent:
         return self.pick_numbered(moves, "your move")
 
     def choose(self, game, player, options, k=1, low=None, prompt=""):
+        self.show_trace(game)  # a choice inside an effect: first what led to it
         options = list(options)
         least = k if low is None else low
         picks: list = []

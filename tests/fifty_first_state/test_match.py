@@ -332,3 +332,19 @@ def test_a_misspelt_bots_heuristic_is_a_located_error(tmp_path):
     result, _ = _with_bots(tmp_path, "number of fule")
     errs = [d for d in result.diags.errors if d.code == "E201"]
     assert errs and errs[0].file.endswith("game.yaml") and "fule" in errs[0].message and errs[0].line > 1
+
+
+def test_cli_play_names_the_stand_ins_before_the_setup_asks_anything():
+    # the setup already asks the person (S02: the 2 starting cards to discard): the stand-in rules are
+    # listed first, one per line, and the trace of what led to the question comes before it
+    from click.testing import CliRunner
+
+    from cli import main
+
+    res = CliRunner().invoke(main, ["play", "fifty_first_state", "--bots", "first"], input="1\n1\nq\n")
+    assert res.exit_code == 0, res.output
+    out = res.output
+    note, deck, hand, ask = (out.index("stand-in rules (not the published game):"), out.index("the Deck holds"),
+                             out.index("You: draws a starting hand"), out.index("discard card (1 of 2)"))
+    assert note < deck < hand < ask
+    assert out.count("\n  ‡ ") >= 9  # one line per stand-in rule
