@@ -468,9 +468,9 @@ td:first-child, th:first-child {{ text-align: left; }}
 <h2>What changed in the data</h2>
 <pre>{changes}</pre>
 <h2>What changed in the results</h2>
-{_interval_chart("Change in win rate by seat (95 % interval)", seat_items, 0.0, -1.0, 1.0, lambda v: f"{v:+.0%}")}
+{_interval_chart("Change in win rate by seat (95 % interval)", seat_items, 0.0, -1.0, 1.0, _signed_pct)}
 {_interval_chart("Change in win rate when the card is played (95 % interval)", card_items, 0.0, -1.0, 1.0,
-                 lambda v: f"{v:+.0%}") if card_items else "<p>No card was played on both sides.</p>"}
+                 _signed_pct) if card_items else "<p>No card was played on both sides.</p>"}
 <p>Game length (mean {_E(cmp['length']['unit'])}): {cmp['length']['this']} against {cmp['length']['other']}.</p>
 <table><thead><tr><th>Card</th><th>plays a game</th><th>(other)</th><th>won when played</th><th>(other)</th>
 <th>change [95 % interval]</th></tr></thead><tbody>
@@ -478,6 +478,12 @@ td:first-child, th:first-child {{ text-align: left; }}
 </tbody></table>
 </body></html>
 """
+
+
+def _signed_pct(v: float) -> str:
+    """A difference as a signed whole percentage; one that rounds to zero is "+0%", never "-0%"."""
+    text = f"{v:+.0%}"
+    return "+0%" if text == "-0%" else text
 
 
 def _fmt_num(v) -> str:
@@ -664,7 +670,7 @@ def _effects_html(r: dict) -> str:
         parts.append(
             f"<h3>Win rate when the player {did}, against when it did not</h3>\n"
             + _interval_chart(f"Difference in win rate when {short} (95 % interval)", items, 0.0, -1.0, 1.0,
-                              lambda v: f"{v:+.0%}")
+                              _signed_pct)
             + f"\n<p class=\"{'finding' if found else ''}\">Intervals that exclude no effect: "
             f"{_E(', '.join(found)) if found else 'none — every difference here is within noise'}.</p>\n"
             f"<table><thead><tr><th>Card</th><th>won when {short}</th><th>won otherwise</th><th>difference</th>"
@@ -754,7 +760,7 @@ def _copies_html(r: dict) -> str:
             items = [(names.get(cid, cid), e["more_than_one"]["difference"], e["more_than_one"]["low"],
                       e["more_than_one"]["high"], e["more_than_one"]["finding"]) for cid, e in known]
             chart = _interval_chart(f"Two or more copies {short} against one (difference in win rate, 95 % interval)",
-                                    items, 0.0, -1.0, 1.0, lambda v: f"{v:+.0%}")
+                                    items, 0.0, -1.0, 1.0, _signed_pct)
         width = max(e["copies"] for e in per_card.values()) + 1
         head = "".join(f"<th>won with {m}</th>" for m in range(width))
         rows = []
