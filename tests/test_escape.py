@@ -14,7 +14,7 @@ from markdown_it import MarkdownIt
 
 from compiler import escape
 from compiler.build import compile_tree
-from compiler.mapsvg import render_map_svg
+from runtime.games.age_of_steam.mapsvg import render_map_svg
 from compiler.reference import game_view, render_game, socket_svg
 from tests.conftest import MINI
 

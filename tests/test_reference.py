@@ -262,7 +262,7 @@ def test_hex_maps_are_drawn_as_svg_in_html_and_written_beside_markdown(bundled, 
         pytest.skip("no bundled game has a map yet")
     render_all(bundled, BUNDLED, tmp_path, formats=("html", "md"))
     for game, mod in mapped:
-        assert mod.map_svg is not None, mod.map_note  # compiler/mapsvg.py drew it
+        assert mod.map_svg is not None, mod.map_note  # the engine's render_map_svg drew it
         page = (tmp_path / f"{game}.html").read_text(encoding="utf-8")
         assert '<div class="map"><h3>Map</h3>' in page and "<svg" in page.split('<div class="map">', 1)[1]
         svg = tmp_path / f"{game}-{mod.id}-map.svg"
