@@ -19,6 +19,7 @@ from .agents import Agent
 from .context import Ctx
 from .errors import Halt, Refused, RulesError, Unmet
 from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
+from .fieldtypes import FieldType
 from .state import GameState
 from .verbs import verbs_for
 
@@ -239,6 +240,10 @@ class Engine:
         return {"plays": plays, "activations": {c: plays.get(c, 0) + uses.get(c, 0) for c in {*plays, *uses}}}
 
     # --- what an engine adds to the compiler and the reference (neutral defaults: nothing) --------
+    # card field types this engine adds to its games' vocabulary (runtime/fieldtypes.py): their
+    # schema, their pictures in the reference and on card sheets, their legend. name -> FieldType
+    field_types: dict[str, FieldType] = {}
+
     def check_map(self, doc, game_data: dict, diags) -> None:
         """Check a module's ``map:`` section beyond its JSON Schema (a game's own map format: the
         Moon's geometry, E601). The core engine plays no map: nothing to check."""
