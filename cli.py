@@ -362,7 +362,7 @@ def board(game, hex_mm, paper, overlap, coords, outputs, out, data_path):
     from compiler.cardsheet import SheetError
     from compiler.reference import PdfError, _exec_generated
     from compiler.codegen import identifier
-    from compiler.mapsvg import render_map_svg
+    from runtime.engine import engine_of
 
     data = _data_arg(data_path)
     require_game(game, data)
@@ -371,6 +371,8 @@ def board(game, hex_mm, paper, overlap, coords, outputs, out, data_path):
         _emit(result.diags, "text")
         sys.exit(1)
     gb = result.games[game]
+    engine = engine_of(gb.vocab.data)  # the map format and its drawing are the engine's
+    hex_px = engine.map_hex_px()
     out_dir = Path(out) if out else default_out(data, "build") / "board"
     kinds = set(outputs) or {"pdf", "html"}
     done = 0
@@ -379,13 +381,13 @@ def board(game, hex_mm, paper, overlap, coords, outputs, out, data_path):
         if rel not in result.outputs:
             continue
         ns = _exec_generated(result.outputs[rel], f"_cardwright_board_{game}_{identifier(stem)}")
-        if not ns.get("MAP"):
+        svg = engine.render_map_svg(ns["MAP"], gb.vocab, coords=coords, legend=False) if ns.get("MAP") else None
+        if svg is None or hex_px is None:
             continue
-        svg = render_map_svg(ns["MAP"], gb.vocab, coords=coords, legend=False)
         title = f"{gb.vocab.name}: {ns['MAP'].get('name') or stem}"
         try:
             t, files, pages = write_board(svg, out_dir, f"{game}-{identifier(stem)}", title, hex_mm, paper, overlap,
-                                   pdf="pdf" in kinds)
+                                   pdf="pdf" in kinds, hex_px=hex_px)
         except (SheetError, PdfError) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(2 if isinstance(exc, SheetError) else 1)

@@ -3,7 +3,7 @@
     python bench/age_of_steam.py            # prints figures, saves bench/results/age_of_steam.json
 
 Measures (medians, on the committed generated/age_of_steam and data/age_of_steam/moon.yaml):
-- map check: load moon.yaml, schema-validate and run compiler/maps.py's E601 checks;
+- map check: load moon.yaml, schema-validate and run the E601 checks (runtime/games/age_of_steam/maps.py);
 - SVG: ``render_map_svg`` of the Moon;
 - connectivity: ``connected()`` (Complete Links to the Landing hex) on a board after 20 random turns;
 - random turns: seeded random turns (builds, moves, refusals, Goods Growth, Satellite) per second.
@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from compiler.diagnostics import Diagnostics  # noqa: E402
 from compiler.loader import load_file  # noqa: E402
-from compiler.maps import check_map  # noqa: E402
-from compiler.mapsvg import render_map_svg  # noqa: E402
+from runtime.games.age_of_steam.maps import check_map  # noqa: E402
+from runtime.games.age_of_steam.mapsvg import render_map_svg  # noqa: E402
 from compiler.schema import validate  # noqa: E402
 from runtime.engine import engine_for, load_compiled  # noqa: E402
 from runtime.games.age_of_steam.playout import random_turn  # noqa: E402

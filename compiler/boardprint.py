@@ -1,6 +1,6 @@
 """A hex map printed at board size, tiled over several pages with overlap marks.
 
-The map is the reference's own SVG (``compiler.mapsvg``), scaled so that a hex measures ``hex_mm``
+The map is the reference's own SVG (the engine's ``render_map_svg``), scaled so that a hex measures ``hex_mm``
 across its flats, cut into page-sized tiles that overlap by ``overlap`` mm. Each tile shows, in its
 margin, its name (A1, B1 … by column letter and row number) and which tiles join it; dashed lines
 mark where the neighbouring tiles' pictures end and begin, so that a player trims one tile along the line
@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cardsheet import PAPERS, SheetError, _n
-from .mapsvg import SIZE
 from .reference import _write, print_pdf
 
 MARGIN = 10.0  # mm of white around each tile: what a home printer cannot reach, plus the tile's label
@@ -70,7 +69,8 @@ def content_points(svg: str) -> list[tuple[float, float]]:
     return pts
 
 
-def tiling(svg: str, hex_mm: float, paper: str = "a4", overlap: float = 10.0) -> Tiling:
+def tiling(svg: str, hex_mm: float, paper: str = "a4", overlap: float = 10.0, *, hex_px: float) -> Tiling:
+    """``hex_px``: a hex's radius in the SVG's px (the engine's ``map_hex_px``)."""
     if paper not in PAPERS:
         raise SheetError(f"unknown paper {paper!r} (use {' or '.join(PAPERS)})")
     if not 10 <= hex_mm <= 150:
@@ -78,7 +78,7 @@ def tiling(svg: str, hex_mm: float, paper: str = "a4", overlap: float = 10.0) ->
     if not 0 <= overlap <= 40:
         raise SheetError(f"overlap {overlap:g} mm is out of range (0 to 40 mm)")
     _, _, w, h = svg_size(svg)
-    scale = hex_mm / (math.sqrt(3) * SIZE)  # mm per map px: a hex is sqrt(3)·SIZE px across its flats
+    scale = hex_mm / (math.sqrt(3) * hex_px)  # mm per map px: a hex is sqrt(3)·hex_px px across its flats
     bw, bh = w * scale, h * scale
     options = []
     for landscape in (False, True):  # whichever orientation needs fewer pages (portrait on a tie)
@@ -132,9 +132,9 @@ def render_tiles(svg: str, t: Tiling, title: str) -> str:
 
 
 def write_board(svg: str, out_dir: Path, stem: str, title: str, hex_mm: float = 40.0, paper: str = "a4",
-                overlap: float = 10.0, pdf: bool = True) -> tuple[Tiling, list[Path], int]:
+                overlap: float = 10.0, pdf: bool = True, *, hex_px: float) -> tuple[Tiling, list[Path], int]:
     """Write ``<stem>-board.html`` (and ``.pdf``); return the tiling, the files and the page count."""
-    t = tiling(svg, hex_mm, paper, overlap)
+    t = tiling(svg, hex_mm, paper, overlap, hex_px=hex_px)
     html = render_tiles(svg, t, title)
     out_dir = Path(out_dir)
     written = [out_dir / f"{stem}-board.html"]

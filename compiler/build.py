@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from runtime.engine import ENGINES
+from runtime.engine import ENGINES, engine_of
 from runtime.verbs import verbs_for
 
 from . import ast as A
@@ -252,7 +252,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
                     looked.dirty.add(i)
         if isinstance(doc.data.get("map"), dict) and validate(doc, "map", diags, ("map",)):
             # what a schema cannot express belongs to the game's map format: its engine checks it (E601)
-            ENGINES.get(str(gdoc.data.get("engine") or "core"), ENGINES["core"]).check_map(doc, gdoc.data, diags)
+            engine_of(gdoc.data).check_map(doc, gdoc.data, diags)
         t = timer.add("validate", t)
         gb.modules[path.stem] = doc
         mw = ModuleWriter(rel, cards=True)

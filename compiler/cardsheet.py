@@ -35,6 +35,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from runtime.fieldtypes import Shown, field_type
+
 from . import escape
 from .reference import (Card, PdfError, _marked_html, _write, find_browser, game_view, ink_for,
                         players_view, print_pdf, title)
@@ -227,6 +229,7 @@ class Deck:
     cards: list[PrintCard]
     backs: dict[str, Markup]  # kind -> the kind's back
     kinds: dict[str, str] = field(default_factory=dict)  # kind -> printed name
+    css: list[str] = field(default_factory=list)  # stylesheet rules of the engine field types drawn
 
 
 _SKIP_FIELDS = {"art"}
@@ -288,7 +291,7 @@ class _Faces:
         scale = min(w / 63.0, h / 88.0)
         self.size = {"w": w, "h": h, "bleed": spec.bleed, "safe": spec.safe, "font": round(8.0 * scale ** 0.7, 2)}
         self.game = {"id": game, "name": self.vocab.name}
-        self.sockets = dict((self.d.get("tables") or {}).get("sockets") or {})
+        self.drawn_types: dict[str, str] = {}  # the engine field types drawn on some face -> their CSS
 
     def kind(self, key: str) -> dict:
         spec = self.vocab.card_kinds.get(key) or {}
@@ -297,12 +300,19 @@ class _Faces:
 
     def _render(self, names: list[str], **ctx) -> Markup:
         tpl = self.env.select_template(names)
-        return Markup(tpl.render(game=self.game, size=self.size, sockets_table=self.sockets, **ctx))
+        return Markup(tpl.render(game=self.game, size=self.size, **ctx))
 
-    def face(self, card: Card, side: Side, sockets: dict | None) -> Markup:
+    def face(self, card: Card, side: Side, engine_fields: list[Shown] | None = None) -> Markup:
+        """One side of a card; ``engine_fields``: its values of the engine's field types, each drawn by
+        its FieldType on the face."""
         k = card.kind_key
+        drawn = []
+        for shown in engine_fields or ():
+            ft = field_type(shown.engine, shown.type)
+            self.drawn_types.setdefault(ft.name, ft.face_css)
+            drawn.append({"type": ft.name, "face": Markup(ft.face(shown, self.size))})
         return self._render([f"{k}.html.j2", "face.html.j2"], card=card, side=side, kind=self.kind(k),
-                            sockets=sockets, art=_art_uri(self.game_dir, card.art))
+                            drawn=drawn, art=_art_uri(self.game_dir, card.art))
 
     def back(self, kind: str) -> Markup:
         return self._render([f"{kind}.back.html.j2", "back.html.j2"], kind=self.kind(kind))
@@ -320,10 +330,11 @@ def deck(result, game: str, spec: SheetSpec, game_dir: Path | None = None) -> De
             kinds.setdefault(c.kind_key, c.kind)
             front = Side(c.name, c.kind, [f for f in c.fields if f.label.lower() not in _SKIP_FIELDS],
                          c.effects, _side_notes(c, None))
-            face = faces.face(c, front, c.sockets)
+            face = faces.face(c, front, c.engine_fields)
             if c.faces:  # a double-sided card: its back is its other face (a Machine's Hacked side)
                 f = c.faces[0]
-                back = faces.face(c, Side(c.name, f.name, f.fields, f.effects, _side_notes(c, f.name)), None)
+                back = faces.face(c, Side(c.name, f.name, f.fields, f.effects, _side_notes(c, f.name)),
+                                  f.engine_fields)
             else:
                 back = None
             text = "\n".join(f"{e.label}: {e.text}" for e in c.effects)
@@ -333,7 +344,7 @@ def deck(result, game: str, spec: SheetSpec, game_dir: Path | None = None) -> De
     for pc in cards:
         if not pc.unique_back:
             pc.back = backs[pc.kind]
-    return Deck(game, view.name, cards, backs, kinds)
+    return Deck(game, view.name, cards, backs, kinds, [css for css in faces.drawn_types.values() if css])
 
 
 # --- documents ----------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Data text (names, notes, rulebook quotes, table keys, terrain keys …) is never markup. Each output
 format has exactly one function that turns an arbitrary string into inert text of that format, and
-every renderer (the reference templates, the card sheets, the hex-map SVG, the socket pictures)
+every renderer (the reference templates, the card sheets, the engines' pictures: maps, card fields)
 calls it instead of escaping by hand:
 
 - :func:`html` — HTML and XML/SVG text *and* double- or single-quoted attribute values;

@@ -9,8 +9,8 @@ self-contained, print stylesheet for A4 and Letter), Markdown, and — through a
 Chromium when one is installed — PDF.
 
 Nothing here is specific to one game: tables are drawn from their shape, card fields from their
-declared types (``goods``, ``icons``, ``sockets``, ``bool`` …), maps by ``compiler.mapsvg`` when
-that module exists.
+declared types (``goods``, ``icons``, ``bool`` …, or a type the game's engine adds, which also draws
+its values and its legend: runtime/fieldtypes.py), maps by the engine's ``render_map_svg`` hook.
 """
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from runtime.fieldtypes import Legend, Shown, field_type, field_types_of
 
 from . import escape, resources
 from .codegen import identifier
@@ -47,7 +49,7 @@ _RULEBOOK = re.compile(r"\b([0-9]{3}_[0-9a-f]{6,})(?:\.txt)?\b")
 @dataclass
 class Field:
     label: str
-    kind: str  # "text" | "icons" | "goods" | "flag" | "sockets"
+    kind: str  # "text" | "icons" | "goods" | "flag"
     value: Any
     mark: str = ""  # "provisional" | "uncertain" | ""
     why: str = ""
@@ -71,6 +73,7 @@ class Face:
     name: str
     fields: list[Field]
     effects: list[Effect]
+    engine_fields: list[Shown] = field(default_factory=list)  # values of the engine's field types
 
 
 @dataclass
@@ -83,7 +86,7 @@ class Card:
     fields: list[Field]
     effects: list[Effect]
     faces: list[Face]
-    sockets: dict | None
+    engine_fields: list[Shown]  # values of the field types the game's engine adds (runtime/fieldtypes.py)
     notes: list[tuple[str, str, str]]  # (mark, field label, why)
     note: str | None
     printed: str | None
@@ -147,7 +150,7 @@ class Game:
     zones: list[dict]
     things: list[dict]
     card_sources: list[dict]
-    sockets: list[dict]
+    legends: list[Legend]  # the game-wide sections the engine's field types add (their legends)
     card_kinds: list[dict]
     tables: list[Table]
     modules: list[Module]
@@ -156,6 +159,7 @@ class Game:
     flow: list = field(default_factory=list)  # the game flow's sections (compiler/flowref.py)
     flow_title: str = "How the game is played"  # a game with bots but no flow: "How the bots play"
     stand_ins: list = field(default_factory=list)  # rules and cards marked stand-in (compiler/flowref.py)
+    css: list[str] = field(default_factory=list)  # stylesheet rules of the engine field types its cards use
 
     @property
     def card_count(self) -> int:
@@ -178,6 +182,7 @@ class _GameViewBuilder:
         self.v = gb.vocab
         self.verbs = verbs
         self.d = self.v.data
+        self.engine_types = field_types_of(self.d)  # field type name -> FieldType, the engine's own
         self._cache: dict[tuple[str, str, bool], str] = {}
 
     # English -------------------------------------------------------------------------------------
@@ -216,23 +221,38 @@ class _GameViewBuilder:
             return "icons", ", ".join(self.icon_marker(i) for i in vals)
         if ftype == "bool" or isinstance(value, bool):
             return "flag", bool(value)
-        if ftype == "sockets":
-            return "sockets", value
         if isinstance(value, list):
             return "text", ", ".join(str(x) for x in value)
         if isinstance(value, dict):
             return "text", "; ".join(f"{title(str(k))}: {v}" for k, v in value.items())
         return "text", "" if value is None else str(value)
 
+    def engine_type(self, spec: Any):
+        """The engine's FieldType a field spec names, or None (a core type or a schema fragment)."""
+        return self.engine_types.get(spec) if isinstance(spec, str) else None
+
     def fields_of(self, rec: dict, fspecs: dict, marks: dict[str, tuple[str, str]]) -> list[Field]:
+        """The fields of core types; the engine's field types are ``engine_fields_of``'s."""
         out = []
         keys = [k for k in fspecs if k in rec] + [k for k in rec if k not in fspecs and k not in _RECORD_KEYS]
         for k in keys:
             spec = fspecs.get(k, "str")
+            if self.engine_type(spec) is not None:
+                continue
             kind, value = self.field_value(spec, rec[k])
             label = (spec.get("title") if isinstance(spec, dict) else None) or title(k)
             mark, why = marks.get(k, ("", ""))
             out.append(Field(label, kind, value, mark, why))
+        return out
+
+    def engine_fields_of(self, rec: dict, fspecs: dict, marks: dict[str, tuple[str, str]]) -> list[Shown]:
+        """The values of the engine's field types, in the kind's field order, as their type views them."""
+        out = []
+        for k, spec in fspecs.items():
+            ft = self.engine_type(spec)
+            view = ft.view(rec[k], self.d) if ft is not None and k in rec else None
+            if view is not None:
+                out.append(Shown(self.v.engine, ft.name, k, title(k), marks.get(k, ("", ""))[0], view))
         return out
 
     def card(self, rec: dict) -> Card:
@@ -245,11 +265,8 @@ class _GameViewBuilder:
                 marks[k] = (mark, why)
                 notes.append((mark, self.mark_label(k, kind_spec), why))
         fspecs = dict(kind_spec.get("fields") or {})
-        fields = [f for f in self.fields_of(rec, fspecs, marks) if f.kind != "sockets"]
-        sockets = None
-        for k, spec in fspecs.items():
-            if spec == "sockets" and isinstance(rec.get(k), dict):
-                sockets = self.sockets_view(rec[k], marks.get(k, ("", ""))[0])
+        fields = self.fields_of(rec, fspecs, marks)
+        shown = self.engine_fields_of(rec, fspecs, marks)
         slots = kind_spec.get("slots") or {}
         effects = self.effects(rec.get("texts") or {}, slots, marks)
         faces = []
@@ -257,13 +274,15 @@ class _GameViewBuilder:
             fspec = face_specs.get(fname) or {}
             fmarks = {k[len(fname) + 1:]: v for k, v in marks.items() if k.startswith(fname + ".")}
             ffields = {k: v for k, v in face.items() if k not in ("texts", "slots")}
+            face_fspecs = dict(fspec.get("fields") or {})
             faces.append(Face(self.face_name(fname, fspec),
-                              self.fields_of(ffields, dict(fspec.get("fields") or {}), fmarks),
-                              self.effects(face.get("texts") or {}, fspec.get("slots") or {}, fmarks)))
+                              self.fields_of(ffields, face_fspecs, fmarks),
+                              self.effects(face.get("texts") or {}, fspec.get("slots") or {}, fmarks),
+                              self.engine_fields_of(ffields, face_fspecs, fmarks)))
         src = rec.get("source") or ""
         return Card(id=rec["id"], name=rec.get("name", rec["id"]), kind=kind_spec.get("name") or title(rec.get("kind", "")),
                     count=rec.get("count"), source=src, fields=fields, effects=effects, faces=faces,
-                    sockets=sockets, notes=notes, note=rec.get("note"), printed=rec.get("text"), at=rec.get("at", ""),
+                    engine_fields=shown, notes=notes, note=rec.get("note"), printed=rec.get("text"), at=rec.get("at", ""),
                     kind_key=str(rec.get("kind", "")),
                     art=rec.get("art") if isinstance(rec.get("art"), str) else None)
 
@@ -302,26 +321,22 @@ class _GameViewBuilder:
             out.append(Effect(spec.get("name") or title(s), self.english(texts[s], kind), kind, mark, why))
         return out
 
-    def socket_table(self) -> dict:
-        return dict(((self.d.get("tables") or {}).get("sockets")) or {})
+    def used_types(self) -> list:
+        """The engine's field types that some card kind (or face) of the game has, in the engine's order."""
+        named = set()
+        for kind in self.v.card_kinds.values():
+            kind = kind or {}
+            for spec in [kind, *((kind.get("faces") or {}).values())]:
+                named |= {t for t in ((spec or {}).get("fields") or {}).values() if isinstance(t, str)}
+        return [ft for name, ft in self.engine_types.items() if name in named]
 
-    def socket_letter(self, key: str) -> str:
-        spec = self.socket_table().get(key) or {}
-        if spec.get("letter"):
-            return str(spec["letter"])
-        name = spec.get("name") or title(key)
-        return "".join(w[0] for w in name.split()[:2]).upper()
-
-    def sockets_view(self, value: dict, mark: str) -> dict:
-        out = {}
-        for side in ("top", "left", "right", "bottom"):
-            key = value.get(side)
-            if key is None:
-                continue
-            spec = self.socket_table().get(key) or {}
-            out[side] = {"key": key, "name": spec.get("name") or title(str(key)), "letter": self.socket_letter(key),
-                         "colour": spec.get("colour")}
-        return {"sides": out, "mark": mark, "svg": socket_svg(out)}
+    def legends(self, used: list) -> list[Legend]:
+        out = []
+        for ft in used:
+            view = ft.legend(self.d)
+            if view is not None:
+                out.append(Legend(self.v.engine, ft.name, ft.legend_title(self.d), view))
+        return out
 
     # tables --------------------------------------------------------------------------------------
     def tables(self, tables: dict, skip: set[str] = frozenset()) -> list[Table]:
@@ -433,31 +448,6 @@ def _colname(c: Any) -> str:
     if isinstance(c, int):
         return str(c)
     return title(str(c))
-
-
-def socket_svg(sides: dict) -> str:
-    """A small card outline with its four sockets, each a circle carrying the socket's letter(s)."""
-    w, h, r = 120, 78, 11
-    pos = {"top": (w / 2, 0), "bottom": (w / 2, h), "left": (0, h / 2), "right": (w, h / 2)}
-    pad = r + 2
-    parts = [f'<svg class="sockets" viewBox="{-pad} {-pad} {w + 2 * pad} {h + 2 * pad}" '
-             f'width="{w + 2 * pad}" height="{h + 2 * pad}" role="img" aria-label="sockets">',
-             f'<rect x="0" y="0" width="{w}" height="{h}" rx="6" fill="#fff" stroke="#000" stroke-width="1.5"/>']
-    for side, (x, y) in pos.items():
-        s = sides.get(side)
-        if not s:
-            continue
-        letter = escape.html(s["letter"])
-        dash = ' stroke-dasharray="3 2"' if s["key"] == "universal" else ""
-        # a white disc in a ring of the socket's colour (black when it has none, or is white): the letter
-        # reads on any colour and in black and white
-        ring = escape.css_colour(s.get("colour"), "#000")
-        ring, width = ("#000", 1.5) if ring.lower() in ("#fff", "#ffffff", "white") else (ring, 1.5 if ring == "#000" else 3.5)
-        parts.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" stroke="{ring}" stroke-width="{width}"{dash}/>')
-        parts.append(f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" font-weight="bold" '
-                     f'font-family="sans-serif">{letter}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
 
 
 # --- clauses and where they are proved ---------------------------------------------------------------
@@ -623,8 +613,7 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
     vocab = gb.vocab
     b = _GameViewBuilder(gb, verbs if verbs is not None else verbs_for(vocab.engine))
     d = vocab.data
-    has_sockets = any(spec == "sockets" for k in vocab.card_kinds.values()
-                      for spec in ((k or {}).get("fields") or {}).values())
+    used = b.used_types()  # the engine's field types the game's cards have
     modules = []
     marked_modules = []  # (MODULE table, card records) for the stand-in list
     for stem in gb.modules:
@@ -668,13 +657,6 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
     sources = [{"name": title(k), "zone": ((d.get("zones") or {}).get(s.get("zone")) or {}).get("name") or title(s.get("zone", "")),
                 "end": s.get("end", "top"), "face": title(s["face"]) if s.get("face") else None, "note": s.get("note")}
                for k, s in (d.get("card_sources") or {}).items()]
-    sockets = []
-    if has_sockets:
-        for key, spec in b.socket_table().items():
-            spec = spec or {}
-            one = {"key": key, "name": spec.get("name") or title(key), "letter": b.socket_letter(key),
-                   "colour": spec.get("colour")}
-            sockets.append({**one, "note": spec.get("note"), "svg": socket_svg({"top": one})})
     kinds = []
     for key, spec in vocab.card_kinds.items():
         spec = spec or {}
@@ -684,9 +666,11 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
                                           for k, s in (spec.get("fields") or {}).items()),
                       "faces": ", ".join((s or {}).get("name") or title(k) for k, s in (spec.get("faces") or {}).items())})
     return Game(id=game, name=vocab.name, source=d.get("source"), note=d.get("note"), phases=phases, icons=icons,
-                goods=goods, zones=zones, things=things, card_sources=sources, sockets=sockets, card_kinds=kinds,
-                tables=b.tables(d.get("tables") or {}, skip={"sockets"} if has_sockets else set()),
-                modules=modules, **_flow_views(d, b, marked_modules))
+                goods=goods, zones=zones, things=things, card_sources=sources, legends=b.legends(used),
+                card_kinds=kinds,
+                # a table a field type's legend shows is not listed again as a plain table
+                tables=b.tables(d.get("tables") or {}, skip={t for ft in used for t in ft.tables}),
+                modules=modules, css=[ft.css for ft in used if ft.css], **_flow_views(d, b, marked_modules))
 
 
 def _flow_views(d: dict, b: "_GameViewBuilder", marked_modules: list) -> dict:
@@ -750,8 +734,19 @@ def _env(fmt: str):
     env.filters["isnum"] = lambda s: bool(re.fullmatch(r"[-+]?[0-9]+(\.[0-9]+)?|[-—]|yes|no", str(s).strip()))
     env.filters["css_string"] = lambda s: Markup(escape.css_string(s))
     env.filters["anchor"] = lambda s: re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
+    # a value or legend of an engine's field type, drawn by its FieldType (escaped there, compiler/escape.py)
+    env.filters["engine_html"] = lambda x: Markup(_engine_piece(x, "html"))
+    env.filters["engine_md"] = lambda x: _engine_piece(x, "md")
     env.globals["icons_of"] = {}
     return env
+
+
+def _engine_piece(x, fmt: str) -> str:
+    """A Shown value or a Legend in ``fmt`` ("html" | "md"), from the engine field type that made it."""
+    ft = field_type(x.engine, x.type)
+    if isinstance(x, Legend):
+        return ft.legend_html(x) if fmt == "html" else ft.legend_md(x)
+    return ft.html(x) if fmt == "html" else ft.md(x)
 
 
 def _marked_html(marked: str, icons: dict | None = None):
@@ -840,8 +835,8 @@ def players_view(view: Game) -> Game:
             return {k: walk(x) for k, x in v.items()}
         if is_dataclass(v) and not isinstance(v, type):
             for f in dc_fields(v):
-                if f.name in ("id", "kind_key", "art", "map_svg", "svg", "marked", "key", "source"):
-                    continue  # ids, pictures and icon-marked English are not prose
+                if f.name in ("id", "kind_key", "art", "map_svg", "svg", "marked", "key", "source", "css"):
+                    continue  # ids, pictures, stylesheets and icon-marked English are not prose
                 setattr(v, f.name, walk(getattr(v, f.name)))
             return v
         return v
@@ -871,15 +866,18 @@ def render_game(view: Game, fmt: str, icons: dict, with_clauses: bool = True, pa
         view = players_view(view)
     return env.get_template(name).render(g=view, icons=icons, with_clauses=with_clauses and not players,
                                          paper=PAPERS.get(paper or "", None), players=players,
-                                         turn=turn_summary(view))
+                                         turn=turn_summary(view), field_css=view.css)
 
 
 def render_index(games: list[Game], clauses: list[Clause], coverage_known: bool, fmt: str,
                  paper: str | None = None, audience: str = "designers") -> str:
     env = _env("html" if fmt in ("html", "pdf") else "md")
     name = "index.html.j2" if fmt in ("html", "pdf") else "index.md.j2"
+    # one stylesheet for the index: the rules of every field type the listed games use, once each
+    field_css = list(dict.fromkeys(css for g in games for css in g.css))
     return env.get_template(name).render(games=games, clauses=clauses, coverage_known=coverage_known,
-                                         paper=PAPERS.get(paper or "", None), players=audience == "players")
+                                         paper=PAPERS.get(paper or "", None), players=audience == "players",
+                                         field_css=field_css)
 
 
 # A clause summary that quotes a value of the data names it, e.g. "costs ${data:tables.terrain.mountain.

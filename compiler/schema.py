@@ -14,6 +14,8 @@ from typing import Any, Callable
 
 from jsonschema import Draft202012Validator
 
+from runtime.fieldtypes import field_types_of
+
 from .diagnostics import Diagnostics
 from .loader import Document, path_text
 from .resources import SCHEMA_DIR
@@ -22,6 +24,8 @@ _SHORTHAND = {
     "int": {"type": "integer"}, "number": {"type": "number"}, "bool": {"type": "boolean"},
     "str": {"type": "string"}, "text": {"type": "string"},
 }
+# every game's field types; an engine adds its own (Engine.field_types), named in game.yaml the same way
+CORE_FIELD_TYPES = ("int", "bool", "str", "good", "goods", "icon", "icons", "text", "number")
 
 
 @lru_cache(maxsize=None)
@@ -276,11 +280,9 @@ def field_schema(spec: Any, vocab_data: dict) -> dict:
         return {"enum": icons}
     if spec == "icons":
         return {"type": "array", "items": {"enum": icons}}
-    if spec == "sockets":
-        sockets = sorted((vocab_data.get("tables") or {}).get("sockets") or {}) or None
-        item = {"enum": sockets} if sockets else {"type": "string"}
-        return {"type": "object", "additionalProperties": False, "required": ["left", "right", "top", "bottom"],
-                "properties": {s: item for s in ("left", "right", "top", "bottom")}}
+    engine_type = field_types_of(vocab_data).get(spec) if isinstance(spec, str) else None
+    if engine_type is not None:  # a type the game's engine adds (runtime/fieldtypes.py)
+        return engine_type.schema(vocab_data)
     return {}
 
 

@@ -3,8 +3,9 @@
 ``cardwright schema --out DIR`` writes the generic schemas of ``data/schema/`` and, for every game,
 ``<game>.module.schema.json``: the module schema whose cards are checked against the game's own card
 schema (made from its vocabulary by compiler.schema.card_schema), so an editor completes a Machine's
-fields, a socket type or a Good while the designer types. Enumerations of Goods, icons and card kinds
-carry ``enumDescriptions`` from their printed names. A ``vscode-settings.json`` beside them maps each
+fields, a Good or a value of a field type the game's engine adds (runtime/fieldtypes.py) while the
+designer types. Enumerations of Goods, icons, card kinds and those values carry ``enumDescriptions``
+from their printed names. A ``vscode-settings.json`` beside them maps each
 schema to its files for the YAML extension (the ``# yaml-language-server: $schema=…`` comment at the
 top of a data file takes precedence). Nothing here prints.
 """
@@ -13,6 +14,8 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+
+from runtime.fieldtypes import field_types_of
 
 from .build import GAME_FILE, discover_games
 from .diagnostics import Diagnostics
@@ -48,8 +51,9 @@ def game_card_schema(vocab_data: dict) -> dict:
     schema = card_schema(vocab_data)
     schema.pop("$schema", None)  # embedded in the module schema: only a schema resource's root names it
     kinds = {k: (v or {}).get("name") or k for k, v in (vocab_data.get("card_kinds") or {}).items()}
-    sockets = _names((vocab_data.get("tables") or {}).get("sockets"))
-    _describe_enums(schema, [kinds, _names(vocab_data.get("goods")), _names(vocab_data.get("icons")), sockets])
+    # the value names of the field types the game's engine adds (runtime/fieldtypes.py)
+    engine_names = [ft.names(vocab_data) for ft in field_types_of(vocab_data).values()]
+    _describe_enums(schema, [kinds, _names(vocab_data.get("goods")), _names(vocab_data.get("icons")), *engine_names])
     return schema
 
 

@@ -208,6 +208,12 @@ def check_names(doc, diags) -> bool:
         expect(("rules", "in_play", i), zone, "zone", zones)
     all_slots = {s for spec in kinds.values() for s in ((spec or {}).get("slots") or {})}
     expect(("rules", "play_slot"), rules.get("play_slot"), "effect slot", all_slots)
+    # a field's shorthand type: a core one or one the game's engine adds (runtime/fieldtypes.py)
+    from runtime.fieldtypes import field_types_of
+
+    from .schema import CORE_FIELD_TYPES
+
+    field_kinds = [*CORE_FIELD_TYPES, *field_types_of(data)]
     for kind, spec in kinds.items():
         spec = spec or {}
         slots = spec.get("slots") or {}
@@ -217,6 +223,7 @@ def check_names(doc, diags) -> bool:
             listens = (sspec or {}).get("listens_in")
             for i, zone in enumerate(listens if isinstance(listens, list) else ()):
                 expect(("card_kinds", kind, "slots", slot, "listens_in", i), zone, "zone", zones)
+        check_field_types(kind, spec, field_kinds, report)
         declared = fields_of[kind] | set(spec.get("faces") or {})
         for i, name in enumerate(spec.get("required") or ()):
             expect(("card_kinds", kind, "required", i), name, "field", declared,
@@ -231,6 +238,23 @@ def check_names(doc, diags) -> bool:
             report("E202", f"phase '{pid}' is listed twice (first as phase {seen[pid] + 1})", path, pid)
         seen.setdefault(pid, i)
     return len(diags) == before
+
+
+def check_field_types(kind: str, spec: dict, known: list[str], report) -> None:
+    """E401 for a field (of the kind or of one of its faces) whose shorthand type is neither a core
+    type nor one of the engine's: the schema lets any identifier through, since engines add types."""
+    places = [(("card_kinds", kind, "fields"), spec.get("fields"))]
+    places += [(("card_kinds", kind, "faces", face, "fields"), (fspec or {}).get("fields"))
+               for face, fspec in (spec.get("faces") or {}).items() if isinstance(fspec, dict)]
+    for base, fields in places:
+        for name, ftype in (fields or {}).items() if isinstance(fields, dict) else ():
+            if isinstance(ftype, str) and ftype not in known:
+                from .diagnostics import did_you_mean
+
+                # worded as the schema words a value outside its list (compiler/schema.py)
+                hint = did_you_mean(ftype, known)
+                report("E401", f"'{ftype}' is not one of: {', '.join(known)}" + (f" ({hint})" if hint else ""),
+                       base + (name,), ftype)
 
 
 def _allowed_values(field: str, kinds: list, card_kinds: dict, data: dict) -> list | None:

@@ -19,6 +19,7 @@ from .agents import Agent
 from .context import Ctx
 from .errors import Halt, Refused, RulesError, Unmet
 from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
+from .fieldtypes import FieldType
 from .state import GameState
 from .verbs import verbs_for
 
@@ -258,12 +259,22 @@ class Engine:
         return {"plays": plays, "activations": {c: plays.get(c, 0) + uses.get(c, 0) for c in {*plays, *uses}}}
 
     # --- what an engine adds to the compiler and the reference (neutral defaults: nothing) --------
+    # card field types this engine adds to its games' vocabulary (runtime/fieldtypes.py): their
+    # schema, their pictures in the reference and on card sheets, their legend. name -> FieldType
+    field_types: dict[str, FieldType] = {}
+
     def check_map(self, doc, game_data: dict, diags) -> None:
         """Check a module's ``map:`` section beyond its JSON Schema (a game's own map format: the
         Moon's geometry, E601). The core engine plays no map: nothing to check."""
 
-    def render_map_svg(self, map_data: dict, vocab, coords: bool = False) -> str | None:
-        """A module's map drawn as SVG for the rules reference; None: this engine draws no map."""
+    def render_map_svg(self, map_data: dict, vocab, coords: bool = False, legend: bool = True) -> str | None:
+        """A module's map drawn as SVG for the rules reference (``legend=False``: without its key, for
+        the board print); None: this engine draws no map."""
+        return None
+
+    def map_hex_px(self) -> float | None:
+        """The radius in px of one hex in the SVG ``render_map_svg`` draws, by which ``cardwright
+        board`` scales a hex map to board size; None: this engine's maps are not printed as boards."""
         return None
 
     # --- running effects ---------------------------------------------------------------------
@@ -556,3 +567,9 @@ def load_from_sources(outputs: dict[str, str], game: str) -> CompiledGame:
 
 def engine_for(compiled: CompiledGame) -> Engine:
     return ENGINES[compiled.engine]
+
+
+def engine_of(vocab: dict) -> Engine:
+    """The engine a game.yaml's data names (the core engine when it names none, or one that is not
+    registered: the build reports that as E201 where it resolves the engine)."""
+    return ENGINES.get(str(vocab.get("engine") or "core"), ENGINES["core"])

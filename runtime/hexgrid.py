@@ -1,5 +1,5 @@
-"""Hex-map geometry shared by the map checker (compiler/maps.py), the SVG renderer
-(compiler/mapsvg.py) and the Age of Steam engine: axial coordinates on pointy-top hexes,
+"""Hex-map geometry shared by the map checker (runtime/games/age_of_steam/maps.py), the SVG renderer
+(runtime/games/age_of_steam/mapsvg.py) and the Age of Steam engine: axial coordinates on pointy-top hexes,
 neighbours including labelled wrap-around edges, pixel positions, and which side of a line a hex is.
 
 Coordinates are axial ``(q, r)``: q grows to the east, r to the south-east. In data files they are

@@ -69,7 +69,7 @@ def test_every_wrong_value_is_worded_for_a_designer(file, schema):
 CASES = [
     # (file, old text, new text, expected message fragment)
     ("game.yaml", "      icons: icons", "      icons: icons\n      distance: integer",
-     "'integer' is not one of: int, bool, str, good, goods, icon, icons, text, sockets, number (did you mean 'int'?)"),
+     "'integer' is not one of: int, bool, str, good, goods, icon, icons, text, number (did you mean 'int'?)"),
     ("game.yaml", "phases: [production, action, cleanup]", "phases: [production, {id: action, nam: x}, 3]",
      "unknown field 'nam' (did you mean 'name'?)"),
     ("game.yaml", "phases: [production, action, cleanup]", "phases: [production, action, 3]",

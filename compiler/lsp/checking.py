@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from runtime.engine import engine_of
 from runtime.verbs import verbs_for
 
 from .. import ast as A
@@ -36,7 +37,6 @@ from ..check import Checker
 from ..diagnostics import Diagnostic, Diagnostics, did_you_mean, display_path
 from ..flow import FlowCompiler, check_quantity, check_reshuffle
 from ..loader import Document, load_text, path_text
-from ..maps import check_map
 from ..parser import parse_effect
 from ..schema import Prepared, load_schema, prepare_cards, validate
 from ..vocabulary import Vocabulary, check_names
@@ -262,7 +262,8 @@ class ModuleChecker:
         validate(view, "module", diags)
         ctx = self.ctx
         if isinstance(data.get("map"), dict) and validate(doc, "map", diags, ("map",)):
-            check_map(doc, ctx.gdoc.data, diags)
+            # the game's map format is its engine's, as in the build (compiler/build.py)
+            engine_of(ctx.gdoc.data).check_map(doc, ctx.gdoc.data, diags)
         return list(diags)
 
     def _rules(self, doc: Document) -> list[Diagnostic]:

@@ -10,7 +10,7 @@ import pytest
 from cli import main
 from compiler.boardprint import MARGIN, content_points, render_tiles, svg_size, tiling
 from compiler.cardsheet import PAPERS, SheetError
-from compiler.mapsvg import SIZE, render_map_svg
+from runtime.games.age_of_steam.mapsvg import SIZE, render_map_svg
 from compiler.reference import find_browser
 from tests.test_reference_pdf import _need
 
@@ -24,7 +24,7 @@ def _svg(**kw):
 
 def test_a_hex_measures_what_was_asked():
     svg = _svg()
-    t = tiling(svg, 40.0)
+    t = tiling(svg, 40.0, hex_px=SIZE)
     _, _, w, _ = svg_size(svg)
     assert abs(t.board[0] / w * (3 ** 0.5) * SIZE - 40.0) < 1e-9
 
@@ -32,7 +32,7 @@ def test_a_hex_measures_what_was_asked():
 @pytest.mark.parametrize("hex_mm,paper", [(40, "a4"), (30, "letter"), (60, "a4"), (20, "a4")])
 def test_tiles_cover_the_board_and_neighbours_overlap_by_the_overlap(hex_mm, paper):
     svg = _svg()
-    t = tiling(svg, hex_mm, paper, overlap=12)
+    t = tiling(svg, hex_mm, paper, overlap=12, hex_px=SIZE)
     tw, th = t.tile
     pw, ph = t.page
     assert (tw, th) == (pw - 2 * MARGIN, ph - 2 * MARGIN) and sorted(t.page) == sorted(PAPERS[paper])
@@ -53,7 +53,7 @@ def test_tiles_cover_the_board_and_neighbours_overlap_by_the_overlap(hex_mm, pap
 
 def test_no_tile_is_blank():
     svg = _svg()
-    t = tiling(svg, 40.0)
+    t = tiling(svg, 40.0, hex_px=SIZE)
     html = render_tiles(svg, t, "Moon")
     pages = html.count('<section class="page">')
     assert pages < t.cols * t.rows  # the Moon's lower right corner is empty at 40 mm hexes
@@ -62,9 +62,9 @@ def test_no_tile_is_blank():
 
 def test_bad_sizes_are_refused():
     with pytest.raises(SheetError):
-        tiling(_svg(), 2)
+        tiling(_svg(), 2, hex_px=SIZE)
     with pytest.raises(SheetError):
-        tiling(_svg(), 40, paper="a3")
+        tiling(_svg(), 40, paper="a3", hex_px=SIZE)
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""Map validation (compiler/maps.py, E601): every error at its file, line and column."""
+"""Map validation (runtime/games/age_of_steam/maps.py, E601): every error at its file, line and column."""
 from __future__ import annotations
 
 import shutil
@@ -8,7 +8,7 @@ import pytest
 from compiler.build import compile_tree
 from compiler.diagnostics import Diagnostics
 from compiler.loader import load_text
-from compiler.maps import check_map
+from runtime.games.age_of_steam.maps import check_map
 from compiler.schema import validate
 
 from .helpers import ROOT, compiled

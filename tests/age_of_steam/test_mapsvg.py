@@ -5,7 +5,7 @@ import copy
 import re
 import xml.etree.ElementTree as ET
 
-from compiler.mapsvg import render_map_svg
+from runtime.games.age_of_steam.mapsvg import render_map_svg
 
 from .helpers import compiled
 
@@ -62,7 +62,7 @@ def test_svg_takes_a_vocabulary_object_too():
 
 def _label_boxes_and_lines(svg: str):
     """Every label's box and every drawn line segment, each with its place in drawing order."""
-    from compiler.mapsvg import text_box
+    from runtime.games.age_of_steam.mapsvg import text_box
 
     root = ET.fromstring(svg)
     hex_outlines = {id(p) for g in root.iter(f"{NS}g") if g.get("class") == "hexes" for p in g}
@@ -87,7 +87,7 @@ import pytest  # noqa: E402
 @pytest.mark.parametrize("coords", [False, True])
 def test_no_line_crosses_a_label(coords):
     """A label is crossed by a line drawn over it, or by one under it when it has no halo to stop it."""
-    from compiler.mapsvg import _segments_cross_box
+    from runtime.games.age_of_steam.mapsvg import _segments_cross_box
 
     m, v = _moon()
     svg = render_map_svg(m, v, coords=coords)

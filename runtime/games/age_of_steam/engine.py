@@ -94,11 +94,16 @@ class AgeOfSteam(MoonScenario, Engine):
 
         check_map(doc, game_data, diags)
 
-    def render_map_svg(self, map_data: dict, vocab, coords: bool = False) -> str | None:
+    def render_map_svg(self, map_data: dict, vocab, coords: bool = False, legend: bool = True) -> str | None:
         """The hex map as a black-and-white-readable SVG (mapsvg.py)."""
         from .mapsvg import render_map_svg
 
-        return str(render_map_svg(map_data, vocab, coords=coords))
+        return str(render_map_svg(map_data, vocab, coords=coords, legend=legend))
+
+    def map_hex_px(self) -> float | None:
+        from .mapsvg import SIZE
+
+        return SIZE
 
     def setup(self, game: MoonGame) -> None:
         """A02 and A11: cubes on Cities and the Landing hex, New Cities, Goods Display, Sun, Satellite."""

@@ -5,7 +5,9 @@ socket matching, I01, I09), ``state`` (``ICGame`` and ``Stop``), ``moves`` (the 
 decisions), ``engine`` (``InfernalContraption``: setup, placement, the attach step, turns, activation,
 elimination), ``verbs`` (scrap, take, put, repeat), ``agents`` (``Greedy``), ``scenario`` (the
 scenario steps and game_state/expect, mixed into the engine), ``match`` (``ICMatch``: one game behind
-the game protocol). The turn steps that are plain effects (opening hand, mulligan, draw step,
+the game protocol), ``fields`` (the ``sockets`` card field type the engine adds to the vocabulary: its
+schema, its picture in the reference and on card sheets, the socket legend) and ``socketsvg`` (those
+pictures). The turn steps that are plain effects (opening hand, mulligan, draw step,
 cleanup) are data: data/infernal_contraption/rules.yaml.
 """
 from __future__ import annotations

@@ -27,6 +27,7 @@ from runtime.refs import CARD, Sel
 from runtime.verbs import verbs_for
 
 from .machine import _ANCHOR, _FACING, MAIN_KINDS, ONE_SHOT, POWER_KINDS, is_plug, is_terminal, sockets_match
+from .fields import SOCKETS
 from .match import ICMatch
 from .moves import END, REFIT, Move
 from .scenario import ICScenario
@@ -39,6 +40,7 @@ class InfernalContraption(ICScenario, Engine):
              "activate": "step_activate", "turn": "step_turn", "play_out": "step_play_out",
              "eliminate_check": "step_eliminate_check"}
     thing_filters = {"terminal": is_terminal, "plug": is_plug}
+    field_types = {SOCKETS.name: SOCKETS}  # a card's four sockets (fields.py)
     agents = {**Engine.agents, "greedy": "runtime.games.infernal_contraption.agents:Greedy"}
     step_options = Engine.step_options | {"machine", "scrap", "at", "side"}
 

@@ -1,0 +1,62 @@
+"""Infernal Contraption's sockets drawn as SVG: the reference's small card outline and the rings on
+a printed card's edges. Called by the ``sockets`` field type (fields.py); every letter goes through
+compiler/escape.py and every colour through its colour check, so data never becomes markup."""
+from __future__ import annotations
+
+from compiler.escape import css_colour
+from compiler.escape import html as escape
+
+from .fields import DRAWN_SIDES, UNIVERSAL
+
+
+def socket_svg(sides: dict) -> str:
+    """A small card outline with its four sockets, each a circle carrying the socket's letter(s).
+
+    ``sides``: side -> {"key", "letter", "colour"?}; a missing side is not drawn (the legend draws one
+    socket on the top edge)."""
+    w, h, r = 120, 78, 11
+    pos = {"top": (w / 2, 0), "bottom": (w / 2, h), "left": (0, h / 2), "right": (w, h / 2)}
+    pad = r + 2
+    parts = [f'<svg class="sockets" viewBox="{-pad} {-pad} {w + 2 * pad} {h + 2 * pad}" '
+             f'width="{w + 2 * pad}" height="{h + 2 * pad}" role="img" aria-label="sockets">',
+             f'<rect x="0" y="0" width="{w}" height="{h}" rx="6" fill="#fff" stroke="#000" stroke-width="1.5"/>']
+    for side, (x, y) in pos.items():
+        s = sides.get(side)
+        if not s:
+            continue
+        letter = escape(s["letter"])
+        dash = ' stroke-dasharray="3 2"' if s["key"] == UNIVERSAL else ""
+        # a white disc in a ring of the socket's colour (black when it has none, or is white): the letter
+        # reads on any colour and in black and white
+        ring = css_colour(s.get("colour"), "#000")
+        ring, width = ("#000", 1.5) if ring.lower() in ("#fff", "#ffffff", "white") else (ring, 1.5 if ring == "#000" else 3.5)
+        parts.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" stroke="{ring}" stroke-width="{width}"{dash}/>')
+        parts.append(f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" font-weight="bold" '
+                     f'font-family="sans-serif">{letter}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def face_svg(sides: dict, w: float, h: float) -> str:
+    """The sockets on a printed card's edges (``w`` × ``h`` mm, the trim box), as on the rulebook's
+    cards: a ring filled with the socket's colour around a white disc carrying its letter."""
+    r = 3.0
+    pos = {"top": (round(w / 2, 3), 2.2), "bottom": (round(w / 2, 3), round(h - 2.2, 3)),
+           "left": (2.2, round(h / 2, 3)), "right": (round(w - 2.2, 3), round(h / 2, 3))}
+    lines = [f'<svg class="sockets" viewBox="0 0 {w} {h}" width="{w}mm" height="{h}mm" aria-label="sockets">\n']
+    for side in DRAWN_SIDES:
+        s = sides.get(side)
+        if not s:
+            continue
+        x, y = pos[side]
+        fill = css_colour(s.get("colour"), "#ffffff")
+        dash = ' stroke-dasharray="0.9 0.6"' if s["key"] == UNIVERSAL else ""
+        lines.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="{fill}" stroke="#000" stroke-width="0.35"{dash}/>\n')
+        lines.append(f'<circle cx="{x}" cy="{y}" r="{round(r * 0.62, 3)}" fill="#fff" stroke="none"/>\n')
+        lines.append(f'<text x="{x}" y="{round(y + 1.05, 3)}" text-anchor="middle" font-size="3" font-weight="bold" '
+                     f'font-family="DejaVu Sans, sans-serif">{escape(s["letter"])}</text>\n')
+    lines.append("</svg>\n")
+    return "".join(lines)
+
+
+__all__ = ["face_svg", "socket_svg"]
