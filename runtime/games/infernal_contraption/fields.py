@@ -35,7 +35,7 @@ class SocketsField(FieldType):
     css = (".card .socketbox { float: right; margin: 0 0 1mm 2mm; text-align: center; font-size: 7pt; }\n"
            ".card .socketbox ul { list-style: none; padding: 0; margin: 0.5mm 0 0; text-align: left; line-height: 1.25; }\n"
            "svg.sockets { display: block; width: 30mm; height: auto; margin: 0 auto; }\n"
-           ".legend svg.sockets { width: 7mm; display: inline-block; vertical-align: middle; }\n")
+           ".legend svg.socket { width: 8mm; display: inline-block; vertical-align: middle; }\n")
     face_css = (".face.has-sockets .frame { padding: 3.6mm 3.6mm 3.8mm; }\n"
                 ".face svg.sockets { position: absolute; left: 0; top: 0; }\n")
 
@@ -111,9 +111,9 @@ class SocketsField(FieldType):
     def legend_html(self, legend: Legend) -> str:
         from compiler.escape import html as escape_html
 
-        from .socketsvg import socket_svg
+        from .socketsvg import socket_disc_svg
 
-        rows = "".join(f"<tr><td>{socket_svg({'top': s})}</td><td><b>{escape_html(s['letter'])}</b> — "
+        rows = "".join(f"<tr><td>{socket_disc_svg(s)}</td><td><b>{escape_html(s['letter'])}</b> — "
                        f"{escape_html(s['name'])}</td><td>{escape_html(s['note'] or '')}</td></tr>" for s in legend.view)
         return (f"<h3>{escape_html(legend.title)}</h3>\n"
                 '<table class="legend"><thead><tr><th>Socket</th><th>Name</th><th>Note</th></tr></thead><tbody>\n'

@@ -1,5 +1,5 @@
-"""Infernal Contraption's sockets drawn as SVG: the reference's small card outline and the rings on
-a printed card's edges. Called by the ``sockets`` field type (fields.py); every letter goes through
+"""Infernal Contraption's sockets drawn as SVG: the reference's small card outline, the legend's single
+socket and the rings on a printed card's edges. Called by the ``sockets`` field type (fields.py); every letter goes through
 compiler/escape.py and every colour through its colour check, so data never becomes markup."""
 from __future__ import annotations
 
@@ -22,19 +22,30 @@ def socket_svg(sides: dict) -> str:
              f'<rect x="0" y="0" width="{w}" height="{h}" rx="6" fill="#fff" stroke="#000" stroke-width="1.5"/>']
     for side, (x, y) in pos.items():
         s = sides.get(side)
-        if not s:
-            continue
-        letter = escape(s["letter"])
-        dash = ' stroke-dasharray="3 2"' if s["key"] == UNIVERSAL else ""
-        # a white disc in a ring of the socket's colour (black when it has none, or is white): the letter
-        # reads on any colour and in black and white
-        ring = css_colour(s.get("colour"), "#000")
-        ring, width = ("#000", 1.5) if ring.lower() in ("#fff", "#ffffff", "white") else (ring, 1.5 if ring == "#000" else 3.5)
-        parts.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" stroke="{ring}" stroke-width="{width}"{dash}/>')
-        parts.append(f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" font-weight="bold" '
-                     f'font-family="sans-serif">{letter}</text>')
+        if s:
+            parts += _ring(s, x, y, r)
     parts.append("</svg>")
     return "".join(parts)
+
+
+def socket_disc_svg(socket: dict) -> str:
+    """One socket on its own, large enough to read its ring's colour: the socket legend's picture."""
+    r = 11
+    pad = r + 3
+    return (f'<svg class="socket" viewBox="{-pad} {-pad} {2 * pad} {2 * pad}" width="{2 * pad}" height="{2 * pad}" '
+            f'role="img" aria-label="socket">' + "".join(_ring(socket, 0, 0, r)) + "</svg>")
+
+
+def _ring(s: dict, x: float, y: float, r: float) -> list[str]:
+    """A white disc in a ring of the socket's colour (black when it has none, or is white), carrying
+    its letter: the letter reads on any colour and in black and white; Universal's ring is dashed."""
+    letter = escape(s["letter"])
+    dash = ' stroke-dasharray="3 2"' if s["key"] == UNIVERSAL else ""
+    ring = css_colour(s.get("colour"), "#000")
+    ring, width = ("#000", 1.5) if ring.lower() in ("#fff", "#ffffff", "white") else (ring, 1.5 if ring == "#000" else 3.5)
+    return [f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" stroke="{ring}" stroke-width="{width}"{dash}/>',
+            f'<text x="{x}" y="{y + 4}" text-anchor="middle" font-size="11" font-weight="bold" '
+            f'font-family="sans-serif">{letter}</text>']
 
 
 def face_svg(sides: dict, w: float, h: float) -> str:
@@ -59,4 +70,4 @@ def face_svg(sides: dict, w: float, h: float) -> str:
     return "".join(lines)
 
 
-__all__ = ["face_svg", "socket_svg"]
+__all__ = ["face_svg", "socket_disc_svg", "socket_svg"]
