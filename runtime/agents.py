@@ -23,6 +23,11 @@ class Agent:
         same way the agent answers any choice."""
         return self.choose(match.game, match.to_act(), moves, 1, None, "choose a move")[0]
 
+    def choose_move(self, game, player: int, moves: Sequence[Any]):
+        """An engine's own move (Infernal Contraption's attach step, outside the protocol's Match).
+        By default the same way the agent answers any choice; an engine's agent may weigh them."""
+        return self.choose(game, player, moves, 1, None, "choose a move")[0]
+
     def choose(self, game, player: int, options: Sequence[Any], k: int = 1, low: int | None = None,
                prompt: str = "") -> list[Any]:
         raise NotImplementedError

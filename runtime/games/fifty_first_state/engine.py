@@ -163,6 +163,9 @@ class FiftyFirstState(FiftyScenario, Engine):
                 return True
         return False
 
+    # phase -> the method that plays the base rules of it; the packs' own rules follow (Pack.phase)
+    phase_rules = {"lookout": "phase_lookout", "production": "phase_production", "cleanup": "phase_cleanup"}
+
     def phase(self, game: GameState, name: str) -> None:
         if name not in self.phase_order(game):
             raise RulesError(f"phase {name!r} is not played in this game")
@@ -173,7 +176,9 @@ class FiftyFirstState(FiftyScenario, Engine):
         game.emit("phase", None, f"round {game.round}: {name} phase")
         if name == self.phase_order(game)[0]:
             game.publish(RoundStarted(None, turn=game.turn_number, round=game.round))  # the event bus
-        getattr(self, f"phase_{name}", lambda g: None)(game)
+        own = self.phase_rules.get(name)  # the base rules of this phase (a class table, below)
+        if own is not None:
+            getattr(self, own)(game)
         for pack in self.packs(game):
             pack.phase(self, game, name)
         if name == "cleanup":

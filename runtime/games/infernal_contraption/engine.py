@@ -595,9 +595,7 @@ class InfernalContraption(ICScenario, Engine):
     def take_decision(self, game: ICGame) -> Outcome:
         p = game.turn_player
         moves = self.legal_moves(game)
-        agent = game.agent(p)
-        pick = getattr(agent, "choose_move", None)
-        move = pick(game, p, moves) if pick else agent.choose(game, p, moves, 1, None, "choose a move")[0]
+        move = game.agent(p).choose_move(game, p, moves)  # Agent.choose_move: a neutral default
         out = self.apply(game, move)
         if game.observer is not None:
             game.observer(game, "decision", p)
