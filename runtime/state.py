@@ -88,6 +88,8 @@ class GameState:
         self.listening = None         # the engine's table of trigger slots, built on the first event
         self.running = 0              # effects running now (nested: a played card's, a trigger's)
         self.set_aside_from: dict = {}  # card set aside by reveal/look -> the pile it came from
+        self.engine = None            # the engine playing this state, and the compiled game it plays:
+        self.compiled = None          # set by Engine.new_game (a scenario's bare state has neither)
         self._next_uid = 1
         for zname, z in vocab.get("zones", {}).items():
             if z.get("per", "player") == "player":
@@ -174,9 +176,8 @@ class GameState:
     def publish(self, event) -> None:
         """Record a typed event and dispatch it to the trigger slots listening (the engine's bus)."""
         self.events.append(event)
-        engine = getattr(self, "engine", None)
-        if engine is not None:
-            engine.dispatch(self, event)
+        if self.engine is not None:
+            self.engine.dispatch(self, event)
 
     def emit(self, verb: str, player: int | None, text: str, **data) -> None:
         if self.tracing:

@@ -90,7 +90,7 @@ class FiftyFirstState(FiftyScenario, Engine):
         """The packs in play: ``options["packs"]``, else every registered pack compiled into the game."""
         names = game.options.get("packs")
         if names is None:
-            modules = set(game.compiled.tables) if getattr(game, "compiled", None) else set()
+            modules = set(game.compiled.tables) if game.compiled is not None else set()
             return [p for _, p in sorted(PACKS.items()) if p.module in modules]
         # Always in name order, however the option lists them: hooks are consulted in this order
         # (Moloch's Hacked-card discard before Scavengers' Personal Discard piles).
