@@ -981,11 +981,14 @@ class _TerminalAgent:
         self.shown = len(game.log)
 
     @staticmethod
-    def pick_numbered(options, prompt: str):
+    def pick_numbered(options, prompt: str, default: int = 1):
+        """The option whose number is typed; Enter takes ``default`` (an "up to" choice: done)."""
         for i, opt in enumerate(options, 1):
             click.echo(f"  {i:>3}. {getattr(opt, 'label', opt)}")
+        enter = "" if default == 1 else f", Enter = {default}"
         while True:
-            answer = click.prompt(f"{prompt} [1-{len(options)}, q to stop]", default="1", show_default=False)
+            answer = click.prompt(f"{prompt} [1-{len(options)}{enter}, q to stop]", default=str(default),
+                                  show_default=False)
             if answer.strip().lower() in ("q", "quit"):
                 return None
             if answer.strip().isdigit() and 1 <= int(answer) <= len(options):
@@ -1007,7 +1010,9 @@ class _TerminalAgent:
             shown = [_Option(o, game) for o in left]
             if len(picks) >= least:
                 shown.append(_Option(None, game, "done"))
-            got = self.pick_numbered(shown, f"{prompt or 'choose'} ({len(picks) + 1} of {k})")
+            # once enough is chosen, Enter means done: pressing it never takes more than asked for
+            got = self.pick_numbered(shown, f"{prompt or 'choose'} ({len(picks) + 1} of {k})",
+                                     len(shown) if len(picks) >= least else 1)
             if got is None:
                 raise click.Abort()
             if got.value is None:

@@ -89,3 +89,15 @@ def test_cli_play_infernal_contraption(runner):
     assert "done" in res.output and "-- your move (You, round 1" in res.output
     assert "1. end the attach step (turn the machine on)" in res.output
     assert "You: draws 7 cards from parts_pile" in res.output and res.output.rstrip().endswith("stopped.")
+
+
+def test_cli_play_enter_at_an_up_to_choice_takes_nothing_more():
+    # the opening "scrap any number of cards and draw as many" (I10): Enter is "done", never
+    # "scrap the first card" — a person pressing Enter keeps their hand
+    from click.testing import CliRunner
+
+    from cli import main
+
+    res = CliRunner().invoke(main, ["play", "infernal_contraption", "--bots", "first"], input="\nq\n")
+    assert res.exit_code == 0, res.output
+    assert "[1-8, Enter = 8, q to stop]" in res.output and "You: scraps 0 cards from hand" in res.output
