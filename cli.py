@@ -958,7 +958,9 @@ def play(game, data_path, players, seat, bots, seed, name):
 
 def _goods_text(game, seat: int) -> str:
     """What the player holds: Goods, and the cards in hand (``rules.hand``)."""
-    goods = ", ".join(f"{n} {k}" for k, n in sorted(game.players[seat].goods.items()) if n) or "no goods"
+    names = game.vocab.get("goods") or {}
+    goods = ", ".join(f"{n} {(names.get(k) or {}).get('name') or k}" for k, n in sorted(game.players[seat].goods.items())
+                      if n) or "no goods"
     hand = (game.vocab.get("rules") or {}).get("hand")
     if hand and (hand, seat) in game.zones:
         cards = [str(game.cards[game.instances[u].card_id].get("name")) for u in game.zones[(hand, seat)]]
