@@ -549,6 +549,9 @@ class _Renderer(Visitor):
     def count(self, q: ir.Query) -> str:
         if q.category == GOOD:
             who, verb = self._holder(q.syntax.owner)
+            single, several = self._noun_of(q, plural=False)[0], self._noun_of(q, plural=True)[0]
+            if single != several:  # a countable Good: "the number of Victory Points you have"
+                return f"the number of {self.selector(q, drop_amount=True, no_owner=True, force_plural=True)} {who} {verb}"
             return f"the amount of {self.selector(q, drop_amount=True, no_owner=True)} {who} {verb}"
         return "the number of " + self.selector(q, drop_amount=True, force_plural=True)
 

@@ -394,7 +394,7 @@ def test_the_reference_shows_the_flow_and_marks_stand_ins(runner, tmp_path):
     assert "## How the game is played" in md and "### Scoring and the winner" in md
     # effect texts in English from the compiled language, never copied from the data
     assert "**For each player**: Draw 5 cards." in md
-    assert "**Buy a card (costs 1 Buy)**: Choose 1 card costing up to the amount of Coin you have" in md
+    assert "**Buy a card (costs 1 Buy)**: Choose 1 card costing up to the number of Coins you have" in md
     assert "- **Buy phase** ‡ **stand-in**: no published buy rule" in md
     assert "## Stand-in rules" in md and "(flow.round.0.turns.1): no published buy rule" in md
     html = (out / "deckbuild.html").read_text()
