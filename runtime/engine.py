@@ -183,8 +183,8 @@ class Engine:
         holds stays (a count a player may know); a card lying face up on such a pile (a prop
         ``revealed``, like 51st State's Yellow Connection at Lookout) keeps its place. Decision: what
         other players hold in hand is not redrawn — the bot knows it (docs/decisions.md)."""
-        zones = game.vocab.get("zones") or {}
-        for key in sorted(k for k in game.zones if (zones.get(k[0]) or {}).get("hidden")):
+        redrawn = self.face_down_zones(game)
+        for key in sorted(k for k in game.zones if k[0] in redrawn):
             pile = game.zones[key]
             if len(pile) < 2:
                 continue
@@ -194,6 +194,11 @@ class Engine:
             rng.shuffle(cards)
             for i, u in zip(free, cards):
                 pile[i] = u
+
+    def face_down_zones(self, game: GameState) -> set[str]:
+        """The zones whose order nobody sees (``determinize`` redraws them): those game.yaml declares
+        ``hidden``. An engine whose hidden zone is face up but uncountable says otherwise."""
+        return {name for name, z in (game.vocab.get("zones") or {}).items() if (z or {}).get("hidden")}
 
     def heuristic(self, game: GameState, seat: int) -> float:
         """The engine's own heuristic, when game.yaml declares none: for a game whose flow is data,

@@ -101,3 +101,21 @@ def test_cli_play_enter_at_an_up_to_choice_takes_nothing_more():
     res = CliRunner().invoke(main, ["play", "infernal_contraption", "--bots", "first"], input="\nq\n")
     assert res.exit_code == 0, res.output
     assert "[1-8, Enter = 8, q to stop]" in res.output and "You: scraps 0 cards from hand" in res.output
+
+
+@pytest.mark.rule("I11")
+def test_a_monte_carlo_playout_redraws_the_parts_piles_but_not_the_face_up_scrap_pile(ic):
+    # parts piles are face down (I10): their order is redrawn; scrapped cards go face up on top
+    # (I11): the scrap pile's order is what the players saw, and is kept
+    import random
+
+    eng = engine_for(ic)
+    g = eng.new_match(ic, ["Ann", "Bob"], seed=4).game
+    scrap = g.zones[("scrap", None)]
+    for uid in list(g.zones[("parts_pile", 1)][:5]):
+        g.move(uid, ("scrap", None))
+    before_scrap, before_pile = list(scrap), list(g.zones[("parts_pile", 0)])
+    eng.determinize(g, 0, random.Random(1))
+    assert g.zones[("scrap", None)] == before_scrap
+    after = g.zones[("parts_pile", 0)]
+    assert sorted(after) == sorted(before_pile) and after != before_pile

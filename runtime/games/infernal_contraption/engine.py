@@ -563,6 +563,12 @@ class InfernalContraption(ICScenario, Engine):
     def stats(self, game: ICGame) -> dict:
         return game.stats or super().stats(game)
 
+    def face_down_zones(self, game: ICGame) -> set[str]:
+        """The parts piles are face down (I10). The scrap pile is hidden only in that nobody may count
+        it (I10): scrapped cards go face up on top (I11), so its order is what the players saw happen,
+        and a Monte Carlo playout keeps it (Scrap Magnet takes its top cards)."""
+        return super().face_down_zones(game) - {"scrap"}
+
     def tableau(self, game: ICGame, player: int) -> list[int]:
         """A player who went out left with the Machine it had then (elimination removes the cards
         from the game, I12): read at the end, every loser's Machine would be empty, and every card
