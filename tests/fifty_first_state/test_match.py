@@ -348,3 +348,19 @@ def test_cli_play_names_the_stand_ins_before_the_setup_asks_anything():
                              out.index("You: draws a starting hand"), out.index("discard card (1 of 2)"))
     assert note < deck < hand < ask
     assert out.count("\n  ‡ ") >= 9  # one line per stand-in rule
+
+
+def test_a_game_with_bots_but_no_flow_refuses_a_data_module_named_flow(tmp_path):
+    # game.yaml's bots compile into generated/<game>/flow.py: a module of that name would clash (E503)
+    result, _ = _with_bots(tmp_path, "number of vp")
+    assert result.ok
+    (tmp_path / "data" / "fifty_first_state" / "flow.yaml").write_text("name: clash\ncards: []\n", encoding="utf-8")
+    from compiler.build import compile_tree
+
+    again = compile_tree(tmp_path / "data")
+    assert any(d.code == "E503" and "flow" in d.message for d in again.diags.errors)
+
+
+def test_a_bots_heuristic_that_holds_statements_is_an_error(tmp_path):
+    result, _ = _with_bots(tmp_path, "number of vp; gain 1 fuel")
+    assert any(d.code == "E311" and d.file.endswith("game.yaml") for d in result.diags.errors)
