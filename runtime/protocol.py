@@ -20,15 +20,60 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 __all__ = ["Move", "Result", "Match", "Refused", "refuse_unless_legal"]
 
 
-@dataclass(frozen=True)
 class Move:
-    """One decision a seat may take now."""
+    """One decision a seat may take now: ``key`` (hashable, engine-defined, stable across copies,
+    e.g. ``("construct", uid)``) and ``label`` (English, what a person reads in `cardwright play`
+    and in traces).
 
-    label: str  # English, what a person reads in `cardwright play` and in traces
-    key: tuple  # hashable, engine-defined, stable across copies (e.g. ("construct", uid))
+    Immutable; equal when key and label are equal. ``Move.lazy(key, fn, *args)`` defers the label:
+    ``fn(*args)`` runs the first time someone reads it. A simulation lists thousands of moves per
+    second and reads none of their labels, so an engine that lists many moves builds them lazily;
+    ``args`` must hold what the label depends on *when the move is listed* (the seat, say), not a
+    state that play goes on changing.
+    """
+
+    __slots__ = ("key", "_label", "_why")
+
+    def __init__(self, label: str, key: tuple):
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "_label", label)
+        object.__setattr__(self, "_why", None)
+
+    @classmethod
+    def lazy(cls, key: tuple, fn, *args) -> "Move":
+        mv = object.__new__(cls)
+        object.__setattr__(mv, "key", key)
+        object.__setattr__(mv, "_label", None)
+        object.__setattr__(mv, "_why", (fn, args))
+        return mv
+
+    @property
+    def label(self) -> str:
+        if self._why is not None:
+            fn, args = self._why
+            object.__setattr__(self, "_label", fn(*args))
+            object.__setattr__(self, "_why", None)
+        return self._label
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a Move is immutable (cannot set {name!r})")
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.key == other.key and self.label == other.label
+
+    def __hash__(self) -> int:
+        return hash((self.label, self.key))
+
+    def __repr__(self) -> str:
+        return f"Move(label={self.label!r}, key={self.key!r})"
 
     def __str__(self) -> str:
         return self.label
+
+    def __reduce__(self):  # pickles (and deep-copies) with its label made
+        return (Move, (self.label, self.key))
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,9 @@ class GameState:
         self.engine = None            # the engine playing this state, and the compiled game it plays:
         self.compiled = None          # set by Engine.new_game (a scenario's bare state has neither)
         self._next_uid = 1
+        # cards created or moved so far: a cheap "has any card moved since?" for an engine that
+        # keeps what it worked out from the zones (a Match's legal moves) until they change
+        self.card_moves = 0
         for zname, z in vocab.get("zones", {}).items():
             if z.get("per", "player") == "player":
                 for p in self.players:
@@ -128,6 +131,7 @@ class GameState:
         if (self.vocab.get("zones", {}).get(zone[0]) or {}).get("piles") == "card":
             self.pile_ids.setdefault(zone[0], set()).add(card_id)  # a supply pile exists once stocked
         self.where[inst.uid] = zone
+        self.card_moves += 1
         return inst
 
     def move(self, uid: int, to: ZoneKey, bottom: bool = False) -> None:
@@ -138,6 +142,7 @@ class GameState:
         else:
             self.zones[to].append(uid)
         self.where[uid] = to
+        self.card_moves += 1
 
     # Revealed and looked-at cards are set aside while the effect that revealed them runs (so a
     # draw in the same effect takes the next card, not one of them); the text puts them where it

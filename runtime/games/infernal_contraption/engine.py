@@ -577,12 +577,14 @@ class InfernalContraption(ICScenario, Engine):
             return list(game.left_with[player])
         return super().tableau(game, player)
 
-    def move_label(self, game: ICGame, mv: Move) -> str:
+    def move_label(self, game: ICGame, mv: Move, seat: int | None = None) -> str:
+        """The English of a move of ``seat`` (default: the player whose turn it is)."""
         if mv.kind == "end":
             return "end the attach step (turn the machine on)"
         if mv.kind == "refit":
             return "scrap cards from your hand and draw as many, instead of playing (I14)"
-        where = "" if mv.machine == game.turn_player else f" in {game.players[mv.machine].name}'s machine"
+        seat = game.turn_player if seat is None else seat
+        where = "" if mv.machine == seat else f" in {game.players[mv.machine].name}'s machine"
         return f"attach {self.name_of(game, mv.card)} {mv.side} of {self.name_of(game, mv.anchor)}{where}"
 
     # --- whole games (simulation, tests) -------------------------------------------------------

@@ -18,6 +18,14 @@ class ICMatch:
     def __init__(self, game: ICGame, turn_cap: int | None = None):
         self.game = game
         self.turn_cap = turn_cap
+        self._listed: tuple | None = None  # (state stamp, the legal moves listed for it)
+
+    def _stamp(self) -> tuple:
+        """What the attach step's legal moves depend on: the turn and its bookkeeping, and (through
+        ``card_moves``) every card created or moved — hands, machines, eliminations all move cards."""
+        g = self.game
+        return (g.card_moves, g.turn, g.turn_player, g.plays, g.refitted, g.step, g.over, g.capped,
+                len(g.zones[("hand", g.turn_player)]))
 
     def to_act(self) -> int | None:
         return None if self.terminal() else self.game.turn_player
@@ -28,13 +36,22 @@ class ICMatch:
     def legal_moves(self) -> list[ProtocolMove]:
         if self.terminal():
             return []
+        stamp = self._stamp()
+        if self._listed is not None and self._listed[0] == stamp:
+            return list(self._listed[1])  # nothing changed since they were listed (apply checks again)
         g = self.game
         eng = g.engine
-        return [ProtocolMove(eng.move_label(g, m), tuple(m)) for m in eng.legal_moves(g)]
+        seat = g.turn_player
+        # labels are made only when read (a simulation reads none); they depend on the seat to act
+        lazy = ProtocolMove.lazy
+        moves = [lazy(tuple(m), eng.move_label, g, m, seat) for m in eng.legal_moves(g)]
+        self._listed = (stamp, moves)
+        return list(moves)
 
     def apply(self, move: ProtocolMove) -> None:
         legal = refuse_unless_legal(move, self.legal_moves())
         g = self.game
+        self._listed = None
         out = g.engine.apply(g, Move(*legal.key))
         if out.status == "refused":  # pragma: no cover - legal_moves lists only legal moves
             raise Refused(out.reason)
