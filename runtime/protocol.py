@@ -23,43 +23,39 @@ __all__ = ["Move", "Result", "Match", "Refused", "refuse_unless_legal"]
 class Move:
     """One decision a seat may take now: ``key`` (hashable, engine-defined, stable across copies,
     e.g. ``("construct", uid)``) and ``label`` (English, what a person reads in `cardwright play`
-    and in traces).
+    and in traces). Equal when key and label are equal; treat it as immutable.
 
-    Immutable; equal when key and label are equal. ``Move.lazy(key, fn, *args)`` defers the label:
-    ``fn(*args)`` runs the first time someone reads it. A simulation lists thousands of moves per
-    second and reads none of their labels, so an engine that lists many moves builds them lazily;
-    ``args`` must hold what the label depends on *when the move is listed* (the seat, say), not a
-    state that play goes on changing.
+    ``Move.lazy(key, labeller)`` defers the label: ``labeller(key)`` runs the first time someone
+    reads it. A simulation lists thousands of moves per second and reads none of their labels, so
+    an engine that lists many moves makes them lazily. The labeller must hold what the label
+    depends on *when the move is listed* (the seat to act, say), not read a state that play goes
+    on changing.
     """
 
-    __slots__ = ("key", "_label", "_why")
+    __slots__ = ("key", "_label", "_labeller")
 
     def __init__(self, label: str, key: tuple):
-        object.__setattr__(self, "key", key)
-        object.__setattr__(self, "_label", label)
-        object.__setattr__(self, "_why", None)
+        self.key = key
+        self._label = label
+        self._labeller = None
 
     @classmethod
-    def lazy(cls, key: tuple, fn, *args) -> "Move":
-        mv = object.__new__(cls)
-        object.__setattr__(mv, "key", key)
-        object.__setattr__(mv, "_label", None)
-        object.__setattr__(mv, "_why", (fn, args))
+    def lazy(cls, key: tuple, labeller) -> "Move":
+        mv = _new_move(cls)
+        mv.key = key
+        mv._label = None
+        mv._labeller = labeller
         return mv
 
     @property
     def label(self) -> str:
-        if self._why is not None:
-            fn, args = self._why
-            object.__setattr__(self, "_label", fn(*args))
-            object.__setattr__(self, "_why", None)
+        if self._labeller is not None:
+            self._label = self._labeller(self.key)
+            self._labeller = None
         return self._label
 
-    def __setattr__(self, name, value):
-        raise AttributeError(f"a Move is immutable (cannot set {name!r})")
-
     def __eq__(self, other) -> bool:
-        if other.__class__ is not self.__class__:
+        if not isinstance(other, Move):
             return NotImplemented
         return self.key == other.key and self.label == other.label
 
@@ -74,6 +70,9 @@ class Move:
 
     def __reduce__(self):  # pickles (and deep-copies) with its label made
         return (Move, (self.label, self.key))
+
+
+_new_move = object.__new__
 
 
 @dataclass(frozen=True)

@@ -134,6 +134,52 @@ class GameState:
         self.card_moves += 1
         return inst
 
+    def create_many(self, card_ids: Iterable[str], zone: ZoneKey, owner: int | None = None) -> list[int]:
+        """``create`` for each card id in order (a deck dealt at setup), with the zone looked up
+        once; returns the new uids. The same state as that many ``create`` calls."""
+        cards = self.cards
+        owner = owner if owner is not None else zone[1]
+        piles = (self.vocab.get("zones", {}).get(zone[0]) or {}).get("piles") == "card"
+        into = self.zones[zone]
+        instances, where = self.instances, self.where
+        uids = []
+        uid = self._next_uid
+        for card_id in card_ids:
+            if card_id not in cards:
+                raise RulesError(f"unknown card {card_id!r}")
+            instances[uid] = CardInst(uid, card_id, "front", Counter(), owner, {})
+            into.append(uid)
+            where[uid] = zone
+            uids.append(uid)
+            uid += 1
+            if piles:
+                self.pile_ids.setdefault(zone[0], set()).add(card_id)
+        self._next_uid = uid
+        self.card_moves += len(uids)
+        return uids
+
+    def move_many(self, uids: list[int], to: ZoneKey) -> None:
+        """``move`` each card onto ``to`` in order (the last ends on top), in one pass over each
+        zone they leave: the same state as that many ``move`` calls, for dealing a deck."""
+        where = self.where
+        leaving: dict = {}
+        for uid in uids:
+            leaving.setdefault(where[uid], set()).add(uid)
+        if sum(map(len, leaving.values())) != len(uids):  # a card listed twice: one move at a time
+            for uid in uids:
+                self.move(uid, to)
+            return
+        for src, gone in leaving.items():
+            cards = self.zones[src]
+            if len(gone) == 1:
+                cards.remove(next(iter(gone)))
+            else:
+                cards[:] = [u for u in cards if u not in gone]  # in place: a verb may hold the list
+        self.zones[to].extend(uids)
+        for uid in uids:
+            where[uid] = to
+        self.card_moves += len(uids)
+
     def move(self, uid: int, to: ZoneKey, bottom: bool = False) -> None:
         src = self.where[uid]
         self.zones[src].remove(uid)

@@ -88,8 +88,7 @@ class InfernalContraption(ICScenario, Engine):
         opening hands, the one-time mulligan in seat order, a random first player."""
         n = len(game.players)
         box = ("box", None)
-        for cid in self.deck(game):
-            game.create(cid, box, owner=None)
+        game.create_many(self.deck(game), box)
         cores = [u for u in game.zones[box] if game.kind_of[u] == "power_core"]
         rest = [u for u in game.zones[box] if game.kind_of[u] != "power_core"]
         if len(cores) < n:
@@ -102,11 +101,12 @@ class InfernalContraption(ICScenario, Engine):
             game.instances[uid].owner = p
         game.rng.shuffle(rest)
         per = len(rest) // n
+        instances = game.instances
         for p in range(n):
-            pile = ("parts_pile", p)
-            for uid in rest[p * per:(p + 1) * per]:
-                game.move(uid, pile)
-                game.instances[uid].owner = p
+            dealt = rest[p * per:(p + 1) * per]
+            game.move_many(dealt, ("parts_pile", p))
+            for uid in dealt:
+                instances[uid].owner = p
         game.emit("setup", None, f"deals {per} cards to each parts pile; "
                   f"{len(game.zones[box])} cards stay out of the game")
         for p in range(n):

@@ -1,6 +1,8 @@
 """One game of Infernal Contraption behind the game protocol (runtime/protocol.py)."""
 from __future__ import annotations
 
+from functools import partial
+
 from runtime.errors import Refused, RulesError
 from runtime.protocol import Move as ProtocolMove
 from runtime.protocol import Result, refuse_unless_legal
@@ -12,7 +14,7 @@ from .state import ICGame
 class ICMatch:
     """One game of Infernal Contraption behind the game protocol: it wraps the engine's own
     ``legal_moves`` and ``apply`` (the rules are the engine's; nothing is decided here). A move's
-    key is the engine's move as a tuple. ``turn_cap`` (optional; the simulator keeps its own): a
+    key is the engine's move itself (a named tuple, runtime/games/infernal_contraption/moves.py). ``turn_cap`` (optional; the simulator keeps its own): a
     game still running when more turns than that have begun ends without a winner."""
 
     def __init__(self, game: ICGame, turn_cap: int | None = None):
@@ -41,10 +43,11 @@ class ICMatch:
             return list(self._listed[1])  # nothing changed since they were listed (apply checks again)
         g = self.game
         eng = g.engine
-        seat = g.turn_player
-        # labels are made only when read (a simulation reads none); they depend on the seat to act
+        # a move's key is the engine's move itself (a named tuple); its label is made only when
+        # read (a simulation reads none), for the seat to act now
+        label = partial(eng.move_label, g, seat=g.turn_player)
         lazy = ProtocolMove.lazy
-        moves = [lazy(tuple(m), eng.move_label, g, m, seat) for m in eng.legal_moves(g)]
+        moves = [lazy(m, label) for m in eng.legal_moves(g)]
         self._listed = (stamp, moves)
         return list(moves)
 
@@ -52,7 +55,7 @@ class ICMatch:
         legal = refuse_unless_legal(move, self.legal_moves())
         g = self.game
         self._listed = None
-        out = g.engine.apply(g, Move(*legal.key))
+        out = g.engine.apply(g, legal.key if type(legal.key) is Move else Move(*legal.key))
         if out.status == "refused":  # pragma: no cover - legal_moves lists only legal moves
             raise Refused(out.reason)
         if not g.over and self.turn_cap is not None and g.turn > self.turn_cap:

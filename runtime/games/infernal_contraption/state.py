@@ -50,15 +50,33 @@ class ICGame(GameState):
 
     def create(self, card_id, zone, face="front", owner=None):
         inst = super().create(card_id, zone, face, owner)
+        self._note_kind(inst.uid)
+        return inst
+
+    def _note_kind(self, uid: int) -> None:
+        """The new card's kind and socket codes, by uid (read by placement and legal moves)."""
+        card_id = self.instances[uid].card_id
         info = self.card_info.get(card_id)
         if info is None:  # computed once per card id (a hot path in simulations)
             rec = self.cards[card_id]
             s = rec.get("sockets") or {}
             codes = self.socket_codes
             info = self.card_info[card_id] = (rec["kind"], tuple(codes.get(s.get(k), -1) for k in SIDES))
-        self.kind_of[inst.uid] = info[0]
-        self.sock_of[inst.uid] = info[1]
-        return inst
+        self.kind_of[uid] = info[0]
+        self.sock_of[uid] = info[1]
+
+    def create_many(self, card_ids, zone, owner=None):
+        uids = super().create_many(card_ids, zone, owner)
+        for uid in uids:
+            self._note_kind(uid)
+        return uids
+
+    def move_many(self, uids, to):
+        if any(self.where[u][0] == "machine" for u in uids):  # the machine's rules, card by card
+            for uid in uids:
+                self.move(uid, to)
+            return
+        super().move_many(uids, to)
 
     def move(self, uid, to, bottom=False):
         src = self.where[uid]
