@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .errors import Refused, RulesError, Unmet
-from .events import Discarded, Drawn, Gained, Moved, Trashed
+from .events import Discarded, Drawn, Gained, Moved, Trashed, card_event
 from .refs import ALL, CARD, GOOD, PILE, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
 
 # What one verb call can do is bounded by what a state can hold (issue 11). The checker refuses
@@ -67,7 +67,8 @@ class Ctx:
             if made not in options:
                 raise Refused(f"{self.describe(made)} is not a {sel.noun} to choose now")
             self.bindings[name] = made
-            self.game.emit("choose", self.player, f"chooses {self.describe(made)} as {name}")
+            if self.game.tracing:
+                self.game.emit("choose", self.player, f"chooses {self.describe(made)} as {name}")
             return made
         n = self.amount(sel, default=1)
         if isinstance(sel.amount, UpTo):
@@ -78,7 +79,8 @@ class Ctx:
             picks = self.ask(options, n, prompt=f"choose {sel.noun}")
         value = picks[0] if len(picks) == 1 and not isinstance(sel.amount, UpTo) else picks
         self.bindings[name] = value
-        self.game.emit("choose", self.player, f"chooses {self.describe(value)} as {name}")
+        if self.game.tracing:
+            self.game.emit("choose", self.player, f"chooses {self.describe(value)} as {name}")
         return value
 
     def each(self, sel: Sel) -> list:
@@ -198,7 +200,7 @@ class Ctx:
 
     def publish_card(self, cls, uid: int, **extra) -> None:
         g = self.game
-        g.publish(cls(self.player, card=uid, turn=g.turn_number, round=g.round, **extra))
+        g.publish(card_event(cls, self.player, uid, g.turn_number, g.round, **extra))
 
     # --- quantities --------------------------------------------------------------------------
     @staticmethod
@@ -526,7 +528,8 @@ class Ctx:
             return
         n = min(n, max(0, MAX_HELD - goods[good]))  # never more than a player holds
         goods[good] += n
-        self.game.emit("gain", self.player, f"gains {n} {good}", good=good, n=n)
+        if self.game.tracing:
+            self.game.emit("gain", self.player, f"gains {n} {good}", good=good, n=n)
 
     def pay_goods(self, objs, strict: bool) -> None:
         me = self.game.players[self.player]
@@ -557,13 +560,15 @@ class Ctx:
             # a signed Good (a debt) is lost in full, below zero; a cost (strict) was checked above
             n = need[g] if g in signed and not strict and g not in everything else min(need[g], max(0, me.goods[g]))
             me.goods[g] -= n
-            self.game.emit("spend", self.player, f"pays {n} {g}", good=g, n=n)
+            if self.game.tracing:
+                self.game.emit("spend", self.player, f"pays {n} {g}", good=g, n=n)
 
     def place_goods(self, sel: Sel, uid: int) -> None:
         good = self.good_of(sel)
         n = self.amount(sel)
         self.game.instances[uid].goods[good] += n
-        self.game.emit("place", self.player, f"places {n} {good} on {self.describe(uid)}", good=good, n=n)
+        if self.game.tracing:
+            self.game.emit("place", self.player, f"places {n} {good} on {self.describe(uid)}", good=good, n=n)
 
     # --- cards -------------------------------------------------------------------------------
     def draw_cards(self, sel: Sel, src: Sel | None, strict: bool) -> list[int]:
@@ -603,8 +608,9 @@ class Ctx:
             g.instances[uid].owner = self.player
             drawn.append(uid)
             self.publish_card(Drawn, uid)
-        g.emit("draw", self.player, f"draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}"
-               f" from {zone[0]}" + (f" (of {n})" if len(drawn) < n else ""), n=len(drawn))
+        if g.tracing:
+            g.emit("draw", self.player, f"draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}"
+                   f" from {zone[0]}" + (f" (of {n})" if len(drawn) < n else ""), n=len(drawn))
         self.engine.after_draw(g, zone)
         return drawn
 
@@ -653,9 +659,10 @@ class Ctx:
                 self.publish_card(event, uid)
         if callable(to):
             to = to(picks[0]) if picks else (None, None)
-        g.emit(verb, self.player, f"{verb}s {len(picks)} card{'s' if len(picks) != 1 else ''} to {to[0]}"
-               + (f" of {g.players[to[1]].name}" if to[1] is not None and to[1] != self.player else ""),
-               n=len(picks))
+        if g.tracing:
+            g.emit(verb, self.player, f"{verb}s {len(picks)} card{'s' if len(picks) != 1 else ''} to {to[0]}"
+                   + (f" of {g.players[to[1]].name}" if to[1] is not None and to[1] != self.player else ""),
+                   n=len(picks))
         return picks
 
     # --- choices and descriptions ------------------------------------------------------------

@@ -347,9 +347,9 @@ class Engine:
         trash — only those triggers, see Ctx.triggered); then the acting player's cards, then the
         other players' in seat order; zones in the slot's order; bottom to top within a zone. A slot
         already resolving is skipped (no re-entry)."""
-        by_kind, zone_order = self.trigger_slots(game)
+        by_kind, zone_order = game.listening or self.trigger_slots(game)
         if not by_kind:
-            return
+            return  # no card of this game listens: nothing to offer
         n = len(game.players)
         first = event.player if event.player is not None else game.turn_player
         offers = [(seat, uid, slot, False) for seat in ((first + k) % n for k in range(n))

@@ -15,7 +15,7 @@ Dispatch happens after the event's change is complete, so a trigger sees the new
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 
 
 @dataclass(frozen=True)
@@ -111,3 +111,30 @@ EVENT_VERBS = {**{k: k for k in CARD_EVENTS}, **{k + "s": k for k in CARD_EVENTS
                "discarded": "discard", "razes": "raze", "razed": "raze"}
 TIMES = {("start", "turn"): TurnStarted, ("end", "turn"): TurnEnded,
          ("start", "round"): RoundStarted, ("end", "round"): RoundEnded}
+
+
+_DEFAULTS: dict[type, tuple[dict, frozenset]] = {}  # event class -> (field defaults, field names)
+
+
+def card_event(cls: type, player: int | None, card: int, turn: int, round: int, **extra) -> CardEvent:
+    """``cls(player, card=card, turn=turn, round=round, **extra)``, the same frozen event, made
+    without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field): a simulated
+    game makes thousands of card events. An unknown field raises TypeError as the constructor would."""
+    known = _DEFAULTS.get(cls)
+    if known is None:
+        known = _DEFAULTS[cls] = ({f.name: f.default for f in fields(cls) if f.default is not MISSING},
+                                  frozenset(f.name for f in fields(cls)))
+    defaults, names = known
+    ev = object.__new__(cls)
+    d = ev.__dict__
+    d.update(defaults)
+    d["player"] = player
+    d["turn"] = turn
+    d["round"] = round
+    d["card"] = card
+    if extra:
+        bad = set(extra) - names
+        if bad:
+            raise TypeError(f"{cls.__name__} has no field {sorted(bad)[0]!r}")
+        d.update(extra)
+    return ev

@@ -134,3 +134,24 @@ def test_a_card_outside_its_zones_hears_only_triggers_about_itself(truth):
     game.create("watchtower", game.zone_key("tableau", 0), owner=0)
     assert engine.run(game, _fn(truth, "trash 1 card from your hand"), 0).ok
     assert game.players[0].goods["coin"] == 1
+
+
+def test_card_event_is_the_same_event_as_the_dataclass_makes():
+    """runtime.events.card_event builds card events without the frozen dataclass __init__ (a
+    simulation makes thousands): equal, same repr and hash, picklable, defaults filled, and an
+    unknown field is refused as the constructor refuses it."""
+    import copy
+    import pickle
+
+    import pytest
+
+    from runtime.events import Drawn, Moved, Played, card_event
+
+    for cls, extra in ((Drawn, {}), (Moved, {"to": "hand"}), (Moved, {}), (Played, {})):
+        made = card_event(cls, 1, 3, 2, 4, **extra)
+        want = cls(1, card=3, turn=2, round=4, **extra)
+        assert made == want and repr(made) == repr(want) and hash(made) == hash(want)
+        assert pickle.loads(pickle.dumps(made)) == want and copy.deepcopy(made) == want
+        assert made.kind == want.kind
+    with pytest.raises(TypeError, match="no field 'to'"):
+        card_event(Drawn, 1, 3, 2, 4, to="hand")

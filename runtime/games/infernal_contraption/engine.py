@@ -299,7 +299,8 @@ class InfernalContraption(ICScenario, Engine):
                 options = [u for u in reversed(game.zones[hand]) if u != move.card]
                 cost = Ctx(game, p).ask(options, 1, prompt="scrap a card to pay for this play")[0]
             game.move(cost, ("scrap", None))
-            game.emit("scrap", p, f"scraps {self.name_of(game, cost)} to pay for another play")
+            if game.tracing:
+                game.emit("scrap", p, f"scraps {self.name_of(game, cost)} to pay for another play")
         game.move(move.card, ("machine", move.machine))
         game.machines[move.machine].attach(move.card, move.anchor, move.side)
         inst = game.instances[move.card]
@@ -501,7 +502,8 @@ class InfernalContraption(ICScenario, Engine):
             return "skip"
         if req is not None and not req(Ctx(game, player, uid, opponent)):
             # I18: nothing of the card or its Upgrades; an unmet Consumable (or Sabotage) stays
-            game.emit("unmet", player, f"{rec['name']}: requirement not met ({rec['texts']['requires']})")
+            if game.tracing:
+                game.emit("unmet", player, f"{rec['name']}: requirement not met ({rec['texts']['requires']})")
             return "unmet"
         status = "done"
         try:
@@ -520,7 +522,8 @@ class InfernalContraption(ICScenario, Engine):
         finally:
             if kind in ONE_SHOT and status == "done" and game.where.get(uid) == ("machine", player):
                 game.move(uid, ("removed", None))  # I17: removed from the game, not scrapped
-                game.emit("remove", player, f"{rec['name']} is removed from the game")
+                if game.tracing:
+                    game.emit("remove", player, f"{rec['name']} is removed from the game")
         return status
 
     def apply_upgrade(self, game: ICGame, uid: int, contraption: int, player: int, opponent: int) -> str:
