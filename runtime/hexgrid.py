@@ -93,6 +93,9 @@ class HexMap:
     spaces: list[tuple[str, Coord]] = field(default_factory=list)  # Satellite spaces, in visiting order
     sun_spaces: dict[str, Coord] = field(default_factory=dict)
     line: tuple[str, str] | None = None
+    # answers of the geometry queries below, by hex: a map is not changed once built (the runtime
+    # and the renderer only read it), and a simulation asks the same questions thousands of times
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_data(cls, data: dict) -> "HexMap":
@@ -135,12 +138,12 @@ class HexMap:
         return partner[0] if partner else None
 
     def neighbours(self, h: Coord) -> list[tuple[str, Coord]]:
-        out = []
-        for side in SIDES:
-            n = self.neighbour(h, side)
-            if n is not None:
-                out.append((side, n))
-        return out
+        key = ("neighbours", h)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = tuple((side, n) for side in SIDES
+                                            if (n := self.neighbour(h, side)) is not None)
+        return list(found)
 
     def link_side(self, a: Coord, b: Coord) -> str | None:
         """The side of ``a`` through which track reaches ``b`` (ordinary or wrap-around), or None."""
@@ -148,6 +151,13 @@ class HexMap:
             if n == b:
                 return side
         return None
+
+    def cities(self) -> dict[Coord, dict]:
+        """hex -> the City record printed on it."""
+        found = self._memo.get("cities")
+        if found is None:
+            found = self._memo["cities"] = {h: rec["city"] for h, rec in self.hexes.items() if rec.get("city")}
+        return found
 
     def is_border_side(self, h: Coord, side: str) -> bool:
         return step(h, side) not in self.hexes
@@ -171,6 +181,12 @@ class HexMap:
         """The Sun space on the same side of the day/night line as ``h`` (None on the line)."""
         if self.line is None:
             return None
+        key = ("sun side", h)
+        if key not in self._memo:
+            self._memo[key] = self._sun_side_of(h)
+        return self._memo[key]
+
+    def _sun_side_of(self, h: Coord) -> str | None:
         v = self.side_value(h)
         if abs(v) < 1e-9:
             return None

@@ -148,7 +148,7 @@ class AgeOfSteam(MoonScenario, Engine):
     # --- map queries ---------------------------------------------------------------------------
     def cities(self, game: MoonGame) -> dict:
         """hex -> City record (printed Cities and New Cities placed on Towns)."""
-        out = {h: rec["city"] for h, rec in game.moon.map.hexes.items() if rec.get("city")}
+        out = dict(game.moon.map.cities())
         out.update(game.moon.new_cities)
         return out
 
@@ -197,7 +197,9 @@ class AgeOfSteam(MoonScenario, Engine):
         """The cube colour a City accepts now: its colour by day, black by night (A09); None otherwise."""
         if self.node_kind(game, h) != "city":
             return None
-        return self.cities(game)[h]["colour"] if self.is_day(game, h) else "black"
+        m = game.moon
+        city = m.new_cities[h] if h in m.new_cities else m.map.cities()[h]  # as cities(game)[h]
+        return city["colour"] if self.is_day(game, h) else "black"
 
     def connected(self, game: MoonGame) -> set:
         """Nodes connected to the Landing hex by Complete Links (of any owner)."""
