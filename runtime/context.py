@@ -411,7 +411,11 @@ class Ctx:
             raise Refused("a filter can only narrow cards, and the chosen value is not a card")
         inst = g.instances[uid]
         rec = face_view(g.cards[inst.card_id], inst)
-        return all(self._filter(f, rec, inst) for f in filters)
+        test = self._filter
+        for f in filters:
+            if not test(f, rec, inst):
+                return False
+        return True
 
     def things(self, sel: Sel) -> list[int]:
         g = self.game
@@ -454,9 +458,9 @@ class Ctx:
 
     def _filter(self, f: tuple, rec: dict, inst) -> bool:
         kind, value = f
-        if kind == "icon":
-            icons = set(rec.get("icons", ()))
-            return bool(icons & set(value))
+        if kind == "icon":  # any of the icons named (no sets built: this runs per card per filter)
+            icons = rec.get("icons", ())
+            return any(i in icons for i in value)
         if kind == "with":
             return bool(rec.get(value)) or bool(rec.get("slots", {}).get(value))
         if kind == "without":
