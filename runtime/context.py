@@ -381,8 +381,18 @@ class Ctx:
             zones = self.ref_zones(sel.place) if sel.place is not None else \
                 [g.zone_key(self.hand_zone(), self.player)]
             out = [u for z in zones for u in reversed(g.zones[z])]
-            if sel.filters:
-                out = [u for u in out if self._card_passes(u, sel.filters)]
+            if sel.filters:  # every value here is a card of a zone: _card_passes without its check
+                filters, instances, cards, test = sel.filters, g.instances, g.cards, self._filter
+                kept = []
+                for u in out:
+                    inst = instances[u]
+                    rec = face_view(cards[inst.card_id], inst)
+                    for f in filters:
+                        if not test(f, rec, inst):
+                            break
+                    else:
+                        kept.append(u)
+                out = kept
             return out
         if sel.category == ZONE:
             return [("zone", self.zone_for(sel))]
