@@ -56,6 +56,10 @@ def _rng(r: random.Random) -> random.Random:
     return out
 
 
+def _same(value):
+    return value
+
+
 _CORE: dict[str, Callable[[Any], Any]] = {
     "zones": lambda v: {z: list(cards) for z, cards in v.items()},
     "where": dict,
@@ -70,6 +74,10 @@ _CORE: dict[str, Callable[[Any], Any]] = {
     "playing": set,
     "pile_ids": lambda v: {k: set(s) for k, s in v.items()},
     "options": dict,      # the game's options: plain values, set at the start
+    "set_aside_from": dict,  # uid -> zone key: immutable values
+    # numbers, strings, None: the copy holds the same values
+    **{name: _same for name in ("seed", "round", "phase", "turn_player", "starting_player", "turn_number",
+                                "running", "_next_uid", "card_moves", "tracing")},
 }
 
 

@@ -40,6 +40,15 @@ class Machine:
         self.bottom: dict[int, int] = {}  # main-line uid -> plug below it
         self.base: dict[int, tuple[int, str]] = {}  # plug uid -> (main-line uid, "top"|"bottom")
 
+    def copy(self) -> "Machine":
+        """An independent copy (the uids and the (anchor, side) pairs are immutable values)."""
+        twin = Machine.__new__(Machine)
+        twin.main = list(self.main)
+        twin.top = dict(self.top)
+        twin.bottom = dict(self.bottom)
+        twin.base = dict(self.base)
+        return twin
+
     def cards(self) -> list[int]:
         out = list(self.main)
         out += self.top.values()

@@ -6,12 +6,18 @@ from typing import Callable
 
 from runtime.errors import Halt, Refused
 from runtime.state import GameState
+from runtime.statecopy import counter
 
 from .machine import SIDES, Machine, _socket_codes
 
 NAME = "infernal_contraption"
 
 HAND_LIMIT = 10  # cleanup scraps down to this (I19); the invariant tests check it
+
+
+def _plain(value):
+    """An immutable value (a number, a string, None): the copy holds the same."""
+    return value
 
 
 class Stop(Halt):
@@ -27,6 +33,12 @@ class ICGame(GameState):
     """GameState plus the machines' layout and the turn's bookkeeping."""
 
     SHARED = GameState.SHARED + ("card_info", "socket_codes")  # per compiled game: never changed by play
+    # a Monte Carlo playout copies the game on every candidate move: the machines and the per-uid
+    # tables by hand (their values are immutable), the turn's plain values as they are
+    COPIERS = {"machines": lambda ms: [m.copy() for m in ms], "kind_of": dict, "sock_of": dict,
+               "stats": lambda st: None if st is None else {k: counter(v) for k, v in st.items()},
+               **{name: _plain for name in ("turn", "first_player", "winner", "over", "capped", "step",
+                                            "plays", "refitted", "_eliminating")}}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
