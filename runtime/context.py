@@ -235,6 +235,10 @@ class Ctx:
             return sum(1 for cid in ids if (left[cid] == 0) == empty)
         if sel.category == ZONE:  # "number of cards in each player's hand" counts every such zone
             return sum(len(self.game.zones[z]) for z in self.ref_zones(sel))
+        if sel.category == CARD and not sel.filters:  # "number of cards in your hand": the zones' sizes
+            if sel.place is None:
+                return len(self.game.zones[self.game.zone_key(self.hand_zone(), self.player)])
+            return sum(len(self.game.zones[z]) for z in self.ref_zones(sel.place))
         return len(self.options(sel))
 
     def test(self, sel: Sel) -> bool:

@@ -295,10 +295,11 @@ def _run_on_dask(cfg: SimConfig, progress: Callable[[int], None] | None) -> list
         futures = client.map(play_many, chunks, pure=False)
         by_index: dict[int, dict] = {}
         for fut in as_completed(futures, loop=client.loop):
-            for rec in fut.result():
+            done = fut.result()  # fetched once: each result() call brings the chunk from its worker again
+            for rec in done:
                 by_index[rec["index"]] = rec
             if progress:
-                progress(len(fut.result()))
+                progress(len(done))
     return [by_index[i] for i in range(len(tasks))]
 
 
