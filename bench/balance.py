@@ -6,6 +6,8 @@
 Reports, with the load average beside each figure (the machine is shared: read ratios, not seconds):
 - games per CPU-second of one job, random agents, for each bundled game and the YAML-only
   deck-builder of the tests, and with the flat Monte Carlo bot (mcts:2) in one seat;
+- what running on other processes costs besides the games: starting a pool of two processes, and
+  a game's record sent back (bytes, time to pickle and unpickle);
 - the wall-clock speed-up over one job of ``--jobs 2`` (the standard library's process pool) and of
   a 2-worker Dask ``LocalCluster`` (separate processes), on the same Infernal Contraption run.
 No test asserts on time.
@@ -46,6 +48,29 @@ def wall(cfg) -> float:
     return time.perf_counter() - t
 
 
+def overheads() -> str:
+    """What running on other processes costs besides the games: starting (and stopping) a process
+    pool of two, and sending a game's record back (its pickled size, the time to pickle and unpickle)."""
+    import multiprocessing as mp
+    import pickle
+
+    from runtime.simulate import play_one
+
+    methods = mp.get_all_start_methods()
+    t = time.perf_counter()
+    with mp.get_context("fork" if "fork" in methods else "spawn").Pool(2) as pool:
+        pool.map(abs, [1, 2])
+    start = time.perf_counter() - t
+    records = [play_one(("infernal_contraption", None, 2, 0, i, "random", 200, False)) for i in range(64)]
+    blob = pickle.dumps(records)
+    t = time.perf_counter()
+    for _ in range(20):
+        pickle.loads(pickle.dumps(records))
+    each = (time.perf_counter() - t) / 20 / len(records)
+    return (f"process pool of 2: {start * 1e3:.0f} ms to start and stop; a game's record {len(blob) / len(records):.0f} "
+            f"bytes, {each * 1e6:.0f} µs to pickle and unpickle [{load()}]")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -62,6 +87,7 @@ def main() -> None:
         print(f"  {game:22} random {r:8.1f}   mcts:2 in seat 1 {m:8.2f}   [{load()}]")
     ic = SimConfig("infernal_contraption", games=n_speed)
     simulate(dataclasses.replace(ic, games=4))
+    print(overheads())
     one = wall(ic)
     l1 = load()
     two = wall(dataclasses.replace(ic, jobs=2))
