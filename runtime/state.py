@@ -144,10 +144,11 @@ class GameState:
         instances, where = self.instances, self.where
         uids = []
         uid = self._next_uid
+        new_counter = Counter.__new__  # an empty Counter without Counter.__init__'s update call
         for card_id in card_ids:
             if card_id not in cards:
                 raise RulesError(f"unknown card {card_id!r}")
-            instances[uid] = CardInst(uid, card_id, "front", Counter(), owner, {})
+            instances[uid] = CardInst(uid, card_id, "front", new_counter(Counter), owner, {})
             into.append(uid)
             where[uid] = zone
             uids.append(uid)

@@ -79,8 +79,13 @@ class ICGame(GameState):
 
     def create_many(self, card_ids, zone, owner=None):
         uids = super().create_many(card_ids, zone, owner)
+        instances, info, kind_of, sock_of = self.instances, self.card_info, self.kind_of, self.sock_of
         for uid in uids:
-            self._note_kind(uid)
+            known = info.get(instances[uid].card_id)
+            if known is None:
+                self._note_kind(uid)
+            else:
+                kind_of[uid], sock_of[uid] = known
         return uids
 
     def move_many(self, uids, to):
