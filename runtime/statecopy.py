@@ -50,20 +50,45 @@ def card(i: CardInst) -> CardInst:
     return out
 
 
+def instances(v: dict) -> dict:
+    """``{uid: card(i)}`` for every card instance, in one loop (a copy copies every card: the
+    Assault search and Monte Carlo playouts copy games hundreds of times a turn)."""
+    new, new_counter, plain = object.__new__, Counter.__new__, _PLAIN
+    out = {}
+    for uid, i in v.items():
+        c = new(CardInst)
+        d = c.__dict__
+        d.update(i.__dict__)
+        g = new_counter(Counter)
+        if i.goods:
+            dict.update(g, i.goods)
+        d["goods"] = g
+        p = i.props
+        if not p:
+            d["props"] = {}
+        elif all(type(x) in plain for x in p.values()):
+            d["props"] = dict(p)
+        else:
+            d["props"] = props(p)
+        out[uid] = c
+    return out
+
+
 def _rng(r: random.Random) -> random.Random:
     out = random.Random.__new__(random.Random)  # random.Random() would first seed itself from the OS
     out.setstate(r.getstate())
     return out
 
 
-def _same(value):
+def same(value):
+    """A value the copy holds as it is (a number, a string, None: immutable)."""
     return value
 
 
 _CORE: dict[str, Callable[[Any], Any]] = {
     "zones": lambda v: {z: list(cards) for z, cards in v.items()},
     "where": dict,
-    "instances": lambda v: {u: card(i) for u, i in v.items()},
+    "instances": instances,
     "players": lambda v: [Player(p.index, p.name, counter(p.goods), dict(p.flags), p.out) for p in v],
     "rng": _rng,
     "log": lambda v: [],
@@ -76,7 +101,7 @@ _CORE: dict[str, Callable[[Any], Any]] = {
     "options": dict,      # the game's options: plain values, set at the start
     "set_aside_from": dict,  # uid -> zone key: immutable values
     # numbers, strings, None: the copy holds the same values
-    **{name: _same for name in ("seed", "round", "phase", "turn_player", "starting_player", "turn_number",
+    **{name: same for name in ("seed", "round", "phase", "turn_player", "starting_player", "turn_number",
                                 "running", "_next_uid", "card_moves", "tracing")},
 }
 

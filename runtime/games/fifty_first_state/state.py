@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from runtime.state import GameState
-from runtime.statecopy import copy_state
+from runtime.statecopy import same, copy_state
 
 
 @dataclass
@@ -51,4 +51,5 @@ class FiftyGame(GameState):
 
     def copy(self, agents: dict | None = None) -> "FiftyGame":
         """An independent copy for trials and playouts (no trace; ``agents`` replaces the seats' agents)."""
-        return copy_state(self, {"turn": TurnState.copy, "assault": lambda v: None}, agents)
+        return copy_state(self, {"turn": TurnState.copy, "assault": lambda v: None,
+                                 "gain_to": dict, "start_player": same}, agents)  # seat -> seat: plain values
