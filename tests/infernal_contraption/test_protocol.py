@@ -119,3 +119,50 @@ def test_a_monte_carlo_playout_redraws_the_parts_piles_but_not_the_face_up_scrap
     assert g.zones[("scrap", None)] == before_scrap
     after = g.zones[("parts_pile", 0)]
     assert sorted(after) == sorted(before_pile) and after != before_pile
+
+
+def _a_game_with_a_sabotage_to_play(ic):
+    """A seeded game at a point where the player to act can play a Sabotage into another machine
+    (its label names that machine's owner), found by playing first-legal moves from seed 0 on."""
+    eng = engine_for(ic)
+    for seed in range(40):
+        match = eng.new_match(ic, ["Ann", "Bob"], seed=seed, agents={0: FirstLegal(), 1: FirstLegal()})
+        for _ in range(30):
+            if match.terminal():
+                break
+            legal = match.legal_moves()
+            if any(m.key[0] == "play" and m.key[2] != match.to_act() for m in legal):
+                return match
+            match.apply(legal[0])
+    raise AssertionError("no seeded game reached a Sabotage play")  # pragma: no cover
+
+
+def test_lazy_labels_are_those_of_the_moment_they_were_listed(ic):
+    """Move labels are made only when read (protocol.Move.lazy); a label read after the game moved
+    on still says what it said when listed (the seat to act then, not the seat to act now)."""
+    match = _a_game_with_a_sabotage_to_play(ic)
+    g, eng = match.game, match.game.engine
+    seat = match.to_act()
+    listed = match.legal_moves()
+    eager = [eng.move_label(g, m.key) for m in listed]
+    assert any(" in " in label and "'s machine" in label for label in eager)
+    match.apply(next(m for m in listed if m.key[0] == "end"))  # the turn passes on
+    assert match.terminal() or match.to_act() != seat
+    assert [m.label for m in listed] == eager
+    assert [Move(m.label, m.key) for m in listed] == listed  # equal to the eager moves, by key and label
+
+
+def test_listed_moves_follow_every_card_move(ic):
+    """The Match keeps the moves it listed only while no card moved and the turn's bookkeeping
+    stands: a card leaving the hand (by any verb, here GameState.move) is no longer listed, and a
+    move listed before it left is refused."""
+    match = _a_game_with_a_sabotage_to_play(ic)
+    g = match.game
+    before = match.legal_moves()
+    assert match.legal_moves() == before  # nothing changed: the same moves
+    gone = next(m for m in before if m.key[0] == "play").key[1]
+    g.move(gone, ("scrap", None))
+    after = match.legal_moves()
+    assert not any(m.key[0] == "play" and m.key[1] == gone for m in after)
+    with pytest.raises(Refused):
+        match.apply(next(m for m in before if m.key[0] == "play" and m.key[1] == gone))

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from runtime.state import GameState
-from runtime.statecopy import same, copy_state
+from runtime.statecopy import copy_state, same
 
 
 @dataclass

@@ -14,8 +14,9 @@ from .state import ICGame
 class ICMatch:
     """One game of Infernal Contraption behind the game protocol: it wraps the engine's own
     ``legal_moves`` and ``apply`` (the rules are the engine's; nothing is decided here). A move's
-    key is the engine's move itself (a named tuple, runtime/games/infernal_contraption/moves.py). ``turn_cap`` (optional; the simulator keeps its own): a
-    game still running when more turns than that have begun ends without a winner."""
+    key is the engine's move itself (a named tuple, moves.py). ``turn_cap`` (optional; the
+    simulator keeps its own): a game still running when more turns than that have begun ends
+    without a winner."""
 
     def __init__(self, game: ICGame, turn_cap: int | None = None):
         self.game = game
