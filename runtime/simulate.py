@@ -169,6 +169,19 @@ def _tableau_by_player(eng, g, players: int) -> list[list[str]]:
 _EFFECT_KINDS = (("played", "played_by"), ("drawn", "drawn_by"), ("tableau", "tableau_by"))
 
 
+def _holdings(records: list[dict], players: int):
+    """Per kind some game recorded (an engine that publishes no such events has none to compare):
+    (kind, games), each game a list of its player-games as (won, card id -> copies held)."""
+    for kind, key in _EFFECT_KINDS:
+        if not any(any(r.get(key) or ()) for r in records):
+            continue
+        games = []
+        for r in records:
+            winners = set(r["winners"])
+            games.append([(p in winners, Counter(cards)) for p, cards in enumerate(r.get(key) or [[]] * players)])
+        yield kind, games
+
+
 def card_effects(records: list[dict], players: int, card_ids) -> dict:
     """Per card and per kind ("played", "drawn", "tableau": in the final tableau): the win rate of the
     player-games in which the player played (drew, ended with) the card against those in which it
@@ -178,18 +191,14 @@ def card_effects(records: list[dict], players: int, card_ids) -> dict:
 
     out: dict = {}
     n = len(records) * players  # every player-game is on one side of each comparison
-    for kind, key in _EFFECT_KINDS:
-        if not any(any(r.get(key) or ()) for r in records):
-            continue  # this engine publishes no such events: nothing to compare
+    for kind, games in _holdings(records, players):
         with_n: Counter = Counter()
         with_k: Counter = Counter()
         wins = 0
-        for r in records:
-            winners = set(r["winners"])
-            for p, cards in enumerate(r.get(key) or [[]] * players):
-                won = p in winners
+        for game in games:
+            for won, held in game:
                 wins += won
-                for cid in set(cards):
+                for cid in held:
                     with_n[cid] += 1
                     with_k[cid] += won
         out[kind] = {cid: effect(with_k[cid], with_n[cid], wins - with_k[cid], n - with_n[cid])
@@ -211,34 +220,36 @@ def copy_effects(records: list[dict], players: int, copies: dict[str, int]) -> d
     if not multi:
         return out
     n_games = len(records)
-    for kind, key in _EFFECT_KINDS:
-        if not any(any(r.get(key) or ()) for r in records):
-            continue
-        by_count: dict[str, Counter] = {cid: Counter() for cid in multi}  # copies held -> player-games
+    for kind, games in _holdings(records, players):
+        # copies held (1 …) -> player-games and their wins; the player-games with none are the rest
+        by_count: dict[str, Counter] = {cid: Counter() for cid in multi}
         won_by_count: dict[str, Counter] = {cid: Counter() for cid in multi}
         copy_games: Counter = Counter()  # copies of the card that some player had, summed over games
-        for r in records:
-            winners = set(r["winners"])
+        wins = 0
+        for game in games:
             in_game: Counter = Counter()
-            for p, cards in enumerate(r.get(key) or [[]] * players):
-                held = Counter(c for c in cards if c in multi)
-                in_game.update(held)
-                for cid in multi:
-                    m = min(held[cid], multi[cid])
-                    by_count[cid][m] += 1
-                    won_by_count[cid][m] += p in winners
+            for won, held in game:
+                wins += won
+                for cid, m in held.items():
+                    if cid in multi:
+                        m = min(m, multi[cid])
+                        in_game[cid] += m
+                        by_count[cid][m] += 1
+                        won_by_count[cid][m] += won
             for cid, m in in_game.items():
                 copy_games[cid] += min(m, multi[cid])  # a copy that changed hands counts once
         per_card = {}
         for cid, c in multi.items():
-            counts, wins = by_count[cid], won_by_count[cid]
-            if not any(counts[m] for m in range(1, c + 1)):
+            counts, won = by_count[cid], won_by_count[cid]
+            if not counts:
                 continue  # no player ever had a copy: nothing to say per copy
+            counts[0] = n_games * players - sum(counts.values())
+            won[0] = wins - sum(won.values())
             two_n = sum(counts[m] for m in range(2, c + 1))
-            two_k = sum(wins[m] for m in range(2, c + 1))
+            two_k = sum(won[m] for m in range(2, c + 1))
             per_card[cid] = {"copies": c,
-                             "by_copies": {str(m): rate(wins[m], counts[m]) for m in range(c + 1)},
-                             "more_than_one": effect(two_k, two_n, wins[1], counts[1]),
+                             "by_copies": {str(m): rate(won[m], counts[m]) for m in range(c + 1)},
+                             "more_than_one": effect(two_k, two_n, won[1], counts[1]),
                              "per_copy": rate(copy_games[cid], c * n_games)}
         if per_card:
             out[kind] = per_card
