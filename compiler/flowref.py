@@ -36,52 +36,51 @@ def _title(key: str) -> str:
     return key.replace("_", " ").capitalize()
 
 
+def _mark(spec) -> dict:
+    """A rule's stand-in note and note, as a FlowLine takes them."""
+    si = (spec or {}).get("stand_in") if isinstance(spec, dict) else None
+    return {"stand_in": si["note"] if isinstance(si, dict) else "", "note": (spec or {}).get("note") or ""}
+
+
+def _who(step: dict, default: str) -> str:
+    return {"each player": "each player", "starting player": "the Starting Player",
+            "turn player": "the player whose turn it is"}[step.get("for", default)]
+
+
+def _quantity(english: Callable[[str, str], str], text: str) -> str:
+    # a quantity is compiled as "x is …"; its English reads "X is the …": the reference shows the "the …"
+    marked = english(f"x is {text}", "effect")
+    return marked[5:].rstrip(".") if marked.startswith("X is ") else marked
+
+
 def flow_view(data: dict, english: Callable[[str, str], str], card_name: Callable[[str], str],
               zone_name: Callable[[str], str]) -> list[FlowSection]:
     """``english(text, kind)``: the reference's English for an effect ("effect") or a condition.
     Then game.yaml's ``bots`` (any game, with a flow or not): what the bundled bots weigh."""
     flow = data.get("flow")
     bots = data.get("bots") if isinstance(data.get("bots"), dict) else {}
-    if not isinstance(flow, dict):
-        flow = None
-
-    def mark(spec) -> dict:
-        si = (spec or {}).get("stand_in") if isinstance(spec, dict) else None
-        return {"stand_in": si["note"] if isinstance(si, dict) else "", "note": (spec or {}).get("note") or ""}
-
-    def quantity(text: str) -> str:
-        # a quantity is compiled as "x is …"; its English reads "X is the …": the reference shows the "the …"
-        marked = english(f"x is {text}", "effect")
-        return marked[5:].rstrip(".") if marked.startswith("X is ") else marked
-
-    def who(step: dict, default: str) -> str:
-        return {"each player": "each player", "starting player": "the Starting Player",
-                "turn player": "the player whose turn it is"}[step.get("for", default)]
-
-    sections: list[FlowSection] = []
-    if flow is not None:
-        _flow_sections(data, flow, sections, english, card_name, zone_name, mark, quantity, who)
+    sections = _flow_sections(data, flow, english, card_name, zone_name) if isinstance(flow, dict) else []
     if bots.get("greedy"):
         sections.append(FlowSection("Bots", [FlowLine(
             "The greedy bot takes the move after which this is highest for its player (and the Monte Carlo "
-            "bot judges a playout it cuts short by it): " + quantity(bots["greedy"]), **mark(bots))]))
+            "bot judges a playout it cuts short by it): " + _quantity(english, bots["greedy"]), **_mark(bots))]))
     return sections
 
 
-def _flow_sections(data: dict, flow: dict, sections: list, english, card_name, zone_name, mark, quantity,
-                   who) -> None:
+def _flow_sections(data: dict, flow: dict, english, card_name, zone_name) -> list[FlowSection]:
     """The flow's own sections, in order: setup, turn order, the round, the actions, the end, the scoring."""
+    sections: list[FlowSection] = []
     setup = []
     for step in flow.get("setup") or []:
         if "effect" in step:
-            setup.append(FlowLine(f"For {who(step, 'each player')}", english(step["effect"], "effect"), **mark(step)))
+            setup.append(FlowLine(f"For {_who(step, 'each player')}", english(step["effect"], "effect"), **_mark(step)))
         elif "shuffle" in step:
-            setup.append(FlowLine(f"Shuffle the {zone_name(step['shuffle'])}", **mark(step)))
+            setup.append(FlowLine(f"Shuffle the {zone_name(step['shuffle'])}", **_mark(step)))
         else:
             made = step["create"]
             what = ("every card (as many copies as each card's count)" if made == "all"
                     else ", ".join(f"{n} {card_name(cid)}" for cid, n in made.items()))
-            setup.append(FlowLine(f"Put {what} into the {zone_name(step['into'])}", **mark(step)))
+            setup.append(FlowLine(f"Put {what} into the {zone_name(step['into'])}", **_mark(step)))
     seats = flow.get("players") or {}
     if seats:
         setup.insert(0, FlowLine(f"For {seats.get('min', 1)} to {seats.get('max', 'any number of')} players"))
@@ -91,15 +90,15 @@ def _flow_sections(data: dict, flow: dict, sections: list, english, card_name, z
     order = [FlowLine("The first Starting Player is " + ("chosen at random" if flow.get("first_player") == "random"
                                                           else "the player in seat 1")),
              FlowLine("The Starting Player " + ("passes to the next player in turn order at the end of each round"
-                                                if sp.get("passes") == "each round" else "never changes"), **mark(sp))]
+                                                if sp.get("passes") == "each round" else "never changes"), **_mark(sp))]
     sections.append(FlowSection("Turn order", order))
     actions = flow.get("actions") or {}
 
     def phase_lines(phase: dict, depth: int, in_turn: bool) -> list[FlowLine]:
-        out = [FlowLine(phase.get("name") or _title(phase["id"]), depth=depth, **mark(phase))]
+        out = [FlowLine(phase.get("name") or _title(phase["id"]), depth=depth, **_mark(phase))]
         for step in phase.get("steps") or []:
-            out.append(FlowLine(f"For {who(step, 'turn player' if in_turn else 'each player')}",
-                                english(step["effect"], "effect"), depth + 1, **mark(step)))
+            out.append(FlowLine(f"For {_who(step, 'turn player' if in_turn else 'each player')}",
+                                english(step["effect"], "effect"), depth + 1, **_mark(step)))
         if phase.get("actions"):
             names = ", ".join(actions[a].get("name") or _title(a) for a in phase["actions"] if a in actions)
             how = ("the player whose turn it is takes actions until passing" if in_turn
@@ -133,7 +132,7 @@ def _flow_sections(data: dict, flow: dict, sections: list, english, card_name, z
         if a.get("requires"):
             extra.append("only if: " + english(a["requires"], "condition"))
         label = (a.get("name") or _title(aid)) + (f" ({'; '.join(extra)})" if extra else "")
-        act_lines.append(FlowLine(label, english(a["effect"], "effect"), **mark(a)))
+        act_lines.append(FlowLine(label, english(a["effect"], "effect"), **_mark(a)))
     if act_lines:
         act_lines.append(FlowLine("Pass: ends the phase for that player (a player with no action open passes)."))
         sections.append(FlowSection("Actions", act_lines))
@@ -143,22 +142,23 @@ def _flow_sections(data: dict, flow: dict, sections: list, english, card_name, z
         check = ("after each turn and at the end of each round" if end.get("check") == "after each turn"
                  else "at the end of each round")
         end_lines.append(FlowLine(f"Checked {check}, for every player: the game ends when",
-                                  english(end["when"], "condition"), **mark(end)))
+                                  english(end["when"], "condition"), **_mark(end)))
     if end.get("rounds"):
         end_lines.append(FlowLine(f"The game ends after round {end['rounds']} at the latest",
-                                  **(mark(end) if not end.get("when") else {})))
+                                  **(_mark(end) if not end.get("when") else {})))
     if end_lines:
         sections.append(FlowSection("End of the game", end_lines))
     score = flow.get("score") or {}
-    score_lines = [FlowLine(f"For {who(s, 'each player')}", english(s["effect"], "effect"), **mark(s))
+    score_lines = [FlowLine(f"For {_who(s, 'each player')}", english(s["effect"], "effect"), **_mark(s))
                    for s in score.get("final") or []]
-    score_lines.append(FlowLine("The winner has the most of: " + quantity(score["points"]), **mark(score)))
+    score_lines.append(FlowLine("The winner has the most of: " + _quantity(english, score["points"]), **_mark(score)))
     for tb in score.get("tie_breaks") or []:
         (how, text), = tb.items()
         score_lines.append(FlowLine(f"A tie goes to the player with the {'most' if how == 'most' else 'fewest'} of: "
-                                    + quantity(text), depth=1))
+                                    + _quantity(english, text), depth=1))
     score_lines.append(FlowLine("A tie left after that is shared.", depth=1))
     sections.append(FlowSection("Scoring and the winner", score_lines))
+    return sections
 
 
 def stand_in_view(game_data: dict, modules: list[tuple[dict, list[dict]]]) -> list[dict]:
