@@ -20,7 +20,6 @@ import copy
 import random
 import re
 import shutil
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

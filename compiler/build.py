@@ -24,7 +24,7 @@ from . import ast as A
 from .cache import CardEntry
 from .check import Checker
 from .codegen import HEADER, CardPiece, Function, ModuleWriter, UnsafeValue, card_entry, comment, identifier, literal, make_body
-from .diagnostics import Diagnostics, display_path
+from .diagnostics import Diagnostics, did_you_mean, display_path
 from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, table_source
 from .loader import Document, load_file, path_text
 from .parser import parse_effect
@@ -181,12 +181,8 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         diags.error("E401", f"game id '{vocab.game}' must match its folder name '{game_dir.name}'",
                     file=gdoc.file, line=line, column=col, source_line=src)
         return None
-    from runtime.engine import ENGINES
-
     if vocab.engine not in ENGINES:
         line, col, src = gdoc.where(("engine",))
-        from .diagnostics import did_you_mean
-
         diags.error("E201", f"unknown engine '{vocab.engine}'", file=gdoc.file, line=line, column=col,
                     source_line=src, hint=did_you_mean(vocab.engine, ENGINES))
         return None
@@ -194,8 +190,6 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     for tname, tspec in sorted((gdoc.data.get("things") or {}).items()):
         ef = (tspec or {}).get("engine_filter")
         if ef is not None and ef not in engine.thing_filters:
-            from .diagnostics import did_you_mean
-
             line, col, src = gdoc.where(("things", tname, "engine_filter"))
             diags.error("E201", f"the '{vocab.engine}' engine has no thing filter '{ef}'", file=gdoc.file,
                         line=line, column=col, source_line=src, hint=did_you_mean(ef, engine.thing_filters))
