@@ -32,7 +32,7 @@ from runtime.engine import engine_of
 from runtime.verbs import verbs_for
 
 from .. import ast as A
-from ..build import GAME_FILE, Unique
+from ..build import _PREFIX, GAME_FILE, Unique
 from ..check import Checker
 from ..diagnostics import Diagnostic, Diagnostics, did_you_mean, display_path
 from ..flow import FlowCompiler, check_quantity, check_reshuffle
@@ -489,8 +489,8 @@ def problems_of(ctx: GameContext, text: str, slot_kind: str, has_card: bool, car
     effect, problem = parse_effect(prefix + text)
     if problem is not None:
         found = [(problem.code, problem.message, A.Span(problem.offset, problem.offset + problem.length))]
-    elif slot_kind == "quantity" and check_quantity(effect):
-        found = [("E311", check_quantity(effect), A.Span(len(prefix), len(prefix) + len(text)))]
+    elif slot_kind == "quantity" and (wrong := check_quantity(effect)):
+        found = [("E311", wrong, A.Span(len(prefix), len(prefix) + len(text)))]
     else:
         found = []
         checker = ctx.checker
@@ -500,11 +500,6 @@ def problems_of(ctx: GameContext, text: str, slot_kind: str, has_card: bool, car
                       has_card=has_card)
     ctx.memo[key] = found
     return found
-
-
-# a condition is read as "requires …", a quantity (the flow's scores, bots.greedy) as "x is …"
-# (compiler/build.py's _PREFIX)
-_PREFIX = {"condition": "requires ", "quantity": "x is "}
 
 
 def check_game_texts(ctx: GameContext, card_ids: frozenset) -> list[Diagnostic]:
