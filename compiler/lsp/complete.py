@@ -20,6 +20,7 @@ from lark.exceptions import LarkError
 
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
 
+from ..build import _PREFIX as SLOT_PREFIX
 from ..vocabulary import COMMON_FIELDS, Vocabulary
 
 CATEGORY_WORDS = {GOOD: "Good", THING: "thing", ZONE: "zone", PLAYER: "player", PHASE: "phase", ICON: "icon",
@@ -76,7 +77,7 @@ def effect_completions(text: str, offset: int, vocab: Vocabulary, verbs: dict, s
     prefix = _PREFIX.search(before).group()
     start = offset - len(prefix)
     head = before[:start]
-    parsed = ("requires " if slot_kind == "condition" else "") + head
+    parsed = SLOT_PREFIX.get(slot_kind, "") + head
     accepts = accepted(parsed)
     bound = bound_names(head, slot_kind)
     if accepts is None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, ZONE
 
+from ..build import _PREFIX
 from ..diagnostics import Diagnostics
 from ..loader import Document
 from ..vocabulary import Vocabulary
@@ -177,7 +178,7 @@ def effect_summary(ctx: GameContext, text: str, slot_kind: str, has_card: bool, 
     if problems:
         n = len(problems)
         return f"This effect has {n} error{'s' if n != 1 else ''} (see the diagnostics): no English or Python yet."
-    effect, _ = parse_effect(("requires " if slot_kind == "condition" else "") + text)
+    effect, _ = parse_effect(_PREFIX.get(slot_kind, "") + text)
     ctx.checker.card_ids = card_ids
     checked = ctx.checker.check(effect, lambda *args: None, kind=slot_kind, has_card=has_card)
     mw = ModuleWriter("<hover>")
