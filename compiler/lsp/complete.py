@@ -61,7 +61,7 @@ def _literals() -> dict[str, str]:
     return grammar_literals()
 
 
-def bound_names(before: str, slot_kind: str = "effect") -> list[str]:
+def bound_names(before: str) -> list[str]:
     """Names the text binds before the cursor ("as c"), and "it" inside a for each without one."""
     names = re.findall(r"\bas\s+([a-z][a-z0-9_]*)", before)
     if re.search(r"\bfor\s+each\b", before) and "it" not in names:
@@ -79,7 +79,7 @@ def effect_completions(text: str, offset: int, vocab: Vocabulary, verbs: dict, s
     head = before[:start]
     parsed = SLOT_PREFIX.get(slot_kind, "") + head
     accepts = accepted(parsed)
-    bound = bound_names(head, slot_kind)
+    bound = bound_names(head)
     if accepts is None:
         return start, _all_names(vocab, verbs, bound)
     items: list[Item] = []

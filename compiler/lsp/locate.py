@@ -77,12 +77,6 @@ def _unit_offsets(value: str, written: list) -> list[int]:
     return out
 
 
-def file_position(doc: Document, path: tuple, offset: int) -> tuple[int, int]:
-    """0-based (line, column) in the file of ``offset`` inside the scalar at ``path``."""
-    line, col, _ = doc.where(path, offset)
-    return line - 1, col - 1
-
-
 # --- effect texts ---------------------------------------------------------------------------------
 
 
@@ -124,8 +118,7 @@ def effect_at(doc: Document, vocab: Vocabulary, line: int, col: int) -> EffectAt
         if t is not None and t[4] is None and t[2] == line and t[3] <= col and not src[t[3]:col].strip(" "):
             padded = text + " " * (col - t[3])
             return EffectAt(path, padded, kind, card, len(padded))
-    empty = empty_slot_at(doc, vocab, line, col)
-    return empty
+    return empty_slot_at(doc, vocab, line, col)
 
 
 def empty_slot_at(doc: Document, vocab: Vocabulary, line: int, col: int) -> EffectAt | None:
