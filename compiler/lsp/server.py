@@ -102,19 +102,21 @@ class CardwrightServer(LanguageServer):
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics,
                                                                              version=version))
 
+    def cancel_pending(self, path: Path) -> None:
+        """Drop the debounced check still waiting for ``path``, if any."""
+        handle = self.pending.pop(path, None)
+        if handle is not None:
+            handle.cancel()
+
     def refresh(self, path: Path) -> None:
         """Check and publish a file and the open files that depend on it."""
-        handle = self.pending.pop(path, None)
-        if handle is not None:  # a debounced check still waiting: this one does its work
-            handle.cancel()
+        self.cancel_pending(path)  # a debounced check still waiting: this one does its work
         self.publish(path)
         for dep in self.project.dependents(path):
             self.publish(dep)
 
     def schedule(self, path: Path) -> None:
-        handle = self.pending.pop(path, None)
-        if handle is not None:
-            handle.cancel()
+        self.cancel_pending(path)
         loop = asyncio.get_event_loop()
         self.pending[path] = loop.call_later(self.debounce, guarded(lambda: self.refresh(path)))
 
@@ -137,6 +139,12 @@ class CardwrightServer(LanguageServer):
             return
         if game_schema_path(game_dir.parent, ctx.vocab.game).is_file():
             write_game_schema(game_dir.parent, ctx.gdoc.data)
+
+    def sync(self, uri: str) -> Path:
+        """Hand the project the text the workspace now holds for ``uri`` (after a change or a save)."""
+        path = self.path_of(uri)
+        self.project.set_text(path, self.workspace.get_text_document(uri).source)
+        return path
 
     def current(self, path: Path):
         """The check of the buffer as it is now (a pending debounced check is done at once)."""
@@ -215,16 +223,13 @@ def did_open(ls: CardwrightServer, params: types.DidOpenTextDocumentParams):
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 @guarded
 def did_change(ls: CardwrightServer, params: types.DidChangeTextDocumentParams):
-    path = ls.path_of(params.text_document.uri)
-    ls.project.set_text(path, ls.workspace.get_text_document(params.text_document.uri).source)
-    ls.schedule(path)
+    ls.schedule(ls.sync(params.text_document.uri))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 @guarded
 def did_save(ls: CardwrightServer, params: types.DidSaveTextDocumentParams):
-    path = ls.path_of(params.text_document.uri)
-    ls.project.set_text(path, ls.workspace.get_text_document(params.text_document.uri).source)
+    path = ls.sync(params.text_document.uri)
     if file_kind(path) == "game":  # before the diagnostics go out: a client sees both together
         ls.update_schema(path.parent)
     ls.refresh(path)
@@ -234,9 +239,7 @@ def did_save(ls: CardwrightServer, params: types.DidSaveTextDocumentParams):
 @guarded
 def did_close(ls: CardwrightServer, params: types.DidCloseTextDocumentParams):
     path = ls.path_of(params.text_document.uri)
-    handle = ls.pending.pop(path, None)
-    if handle is not None:
-        handle.cancel()
+    ls.cancel_pending(path)
     ls.project.close(path)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
     for dep in ls.project.dependents(path):
