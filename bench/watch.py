@@ -184,10 +184,15 @@ def main() -> None:
         "fix_save_median_s": round(statistics.median(fixes), 3),
         "python": platform.python_version(), "cpus": os.cpu_count(),
     }
+    write_results(f"watch_{args.cards}_{args.modules}", figures)
+
+
+def write_results(name: str, figures: dict) -> None:
+    """Print the figures and keep them as bench/results/<name>.json (gitignored)."""
     print(json.dumps(figures, indent=2))
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"watch_{args.cards}_{args.modules}.json").write_text(json.dumps(figures, indent=2), encoding="utf-8")
+    (out / f"{name}.json").write_text(json.dumps(figures, indent=2), encoding="utf-8")
 
 
 if __name__ == "__main__":
