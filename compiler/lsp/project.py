@@ -36,8 +36,8 @@ class Project:
         self.modules: dict[Path, ModuleChecker] = {}
         self.checked: dict[Path, Checked] = {}
         self.last_loaded: dict[Path, Document] = {}  # the last text of each file that loaded as YAML
-        self._ids: dict[Path, tuple] = {}
-        self._disk: dict[Path, tuple] = {}  # path -> ((mtime, size, inode), text) of files read from disk  # module path -> (its text or disk stamp, its card ids)
+        self._ids: dict[Path, tuple] = {}  # module path -> (its text or disk stamp, its card ids)
+        self._disk: dict[Path, tuple] = {}  # path -> ((mtime, size, inode), text) of files read from disk
 
     # --- buffers -----------------------------------------------------------------------------
     def set_text(self, path: Path, text: str) -> None:
