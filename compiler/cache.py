@@ -31,7 +31,7 @@ import json
 import stat
 import os
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .diagnostics import Diagnostic
@@ -71,13 +71,10 @@ class Entry:
     effects: int
     module: str  # the module's stem (its name in the game package)
 
-    @property
+    @cached_property
     def id_map(self) -> dict:
         """The card ids as a mapping (made once: the duplicate check runs against it every build)."""
-        found = self.__dict__.get("_id_map")
-        if found is None:
-            found = self.__dict__["_id_map"] = dict(self.ids)
-        return found
+        return dict(self.ids)
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "diags": [asdict(d) for d in self.diags], "output": self.output,
@@ -120,7 +117,6 @@ class CardCache:
     modules: dict = field(default_factory=dict)  # file (rel) -> {key: CardEntry}
     memo: dict = field(default_factory=dict)  # the build's check memo (compiler.build._Memo per text)
     reused: int = 0
-    compiled: int = 0
 
     @staticmethod
     def key(doc, i: int, card: dict) -> tuple:
