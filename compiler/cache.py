@@ -188,12 +188,9 @@ class ModuleCache:
     def cards_for(self, game_file: Path, game: str) -> CardCache | None:
         """The per-card cache of a game, emptied if its game.yaml or the compiler changed."""
         try:
-            gkey = str(game_file)
-            if gkey not in self._game_hash:
-                self._game_hash[gkey] = self._file_hash(game_file)
+            version = (compiler_version(), self._game_digest(game_file))
         except OSError:
             return None
-        version = (compiler_version(), self._game_hash[gkey])
         cc = self.cards.get(game)
         if cc is None or cc.version != version:
             cc = self.cards[game] = CardCache(version)
@@ -205,10 +202,14 @@ class ModuleCache:
 
     # --- keys -----------------------------------------------------------------------------------
     def key(self, path: Path, game_file: Path, rel: str, shown: str) -> str:
+        return _digest(compiler_version(), self._game_digest(game_file), self._file_hash(path), rel, shown)
+
+    def _game_digest(self, game_file: Path) -> str:
+        """A game.yaml's hash, looked up once per build (``begin_build`` forgets it)."""
         gkey = str(game_file)
         if gkey not in self._game_hash:
             self._game_hash[gkey] = self._file_hash(game_file)  # never blocks: a FIFO is refused
-        return _digest(compiler_version(), self._game_hash[gkey], self._file_hash(path), rel, shown)
+        return self._game_hash[gkey]
 
     def _file_hash(self, path: Path) -> str:
         """The hash of a file's bytes, re-read only when its size or modification time changed."""
