@@ -335,8 +335,8 @@ def hover(ls: CardwrightServer, params: types.HoverParams):
     doc = checked.doc
     eff = effect_at(doc, ctx.vocab, line, col) if checked.kind == "module" else None
     if eff is not None:
-        ids = frozenset(navigate.card_declarations(ls.project, game_dir))
-        text = navigate.hover_effect(ctx, eff, _checker_ids(ls, path, ctx) or ids)
+        ids = _checker_ids(ls, path, ctx) or frozenset(navigate.card_declarations(ls.project, game_dir))
+        text = navigate.hover_effect(ctx, eff, ids)
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
     spot = spot_at(doc, line, col)
     cards = navigate.card_declarations(ls.project, game_dir)
@@ -384,7 +384,6 @@ def definition(ls: CardwrightServer, params: types.DefinitionParams):
         return None
     doc = checked.doc
     game_file = game_dir / "game.yaml"
-    spot = spot_at(doc, line, col)
     eff = effect_at(doc, ctx.vocab, line, col) if checked.kind == "module" else None
     if eff is not None:
         cards = navigate.card_declarations(ls.project, game_dir)
@@ -401,6 +400,7 @@ def definition(ls: CardwrightServer, params: types.DefinitionParams):
                 if at is not None:
                     return _location(ls, navigate.Place(game_file, at[0], at[1], at[1] + at[2]))
         return None
+    spot = spot_at(doc, line, col)  # only off an effect text (effect_at looks the spot up for itself)
     if spot is not None and not spot.is_key and isinstance(spot.value, str):
         if spot.path[-1:] == ("kind",):
             at = navigate.kind_declaration(ctx, spot.value)
