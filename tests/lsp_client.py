@@ -78,21 +78,19 @@ class Session:
             path = Path(to_fs_path(uri))
             self.open(path, text)
             return list(self.diagnostics.get(uri, []))
-        self.versions[uri] += 1
-        seen = self.published.get(uri, 0)
-        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
-            types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
-            [types.TextDocumentContentChangeWholeDocument(text=text)]))
-        return self.wait_for(uri, seen)
+        return self._did_change(uri, types.TextDocumentContentChangeWholeDocument(text=text))
 
     def edit(self, uri: str, line: int, start: int, end: int, new: str) -> list[types.Diagnostic]:
         """An incremental change of one range, as editors send while typing."""
+        rng = types.Range(types.Position(line, start), types.Position(line, end))
+        return self._did_change(uri, types.TextDocumentContentChangePartial(range=rng, text=new))
+
+    def _did_change(self, uri: str, change) -> list[types.Diagnostic]:
+        """Send one change as the document's next version; the diagnostics published after it."""
         self.versions[uri] += 1
         seen = self.published.get(uri, 0)
-        rng = types.Range(types.Position(line, start), types.Position(line, end))
         self.client.text_document_did_change(types.DidChangeTextDocumentParams(
-            types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]),
-            [types.TextDocumentContentChangePartial(range=rng, text=new)]))
+            types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri]), [change]))
         return self.wait_for(uri, seen)
 
     def save(self, uri: str) -> list[types.Diagnostic]:
