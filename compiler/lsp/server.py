@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 import traceback
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from ..diagnostics import Diagnostic
 from . import complete, navigate
 from .checking import file_kind
-from .locate import effect_at, spot_at
+from .locate import EffectAt, effect_at, offset_at, spot_at, word_at
 from .project import Project
 
 log = logging.getLogger(__name__)
@@ -277,10 +278,6 @@ def completion(ls: CardwrightServer, params: types.CompletionParams):
 def _effect_on_line(ctx, line_text: str, col: int):
     """While the YAML does not load (a half-typed line), an effect slot is still recognised on the
     cursor's line: ``<slot>: <text>`` with the key a slot of some card kind."""
-    import re
-
-    from .locate import EffectAt
-
     m = re.match(r"^\s*(?:- +)?([a-z_][a-z0-9_]*): +(['\"]?)", line_text)
     if m is None or col < m.end():
         return None
@@ -418,8 +415,6 @@ def _names_a_card(kind: str, path: tuple) -> bool:
 
 
 def _word(text: str, offset: int) -> str:
-    from .locate import word_at
-
     span = word_at(text.lower(), offset)
     return text.lower()[span[0]:span[1]] if span else ""
 
@@ -445,8 +440,6 @@ def references(ls: CardwrightServer, params: types.ReferenceParams):
         if spot.value in cards and _names_a_card(checked.kind, spot.path):
             card_id = spot.value
         elif "other than" in spot.value.lower():  # "… other than oil_rig" in an effect text
-            from .locate import offset_at
-
             word = _word(spot.value, offset_at(doc, spot, line, col))
             card_id = word if word in cards else None
     if card_id is None:
