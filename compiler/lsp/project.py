@@ -145,13 +145,14 @@ class Project:
         if text is None:
             return Checked("module", diags.sorted())
         ctx = self.context(game_dir)
-        clash = self._name_clash(path)
+        modules = self.modules_of(game_dir)  # one look at the folder for both passes below
+        clash = self._name_clash(path, modules)
         if clash is not None:
             return Checked("module", [clash])
         checker = self.modules.get(path)
         if checker is None:
             checker = self.modules[path] = ModuleChecker(path)
-        result: ModuleResult = checker.check(text, ctx, self.earlier_ids(path, ctx) if ctx.usable else {})
+        result: ModuleResult = checker.check(text, ctx, self.earlier_ids(path, modules) if ctx.usable else {})
         out = list(result.diagnostics)
         if not ctx.usable:
             # a note, not a finding of validate: it has no code of its own
@@ -159,10 +160,11 @@ class Project:
                                   "it is fixed", file=display_path(path), line=1, column=1, severity="information"))
         return Checked("module", out, result.doc, result.mode)
 
-    def _name_clash(self, path: Path) -> Diagnostic | None:
-        """E503 as compiler/build.py gives it: a module whose Python name an earlier file already has."""
+    def _name_clash(self, path: Path, modules: list[Path]) -> Diagnostic | None:
+        """E503 as compiler/build.py gives it: a module whose Python name an earlier file already has
+        (``modules``: the game's, from ``modules_of``)."""
         first: dict[str, Path] = {}
-        for p in self.modules_of(path.parent):
+        for p in modules:
             first.setdefault(identifier(p.stem), p)
         winner = first.get(identifier(path.stem))
         if winner is not None and winner != path:
@@ -171,11 +173,12 @@ class Project:
                               line=1, column=1)
         return None
 
-    def earlier_ids(self, path: Path, ctx: GameContext) -> dict[str, str]:
-        """Card id -> "file:line" of every module built before ``path`` (the first place wins)."""
+    def earlier_ids(self, path: Path, modules: list[Path]) -> dict[str, str]:
+        """Card id -> "file:line" of every module of ``modules`` (the game's, from ``modules_of``)
+        built before ``path`` (the first place wins)."""
         seen: dict[str, str] = {}
         names: set[str] = set()
-        for p in self.modules_of(path.parent):
+        for p in modules:
             if p == path:
                 break
             if identifier(p.stem) in names:
