@@ -159,6 +159,32 @@ def _package_init() -> str:
     return HEADER.format(source="the data folder") + '"""Compiled games, one package per game."""\n'
 
 
+def check_game_file(gdoc: Document, vocab: Vocabulary, game_dir: Path, diags: Diagnostics,
+                    folder_named: bool = True) -> bool:
+    """The checks of a loaded game.yaml that come before its modules (the build's and the language
+    server's): its game id is its folder's name (``folder_named``: unless the data folder is the
+    game's own), its engine exists, and so do the thing filters it names of that engine. False when
+    the game's modules cannot be checked; an unknown thing filter is reported and they still are."""
+    if folder_named and vocab.game != game_dir.name:
+        line, col, src = gdoc.where(("game",))
+        diags.error("E401", f"game id '{vocab.game}' must match its folder name '{game_dir.name}'",
+                    file=gdoc.file, line=line, column=col, source_line=src)
+        return False
+    if vocab.engine not in ENGINES:
+        line, col, src = gdoc.where(("engine",))
+        diags.error("E201", f"unknown engine '{vocab.engine}'", file=gdoc.file, line=line, column=col,
+                    source_line=src, hint=did_you_mean(vocab.engine, ENGINES))
+        return False
+    engine = ENGINES[vocab.engine]
+    for tname, tspec in sorted((gdoc.data.get("things") or {}).items()):
+        ef = (tspec or {}).get("engine_filter")
+        if ef is not None and ef not in engine.thing_filters:
+            line, col, src = gdoc.where(("things", tname, "engine_filter"))
+            diags.error("E201", f"the '{vocab.engine}' engine has no thing filter '{ef}'", file=gdoc.file,
+                        line=line, column=col, source_line=src, hint=did_you_mean(ef, engine.thing_filters))
+    return True
+
+
 def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _Timer,
                   cache=None, emit: bool = True) -> GameBuild | None:
     diags = result.diags
@@ -176,23 +202,8 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     if vocab is None:
         return None
     gb = GameBuild(vocab.game, vocab)
-    if vocab.game != game_dir.name and game_dir != data_root:
-        line, col, src = gdoc.where(("game",))
-        diags.error("E401", f"game id '{vocab.game}' must match its folder name '{game_dir.name}'",
-                    file=gdoc.file, line=line, column=col, source_line=src)
+    if not check_game_file(gdoc, vocab, game_dir, diags, folder_named=game_dir != data_root):
         return None
-    if vocab.engine not in ENGINES:
-        line, col, src = gdoc.where(("engine",))
-        diags.error("E201", f"unknown engine '{vocab.engine}'", file=gdoc.file, line=line, column=col,
-                    source_line=src, hint=did_you_mean(vocab.engine, ENGINES))
-        return None
-    engine = ENGINES[vocab.engine]
-    for tname, tspec in sorted((gdoc.data.get("things") or {}).items()):
-        ef = (tspec or {}).get("engine_filter")
-        if ef is not None and ef not in engine.thing_filters:
-            line, col, src = gdoc.where(("things", tname, "engine_filter"))
-            diags.error("E201", f"the '{vocab.engine}' engine has no thing filter '{ef}'", file=gdoc.file,
-                        line=line, column=col, source_line=src, hint=did_you_mean(ef, engine.thing_filters))
     check_reshuffle(gdoc, diags)  # the core engine's refill rule (compiler/flow.py)
     checker = gb.checker = Checker(vocab, verbs_for(vocab.engine))
     pieces = cache.cards_for(game_dir / GAME_FILE, vocab.game) if cache is not None else None

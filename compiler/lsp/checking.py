@@ -32,9 +32,9 @@ from runtime.engine import engine_of
 from runtime.verbs import verbs_for
 
 from .. import ast as A
-from ..build import _PREFIX, GAME_FILE, Unique
+from ..build import _PREFIX, GAME_FILE, Unique, check_game_file
 from ..check import Checker
-from ..diagnostics import Diagnostic, Diagnostics, did_you_mean, display_path
+from ..diagnostics import Diagnostic, Diagnostics, display_path
 from ..flow import FlowCompiler, check_quantity, check_reshuffle
 from ..loader import Document, load_text, path_text
 from ..parser import parse_effect
@@ -86,27 +86,9 @@ class GameContext:
         if gdoc is None or not validate(gdoc, "game", self.diags) or not check_names(gdoc, self.diags):
             return
         vocab = self.vocab = Vocabulary.from_data(gdoc.data)
-        # the checks compiler/build.py's _compile_game makes before the modules, in its order
-        if vocab.game != game_dir.name:
-            line, col, src = gdoc.where(("game",))
-            self.diags.error("E401", f"game id '{vocab.game}' must match its folder name '{game_dir.name}'",
-                             file=gdoc.file, line=line, column=col, source_line=src)
+        # the checks compiler/build.py's _compile_game makes before the modules, the same function
+        if not check_game_file(gdoc, vocab, game_dir, self.diags):
             return
-        from runtime.engine import ENGINES
-
-        if vocab.engine not in ENGINES:
-            line, col, src = gdoc.where(("engine",))
-            self.diags.error("E201", f"unknown engine '{vocab.engine}'", file=gdoc.file, line=line, column=col,
-                             source_line=src, hint=did_you_mean(vocab.engine, ENGINES))
-            return
-        engine = ENGINES[vocab.engine]
-        for tname, tspec in sorted((gdoc.data.get("things") or {}).items()):
-            ef = (tspec or {}).get("engine_filter")
-            if ef is not None and ef not in engine.thing_filters:
-                line, col, src = gdoc.where(("things", tname, "engine_filter"))
-                self.diags.error("E201", f"the '{vocab.engine}' engine has no thing filter '{ef}'",
-                                 file=gdoc.file, line=line, column=col, source_line=src,
-                                 hint=did_you_mean(ef, engine.thing_filters))
         self.verbs = verbs_for(vocab.engine)
         self.checker = Checker(vocab, self.verbs)
         self.cschema = prepare_cards(gdoc.data)
