@@ -40,19 +40,10 @@ def props(p: dict) -> dict:
             for k, v in p.items()}
 
 
-def card(i: CardInst) -> CardInst:
-    """A copy of one card instance (its Goods and props its own), without the dataclass __init__."""
-    out = object.__new__(CardInst)
-    d = out.__dict__
-    d.update(i.__dict__)
-    d["goods"] = counter(i.goods)
-    d["props"] = props(i.props)
-    return out
-
-
 def instances(v: dict) -> dict:
-    """``{uid: card(i)}`` for every card instance, in one loop (a copy copies every card: the
-    Assault search and Monte Carlo playouts copy games hundreds of times a turn)."""
+    """A copy of every card instance (its Goods and props its own, made without the dataclass
+    __init__), in one loop: the Assault search and Monte Carlo playouts copy games hundreds of times
+    a turn."""
     new, new_counter, plain = object.__new__, Counter.__new__, _PLAIN
     out = {}
     for uid, i in v.items():
