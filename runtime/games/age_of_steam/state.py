@@ -1,7 +1,8 @@
 """The Moon game state: links of track, cubes, the Sun, the Satellite (and the stand-in turn's progress).
 
 ``MoonGame`` is the engine's ``GameState`` (its ``snapshot`` covers the map state, so "state unchanged"
-means all of it); ``copy()`` is the cheap copy trials and playouts use (runtime/statecopy.py).
+means all of it); its ``COPIERS`` make ``copy()``, the cheap copy trials and playouts use
+(runtime/statecopy.py).
 """
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from dataclasses import dataclass, field
 
 from runtime.hexgrid import HexMap, fmt
 from runtime.state import GameState
-from runtime.statecopy import copy_state
 
 
 @dataclass
@@ -83,9 +83,11 @@ class MoonState:
 
 class MoonGame(GameState):
     """A GameState whose snapshot also covers the map state (so 'state unchanged' means all of it).
-    ``turn_state`` is the stand-in turn's progress when the game is played through (moon_turn.py)."""
+    ``turn_state`` is the stand-in turn's progress when the game is played through (turn.py)."""
 
     moon: MoonState
+    # GameState.copy (runtime/statecopy.py) copies these fields with their own cheap copies
+    COPIERS = {"moon": MoonState.copy, "turn_state": lambda t: t.copy() if t is not None else None}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -95,8 +97,3 @@ class MoonGame(GameState):
         snap = super().snapshot()
         snap["moon"] = self.moon.snapshot()
         return snap
-
-    def copy(self, agents: dict | None = None) -> "MoonGame":
-        """An independent copy for trials and playouts (runtime/statecopy.py)."""
-        return copy_state(self, {"moon": MoonState.copy,
-                                 "turn_state": lambda t: t.copy() if t is not None else None}, agents)
