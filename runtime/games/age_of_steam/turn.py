@@ -21,7 +21,7 @@ decides through their agent, inside the rule.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from runtime.errors import Refused
 from runtime.hexgrid import fmt
@@ -41,10 +41,9 @@ class MoonTurn:
     delivered: int = 0            # cubes delivered so far (they leave the board)
     cubes_at_start: int = 0       # cubes on the board, the Goods Display and the Satellite at setup
     ended: str = ""
-    acted: set = field(default_factory=set)
 
     def copy(self) -> "MoonTurn":
-        return MoonTurn(self.stage, self.index, self.delivered, self.cubes_at_start, self.ended, set(self.acted))
+        return MoonTurn(self.stage, self.index, self.delivered, self.cubes_at_start, self.ended)
 
 
 class MoonMatch:
