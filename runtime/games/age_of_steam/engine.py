@@ -201,14 +201,19 @@ class AgeOfSteam(MoonScenario, Engine):
         city = m.new_cities[h] if h in m.new_cities else m.map.cities()[h]  # as cities(game)[h]
         return city["colour"] if self.is_day(game, h) else "black"
 
-    def connected(self, game: MoonGame) -> set:
-        """Nodes connected to the Landing hex by Complete Links (of any owner)."""
-        m = game.moon
+    def complete_links_graph(self, game: MoonGame) -> dict:
+        """node -> the nodes one Complete Link (of any owner) away."""
         adj: dict = {}
-        for ln in m.links.values():
+        for ln in game.moon.links.values():
             if ln.complete:
                 adj.setdefault(ln.start, set()).add(ln.end)
                 adj.setdefault(ln.end, set()).add(ln.start)
+        return adj
+
+    def connected(self, game: MoonGame) -> set:
+        """Nodes connected to the Landing hex by Complete Links (of any owner)."""
+        m = game.moon
+        adj = self.complete_links_graph(game)
         seen = {m.map.landing}
         todo = deque([m.map.landing])
         while todo:

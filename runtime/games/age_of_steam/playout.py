@@ -28,11 +28,7 @@ def _random_walk(game, rng: random.Random, origin: tuple, n: int) -> list:
 def routes(game, src: tuple, cube: str, depth: int = 3) -> list[list]:
     """Node paths (up to ``depth`` links) along Complete Links from ``src`` to a City that takes ``cube``."""
     e, m = game.engine, game.moon
-    adj: dict = {}
-    for ln in m.links.values():
-        if ln.complete:
-            adj.setdefault(ln.start, set()).add(ln.end)
-            adj.setdefault(ln.end, set()).add(ln.start)
+    adj = e.complete_links_graph(game)
     if e.node_kind(game, src) is None:
         ln = m.links.get(m.track.get(src))
         if ln is None or not ln.complete:
