@@ -188,16 +188,14 @@ class FiftyMatch:
         me = g.players[p]
         name = lambda u: eng.name_of(g, u)  # noqa: E731
         cost = construct_cost(g)
-        for uid in g.zone("hand", p):
-            rec = face_view(g.record(uid), g.instances[uid])
-            if rec.get("rows") and can_pay(g, p, cost):
+        # the Locations in hand (cards with a row): what may be constructed, dealt or razed from hand
+        in_hand = [uid for uid in g.zone("hand", p) if face_view(g.record(uid), g.instances[uid]).get("rows")]
+        if can_pay(g, p, cost):
+            for uid in in_hand:
                 out.append(Move(f"Construct {name(uid)} (pay {cost_text(cost)})", ("construct", uid)))
-        for uid in g.zone("hand", p):
-            rec = face_view(g.record(uid), g.instances[uid])
-            if not rec.get("rows"):
-                continue
+        deal, raze = eng.contact_for(g, "deal"), eng.contact_for(g, "raze")
+        for uid in in_hand:
             d = eng._distance(g, uid)
-            deal, raze = eng.contact_for(g, "deal"), eng.contact_for(g, "raze")
             if me.goods[deal] >= d:
                 out.append(Move(f"Make {name(uid)} a Deal (pay {d} {good_name(g, deal)})", ("deal", uid)))
             if me.goods[raze] >= d:
