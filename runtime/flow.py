@@ -437,15 +437,18 @@ class FlowMatch:
         return any(when(Ctx(g, seat)) for seat in _order(g, g.starting_player))
 
     # --- the end --------------------------------------------------------------------------------
-    def _quantity(self, fn, seat: int) -> int:
-        return quantity(self.game, fn, seat)
+    def _scores(self) -> tuple[int, ...]:
+        """Every seat's points (``score.points``), out or not."""
+        g = self.game
+        points = _flow(g)["score"]["points"]
+        return tuple(quantity(g, points, s) for s in range(len(g.players)))
 
     def _cap(self) -> None:
         g = self.game
         self.run.capped = True
         self.run.over = True
         g.emit("cap", None, f"the turn cap ({self.run.turn_cap}) is reached: no winner")
-        scores = tuple(self._quantity(_flow(g)["score"]["points"], s) for s in range(len(g.players)))
+        scores = self._scores()
         self.run.result = Result(scores, (), f"turn cap ({self.run.turn_cap}) reached without a winner")
 
     def _finish(self, why: str) -> None:
@@ -455,14 +458,14 @@ class FlowMatch:
         score = _flow(g)["score"]
         self._run_steps(score.get("final") or [], "each player")
         seats = [s for s in range(len(g.players)) if not g.players[s].out]
-        scores = tuple(self._quantity(score["points"], s) for s in range(len(g.players)))
+        scores = self._scores()
         best = max((scores[s] for s in seats), default=0)
         winners = [s for s in seats if scores[s] == best]
         reason = f"{' and '.join(g.players[s].name for s in winners)} {'has' if len(winners) == 1 else 'have'} {best} points"
         for tb in score.get("tie_breaks") or []:
             if len(winners) < 2:
                 break
-            values = {s: self._quantity(tb["fn"], s) for s in winners}
+            values = {s: quantity(g, tb["fn"], s) for s in winners}
             pick = max(values.values()) if tb["how"] == "most" else min(values.values())
             kept = [s for s in winners if values[s] == pick]
             if len(kept) < len(winners):
