@@ -201,7 +201,8 @@ class AssaultSearch:
             return
         # the same Machines left on the same state (effects that commute) reached before with as
         # many units: everything from here was explored then (the incumbent only grows since)
-        key = (tuple(sorted(state.instances[u].card_id for u in left)), state.fingerprint())
+        before = state.fingerprint()
+        key = (tuple(sorted(state.instances[u].card_id for u in left)), before)
         if self.seen.get(key, -1) >= score:
             return
         self.seen[key] = score
@@ -214,7 +215,6 @@ class AssaultSearch:
             self.record(state, score, wanted, steps, parts)
             return
         inert, tried = [], set()
-        before = state.fingerprint()
         for uid in left:
             cid = state.instances[uid].card_id
             if cid in tried:
