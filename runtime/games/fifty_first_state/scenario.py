@@ -25,7 +25,7 @@ class FiftyScenario:
         game.emit("look", player, f"looks at the front of a Ruins of theirs: {game.cards[cid].get('name', cid)}")
         return Outcome("done")
 
-    def scenario_state(self, game: GameState, spec: dict, scenario) -> None:
+    def scenario_state(self, game, spec: dict, scenario) -> None:
         if "round" in spec:
             game.round = int(spec["round"])
         for key, value in spec.items():
