@@ -53,8 +53,7 @@ class FiftyScenario:
         return Outcome("done")
 
     def step_use(self, game, step, scenario) -> Outcome:
-        return self.use_action(game, scenario.player_index(step.get("player")),
-                               self._uid(game, scenario, step["use"], "use"))
+        return self._card_step(game, step, scenario, "use", self.use_action)
 
     def step_faction_action(self, game, step, scenario) -> Outcome:
         player = scenario.player_index(step.get("player"))
