@@ -511,8 +511,9 @@ class AgeOfSteam(MoonScenario, Engine):
             raise RulesError(f"Goods Growth rolls {n} dice ({per} per player), {len(dice)} given")
         game.emit("growth", None, f"Goods Growth: rolls {', '.join(map(str, dice))}")
         connected = self.connected(game)
+        cities = sorted(self.cities(game).items())  # growth moves cubes only: the Cities stay as they are
         for d in dice:
-            for h, city in sorted(self.cities(game).items()):
+            for h, city in cities:
                 if city.get("number") != d:
                     continue
                 col = city.get("id") if h in m.new_cities else str(d)
