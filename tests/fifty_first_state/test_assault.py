@@ -130,7 +130,7 @@ def test_other_assault_kinds_and_the_agents_choice():
 def test_assault_planning_leaves_the_real_game_untouched_until_execution():
     game, eng, u = new_game(state={"Ann": {"goods": {"fuel": 3}, "state": ["oil_rig"]},
                                    "game": {"deployed": ["leech", "mother"]}})
-    twin = eng.sandbox(game)
+    twin = game.copy(agents={})  # the copy the Assault search tries each Machine on
     assert twin is not game and twin.snapshot() == game.snapshot()
     twin.players[0].goods["fuel"] = 0
     assert game.players[0].goods["fuel"] == 3

@@ -586,11 +586,6 @@ class FiftyFirstState(FiftyScenario, Engine):
         self.place_in_state(game, new, player)
         return Outcome("done")
 
-    # --- planning (used by efficient Assault) ------------------------------------------------
-    def sandbox(self, game: FiftyGame) -> FiftyGame:
-        """A throwaway copy of the game to try effects on (the original is never touched)."""
-        return game.copy()
-
 
 def goods_text(c: Counter | dict) -> str:
     return ", ".join(f"{n} {g.replace('_', ' ')}" for g, n in sorted(c.items()) if n) or "nothing"
