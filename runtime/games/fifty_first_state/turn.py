@@ -35,6 +35,7 @@ from runtime.context import Ctx, face_view
 from runtime.errors import Refused
 from runtime.protocol import Move, Result, refuse_unless_legal
 
+from .engine import goods_text
 from .state import FiftyGame
 
 PASS = ("pass",)
@@ -192,7 +193,7 @@ class FiftyMatch:
         in_hand = [uid for uid in g.zone("hand", p) if face_view(g.record(uid), g.instances[uid]).get("rows")]
         if can_pay(g, p, cost):
             for uid in in_hand:
-                out.append(Move(f"Construct {name(uid)} (pay {cost_text(cost)})", ("construct", uid)))
+                out.append(Move(f"Construct {name(uid)} (pay {goods_text(cost)})", ("construct", uid)))
         deal, raze = eng.contact_for(g, "deal"), eng.contact_for(g, "raze")
         for uid in in_hand:
             d = eng._distance(g, uid)
@@ -222,7 +223,7 @@ class FiftyMatch:
         moloch = pack(g, "moloch")
         if moloch is not None:
             for uid in g.zone("deployed"):
-                labels = {"hack": f"Hack {name(uid)} (pay {cost_text(Counter(g.record(uid)['code']))})",
+                labels = {"hack": f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})",
                           "destroy": f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)"}
                 for purpose, label in labels.items():
                     try:
@@ -402,10 +403,6 @@ def construct_cost(game) -> Counter:
     return Counter({k: int(v) for k, v in table(game, "construct_cost").items() if k != "stand_in"})
 
 
-def cost_text(cost: Counter) -> str:
-    return ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(cost.items()) if n) or "nothing"
-
-
 def can_pay(game, p: int, cost: Counter) -> bool:
     """Goods or Good groups ("resource": any of its Goods) the player can pay in full."""
     goods = game.players[p].goods
@@ -430,7 +427,7 @@ def can_pay(game, p: int, cost: Counter) -> bool:
 def pay_cost(game, p: int, cost: Counter) -> None:
     """Pay a stand-in cost; for a Good group the player's agent chooses which Goods."""
     if not can_pay(game, p, cost):
-        raise Refused(f"cannot pay {cost_text(cost)}")
+        raise Refused(f"cannot pay {goods_text(cost)}")
     goods = game.players[p].goods
     groups = game.vocab.get("good_groups") or {}
     for k, n in sorted(cost.items(), key=lambda kv: kv[0] in groups):
@@ -451,7 +448,7 @@ def new_match(engine, compiled, players: list[str], seed: int, agents=None, opti
     for p in game.players:
         p.goods.update(start)
     if start:
-        game.emit("setup", None, "each player starts with " + cost_text(Counter(start)) + " (stand-in)")
+        game.emit("setup", None, "each player starts with " + goods_text(Counter(start)) + " (stand-in)")
     match = FiftyMatch(game)
     match.advance()
     return match
