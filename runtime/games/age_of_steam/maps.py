@@ -19,7 +19,7 @@ Geometry lives in runtime/hexgrid.py, shared with the engine and the SVG rendere
 """
 from __future__ import annotations
 
-from runtime.hexgrid import OPPOSITE, SIDES, HexMap, cross, fmt, parse_coord, pixel, screen_angle, step
+from runtime.hexgrid import OPPOSITE, SIDES, cross, fmt, parse_coord, pixel, screen_angle, step
 
 from compiler.diagnostics import Diagnostics, did_you_mean
 from compiler.loader import Document, path_text
@@ -225,5 +225,3 @@ def _check_day_night(data: dict, coords: dict, spaces: dict, err: _Reporter) -> 
                 err(f"the {kind.capitalize()} at '{fmt(h)}' lies exactly on the day/night line, so it is on neither "
                     "side: move it or the line", "hexes", i, kind)
 
-
-__all__ = ["check_map", "HexMap"]
