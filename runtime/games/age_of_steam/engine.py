@@ -109,8 +109,9 @@ class AgeOfSteam(MoonScenario, Engine):
         """A02 and A11: cubes on Cities and the Landing hex, New Cities, Goods Display, Sun, Satellite."""
         m = game.moon
         st = (game.vocab.get("tables") or {}).get("setup") or {}
+        per_city = st.get("cubes_per_city", 2)
         for h in sorted(self.cities(game)):
-            m.cubes.setdefault(h, []).extend(self.draw_cubes(game, st.get("cubes_per_city", 2)))
+            m.cubes.setdefault(h, []).extend(self.draw_cubes(game, per_city))
         n = st.get("cubes_per_player_on_landing", 2) * len(game.players)
         m.cubes.setdefault(m.map.landing, []).extend(self.draw_cubes(game, n))
         # "Remove the black New City tiles from the game."
@@ -129,7 +130,7 @@ class AgeOfSteam(MoonScenario, Engine):
         for cid, rec in sorted(game.cards.items()):
             if rec.get("kind") == "action":
                 game.create(cid, game.zone_key("action_tiles", None))
-        game.emit("setup", None, f"setup: 2 cubes on each of {len(self.cities(game))} Cities, {n} on the Landing hex; "
+        game.emit("setup", None, f"setup: {per_city} cubes on each of {len(self.cities(game))} Cities, {n} on the Landing hex; "
                   f"removed {', '.join(m.removed) or 'nothing'}; Sun on {m.sun} ({self.day_label(game)} is day)"
                   + (f"; Satellite on {m.satellite_at} with {len(m.satellite_cubes)} cubes" if m.satellite_on else ""))
 
@@ -181,9 +182,6 @@ class AgeOfSteam(MoonScenario, Engine):
         if h is None or h not in m.map.hexes:
             raise Refused(f"there is no hex {ref!r} on the map")
         return h
-
-    def day_side(self, game: MoonGame) -> str:
-        return game.moon.sun
 
     def day_label(self, game: MoonGame) -> str:
         return f"the {game.moon.sun.replace('_', ' ')} side"
