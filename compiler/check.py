@@ -500,6 +500,13 @@ class Checker:
                 rep("E305", f"'{f.name.text}' is not a chosen name here", f.name.span,
                     did_you_mean(f.name.text, scope))
                 return None
+            if scope[f.name.text] != ICON:
+                # "matching NAME" means "carrying the icon chosen as NAME" (cards) or "the Good of that
+                # icon" (Goods); the runtime has no meaning for a card, a player or a Good (issue 22)
+                rep("E205", f"'matching {f.name.text}' needs an icon chosen as {f.name.text}, but "
+                    f"'{f.name.text}' holds a {_CATEGORY_WORDS.get(scope[f.name.text], 'value')}", f.name.span,
+                    f"choose the icon first: 'choose 1 icon of {f.name.text} as i; … matching i'")
+                return None
             return ("matching", f"var:{f.name.text}")
         return None
 

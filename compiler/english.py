@@ -755,8 +755,8 @@ class _Renderer(Visitor):
 
     def possessive(self, owner: A.Owner) -> str:
         q, n = owner.qualifier, owner.name
-        if n == "opponent":
-            return "another opponent's" if q == "another" else "your opponent's"
+        if n == "opponent":  # inside "each opponent: …" the opponent is the acting player's (Ctx.as_player)
+            return "another opponent's" if q == "another" else f"{'their' if self.acting else 'your'} opponent's"
         if n == "owner":
             return "its owner's"
         if n == "player":
@@ -770,7 +770,8 @@ class _Renderer(Visitor):
         return f"{q + ' ' if q else ''}{title(n)}'s"
 
     def player(self, key: str, owner: A.Owner | None, amount) -> str:
-        base = {"you": "you", "opponent": "your opponent", "owner": "its owner"}.get(key)
+        base = {"you": "you", "opponent": "their opponent" if self.acting else "your opponent",
+                "owner": "its owner"}.get(key)
         if base is not None:
             return base
         spec = (self.v.data.get("players") or {}).get(key) or {}

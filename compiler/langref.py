@@ -99,7 +99,9 @@ CONSTRUCTS: tuple[Construct, ...] = (
         ("x is the number of locations in your state (min 1); gain x vp", "mini")], ["let", "min_clause"]),
     _c("Statements", "Choosing", "choose SELECTOR as NAME",
        "The acting player chooses; the choice is bound to NAME for the statements after it (as an "
-       "object, a phrase target, an owner `NAME's`, or a `matching NAME` filter).",
+       "object, a phrase target, an owner `NAME's`, or — for a chosen icon — a `matching NAME` filter). "
+       "With fewer things to choose than asked, NAME holds what there is, possibly nothing: the "
+       "statements after it still run, and one that uses NAME does as much as it can with it.",
        [("choose 1 of your locations as target; place 1 fuel on target", "mini")], ["choose"]),
     _c("Statements", "Repetition", "for each [of] SELECTOR [as NAME]: STATEMENT [and STATEMENT…]",
        "Runs the body once per selected thing, bound to NAME (or `it` without `as`).",
@@ -128,7 +130,9 @@ CONSTRUCTS: tuple[Construct, ...] = (
     _c("Statements", "Acting player", "each opponent: BODY · each other player: BODY · each player: BODY · "
        "the player to your left|right: BODY",
        "The body runs once for each such player, in seat order starting after you (`each player` starts "
-       "with you); inside it, `you` and `your` are that player, and that player's agent makes the choices.",
+       "with you); inside it, `you`, `your` and `opponent` are that player's, and that player's agent makes "
+       "the choices. Each player's part is their own: a cost one of them cannot pay ends their part "
+       "only, and the next player acts.",
        [("each opponent: discard 1 card from your hand", "truth"), ("each player: draw 1 card", "truth"),
         ("the player to your left: gain 1 coin", "truth")], ["acting", "each_acting", "neighbour_acting"]),
     _c("Statements", "Repetition", "until CONDITION: BODY",

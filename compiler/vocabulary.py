@@ -196,9 +196,11 @@ def check_names(doc, diags) -> bool:
                        ("things", thing, "where", key), key, sorted(fields))
                 continue
             allowed = _allowed_values(key, known, kinds, data)
-            if allowed is not None and isinstance(value, str) and value not in allowed:
-                report("E201", f"'{value}' is not a value of field '{key}'", ("things", thing, "where", key),
-                       value, allowed)
+            # a list means any of its values (runtime/context.py _field_has): each must be a value
+            for i, one in enumerate(value if isinstance(value, list) else [value]):
+                if allowed is not None and isinstance(one, str) and one not in allowed:
+                    path = ("things", thing, "where", key) + ((i,) if isinstance(value, list) else ())
+                    report("E201", f"'{one}' is not a value of field '{key}'", path, one, allowed)
     for source, spec in section("card_sources").items():
         expect(("card_sources", source, "zone"), spec.get("zone"), "zone", zones)
     rules = section("rules")

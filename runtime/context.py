@@ -24,7 +24,8 @@ MAX_HELD = 9_999
 
 
 class Ctx:
-    __slots__ = ("game", "player", "card", "opponent", "bindings", "x", "verbs", "engine", "event", "about_self")
+    __slots__ = ("game", "player", "card", "opponent", "bindings", "x", "verbs", "engine", "event", "about_self",
+                 "played")
 
     def __init__(self, game, player: int, card: int | None = None, opponent: int | None = None,
                  bindings: dict | None = None):
@@ -38,6 +39,7 @@ class Ctx:
         self.x: int | None = None
         self.event = None  # the event a trigger slot is being asked about (runtime/events.py)
         self.about_self = False  # the card hears it only because the event is about it (Engine.dispatch)
+        self.played: set = set()  # cards this effect has played ("play c; play c" plays c again in place)
         self.engine = game.engine
         self.verbs = game.verbs
 
@@ -74,8 +76,9 @@ class Ctx:
         if isinstance(sel.amount, UpTo):
             picks = self.ask(options, sel.amount.n, low=0, prompt=f"choose {sel.noun}")
         else:
-            if not options:
-                raise Refused(f"there is no {sel.noun} to choose")
+            # Nothing (or too little) to choose does not end the effect (issue 22, docs/decisions.md):
+            # the name holds what there was — possibly nothing — and every later statement does as
+            # much as it can with it; one that does not use the name runs as written.
             picks = self.ask(options, n, prompt=f"choose {sel.noun}")
         value = picks[0] if len(picks) == 1 and not isinstance(sel.amount, UpTo) else picks
         self.bindings[name] = value
@@ -123,12 +126,20 @@ class Ctx:
 
     @contextmanager
     def as_player(self, player: int):
-        """Run a clause as ``player``: "you" and "your" are theirs, and their agent chooses."""
+        """Run a clause as ``player``: "you", "your" and "opponent" are theirs, and their agent chooses.
+
+        "opponent" inside the clause is one of the acting player's opponents: the effect's own opponent
+        for the card's player, and for anyone else chosen by them when there are several (the English
+        reads "their opponent"). Each player's part is their own: a refusal in it (a cost they cannot
+        pay, a pile of theirs that is not there) ends that part only, and the next player acts
+        (issue 22, docs/decisions.md)."""
         saved = self.player, self.opponent
         self.player = player
-        self.opponent = saved[0] if player != saved[0] else saved[1]
+        self.opponent = saved[1] if player == saved[0] else None
         try:
             yield
+        except Refused as exc:
+            self.game.emit("refused", player, f"refused: {exc.reason}")
         finally:
             self.player, self.opponent = saved
 
@@ -167,10 +178,11 @@ class Ctx:
         # a Ruins by the time the event is dispatched, yet "you raze a location" is what happened.
         inst = self.game.instances[uid]
         rec = self.game.cards[inst.card_id]
-        if sel.category == THING:  # "a location": the card is of the thing's kinds
-            spec = self.game.vocab["things"][sel.noun]
-            if spec.get("kinds") and rec.get("kind") not in spec["kinds"]:
-                return False
+        # "a location": the card is what the thing declares, by the same test as selection (is_thing),
+        # as printed: where it lies now and its face now are not asked — it has just moved or turned
+        if sel.category == THING and not self.is_thing(self.game.vocab["things"][sel.noun], uid, inst, rec,
+                                                       as_printed=True):
+            return False
         return all(self._filter(f, rec, inst) for f in sel.filters)
 
     def triggered(self, index: int, kind: str, who: str, sel: Sel | None, once: str | None) -> bool:
@@ -194,9 +206,15 @@ class Ctx:
         """``number of cards you played this turn``: this turn's (or round's) events of that kind."""
         g = self.game
         now = g.turn_number if period == "turn" else g.round
-        return sum(1 for ev in g.events
+        done = sum(1 for ev in g.events
                    if ev.kind == kind and (ev.turn if period == "turn" else ev.round) == now
                    and self._subject_ok(who, ev.player) and self._event_card_ok(sel, getattr(ev, "card", None)))
+        if kind != "play":
+            return done
+        # A card is played when its play starts; its Played event is published when its effect is done
+        # (so that "whenever you play …" sees it resolved). A card still resolving — this one, or the
+        # card that played it — has been played this turn all the same (issue 22).
+        return done + sum(1 for uid, p in g.playing.items() if self._subject_ok(who, p) and self._event_card_ok(sel, uid))
 
     def publish_card(self, cls, uid: int, **extra) -> None:
         g = self.game
@@ -213,6 +231,8 @@ class Ctx:
         uid = self.bindings.get(bound)
         if isinstance(uid, list) and len(uid) == 1:
             uid = uid[0]
+        if isinstance(uid, list) and not uid:
+            return 0  # a choice that found nothing: the field of nothing counts 0 (docs/decisions.md)
         if not (isinstance(uid, int) and uid in self.game.instances):
             raise Refused(f"{bound!r} is not a card")
         inst = self.game.instances[uid]
@@ -276,7 +296,10 @@ class Ctx:
         if owner == "owner":
             return [self.owner_of_card(self.card)]
         if owner.startswith("var:"):
-            return [self.player_of_value(self.bindings[owner[4:]])]
+            value = self.bindings[owner[4:]]
+            if isinstance(value, list):  # a choice of cards: their owners (none when it found nothing)
+                return sorted({self.player_of_value(v) for v in value})
+            return [self.player_of_value(value)]
         raise RulesError(f"unknown owner {owner!r}")
 
     def player_of(self, sel: Sel) -> int:
@@ -291,7 +314,7 @@ class Ctx:
             others = self.game.others(self.player)
             if not others:
                 raise Refused("there is no opponent")
-            return self.ask(others, 1, prompt="choose an opponent")[0]
+            return self.ask([("player", p) for p in others], 1, prompt="choose an opponent")[0][1]
         if who == "owner":
             return self.owner_of_card(self.card)
         raise RulesError(f"unknown player {who!r}")
@@ -445,30 +468,40 @@ class Ctx:
             if mine_barred and spec.get("per", "player") == "player":
                 owners = self._not_mine(owners, sel.noun)
             zones = [g.zone_key(z, o) for z in spec["zones"] for o in owners]
-        faces = spec.get("faces")
-        kinds = spec.get("kinds")
-        where = spec.get("where", {})
-        # a predicate only the game's engine can compute (e.g. Infernal Contraption's "terminal":
-        # a card attached at one socket), named in the vocabulary, never code from the data
-        ef = spec.get("engine_filter")
-        test = self.engine.thing_filter(ef) if ef else None
         top_only = bool(spec.get("top_only"))
         out = []
         for key in zones:
             for uid in g.top(key, 1) if top_only else reversed(g.zones[key]):
                 inst = g.instances[uid]
-                if faces and inst.face not in faces:
-                    continue
-                if test is not None and not test(g, uid):
-                    continue
                 rec = face_view(g.cards[inst.card_id], inst)
-                if kinds and rec.get("kind") not in kinds:
-                    continue
-                if any(not _field_has(rec, inst, k, v) for k, v in where.items()):
-                    continue
-                if all(self._filter(f, rec, inst) for f in sel.filters):
+                if self.is_thing(spec, uid, inst, rec) and all(self._filter(f, rec, inst) for f in sel.filters):
                     out.append(uid)
         return out
+
+    def is_thing(self, spec: dict, uid: int, inst, rec: dict, as_printed: bool = False) -> bool:
+        """Whether a card is the thing ``spec`` declares, whatever zone it is in: its face, its kind,
+        the fields its ``where`` names, and the engine's filter. The one home of that rule: selection
+        (``things``) and triggers and turn history ("whenever you play a silver", ``_event_card_ok``)
+        both ask here. ``as_printed``: an event's card is judged by its printed record — its kind and
+        fields —, not by its face or place now (a razed Location is a Ruins by the time its event is
+        dispatched, yet "you raze a location" is what happened)."""
+        if as_printed:
+            kinds = spec.get("kinds")
+            return (not kinds or rec.get("kind") in kinds) and all(
+                _field_has(rec, inst, k, v) for k, v in (spec.get("where") or {}).items())
+        faces = spec.get("faces")
+        if faces and inst.face not in faces:
+            return False
+        kinds = spec.get("kinds")
+        if kinds and rec.get("kind") not in kinds:
+            return False
+        for k, v in (spec.get("where") or {}).items():
+            if not _field_has(rec, inst, k, v):
+                return False
+        # a predicate only the game's engine can compute (e.g. Infernal Contraption's "terminal":
+        # a card attached at one socket), named in the vocabulary, never code from the data
+        ef = spec.get("engine_filter")
+        return ef is None or self.engine.thing_filter(ef)(self.game, uid)
 
     def _filter(self, f: tuple, rec: dict, inst) -> bool:
         kind, value = f
@@ -500,6 +533,8 @@ class Ctx:
             # means something for an icon; any other bound value is refused rather than ignored.
             name = value[4:] if value.startswith("var:") else value
             bound = self.bindings.get(name)
+            if bound == []:  # a choice of an icon that found none (a card without icons): matches nothing
+                return False
             if not isinstance(bound, str) or bound not in self.game.vocab.get("icons", {}):
                 raise Refused(f"'matching {name}' needs an icon chosen as {name}")
             return bound in rec.get("icons", ())
@@ -640,6 +675,8 @@ class Ctx:
         zone = self.zone_for(src) if src is not None else \
             g.zone_key(g.vocab.get("rules", {}).get("draw_from", "deck"), self.player)
         n = self.amount(sel)
+        if 0 < n and len(g.zones[zone]) < n:
+            self._refill_under(zone, n)
         uids = list(reversed(g.zones[zone][-n:])) if n > 0 else []
         names = ", ".join(str(g.cards[g.instances[u].card_id].get("name", g.instances[u].card_id)) for u in uids)
         g.emit("reveal" if verb == "reveals" else "look", self.player,
@@ -652,11 +689,30 @@ class Ctx:
             aside = g.set_aside(uid, self.player)
         return Revealed(uids, aside)
 
+    def _refill_under(self, zone, n: int) -> None:
+        """"The top 3 cards of your deck" with fewer there: as a draw would, the pile's refill (a
+        reshuffled discard pile) goes under the cards still there, so the top N are those cards and
+        then the refill's top cards (issue 22). The cards still there keep their order on top."""
+        g = self.game
+        pile = g.zones[zone]
+        kept = pile[:]
+        del pile[:]  # off the pile for the refill's shuffle; they stay in it (g.where) throughout
+        self.engine.refill(g, zone)
+        pile.extend(kept)  # back on top, in their order
+
     def move_cards(self, sel: Sel, src: Sel | None, to, strict: bool, verb: str, bottom: bool = False) -> list[int]:
         g = self.game
         if src is not None:
             sel = Sel(sel.category, sel.noun, sel.amount, sel.owner, sel.filters, sel.of, src, sel.per)
         options = self.options(sel)
+        if verb in _TO_A_PLACE:
+            # a card already where the verb sends it cannot go there again: "trash this card" of a card
+            # in the trash moves nothing, and as a cost it cannot be paid (issue 22)
+            there = [u for u in options if g.where.get(u) == (to(u) if callable(to) else to)]
+            if there:
+                if strict and sel.category == VAR:  # a cost names these very cards: it cannot be paid
+                    raise Refused(f"{self.describe(there)} cannot be {verb}ed: it is there already")
+                options = [u for u in options if u not in there]
         if sel.category == VAR and sel.amount is None:  # "put r into …": every card the name holds
             sel = sel.with_amount(ALL)
         n = min(self.amount(sel), len(options))
@@ -709,6 +765,8 @@ class Ctx:
     def describe(self, value: Any) -> str:
         g = self.game
         if isinstance(value, list):
+            if not value:
+                return "nothing"
             return "[" + ", ".join(self.describe(v) for v in value) + "]"
         if isinstance(value, int) and value in g.instances:
             inst = g.instances[value]
@@ -742,6 +800,9 @@ def _has_repeats(picks) -> bool:
 
 # the typed event each card-moving verb publishes ("play" publishes Played itself, after the card's effect)
 _MOVE_EVENTS = {"discard": Discarded, "trash": Trashed, "gain": Gained, "put": Moved}
+# verbs whose destination is a place a card cannot be sent to again once it is there (put and move may
+# reorder a pile — "put it on top of your deck" — so a card already in the zone still moves)
+_TO_A_PLACE = frozenset({"discard", "trash", "remove", "gain", "give"})
 
 _COMPARE = {"=": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b,
             "<": lambda a, b: a < b, ">": lambda a, b: a > b}
@@ -799,7 +860,11 @@ def face_view(rec: dict, inst) -> dict:
 
 
 def _field_has(rec: dict, inst, key: str, value: Any) -> bool:
+    """A thing's ``where: {key: value}``: the card's field has that value. A list of values means any
+    of them (``cost: [2, 3]`` reads "costing 2 or 3"); a list-valued field (icons) has it when it
+    holds any of them."""
     got = rec.get(key, inst.props.get(key))
+    wanted = value if isinstance(value, list) else (value,)
     if isinstance(got, (list, tuple)):
-        return value in got
-    return got == value
+        return any(w in got for w in wanted)
+    return got in wanted

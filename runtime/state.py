@@ -84,7 +84,8 @@ class GameState:
         self.turn_number = 0          # counts turns begun; events carry it ("this turn")
         self.fired: dict = {}         # (card uid, trigger index) -> turn/round it last fired ("the first time")
         self.resolving: set = set()   # trigger slots running now (no re-entry)
-        self.playing: set = set()     # cards whose play effect is running ("play this card" inside it)
+        self.playing: dict = {}       # uid -> player, for cards whose play effect is running ("play this
+                                      # card" inside it; "cards you played this turn" counts them)
         self.listening = None         # the engine's table of trigger slots, built on the first event
         self.running = 0              # effects running now (nested: a played card's, a trigger's)
         self.set_aside_from: dict = {}  # card set aside by reveal/look -> the pile it came from

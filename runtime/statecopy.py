@@ -87,7 +87,7 @@ _CORE: dict[str, Callable[[Any], Any]] = {
     "until": list,        # (phase, callable taking the game): shared callables, a new list
     "fired": dict,
     "resolving": set,
-    "playing": set,
+    "playing": dict,
     "pile_ids": lambda v: {k: set(s) for k, s in v.items()},
     "options": dict,      # the game's options: plain values, set at the start
     "set_aside_from": dict,  # uid -> zone key: immutable values

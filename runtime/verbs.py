@@ -309,15 +309,26 @@ def play(ctx, objs, ph, strict):
     g = ctx.game
     rules = g.vocab["rules"]
     to = g.zone_key(rules["play_to"], ctx.player)
-    if any(uid in g.playing for uid in ctx.options(objs[0])):  # "play this card" inside its own play
+    options = ctx.options(objs[0])
+    if any(uid in g.playing for uid in options):  # "play this card" inside its own play
         raise Refused("a card cannot be played again while its effect is resolving")
-    for uid in ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="play"):
+    if objs[0].category == VAR and options and all(uid in ctx.played for uid in options):
+        # "play c; play c": a card this effect already played is played again where it lies — its
+        # effect runs, it is not moved (a card that trashed itself stays in the trash). Issue 22,
+        # docs/decisions.md.
+        picks = options
+        if g.tracing:
+            g.emit("play", ctx.player, f"plays {ctx.describe(picks)} again where it lies")
+    else:
+        picks = ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="play")
+    for uid in picks:
+        ctx.played.add(uid)
         if rules["play_slot"] in (g.record(uid).get("slots") or {}):
-            g.playing.add(uid)
+            g.playing[uid] = ctx.player
             try:
                 g.engine.run_slot(g, uid, rules["play_slot"], ctx.player, ctx.opponent)
             finally:
-                g.playing.discard(uid)
+                g.playing.pop(uid, None)
         ctx.publish_card(Played, uid)  # after its effect: "whenever you play …" sees it done
 
 

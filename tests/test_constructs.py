@@ -383,7 +383,7 @@ def test_a_card_cannot_play_itself_while_its_effect_runs(truth):
     from compiler.explain import effect_function, explain_effect
     from compiler.vocabulary import Vocabulary
     fn = effect_function(explain_effect("play this card", Vocabulary.from_data(truth.vocab)))
-    game.playing.add(uid)  # as if this card's play effect were resolving
+    game.playing[uid] = 0  # as if this card's play effect were resolving (played by Ann)
     out = engine.run(game, fn, 0, card=uid)
     assert out.status == "refused" and game.where[uid] == ("hand", 0)
     game.playing.clear()

@@ -33,9 +33,8 @@ def test_cards_matching_a_chosen_icon_are_the_cards_carrying_it(mini):
     assert out.ok and game.players[0].goods["vp"] == 1  # only the Barracks carries red
 
 
-def test_matching_a_name_that_holds_no_icon_is_refused_unchanged(mini):
-    game, out, before = _run(mini, "choose 1 of your locations as t; for each of your locations matching t: gain 1 vp",
-                             ["Oil Rig"])
-    assert out.status == "refused" and "needs an icon" in out.reason
-    after = game.snapshot()
-    assert after["players"] == before["players"] and after["zones"] == before["zones"]
+def test_matching_a_name_that_holds_a_card_is_a_check_time_error(mini):
+    # it was accepted, read "matching the chosen card", and every run of it was refused (issue 22)
+    ex = explain_effect("choose 1 of your locations as t; for each of your locations matching t: gain 1 vp",
+                        Vocabulary.from_data(mini.vocab))
+    assert [(d.code, "needs an icon" in d.message) for d in ex.diags.errors] == [("E205", True)]

@@ -45,6 +45,8 @@ CONSTRUCTS = {
     # issue 17 item 2
     "nesting", "otherwise", "menu", "acting_player", "this_card", "move", "trash", "gain_card", "play_card",
     "reveal", "field_compare", "negative_filter", "division", "signed_good", "trigger", "history", "until",
+    # issue 22: a thing declared with 'where' (one value, a list of values), look at the top N, put
+    "thing", "look", "put",
 }
 
 
