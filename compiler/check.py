@@ -418,8 +418,9 @@ class Checker:
         if owner in self._NOT_YOU or (owner or "").startswith("var:"):
             return owner
         said = f"{node.text} {noun.text}" if node is not None else noun.text
-        section = {ZONE: "zones", THING: "things", CARD: "card_sources"}[cat]
-        what = ((self.vocab.data.get(section) or {}).get(key) or {}).get("name") or key.replace("_", " ")
+        m = self.vocab.model
+        spec = m.zones.get(key) if cat == ZONE else m.things.get(key) if cat == THING else None
+        what = spec.name if spec is not None else key.replace("_", " ")
         span = A.Span(node.span.start, noun.span.end) if node is not None else noun.span
         rep("E207", f"'{said}' may be your own: an effect may only name another player's {what}",
             span, f"write 'another player's {noun.text}'")

@@ -495,14 +495,9 @@ class _Renderer(Visitor):
         return f"there {'are' if many else 'is'} {lead}{self.selector(q, indefinite=True)}"
 
     def _yours_by_default(self, q: ir.Query) -> bool:
-        """A thing named without an owner is the acting player's when it lives in per-player zones
-        and is not one an effect may only take from others (the runtime's default, Ctx.things)."""
-        spec = (self.v.data.get("things") or {}).get(q.key) or {}
-        zones = self.v.data.get("zones") or {}
-        if spec.get("per", "player") != "player" or spec.get("access") == "others":
-            return False
-        return all((zones.get(z) or {}).get("per", "player") == "player"
-                   and (zones.get(z) or {}).get("access") != "others" for z in spec.get("zones", ()))
+        """A thing named without an owner is the acting player's (the model's rule, which Ctx.things
+        follows)."""
+        return self.v.model.yours_by_default(q.key)
 
     def _holder(self, owner: A.Owner | None) -> tuple[str, str]:
         if owner is None or owner.kind == "your":

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from runtime.model import GameModel, model_of
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, ZONE
 
 # Nouns every game has. "card"/"cards" select cards in a place; players are who acts and who is
@@ -121,20 +122,14 @@ class Vocabulary:
                     out.add(name)
         return out
 
+    @property
+    def model(self) -> GameModel:
+        """The typed model of this vocabulary (runtime/model.py), which the runtime reads too."""
+        return model_of(self.data)
+
     def others_only(self, category: str, key: str) -> bool:
-        """True when effects may name only ANOTHER player's one of this zone (``access: others``), or
-        for a thing, when it is declared so or selects from such a zone (Scavengers S07/S08)."""
-        zones = self.data.get("zones") or {}
-        if category == ZONE:
-            return ((zones.get(key) or {}).get("access") == "others")
-        if category == CARD:  # a card source ("hacked") that draws from such a zone: always yours
-            spec = (self.data.get("card_sources") or {}).get(key) or {}
-            return (zones.get(spec.get("zone")) or {}).get("access") == "others"
-        if category == THING:
-            spec = (self.data.get("things") or {}).get(key) or {}
-            return spec.get("access") == "others" or any(
-                (zones.get(z) or {}).get("access") == "others" for z in spec.get("zones") or ())
-        return False
+        """True when effects may name only ANOTHER player's one (``access: others``): the model's rule."""
+        return self.model.others_only(category, key)
 
     def icon_names(self) -> list[str]:
         return sorted(self.data.get("icons") or {})

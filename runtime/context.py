@@ -13,6 +13,7 @@ from typing import Any
 
 from .errors import Refused, RulesError, Unmet
 from .events import Discarded, Drawn, Gained, Moved, Trashed, card_event
+from .model import ThingSpec
 from .refs import ALL, CARD, GOOD, PILE, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
 
 # What one verb call can do is bounded by what a state can hold (issue 11). The checker refuses
@@ -180,7 +181,7 @@ class Ctx:
         rec = self.game.cards[inst.card_id]
         # "a location": the card is what the thing declares, by the same test as selection (is_thing),
         # as printed: where it lies now and its face now are not asked — it has just moved or turned
-        if sel.category == THING and not self.is_thing(self.game.vocab["things"][sel.noun], uid, inst, rec,
+        if sel.category == THING and not self.is_thing(self.game.model.things[sel.noun], uid, inst, rec,
                                                        as_printed=True):
             return False
         return all(self._filter(f, rec, inst) for f in sel.filters)
@@ -357,28 +358,21 @@ class Ctx:
         """``access: others`` on a zone (or a thing, or a thing's zone): an effect may use only
         ANOTHER player's one (Scavengers S07/S08). The checker rejects naming your own (E207);
         this is the run-time half, for owners only known then (a chosen player)."""
-        v = self.game.vocab
-        zones = v.get("zones", {})
-        if category == ZONE:
-            return (zones.get(noun) or {}).get("access") == "others"
-        spec = v.get("things", {}).get(noun) or {}
-        return spec.get("access") == "others" or any((zones.get(z) or {}).get("access") == "others"
-                                                     for z in spec.get("zones", ()))
+        return self.game.model.others_only(category, noun)
 
     def _not_mine(self, owners: list, what: str) -> list:
         """Drop the acting player from ``owners``; refuse (nothing changed yet) if only they were meant."""
         rest = [o for o in owners if o != self.player]
         if owners and not rest:
-            v = self.game.vocab
-            name = ((v.get("zones", {}).get(what) or v.get("things", {}).get(what) or {}).get("name")
-                    or what.replace("_", " "))
-            raise Refused(f"you may never use your own {name}")
+            m = self.game.model
+            spec = m.zones.get(what) or m.things.get(what)
+            raise Refused(f"you may never use your own {spec.name if spec else what.replace('_', ' ')}")
         return rest
 
     def ref_zones(self, ref: Sel) -> list:
         """Every zone a reference names: "another player's discard pile" is each other player's."""
         if ref.category == ZONE and ref.owner in ("another", "enemy", "opponents", "any", "each") \
-                and self.game.vocab.get("zones", {}).get(ref.noun, {}).get("per", "player") == "player":
+                and self.game.model.zones[ref.noun].per_player:
             owners = self.players_for(ref.owner)
             if self.others_only(ZONE, ref.noun):
                 owners = self._not_mine(owners, ref.noun)
@@ -386,11 +380,10 @@ class Ctx:
         return [self.zone_for(ref)]
 
     def hand_zone(self) -> str:
-        return self.game.vocab.get("rules", {}).get("hand", "hand")
+        return self.game.model.rules.hand
 
     def discard_zone_for(self, player: int | None = None):
-        name = self.game.vocab.get("rules", {}).get("discard_to", "discard")
-        return self.game.zone_key(name, self.player if player is None else player)
+        return self.game.zone_key(self.game.model.rules.discard_to, self.player if player is None else player)
 
     # --- things ------------------------------------------------------------------------------
     def options(self, sel: Sel) -> list:
@@ -433,12 +426,12 @@ class Ctx:
                 for uid in self.options(sel.of):
                     out += [i for i in g.record(uid).get("icons", ()) if i not in out]
                 return out
-            return list(g.vocab.get("icons", {}))
+            return list(g.model.icons)
         if sel.category == THING:
             return self.things(sel)
         if sel.category == GOOD:
-            group = (g.vocab.get("good_groups") or {}).get(sel.noun)
-            return sorted(group) if group else [sel.noun]  # "choose 1 resource": one of the group's Goods
+            group = g.model.good_groups.get(sel.noun)
+            return list(group) if group else [sel.noun]  # "choose 1 resource": one of the group's Goods
         raise RulesError(f"cannot select {sel.category}")
 
     def _card_passes(self, uid, filters) -> bool:
@@ -456,19 +449,19 @@ class Ctx:
 
     def things(self, sel: Sel) -> list[int]:
         g = self.game
-        spec = g.vocab["things"][sel.noun]
-        mine_barred = self.others_only(THING, sel.noun)
+        spec = g.model.things[sel.noun]
+        mine_barred = spec.others_only
         ref = sel.place if sel.place is not None else (sel.of if sel.of is not None and sel.of.category == ZONE
                                                        else None)
         if ref is not None:  # "in your hand", "top card of another player's discard pile"
-            zones = [z for z in self.ref_zones(ref) if z[0] in spec["zones"] or not mine_barred]
+            zones = [z for z in self.ref_zones(ref) if z[0] in spec.zones or not mine_barred]
         else:
             owner = sel.owner or ("another" if mine_barred else None)
-            owners = self.players_for(owner) if spec.get("per", "player") == "player" else [None]
-            if mine_barred and spec.get("per", "player") == "player":
+            owners = self.players_for(owner) if spec.per_player else [None]
+            if mine_barred and spec.per_player:
                 owners = self._not_mine(owners, sel.noun)
-            zones = [g.zone_key(z, o) for z in spec["zones"] for o in owners]
-        top_only = bool(spec.get("top_only"))
+            zones = [g.zone_key(z, o) for z in spec.zones for o in owners]
+        top_only = spec.top_only
         out = []
         for key in zones:
             for uid in g.top(key, 1) if top_only else reversed(g.zones[key]):
@@ -478,7 +471,7 @@ class Ctx:
                     out.append(uid)
         return out
 
-    def is_thing(self, spec: dict, uid: int, inst, rec: dict, as_printed: bool = False) -> bool:
+    def is_thing(self, spec: ThingSpec, uid: int, inst, rec: dict, as_printed: bool = False) -> bool:
         """Whether a card is the thing ``spec`` declares, whatever zone it is in: its face, its kind,
         the fields its ``where`` names, and the engine's filter. The one home of that rule: selection
         (``things``) and triggers and turn history ("whenever you play a silver", ``_event_card_ok``)
@@ -486,22 +479,18 @@ class Ctx:
         fields —, not by its face or place now (a razed Location is a Ruins by the time its event is
         dispatched, yet "you raze a location" is what happened)."""
         if as_printed:
-            kinds = spec.get("kinds")
-            return (not kinds or rec.get("kind") in kinds) and all(
-                _field_has(rec, inst, k, v) for k, v in (spec.get("where") or {}).items())
-        faces = spec.get("faces")
-        if faces and inst.face not in faces:
+            return (spec.kinds is None or rec.get("kind") in spec.kinds) and all(
+                _field_has(rec, inst, k, values) for k, values in spec.where)
+        if spec.faces is not None and inst.face not in spec.faces:
             return False
-        kinds = spec.get("kinds")
-        if kinds and rec.get("kind") not in kinds:
+        if spec.kinds is not None and rec.get("kind") not in spec.kinds:
             return False
-        for k, v in (spec.get("where") or {}).items():
-            if not _field_has(rec, inst, k, v):
+        for k, values in spec.where:
+            if not _field_has(rec, inst, k, values):
                 return False
         # a predicate only the game's engine can compute (e.g. Infernal Contraption's "terminal":
         # a card attached at one socket), named in the vocabulary, never code from the data
-        ef = spec.get("engine_filter")
-        return ef is None or self.engine.thing_filter(ef)(self.game, uid)
+        return spec.engine_filter is None or self.engine.thing_filter(spec.engine_filter)(self.game, uid)
 
     def _filter(self, f: tuple, rec: dict, inst) -> bool:
         kind, value = f
@@ -535,7 +524,7 @@ class Ctx:
             bound = self.bindings.get(name)
             if bound == []:  # a choice of an icon that found none (a card without icons): matches nothing
                 return False
-            if not isinstance(bound, str) or bound not in self.game.vocab.get("icons", {}):
+            if not isinstance(bound, str) or bound not in self.game.model.icons:
                 raise Refused(f"'matching {name}' needs an icon chosen as {name}")
             return bound in rec.get("icons", ())
         raise RulesError(f"unknown filter {kind!r}")
@@ -551,23 +540,23 @@ class Ctx:
         """The Good a selector names: a Good, a Good chosen as a name, or the Good matching a chosen icon."""
         if sel.category == VAR:
             value = self.bindings.get(sel.noun)
-            if not isinstance(value, str) or value not in self.game.vocab.get("goods", {}):
+            if not isinstance(value, str) or value not in self.game.model.goods:
                 raise Refused(f"{sel.noun!r} does not hold a Good")
             return value
         for kind, value in sel.filters:
             if kind == "matching":
                 bound = self.bindings[value[4:]] if value.startswith("var:") else value
                 # "choose 0 icon … as i" binds no icon (an empty list): refused, as in _filter
-                icon = self.game.vocab.get("icons", {}).get(bound) if isinstance(bound, str) else None
-                if icon is None or not icon.get("good"):
+                icon = self.game.model.icons.get(bound) if isinstance(bound, str) else None
+                if icon is None or not icon.good:
                     raise Refused(f"icon {bound!r} matches no Good")
-                return icon["good"]
+                return icon.good
         return sel.noun
 
     def group_members(self, good: str) -> list[str] | None:
         """The Goods of a group ("1 resource": one of ore, energy…), or None for a plain Good."""
-        group = (self.game.vocab.get("good_groups") or {}).get(good)
-        return sorted(group) if group else None
+        group = self.game.model.good_groups.get(good)
+        return list(group) if group else None
 
     def gain_goods(self, sel: Sel) -> None:
         good = self.good_of(sel)
@@ -608,7 +597,7 @@ class Ctx:
             if short:
                 raise Refused("not enough " + ", ".join(f"{g} (needs {need[g]}, has {me.goods[g]})"
                                                          for g in sorted(short)))
-        signed = {k for k, spec in (self.game.vocab.get("goods") or {}).items() if (spec or {}).get("signed")}
+        signed = self.game.model.signed_goods
         for g in sorted(need):
             # a signed Good (a debt) is lost in full, below zero; a cost (strict) was checked above
             n = need[g] if g in signed and not strict and g not in everything else min(need[g], max(0, me.goods[g]))
@@ -627,17 +616,17 @@ class Ctx:
     def draw_cards(self, sel: Sel, src: Sel | None, strict: bool) -> list[int]:
         g = self.game
         n = self.amount(sel)
-        source = g.vocab.get("card_sources", {}).get(sel.noun)
+        source = g.model.card_sources.get(sel.noun)
         if src is not None:
             zone = self.zone_for(src)
             bottom, face = False, None
         elif source is not None:
-            if self.others_only(ZONE, source["zone"]):  # a source on such a pile would be your own
-                self._not_mine([self.player], source["zone"])
-            zone = g.zone_key(source["zone"], self.player)
-            bottom, face = source.get("end") == "bottom", source.get("face")
+            if self.others_only(ZONE, source.zone):  # a source on such a pile would be your own
+                self._not_mine([self.player], source.zone)
+            zone = g.zone_key(source.zone, self.player)
+            bottom, face = source.bottom, source.face
         else:
-            zone = g.zone_key(g.vocab.get("rules", {}).get("draw_from", "deck"), self.player)
+            zone = g.zone_key(g.model.rules.draw_from, self.player)
             bottom, face = False, None
         hand = g.zone_key(self.hand_zone(), self.player)
         if isinstance(sel.amount, UpTo):  # "draw up to 2 cards": the player decides how many
@@ -673,7 +662,7 @@ class Ctx:
         ones stay where they are."""
         g = self.game
         zone = self.zone_for(src) if src is not None else \
-            g.zone_key(g.vocab.get("rules", {}).get("draw_from", "deck"), self.player)
+            g.zone_key(g.model.rules.draw_from, self.player)
         n = self.amount(sel)
         if 0 < n and len(g.zones[zone]) < n:
             self._refill_under(zone, n)
@@ -859,12 +848,11 @@ def face_view(rec: dict, inst) -> dict:
     return {**rec, **face}
 
 
-def _field_has(rec: dict, inst, key: str, value: Any) -> bool:
+def _field_has(rec: dict, inst, key: str, wanted: tuple) -> bool:
     """A thing's ``where: {key: value}``: the card's field has that value. A list of values means any
-    of them (``cost: [2, 3]`` reads "costing 2 or 3"); a list-valued field (icons) has it when it
-    holds any of them."""
+    of them (``cost: [2, 3]`` reads "costing 2 or 3"; the model keeps every value as a tuple); a
+    list-valued field (icons) has it when it holds any of them."""
     got = rec.get(key, inst.props.get(key))
-    wanted = value if isinstance(value, list) else (value,)
     if isinstance(got, (list, tuple)):
         return any(w in got for w in wanted)
     return got in wanted

@@ -20,6 +20,7 @@ from .context import Ctx
 from .errors import Halt, Refused, RulesError, Unmet
 from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from .fieldtypes import FieldType
+from .model import model_of
 from .state import GameState
 from .verbs import verbs_for
 
@@ -54,7 +55,7 @@ class CompiledGame:
             if name in t:
                 found = t[name]
         if found is None:
-            found = (self.vocab.get("tables") or {}).get(name)
+            found = model_of(self.vocab).table(name)
         return found
 
 
@@ -114,7 +115,7 @@ class Engine:
     def refill(self, game: GameState, zone) -> None:
         """An empty draw pile is refilled where the rules say so. The core engine's rule is data:
         ``rules.reshuffle: {deck: discard}`` shuffles the owner's discard pile into the empty deck."""
-        src = (game.vocab.get("rules") or {}).get("reshuffle", {}).get(zone[0])
+        src = game.model.rules.reshuffle.get(zone[0])
         if src is None:
             return
         from_key = game.zone_key(src, zone[1])
@@ -131,7 +132,7 @@ class Engine:
         if type(self).refill is not Engine.refill:
             return None
         n = len(game.zones[zone])
-        src = (game.vocab.get("rules") or {}).get("reshuffle", {}).get(zone[0])
+        src = game.model.rules.reshuffle.get(zone[0])
         if src is not None:
             n += len(game.zones[game.zone_key(src, zone[1])])
         return n
@@ -198,7 +199,7 @@ class Engine:
     def face_down_zones(self, game: GameState) -> set[str]:
         """The zones whose order nobody sees (``determinize`` redraws them): those game.yaml declares
         ``hidden``. An engine whose hidden zone is face up but uncountable says otherwise."""
-        return {name for name, z in (game.vocab.get("zones") or {}).items() if (z or {}).get("hidden")}
+        return {name for name, z in game.model.zones.items() if z.hidden}
 
     def heuristic(self, game: GameState, seat: int) -> float:
         """The engine's own heuristic, when game.yaml declares none: for a game whose flow is data,
@@ -243,7 +244,7 @@ class Engine:
         names (none declared: no tableau). An engine whose players can leave before the end says
         what a player left with (Infernal Contraption: the Machine when it went out)."""
         uids: list[int] = []
-        for z in (game.vocab.get("rules") or {}).get("tableau") or ():
+        for z in game.model.rules.tableau:
             key = game.zone_key(z, player)
             if key[1] == player:  # only a player's own zones are its tableau
                 uids += game.zones.get(key, ())
@@ -326,17 +327,16 @@ class Engine:
         """(card kind -> [(slot, zones it listens in)], every listening zone in slot order) for the
         slots the game declares ``kind: trigger``; built once per game."""
         if game.listening is None:
-            rules = game.vocab.get("rules") or {}
-            default = tuple(rules.get("in_play") or ())
+            m = game.model
             by_kind: dict[str, list] = {}
-            for kind, spec in (game.vocab.get("card_kinds") or {}).items():
-                for slot, sspec in ((spec or {}).get("slots") or {}).items():
-                    if (sspec or {}).get("kind") == "trigger":
-                        by_kind.setdefault(kind, []).append((slot, tuple((sspec or {}).get("listens_in") or default)))
+            for kind, spec in m.kinds.items():
+                for slot in spec.slots:
+                    if slot.kind == "trigger":
+                        by_kind.setdefault(kind, []).append((slot.key, slot.listens_in or m.rules.in_play))
             zone_order: list[str] = []
             for entries in by_kind.values():
                 for _, zones in entries:
-                    zone_order += [z for z in zones if z not in zone_order and z in game.vocab.get("zones", {})]
+                    zone_order += [z for z in zones if z not in zone_order and z in m.zones]
             game.listening = (by_kind, zone_order)
         return game.listening
 
@@ -577,4 +577,4 @@ def engine_for(compiled: CompiledGame) -> Engine:
 def engine_of(vocab: dict) -> Engine:
     """The engine a game.yaml's data names (the core engine when it names none, or one that is not
     registered: the build reports that as E201 where it resolves the engine)."""
-    return ENGINES.get(str(vocab.get("engine") or "core"), ENGINES["core"])
+    return ENGINES.get(model_of(vocab).engine, ENGINES["core"])

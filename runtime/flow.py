@@ -78,7 +78,7 @@ def run_setup(engine, game: GameState, flow: dict) -> None:
                 engine.run(game, step["fn"], seat)
             continue
         zname = step["shuffle"] if do == "shuffle" else step["into"]
-        per_player = (game.vocab["zones"][zname] or {}).get("per", "player") == "player"
+        per_player = game.model.zones[zname].per_player
         made = 0
         for owner in (range(n) if per_player else [None]):
             key = game.zone_key(zname, owner)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from .errors import Refused, RulesError
+from .model import model_of
 
 
 @dataclass(frozen=True)
@@ -378,7 +379,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     never = sorted(c["id"] for c in cards if c["activations"] == 0 and c["has_effect"])
     hist = Counter(turns)
     return {
-        "game": cfg.game, "name": compiled.vocab.get("name", cfg.game), "games": n, "players": cfg.players,
+        "game": cfg.game, "name": model_of(compiled.vocab).name or cfg.game, "games": n, "players": cfg.players,
         "seed": cfg.seed, "agent": cfg.agent, "turn_cap": cfg.turn_cap,
         "seat_note": "seat 1 is the player who decided first",
         "wins_by_seat": {str(s + 1): seats.get(s, 0) for s in range(cfg.players)},

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 from .agents import Agent, FirstLegal
 from .errors import RulesError
+from .model import model_of
 
 ZoneKey = tuple  # (zone name, owner index or None)
 
@@ -62,6 +63,7 @@ class GameState:
     def __init__(self, vocab: dict, cards: dict, players: Iterable[str], seed: int = 0,
                  agents: dict[int, Agent] | None = None, options: dict | None = None):
         self.vocab = vocab
+        self.model = model_of(vocab)  # the typed reading of vocab (runtime/model.py): read it, not vocab
         self.cards = cards  # card id -> compiled card record (a dict with its fields and functions)
         self.players = [Player(i, n) for i, n in enumerate(players)]
         self.rng = random.Random(seed)
@@ -95,8 +97,8 @@ class GameState:
         # cards created or moved so far: a cheap "has any card moved since?" for an engine that
         # keeps what it worked out from the zones (a Match's legal moves) until they change
         self.card_moves = 0
-        for zname, z in vocab.get("zones", {}).items():
-            if z.get("per", "player") == "player":
+        for zname, z in self.model.zones.items():
+            if z.per_player:
                 for p in self.players:
                     self.zones[(zname, p.index)] = []
             else:
@@ -114,10 +116,10 @@ class GameState:
 
     # --- zones and cards ---------------------------------------------------------------------
     def zone_key(self, name: str, owner: int | None) -> ZoneKey:
-        z = self.vocab.get("zones", {}).get(name)
+        z = self.model.zones.get(name)
         if z is None:
             raise RulesError(f"unknown zone {name!r}")
-        return (name, owner if z.get("per", "player") == "player" else None)
+        return (name, owner if z.per_player else None)
 
     def zone(self, name: str, owner: int | None = None) -> list[int]:
         return self.zones[self.zone_key(name, owner)]
@@ -129,7 +131,7 @@ class GameState:
         self._next_uid += 1
         self.instances[inst.uid] = inst
         self.zones[zone].append(inst.uid)
-        if (self.vocab.get("zones", {}).get(zone[0]) or {}).get("piles") == "card":
+        if self.model.piled(zone[0]):
             self.pile_ids.setdefault(zone[0], set()).add(card_id)  # a supply pile exists once stocked
         self.where[inst.uid] = zone
         self.card_moves += 1
@@ -140,7 +142,7 @@ class GameState:
         once; returns the new uids. The same state as that many ``create`` calls."""
         cards = self.cards
         owner = owner if owner is not None else zone[1]
-        piles = (self.vocab.get("zones", {}).get(zone[0]) or {}).get("piles") == "card"
+        piles = self.model.piled(zone[0])
         into = self.zones[zone]
         instances, where = self.instances, self.where
         uids = []

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from .state import CardInst, GameState, Player
 
 # GameState fields a copy shares: play never changes them
-SHARED = frozenset({"vocab", "cards", "engine", "compiled", "verbs", "default_agent", "listening"})
+SHARED = frozenset({"vocab", "model", "cards", "engine", "compiled", "verbs", "default_agent", "listening"})
 
 
 def counter(c: Counter) -> Counter:

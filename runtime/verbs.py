@@ -174,10 +174,9 @@ def gain(ctx, objs, ph, strict):
                 raise RulesError("'up to' and 'all' gain cards, not Goods")  # the checker rejects it first
             ctx.gain_goods(sel)
             continue
-        rules = g.vocab.get("rules") or {}
-        src = ph.get("from") or Sel(ZONE, rules["gain_from"])
-        to = ctx.zone_for(ph["into"]) if "into" in ph else \
-            g.zone_key(rules.get("gain_to") or rules.get("discard_to", "discard"), ctx.player)
+        rules = g.model.rules
+        src = ph.get("from") or Sel(ZONE, rules.gain_from)
+        to = ctx.zone_for(ph["into"]) if "into" in ph else g.zone_key(rules.gain_into, ctx.player)
         ctx.move_cards(sel, src, to, strict=strict, verb="gain")
 
 
@@ -289,7 +288,7 @@ def move(ctx, objs, ph, strict):
       obj=_MOVED, phrases={"from": _FROM_YOURS}, needs=("trash_to",))
 def trash(ctx, objs, ph, strict):
     """Move cards of yours to the zone the game declares as `rules.trash_to` (out of play)."""
-    to = ctx.game.zone_key(ctx.game.vocab["rules"]["trash_to"], ctx.player)
+    to = ctx.game.zone_key(ctx.game.model.rules.trash_to, ctx.player)
     ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="trash")
 
 
@@ -297,7 +296,7 @@ def trash(ctx, objs, ph, strict):
       obj=_MOVED, phrases={"from": _FROM_YOURS}, needs=("remove_to",))
 def remove(ctx, objs, ph, strict):
     """Move cards of yours to the zone the game declares as `rules.remove_to` (out of the game)."""
-    to = ctx.game.zone_key(ctx.game.vocab["rules"]["remove_to"], ctx.player)
+    to = ctx.game.zone_key(ctx.game.model.rules.remove_to, ctx.player)
     ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="remove")
 
 
@@ -307,8 +306,8 @@ def remove(ctx, objs, ph, strict):
 def play(ctx, objs, ph, strict):
     """Put cards of yours into `rules.play_to` and run their `rules.play_slot` effect, one by one."""
     g = ctx.game
-    rules = g.vocab["rules"]
-    to = g.zone_key(rules["play_to"], ctx.player)
+    rules = g.model.rules
+    to = g.zone_key(rules.play_to, ctx.player)
     options = ctx.options(objs[0])
     if any(uid in g.playing for uid in options):  # "play this card" inside its own play
         raise Refused("a card cannot be played again while its effect is resolving")
@@ -323,10 +322,10 @@ def play(ctx, objs, ph, strict):
         picks = ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="play")
     for uid in picks:
         ctx.played.add(uid)
-        if rules["play_slot"] in (g.record(uid).get("slots") or {}):
+        if rules.play_slot in (g.record(uid).get("slots") or {}):
             g.playing[uid] = ctx.player
             try:
-                g.engine.run_slot(g, uid, rules["play_slot"], ctx.player, ctx.opponent)
+                g.engine.run_slot(g, uid, rules.play_slot, ctx.player, ctx.opponent)
             finally:
                 g.playing.pop(uid, None)
         ctx.publish_card(Played, uid)  # after its effect: "whenever you play …" sees it done

@@ -489,6 +489,7 @@ def test_a_card_source_on_the_personal_discard_pile_is_rejected_and_refused():
     import copy
 
     from runtime.context import Ctx
+    from runtime.model import model_of
     from runtime.refs import CARD, Sel
 
     vocab = copy.deepcopy(compiled().vocab)
@@ -496,7 +497,7 @@ def test_a_card_source_on_the_personal_discard_pile_is_rejected_and_refused():
     ex = explain_effect("draw 1 leftovers", Vocabulary.from_data(vocab))
     assert [d.code for d in ex.diags.errors] == ["E207"]
     game, eng, u = new_game(state={"Ann": {"personal_discard": ["oil_rig"]}}, packs=["scavengers"])
-    game.vocab = vocab
+    game.vocab, game.model = vocab, model_of(vocab)  # the runtime reads the vocabulary's model
     before = game.snapshot()
     with pytest.raises(Refused, match="your own Personal Discard pile"):
         Ctx(game, 0).draw_cards(Sel(CARD, "leftovers", 1), None, strict=False)

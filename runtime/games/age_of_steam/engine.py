@@ -55,7 +55,7 @@ class AgeOfSteam(MoonScenario, Engine):
         game.engine = self
         game.compiled = compiled
         game.verbs = verbs_for(self.name)
-        tables = compiled.vocab.get("tables") or {}
+        tables = game.model.tables
         hm = HexMap.from_data(data)
         game.moon = MoonState(hm, dict(tables.get("terrain") or {}), dict(tables.get("town_cost") or {}),
                               sorted(tables.get("cube_colours") or {}))
@@ -108,7 +108,7 @@ class AgeOfSteam(MoonScenario, Engine):
     def setup(self, game: MoonGame) -> None:
         """A02 and A11: cubes on Cities and the Landing hex, New Cities, Goods Display, Sun, Satellite."""
         m = game.moon
-        st = (game.vocab.get("tables") or {}).get("setup") or {}
+        st = game.model.table("setup") or {}
         per_city = st.get("cubes_per_city", 2)
         for h in sorted(self.cities(game)):
             m.cubes.setdefault(h, []).extend(self.draw_cubes(game, per_city))
@@ -501,7 +501,7 @@ class AgeOfSteam(MoonScenario, Engine):
     def goods_growth(self, game: MoonGame, dice: list | None = None) -> None:
         """A10: roll 2 dice per player; day-side Cities connected to the Landing hex receive cubes."""
         m = game.moon
-        per = ((game.vocab.get("tables") or {}).get("goods_growth") or {}).get("dice_per_player", 2)
+        per = (game.model.table("goods_growth") or {}).get("dice_per_player", 2)
         n = per * len(game.active_players())
         if dice is None:
             dice = [game.rng.randint(1, 6) for _ in range(n)]

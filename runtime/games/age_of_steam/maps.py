@@ -19,6 +19,7 @@ Geometry lives in runtime/hexgrid.py, shared with the engine and the SVG rendere
 """
 from __future__ import annotations
 
+from runtime.model import model_of
 from runtime.hexgrid import OPPOSITE, SIDES, cross, fmt, parse_coord, pixel, screen_angle, step
 
 from compiler.diagnostics import Diagnostics, did_you_mean
@@ -49,7 +50,7 @@ def check_map(doc: Document, vocab_data: dict, diags: Diagnostics, base: tuple =
     if not isinstance(data, dict):
         return True
     err = _Reporter(doc, diags, base)
-    tables = vocab_data.get("tables") or {}
+    tables = model_of(vocab_data).tables
     terrain = tables.get("terrain") or {}
     colours = tables.get("cube_colours") or {}
 

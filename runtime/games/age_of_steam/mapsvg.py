@@ -16,6 +16,7 @@ from __future__ import annotations
 from compiler.escape import css_colour, svg_id
 from compiler.escape import html as escape
 
+from runtime.model import model_of
 from runtime.hexgrid import HexMap, corners, fmt, pixel, side_midpoint
 
 SIZE = 30.0  # hex radius in px
@@ -111,7 +112,7 @@ def render_map_svg(map_data: dict, vocab: dict, coords: bool = False, legend: bo
     """
     if vocab is not None and not isinstance(vocab, dict):
         vocab = getattr(vocab, "data", None) or {}  # compiler.vocabulary.Vocabulary keeps game.yaml in .data
-    tables = (vocab or {}).get("tables") or {}
+    tables = model_of(vocab or {}).tables
     terrain = tables.get("terrain") or {}
     colours = tables.get("cube_colours") or {}
     hm = HexMap.from_data(map_data)

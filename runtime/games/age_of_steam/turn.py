@@ -31,7 +31,7 @@ from .playout import routes
 
 
 def table(game, name: str) -> dict:
-    return (game.vocab.get("tables") or {}).get(name) or {}
+    return game.model.table(name) or {}
 
 
 @dataclass

@@ -150,18 +150,14 @@ class FiftyFirstState(FiftyScenario, Engine):
         owned = {ph for p in PACKS.values() for ph in p.phases}
         playing = {ph for p in self.packs(game) for ph in p.phases}
         out = []
-        for ph in game.vocab.get("phases", []):
-            pid = ph if isinstance(ph, str) else ph["id"]
-            if pid in owned and pid not in playing:
+        for ph in game.model.phases:
+            if ph.key in owned and ph.key not in playing:
                 continue
-            out.append(pid)
+            out.append(ph.key)
         return out
 
     def skipped(self, game: GameState, name: str) -> bool:
-        for ph in game.vocab.get("phases", []):
-            if isinstance(ph, dict) and ph["id"] == name and game.round in (ph.get("skip_in_round") or []):
-                return True
-        return False
+        return any(ph.key == name and game.round in ph.skip_in_round for ph in game.model.phases)
 
     # phase -> the method that plays the base rules of it; the packs' own rules follow (Pack.phase)
     phase_rules = {"lookout": "phase_lookout", "production": "phase_production", "cleanup": "phase_cleanup"}
@@ -429,7 +425,7 @@ class FiftyFirstState(FiftyScenario, Engine):
             if to is not None:
                 break
         if to is None:
-            to = game.zone_key(game.vocab.get("rules", {}).get("discard_to", "discard"), player)
+            to = game.zone_key(game.model.rules.discard_to, player)
         game.move(uid, to)
         inst.props.pop("row", None)
         game.emit("discard", player, f"{name} goes to the {to[0].replace('_', ' ')}"
@@ -496,7 +492,7 @@ class FiftyFirstState(FiftyScenario, Engine):
     def contact_for(self, game: GameState, action: str) -> str:
         """The Contact paid (Distance many) to make a Deal / Raze from hand: table ``contact_costs``
         in game.yaml (provisional: the base game's rule is not in the rulebooks)."""
-        return (game.vocab.get("tables", {}).get("contact_costs") or {}).get(action, f"{action}_contact")
+        return (game.model.table("contact_costs") or {}).get(action, f"{action}_contact")
 
     def _pay(self, game, player, good, n, what) -> None:
         have = game.players[player].goods[good]
@@ -548,7 +544,7 @@ class FiftyFirstState(FiftyScenario, Engine):
         """The cost to Raze a Location in a State: by the row it is *placed* in (M15: a card with
         a Production and a Feature is placed in the Production row and costs its 3). The table
         ``row_raze_cost`` prints Production 3; the other rows and the Good paid are provisional."""
-        table = game.vocab.get("tables", {}).get("row_raze_cost") or {}
+        table = game.model.table("row_raze_cost") or {}
         row = game.instances[uid].props.get("row") or self.row_of(game, uid)
         return table.get("good", "red_contact"), int(table[row])
 

@@ -396,7 +396,7 @@ def pack(game, name: str):
 
 
 def good_name(game, good: str) -> str:
-    return str((game.vocab.get("goods", {}).get(good) or {}).get("name", good)).lower()
+    return game.model.good_name(good).lower()
 
 
 def construct_cost(game) -> Counter:
@@ -406,7 +406,7 @@ def construct_cost(game) -> Counter:
 def can_pay(game, p: int, cost: Counter) -> bool:
     """Goods or Good groups ("resource": any of its Goods) the player can pay in full."""
     goods = game.players[p].goods
-    groups = game.vocab.get("good_groups") or {}
+    groups = game.model.good_groups
     left = Counter(goods)
     for k, n in sorted(cost.items(), key=lambda kv: kv[0] in groups):  # plain Goods first
         if k in groups:
@@ -429,7 +429,7 @@ def pay_cost(game, p: int, cost: Counter) -> None:
     if not can_pay(game, p, cost):
         raise Refused(f"cannot pay {goods_text(cost)}")
     goods = game.players[p].goods
-    groups = game.vocab.get("good_groups") or {}
+    groups = game.model.good_groups
     for k, n in sorted(cost.items(), key=lambda kv: kv[0] in groups):
         for _ in range(n):
             good = k
@@ -444,7 +444,7 @@ def new_match(engine, compiled, players: list[str], seed: int, agents=None, opti
     """A new 51st State game played through the stand-in base turn (every pack compiled in)."""
     game = engine.new_game(compiled, list(players), seed=seed, agents=agents, options=options)
     game.turn.moves = True
-    start = {k: int(v) for k, v in table(game, "starting_goods").items() if k in (game.vocab.get("goods") or {})}
+    start = {k: int(v) for k, v in table(game, "starting_goods").items() if k in game.model.goods}
     for p in game.players:
         p.goods.update(start)
     if start:

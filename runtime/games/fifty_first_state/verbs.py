@@ -46,7 +46,7 @@ def pick_targets(ctx: Ctx, sel: Sel, verb_name: str, strict: bool) -> list[int]:
 def give_goods(ctx: Ctx, player: int, good: str, n: int) -> None:
     """``player`` gains ``n`` of ``good`` (a group asks which; a Card is drawn from the Deck)."""
     g = ctx.game
-    groups = g.vocab.get("good_groups") or {}
+    groups = g.model.good_groups
     if n <= 0:
         return
     if good in groups:
@@ -117,7 +117,7 @@ def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
     discarded from hand (S09: "spent from your hand"). ``strict`` (a cost): all or refuse first."""
     g = ctx.game
     me = g.players[ctx.player]
-    groups = g.vocab.get("good_groups") or {}
+    groups = g.model.good_groups
     need: Counter = Counter()
     cards = 0
     picks = []
@@ -213,7 +213,7 @@ def draw(ctx, objs, ph, strict):
             g.move(uid, hand)
             g.instances[uid].owner = ctx.player
             g.instances[uid].props.pop("row", None)
-            pile = (g.vocab.get("zones", {}).get(frm[0]) or {}).get("name") or frm[0].replace("_", " ")
+            pile = g.model.zone_name(frm[0])
             g.emit("draw", ctx.player, f"draws {g.engine.name_of(g, uid)} from the {pile}"
                    + (f" of {g.players[frm[1]].name}" if frm[1] is not None else ""), n=1)
         if not picks:
@@ -222,7 +222,7 @@ def draw(ctx, objs, ph, strict):
     src = ph.get("from")
     if src is not None and src.category == ZONE and src.owner in ("another", "enemy", "opponents", "any", "each"):
         zones = [z for z in ctx.ref_zones(src) if g.zones[z]]
-        pile = (g.vocab.get("zones", {}).get(src.noun) or {}).get("name") or src.noun.replace("_", " ")
+        pile = g.model.zone_name(src.noun)
         if not zones:
             if strict:
                 raise Refused(f"every {pile} you may draw from is empty")
@@ -241,7 +241,7 @@ def place(ctx, objs, ph, strict):
     may differ: Pony Express, S13)."""
     g = ctx.game
     uid = ctx.one_card(ph["on"])
-    groups = g.vocab.get("good_groups") or {}
+    groups = g.model.good_groups
     for sel in objs:
         good, n = ctx.good_of(sel), ctx.amount(sel)
         if good not in groups:

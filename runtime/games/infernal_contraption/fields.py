@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from runtime.fieldtypes import FieldType, Legend, Shown
+from runtime.model import model_of
 
 from .machine import SIDES
 
@@ -42,7 +43,7 @@ class SocketsField(FieldType):
     # --- the schema ------------------------------------------------------------------------------
     @staticmethod
     def socket_table(vocab: dict) -> dict:
-        return dict(((vocab.get("tables") or {}).get(TABLE)) or {})
+        return dict(model_of(vocab).table(TABLE) or {})
 
     def schema(self, vocab: dict) -> dict:
         sockets = sorted(self.socket_table(vocab)) or None

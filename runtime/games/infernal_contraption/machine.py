@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from runtime.errors import RulesError
+from runtime.model import model_of
 
 if TYPE_CHECKING:
     from .state import ICGame
@@ -110,7 +111,7 @@ class Machine:
 
 def _socket_codes(vocab: dict) -> dict[str, int]:
     """Socket names as small ints; Universal is 0, which matches anything."""
-    names = sorted((vocab.get("tables") or {}).get("sockets") or {})
+    names = sorted(model_of(vocab).table("sockets") or {})
     codes = {"universal": 0}
     for n in names:
         if n != "universal":

@@ -1,0 +1,304 @@
+"""The typed game model: what a game's vocabulary declares, read once (DESIGN §9, issue 22).
+
+A game's ``game.yaml`` declares its Goods, zones, things (selectable cards), icons, card sources and
+rules. The build validates it and emits it as a plain dict (``generated/<game>/__init__.py`` VOCAB);
+:func:`model_of` reads that dict once into frozen dataclasses, and every reader — the runtime's
+selection, the verbs, the engines' draw piles, the checker's ``others_only``, the English — asks the
+model instead of looking sections up by string. Each rule that depends on the vocabulary has one
+home here: "only another player's pile" (:meth:`GameModel.others_only`), "a thing named without an
+owner is yours" (:meth:`GameModel.yours_by_default`), the zones of the house rules
+(:class:`Rules`).
+
+The model is built from a validated vocabulary: a missing optional section is empty, never an error.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+_EMPTY: Mapping = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class GoodSpec:
+    key: str
+    name: str
+    signed: bool  # may go below zero (a debt)
+
+
+@dataclass(frozen=True)
+class ZoneSpec:
+    key: str
+    name: str
+    per_player: bool       # each player has one (else one, shared by the game)
+    hidden: bool           # face down: its order is not known (the Monte Carlo bot redraws it)
+    others_only: bool      # ``access: others``: effects may use only another player's (S07/S08)
+    card_piles: bool       # ``piles: card``: one pile per card id (a deck-builder's supply)
+
+
+@dataclass(frozen=True)
+class ThingSpec:
+    """A thing: cards selected from zones, narrowed by kind, face, fields and an engine's filter."""
+
+    key: str
+    name: str
+    zones: tuple[str, ...]
+    kinds: frozenset | None          # None: any kind
+    faces: frozenset | None          # None: any face
+    where: tuple[tuple[str, tuple], ...]  # (field, values): the card's field has one of the values
+    engine_filter: str | None        # a predicate the game's engine computes (by name)
+    top_only: bool                   # only the top card of each zone ("the [symbol]")
+    per_player: bool                 # looked for in the owners' zones (else the game's shared zones)
+    others_only: bool                # declared so, or selects from an ``access: others`` zone
+
+
+@dataclass(frozen=True)
+class IconSpec:
+    key: str
+    name: str
+    good: str | None  # the Good the icon-to-Good table gives it
+
+
+@dataclass(frozen=True)
+class CardSource:
+    """A noun that draws from a pile ("draw 1 hacked": the bottom of the Machine deck, Hacked up)."""
+
+    key: str
+    zone: str
+    bottom: bool
+    face: str | None
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    key: str
+    name: str
+    skip_in_round: frozenset  # rounds in which the phase does not happen (Moloch's Assault in round 1)
+
+
+@dataclass(frozen=True)
+class SlotSpec:
+    key: str
+    name: str
+    kind: str                          # "effect" | "trigger" | "condition"
+    listens_in: tuple[str, ...] | None  # a trigger slot's zones (None: the game's rules.in_play)
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    key: str
+    name: str
+    slots: tuple[SlotSpec, ...]  # in game.yaml's order
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The zones and slots the core verbs use (game.yaml ``rules``), with the core engine's defaults."""
+
+    hand: str = "hand"
+    draw_from: str = "deck"
+    discard_to: str = "discard"
+    trash_to: str | None = None
+    remove_to: str | None = None
+    gain_from: str | None = None
+    gain_to: str | None = None      # where gained cards go (default: the discard zone)
+    play_to: str | None = None
+    play_slot: str | None = None
+    in_play: tuple[str, ...] = ()
+    tableau: tuple[str, ...] = ()
+    reshuffle: Mapping = field(default_factory=lambda: _EMPTY)  # empty draw pile -> the pile shuffled into it
+
+    @property
+    def gain_into(self) -> str:
+        return self.gain_to or self.discard_to
+
+    def __reduce__(self):  # a mappingproxy does not pickle: rebuild from a plain dict
+        return (_rules, (tuple((f, getattr(self, f)) for f in _RULE_FIELDS), dict(self.reshuffle)))
+
+
+@dataclass(frozen=True)
+class GameModel:
+    game: str
+    engine: str
+    goods: Mapping[str, GoodSpec]
+    zones: Mapping[str, ZoneSpec]
+    things: Mapping[str, ThingSpec]
+    icons: Mapping[str, IconSpec]
+    good_groups: Mapping[str, tuple[str, ...]]
+    card_sources: Mapping[str, CardSource]
+    rules: Rules
+    phases: tuple[PhaseSpec, ...] = ()
+    kinds: Mapping[str, KindSpec] = field(default_factory=lambda: _EMPTY)
+    # a game's own tables (deploy counts, costs, sockets…), read by its engine: opaque values here
+    tables: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    name: str = ""  # the game's printed name
+
+    def __deepcopy__(self, memo):  # immutable: a copied game state shares its model
+        return self
+
+    def __reduce__(self):  # a mappingproxy does not pickle: rebuild from plain dicts
+        return (_model, (self.game, self.engine, *(dict(getattr(self, f)) for f in _MAPPINGS), self.rules,
+                         self.phases, *(dict(getattr(self, f)) for f in _MORE_MAPPINGS), self.name))
+
+    @property
+    def signed_goods(self) -> frozenset:
+        return frozenset(k for k, g in self.goods.items() if g.signed)
+
+    def good_name(self, key: str) -> str:
+        g = self.goods.get(key)
+        return g.name if g is not None else key
+
+    def table(self, name: str) -> Any:
+        """A game table by name (None when the game declares none)."""
+        return self.tables.get(name)
+
+    def piled(self, zone: str) -> bool:
+        """``piles: card``: the zone is one pile per card id (a zone the engine made is not)."""
+        z = self.zones.get(zone)
+        return z is not None and z.card_piles
+
+    def zone_name(self, key: str) -> str:
+        z = self.zones.get(key)
+        return z.name if z is not None else key.replace("_", " ")
+
+    def others_only(self, category: str, key: str) -> bool:
+        """True when effects may name only ANOTHER player's one of this zone (``access: others``); for
+        a thing, when it is declared so or selects from such a zone; for a card source, when it draws
+        from such a zone (Scavengers S07/S08). Category names as in runtime/refs.py."""
+        if category == "zone":
+            z = self.zones.get(key)
+            return z is not None and z.others_only
+        if category == "thing":
+            t = self.things.get(key)
+            return t is not None and t.others_only
+        if category == "card":
+            src = self.card_sources.get(key)
+            z = self.zones.get(src.zone) if src is not None else None
+            return z is not None and z.others_only
+        return False
+
+    def yours_by_default(self, thing: str) -> bool:
+        """A thing named without an owner is the acting player's when it lives in per-player zones
+        and is not one an effect may only take from others (Ctx.things; the English says "you have")."""
+        t = self.things.get(thing)
+        if t is None or not t.per_player or t.others_only:
+            return False
+        return all(z in self.zones and self.zones[z].per_player and not self.zones[z].others_only
+                   for z in t.zones)
+
+
+_RULE_FIELDS = ("hand", "draw_from", "discard_to", "trash_to", "remove_to", "gain_from", "gain_to", "play_to",
+                "play_slot", "in_play", "tableau")
+_MAPPINGS = ("goods", "zones", "things", "icons", "good_groups", "card_sources")
+_MORE_MAPPINGS = ("kinds", "tables")
+
+
+def _rules(fields: tuple, reshuffle: dict) -> Rules:
+    return Rules(**dict(fields), reshuffle=MappingProxyType(reshuffle))
+
+
+def _model(game: str, engine: str, *rest) -> GameModel:
+    mappings, (rules, phases), more, name = rest[:len(_MAPPINGS)], rest[len(_MAPPINGS):len(_MAPPINGS) + 2], \
+        rest[len(_MAPPINGS) + 2:-1], rest[-1]
+    return GameModel(game, engine, *(MappingProxyType(m) for m in mappings), rules, phases,
+                     *(MappingProxyType(m) for m in more), name)
+
+
+def _section(vocab: dict, name: str) -> dict:
+    """A mapping section, each entry a mapping. The schema guarantees both for a validated game; the
+    language server and the schema hooks may read a game.yaml that has not passed yet, so anything
+    else reads as empty rather than failing here (the validator reports it)."""
+    section = vocab.get(name)
+    if not isinstance(section, dict):
+        return {}
+    return {k: (v if isinstance(v, dict) else {}) for k, v in section.items()}
+
+
+def _values(value: Any) -> tuple:
+    return tuple(value) if isinstance(value, list) else (value,)
+
+
+def _mapping(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _names(value) -> tuple:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def build_model(vocab: dict) -> GameModel:
+    """The model of a vocabulary (the only reader of its sections by name). Built for a validated
+    game; a value of the wrong shape (which the validator reports) reads as absent."""
+    zones_raw = _section(vocab, "zones")
+    zones = {k: ZoneSpec(k, str(z.get("name") or k.replace("_", " ")), z.get("per", "player") == "player",
+                         bool(z.get("hidden")), z.get("access") == "others", z.get("piles") == "card")
+             for k, z in zones_raw.items()}
+    things = {}
+    for k, t in _section(vocab, "things").items():
+        tz = _names(t.get("zones"))
+        things[k] = ThingSpec(
+            k, str(t.get("name") or k.replace("_", " ")), tz,
+            frozenset(_names(t.get("kinds"))) or None,
+            frozenset(_names(t.get("faces"))) or None,
+            tuple((f, _values(v)) for f, v in _mapping(t.get("where")).items()),
+            t.get("engine_filter") if isinstance(t.get("engine_filter"), str) else None,
+            bool(t.get("top_only")), t.get("per", "player") == "player",
+            t.get("access") == "others" or any(zones[z].others_only for z in tz if z in zones))
+    rules_raw = _mapping(vocab.get("rules"))
+    rules = Rules(**{name: rules_raw[name] for name in _RULE_FIELDS[:9] if isinstance(rules_raw.get(name), str)},
+                  in_play=_names(rules_raw.get("in_play")), tableau=_names(rules_raw.get("tableau")),
+                  reshuffle=MappingProxyType({k: v for k, v in _mapping(rules_raw.get("reshuffle")).items()
+                                              if isinstance(v, str)}))
+    kinds = {}
+    for k, spec in _section(vocab, "card_kinds").items():
+        slots = tuple(SlotSpec(slot, str(ss.get("name") or slot), str(ss.get("kind") or "effect"),
+                               _names(ss.get("listens_in")) or None)
+                      for slot, ss in _section(spec, "slots").items())
+        kinds[k] = KindSpec(k, str(spec.get("name") or k), slots)
+    return GameModel(
+        game=str(vocab.get("game", "")), engine=str(vocab.get("engine") or "core"),
+        goods=MappingProxyType({k: GoodSpec(k, str(g.get("name") or k), bool(g.get("signed")))
+                                for k, g in _section(vocab, "goods").items()}),
+        zones=MappingProxyType(zones), things=MappingProxyType(things),
+        icons=MappingProxyType({k: IconSpec(k, str(i.get("name") or k), i.get("good") if isinstance(i.get("good"), str) else None)
+                                for k, i in _section(vocab, "icons").items()}),
+        good_groups=MappingProxyType({k: tuple(sorted(_names(v))) for k, v in _mapping(vocab.get("good_groups")).items()}),
+        card_sources=MappingProxyType({k: CardSource(k, s["zone"], s.get("end") == "bottom", s.get("face"))
+                                       for k, s in _section(vocab, "card_sources").items()
+                                       if isinstance(s.get("zone"), str)}),
+        rules=rules,
+        phases=tuple(_phase(ph) for ph in (vocab.get("phases") if isinstance(vocab.get("phases"), list) else ())
+                     if isinstance(ph, str) or (isinstance(ph, dict) and isinstance(ph.get("id"), str))),
+        kinds=MappingProxyType(kinds),
+        tables=MappingProxyType(dict(_mapping(vocab.get("tables")))),
+        name=str(vocab.get("name") or vocab.get("game", "")))
+
+
+def _phase(ph) -> PhaseSpec:
+    if isinstance(ph, str):
+        return PhaseSpec(ph, ph, frozenset())
+    skip = ph.get("skip_in_round")
+    return PhaseSpec(ph["id"], str(ph.get("name") or ph["id"]), frozenset(skip if isinstance(skip, list) else ()))
+
+
+# One model per vocabulary dict: a compiled game's VOCAB is a module constant shared by every game
+# state and every copy, so its model is built once. The cache keeps the dict itself alongside, so an
+# entry can never answer for another dict that later reuses the same id.
+_MODELS: dict[int, tuple[dict, GameModel]] = {}
+
+
+def model_of(vocab: dict) -> GameModel:
+    hit = _MODELS.get(id(vocab))
+    if hit is not None and hit[0] is vocab:
+        return hit[1]
+    model = build_model(vocab)
+    if len(_MODELS) > 256:  # in-memory builds (watch, tests) make new dicts: keep the cache bounded
+        _MODELS.clear()
+    _MODELS[id(vocab)] = (vocab, model)
+    return model
+
+
+__all__ = ["GameModel", "GoodSpec", "ZoneSpec", "ThingSpec", "IconSpec", "CardSource", "Rules", "PhaseSpec",
+           "KindSpec", "SlotSpec",
+           "build_model", "model_of"]
