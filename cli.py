@@ -144,7 +144,7 @@ def game_names(data: Path) -> list[str]:
 
 def unknown_game(game: str, choices: list[str], where: str) -> str:
     """The one message every command gives for a game name that does not exist."""
-    from compiler.diagnostics import did_you_mean
+    from runtime.words import did_you_mean
 
     hint = did_you_mean(game, choices)
     return (f"error: no game '{game}' under {where}" + (f" ({hint})" if hint else "")
@@ -729,6 +729,7 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
 
     import time
 
+    from compiler.build import load_game_folder
     from runtime.simulate import SimConfig, check_config, render_html
     from runtime.simulate import simulate as run_sim
 
@@ -746,7 +747,8 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
         if game not in compiled:
             click.echo(unknown_game(str(game), compiled, "generated/"), err=True)
             sys.exit(2)
-    cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs, data, check_moves, executor, scheduler)
+    cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs, data, check_moves, executor, scheduler,
+                    loader=load_game_folder)
     start = time.perf_counter()
     try:
         check_config(cfg)

@@ -33,6 +33,7 @@ def load() -> str:
 
 
 def cpu_rate(cfg) -> float:
+    from compiler.build import load_game_folder
     from runtime.simulate import simulate
 
     t = time.process_time()
@@ -80,7 +81,7 @@ def main() -> None:
     n_random, n_mcts, n_speed = (40, 2, 200) if args.quick else (300, 6, 2000)
     print(f"games per CPU-second, one job ({'quick' if args.quick else 'full'} run)")
     for game, data, players in GAMES:
-        base = SimConfig(game, games=n_random, players=players, data=data)
+        base = SimConfig(game, games=n_random, players=players, data=data, loader=load_game_folder)
         simulate(dataclasses.replace(base, games=2))  # warm: compile the data folder, import the engine
         r = cpu_rate(base)
         m = cpu_rate(dataclasses.replace(base, games=n_mcts, agent="mcts:2," + ",".join(["random"] * (players - 1))))

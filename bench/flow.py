@@ -18,15 +18,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from compiler.build import load_game_folder
 from runtime.simulate import SimConfig, run_games  # noqa: E402
 
 FLOW = str(ROOT / "tests" / "fixtures" / "flow")
 
 
 def measure(agent: str, games: int) -> dict:
-    run_games(SimConfig("deckbuild", 1, 2, seed=99, agent="random", data=FLOW))  # compile, warm imports
+    run_games(SimConfig("deckbuild", 1, 2, seed=99, agent="random", data=FLOW, loader=load_game_folder))  # compile, warm imports
     c0 = time.process_time()
-    records = run_games(SimConfig("deckbuild", games, 2, seed=1, agent=agent, data=FLOW))
+    records = run_games(SimConfig("deckbuild", games, 2, seed=1, agent=agent, data=FLOW, loader=load_game_folder))
     cpu = time.process_time() - c0
     wins = sum(1 for r in records if r["winners"] == [0])
     return {"agent": agent, "games": games, "cpu_s": round(cpu, 3), "games_per_cpu_s": round(games / cpu, 2),

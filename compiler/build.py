@@ -17,14 +17,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from runtime.engine import ENGINES, engine_of
+from runtime.engine import ENGINES, engine_of, load_from_sources
 from runtime.verbs import verbs_for
+from runtime.words import did_you_mean
 
 from . import ast as A
 from .cache import CardEntry
 from .check import Checker
 from .codegen import HEADER, CardPiece, Function, ModuleWriter, UnsafeValue, card_entry, comment, identifier, literal, make_body
-from .diagnostics import Diagnostics, did_you_mean, display_path
+from .diagnostics import Diagnostics, display_path
 from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, table_source
 from .loader import Document, load_file, path_text
 from .parser import parse_effect
@@ -133,6 +134,19 @@ def compile_tree(data_root: Path, only: set[str] | None = None, cache=None, emit
     finally:
         if was_enabled:
             gc.enable()
+
+
+def load_game_folder(game: str, data: str):
+    """The compiled game ``game`` of the data folder ``data``, compiled in memory: how ``simulate``
+    (SimConfig.loader), ``play`` and the Dask workers turn a folder into a game. ValueError (a usage
+    error) when the data has errors or no such game."""
+    result = compile_tree(Path(data))
+    if not result.ok:
+        first = result.diags.errors[0].headline()
+        raise ValueError(f"the data in {data} has errors (first: {first}); run `cardwright validate`")
+    if game not in result.games:
+        raise ValueError(f"no game '{game}' in {data} (games: {', '.join(sorted(result.games)) or 'none'})")
+    return load_from_sources(result.outputs, game)
 
 
 def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool) -> BuildResult:
@@ -257,7 +271,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
                     looked.dirty.add(i)
         if isinstance(doc.data.get("map"), dict) and validate(doc, "map", diags, ("map",)):
             # what a schema cannot express belongs to the game's map format: its engine checks it (E601)
-            engine_of(gdoc.data).check_map(doc, gdoc.data, diags)
+            engine_of(gdoc.data).check_map(doc.data["map"], gdoc.data, doc.reporter(diags, ("map",), "E601"))
         t = timer.add("validate", t)
         gb.modules[path.stem] = doc
         mw = ModuleWriter(rel, cards=True)

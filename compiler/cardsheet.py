@@ -37,7 +37,7 @@ from markupsafe import Markup
 
 from runtime.fieldtypes import Shown, field_type
 
-from . import escape
+from runtime import escape
 from .reference import (Card, PdfError, _marked_html, _write, find_browser, game_view, ink_for,
                         players_view, print_pdf, title)
 

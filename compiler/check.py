@@ -15,9 +15,9 @@ from typing import Callable
 from runtime import verbs as V
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE, Sel
 from runtime.verbs import Slot, Verb
+from runtime.words import did_you_mean
 
 from . import ast as A
-from .diagnostics import did_you_mean
 from .syntaxhelp import RESERVED_NAMES
 from .vocabulary import POSSESSIVES, Vocabulary
 

@@ -136,14 +136,6 @@ class Diagnostics(list):
         return sorted(self, key=lambda d: (d.file or "", d.line or 0, d.column or 0, d.code, d.message))
 
 
-def did_you_mean(name: str, choices: Iterable[str]) -> str | None:
-    """'did you mean ...' for a near miss, or None when nothing is close."""
-    import difflib  # here, not at the top: `cardwright --help` imports this module
-
-    matches = difflib.get_close_matches(name, sorted(set(choices)), n=1, cutoff=0.6)
-    return f"did you mean '{matches[0]}'?" if matches else None
-
-
 def display_path(path: Path | str) -> str:
     """Paths in messages are relative to the current folder when possible: stable and short.
 

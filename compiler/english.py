@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
+from runtime.words import title
 
 from . import ast as A
 from . import ir
@@ -45,7 +46,6 @@ MASS_NOUNS = {"fuel", "iron", "steel", "wood", "food", "water", "oil", "money", 
               "ore", "steam", "energy", "power", "scrap", "cash", "grain", "wheat", "sand", "clay", "cloth", "salt",
               "spice", "sugar", "coffee", "tea", "rice", "meat", "fish", "copper", "lumber", "timber", "glass",
               "livestock", "research", "influence", "prestige", "information", "knowledge", "fame", "corn"}
-_SMALL_WORDS = {"of", "the", "and", "in", "on", "a", "an", "to", "for", "or", "at", "from"}
 _CMP_WORDS = {"=": "is", "!=": "is not", "<": "is less than", ">": "is more than", "<=": "is at most",
               ">=": "is at least"}
 _OP_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
@@ -102,12 +102,6 @@ def split_icons(marked: str) -> list[tuple[str, str]]:
     if pos < len(marked):
         out.append(("text", marked[pos:]))
     return out
-
-
-def title(key: str) -> str:
-    """A vocabulary key as a printed game term: "production_location" → "Production Location"."""
-    words = key.replace("_", " ").split()
-    return " ".join(w if (i and w in _SMALL_WORDS) else w[:1].upper() + w[1:] for i, w in enumerate(words))
 
 
 def english_plural(name: str) -> str:

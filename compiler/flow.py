@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from runtime.words import did_you_mean
+
 from . import ast as A
 from .codegen import identifier, literal
-from .diagnostics import Diagnostics, did_you_mean
+from .diagnostics import Diagnostics
 from .loader import Document
 from .parser import parse_effect
 

@@ -123,6 +123,11 @@ class Document:
         line0, col0 = self._map_offset(pos, self.get(path), offset)
         return line0 + 1, col0 + 1, self.source_line(line0)
 
+    def reporter(self, diags: Diagnostics, base: Path_, code: str) -> "PathReporter":
+        """Where a check of the part at ``base`` reports, by paths inside that part (an engine's map
+        check: runtime/ knows no Document, it is handed this)."""
+        return PathReporter(self, diags, tuple(base), code)
+
     def get(self, path: Path_) -> Any:
         node = self.data
         for key in path:
@@ -145,6 +150,27 @@ class Document:
                                   pos.style)
         found = scalarmap.locate(value, offset, written)
         return found if found is not None else (pos.line, pos.column)
+
+
+class PathReporter:
+    """Reports errors located by a path under ``base`` in a Document: ``report(message, *path,
+    hint=…)``; ``line_of(*path)`` for a message that names another place; ``count`` of reports."""
+
+    def __init__(self, doc: Document, diags: Diagnostics, base: tuple, code: str):
+        self.doc, self.diags, self.base, self.code = doc, diags, base, code
+        self.count = 0
+
+    def __call__(self, message: str, *path, hint: str | None = None) -> None:
+        full = self.base + tuple(path)
+        line, col, src = self.doc.where(full)
+        value = self.doc.get(full)
+        length = len(str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else 1
+        self.diags.error(self.code, message, file=self.doc.file, line=line, column=col, length=length,
+                         path=_path_text(full), hint=hint, source_line=src)
+        self.count += 1
+
+    def line_of(self, *path) -> int:
+        return self.doc.where(self.base + tuple(path))[0]
 
 
 class _Builder:

@@ -27,11 +27,13 @@ from typing import Any
 
 import yaml
 
+from runtime import escape
 from runtime.fieldtypes import Legend, Shown, field_type, field_types_of
+from runtime.words import title
 
-from . import escape, resources
+from . import resources
 from .codegen import identifier
-from .english import ICON_END, ICON_START, plain, render_marked, split_icons, title
+from .english import ICON_END, ICON_START, plain, render_marked, split_icons
 from .vocabulary import Vocabulary
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -734,7 +736,7 @@ def _env(fmt: str):
     env.filters["isnum"] = lambda s: bool(re.fullmatch(r"[-+]?[0-9]+(\.[0-9]+)?|[-—]|yes|no", str(s).strip()))
     env.filters["css_string"] = lambda s: Markup(escape.css_string(s))
     env.filters["anchor"] = lambda s: re.sub(r"[^a-z0-9]+", "-", str(s).lower()).strip("-")
-    # a value or legend of an engine's field type, drawn by its FieldType (escaped there, compiler/escape.py)
+    # a value or legend of an engine's field type, drawn by its FieldType (escaped there, runtime/escape.py)
     env.filters["engine_html"] = lambda x: Markup(_engine_piece(x, "html"))
     env.filters["engine_md"] = lambda x: _engine_piece(x, "md")
     env.globals["icons_of"] = {}

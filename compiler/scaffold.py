@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from runtime.words import did_you_mean
+
 from .build import GAME_FILE, compile_tree, load_game, module_files
 from .diagnostics import Diagnostics, display_path
 from .loader import load_file
@@ -328,8 +330,6 @@ def new_card(data_root: Path, game: str, kind: str, card_id: str | None = None,
     if vocab is None:
         raise ScaffoldError(f"no readable game '{game}' under {display_path(data_root)}")
     if kind not in vocab.card_kinds:
-        from .diagnostics import did_you_mean
-
         hint = did_you_mean(kind, vocab.card_kinds)
         raise ScaffoldError(f"unknown card kind '{kind}' in {game}" + (f" ({hint})" if hint else "")
                             + f"; kinds: {', '.join(sorted(vocab.card_kinds))}")

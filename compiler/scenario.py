@@ -14,8 +14,9 @@ from typing import Any
 from runtime.agents import FirstLegal, Scripted
 from runtime.engine import CompiledGame, Outcome, engine_for
 from runtime.errors import Refused, RulesError
+from runtime.words import did_you_mean
 
-from .diagnostics import Diagnostics, did_you_mean
+from .diagnostics import Diagnostics
 from .explain import effect_function, explain_effect
 from .loader import Document, load_file, path_text
 from .schema import validate

@@ -16,6 +16,8 @@ from jsonschema import Draft202012Validator
 
 from runtime.fieldtypes import field_types_of
 
+from runtime.words import did_you_mean
+
 from .diagnostics import Diagnostics
 from .loader import Document, path_text
 from .resources import SCHEMA_DIR
@@ -142,15 +144,11 @@ def _message(err) -> str:
     if v == "additionalProperties":
         extra = _extras(err)
         if extra:
-            from .diagnostics import did_you_mean
-
             hint = did_you_mean(str(extra[0]), err.schema.get("properties", {}))
             return f"unknown field '{extra[0]}'" + (f" ({hint})" if hint else "")
     if v == "type":
         return f"expected {_type_words(err.validator_value)}, found {_found(err.instance)}"
     if v == "enum":
-        from .diagnostics import did_you_mean
-
         choices = ', '.join(map(str, err.validator_value))
         text = (f"expected one of: {choices}; found nothing" if err.instance is None else
                 f"{_short(err.instance)} is not one of: {choices}")[:300]

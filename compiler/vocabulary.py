@@ -12,6 +12,7 @@ from typing import Any
 
 from runtime.model import GameModel, model_of
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, ZONE
+from runtime.words import did_you_mean
 
 # Nouns every game has. "card"/"cards" select cards in a place; players are who acts and who is
 # acted on. A game may add more players' nouns in its vocabulary.
@@ -149,8 +150,6 @@ COMMON_FIELDS = ("id", "kind", "name", "count", "source", "provisional", "uncert
 def check_names(doc, diags) -> bool:
     """Report every name in a schema-valid game file that refers to an undeclared one (E201) and
     every phase listed twice (E202). True when there is none."""
-    from .diagnostics import did_you_mean
-
     data = doc.data
     before = len(diags)
 
@@ -246,8 +245,6 @@ def check_field_types(kind: str, spec: dict, known: list[str], report) -> None:
     for base, fields in places:
         for name, ftype in (fields or {}).items() if isinstance(fields, dict) else ():
             if isinstance(ftype, str) and ftype not in known:
-                from .diagnostics import did_you_mean
-
                 # worded as the schema words a value outside its list (compiler/schema.py)
                 hint = did_you_mean(ftype, known)
                 report("E401", f"'{ftype}' is not one of: {', '.join(known)}" + (f" ({hint})" if hint else ""),

@@ -269,9 +269,10 @@ class Engine:
     # schema, their pictures in the reference and on card sheets, their legend. name -> FieldType
     field_types: dict[str, FieldType] = {}
 
-    def check_map(self, doc, game_data: dict, diags) -> None:
-        """Check a module's ``map:`` section beyond its JSON Schema (a game's own map format: the
-        Moon's geometry, E601). The core engine plays no map: nothing to check."""
+    def check_map(self, data, game_data: dict, report) -> None:
+        """Check a module's ``map:`` value beyond its JSON Schema (a game's own map format: the
+        Moon's geometry, E601), reporting through ``report(message, *path inside the map, hint=…)``
+        (the compiler's PathReporter). The core engine plays no map: nothing to check."""
 
     def render_map_svg(self, map_data: dict, vocab, coords: bool = False, legend: bool = True) -> str | None:
         """A module's map drawn as SVG for the rules reference (``legend=False``: without its key, for

@@ -20,7 +20,7 @@ runtime/games/infernal_contraption/fields.py). A :class:`FieldType` says, for on
 - ``css`` / ``face_css``: the stylesheet rules its pieces need (the reference's, the sheets').
 
 Every method has a neutral default (no schema constraint, nothing shown). Whatever a renderer writes
-goes through compiler/escape.py: a name or note from a data file is text, never markup. The
+goes through runtime/escape.py: a name or note from a data file is text, never markup. The
 renderers are given views, never raw YAML, so the playtesters' copy of a reference (which drops file
 paths from prose) applies to them too.
 """

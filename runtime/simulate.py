@@ -28,6 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from .engine import Engine, engine_for, load_compiled
 from .errors import Refused, RulesError
 from .model import model_of
 
@@ -45,6 +46,10 @@ class SimConfig:
     check_moves: bool = False  # check the invariants after every move, not only after every game
     executor: str = "local"  # "local": this machine's processes (--jobs); "dask": a Dask distributed cluster
     scheduler: str | None = None  # the Dask scheduler's address ("tcp://host:8786"), for executor "dask"
+    # How ``data`` becomes a compiled game: loader(game, data) -> CompiledGame. The application passes
+    # the compiler's (compiler.build.load_game_folder); runtime/ never imports compiler/ (DESIGN §9).
+    # A module-level function, so it pickles by name to the worker processes and the Dask workers.
+    loader: Callable | None = None
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -57,25 +62,15 @@ def game_seed(seed: int, index: int) -> int:
 _COMPILED: dict = {}
 
 
-def _compiled(game: str, data: str | None = None):
+def _compiled(game: str, data: str | None = None, loader: Callable | None = None):
     key = (game, data)
     if key not in _COMPILED:
-        from .engine import load_compiled, load_from_sources
-
         if data is None:
             _COMPILED[key] = load_compiled(game)
+        elif loader is None:
+            raise ValueError(f"simulating the data in {data} needs a loader that compiles it (SimConfig.loader)")
         else:
-            from pathlib import Path
-
-            from compiler.build import compile_tree
-
-            result = compile_tree(Path(data))
-            if not result.ok:
-                first = result.diags.errors[0].headline()
-                raise ValueError(f"the data in {data} has errors (first: {first}); run `cardwright validate`")
-            if game not in result.games:
-                raise ValueError(f"no game '{game}' in {data} (games: {', '.join(sorted(result.games)) or 'none'})")
-            _COMPILED[key] = load_from_sources(result.outputs, game)
+            _COMPILED[key] = loader(game, data)
     return _COMPILED[key]
 
 
@@ -83,8 +78,6 @@ def agent_list(spec: str, players: int, engine=None) -> list[str]:
     """One agent name per seat from ``random`` / ``mcts`` / a comma list by seat ("greedy,random": P1
     greedy, P2 random, then cycling), so a designer can check that playing well beats playing at
     random. Names are checked against the engine's ``agents`` table."""
-    from .engine import Engine
-
     names = [a.strip() for a in spec.split(",") if a.strip()]
     table = (engine or Engine()).agents
     bad = [a for a in names if a.partition(":")[0] not in table]
@@ -95,10 +88,8 @@ def agent_list(spec: str, players: int, engine=None) -> list[str]:
 
 def play_one(args: tuple) -> dict:
     """Play game ``index`` of a run and return its record (plain values only, for pickling)."""
-    game_name, data, players, seed, index, agent, turn_cap, check_moves = args
-    from .engine import engine_for
-
-    compiled = _compiled(game_name, data)
+    game_name, data, players, seed, index, agent, turn_cap, check_moves, loader = args
+    compiled = _compiled(game_name, data, loader)
     eng = engine_for(compiled)
     gs = game_seed(seed, index)
     kinds = agent_list(agent, players, eng)
@@ -259,7 +250,7 @@ def copy_effects(records: list[dict], players: int, copies: dict[str, int]) -> d
 
 def _tasks(cfg: SimConfig) -> Iterable[tuple]:
     for i in range(cfg.games):
-        yield (cfg.game, cfg.data, cfg.players, cfg.seed, i, cfg.agent, cfg.turn_cap, cfg.check_moves)
+        yield (cfg.game, cfg.data, cfg.players, cfg.seed, i, cfg.agent, cfg.turn_cap, cfg.check_moves, cfg.loader)
 
 
 def run_games(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> list[dict]:
@@ -324,8 +315,6 @@ def play_many(tasks: list[tuple]) -> list[dict]:
 
 
 def deck_counts(compiled) -> dict[str, dict]:
-    from .engine import engine_for
-
     shown = engine_for(compiled).reported_cards(compiled)
     return {cid: {"name": rec.get("name", cid), "kind": rec.get("kind"), "copies": int(rec.get("count", 1)),
                   "source": rec.get("source", ""), "has_effect": bool(rec.get("slots"))}
@@ -341,9 +330,7 @@ def stand_ins(compiled) -> list[dict]:
 
 def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     n = len(records)
-    compiled = _compiled(cfg.game, cfg.data)
-    from .engine import engine_for
-
+    compiled = _compiled(cfg.game, cfg.data, cfg.loader)
     kinds = agent_list(cfg.agent, cfg.players, engine_for(compiled))
     seats = Counter(r["winner_seat"] for r in records if r["winner_seat"] is not None)
     by_player = Counter(r["winner"] for r in records if r["winner"] is not None)
@@ -543,9 +530,7 @@ def check_config(cfg: SimConfig) -> None:
         raise ValueError(f"unknown executor {cfg.executor!r}: local or dask")
     if cfg.executor == "dask" and not cfg.scheduler:
         raise ValueError("the dask executor needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
-    from .engine import engine_for
-
-    compiled = _compiled(cfg.game, cfg.data)
+    compiled = _compiled(cfg.game, cfg.data, cfg.loader)
     eng = engine_for(compiled)
     kinds = agent_list(cfg.agent, cfg.players, eng)
     for kind in set(kinds):
@@ -566,8 +551,8 @@ def check_config(cfg: SimConfig) -> None:
 # --- HTML report with inline SVG ------------------------------------------------------------------
 
 def _E(value) -> str:
-    """HTML text and attribute values: the project's one HTML escaping function (compiler/escape.py)."""
-    from compiler.escape import html as escape_html  # the report is an output like the reference
+    """HTML text and attribute values: the project's one HTML escaping function (runtime/escape.py)."""
+    from .escape import html as escape_html  # the report is an output like the reference
 
     return str(escape_html(value))
 

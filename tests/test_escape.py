@@ -1,4 +1,4 @@
-"""compiler/escape.py: one escaping function per output format, property-tested over arbitrary strings,
+"""runtime/escape.py: one escaping function per output format, property-tested over arbitrary strings,
 and the renderers that use it (reference HTML and Markdown, hex-map SVG, socket pictures)."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from compiler import escape
+from runtime import escape
 from compiler.build import compile_tree
 from compiler.reference import game_view, render_game
 from runtime.games.age_of_steam.mapsvg import render_map_svg

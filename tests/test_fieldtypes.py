@@ -10,8 +10,8 @@ import pytest
 
 from compiler.build import compile_tree
 from compiler.cardsheet import SheetSpec, deck, fit, render_sheets
-from compiler.escape import html as escape_html
-from compiler.escape import md as escape_md
+from runtime.escape import html as escape_html
+from runtime.escape import md as escape_md
 from compiler.reference import game_view, render_game
 from compiler.schemaexport import game_module_schema
 from runtime.engine import ENGINES, Engine

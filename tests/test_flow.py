@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from compiler.build import compile_tree
+from compiler.build import compile_tree, load_game_folder
 from runtime.agents import FirstLegal, SeededRandom
 from runtime.bots import FlatMonteCarlo, Greedy
 from runtime.engine import engine_for, load_from_sources
@@ -29,7 +29,7 @@ def deckbuild():
 def _compiled_deckbuild():
     from runtime.simulate import _compiled
 
-    return _compiled("deckbuild", str(FLOW))
+    return _compiled("deckbuild", str(FLOW), load_game_folder)
 
 
 def _variant(tmp_path, *edits):
@@ -305,7 +305,7 @@ def test_greedy_follows_the_heuristic_declared_in_data(tmp_path):
 def test_simulate_a_data_folder_same_result_whatever_jobs():
     from runtime.simulate import SimConfig, simulate
 
-    cfg = dict(game="deckbuild", games=6, players=2, seed=3, data=str(FLOW), check_moves=True)
+    cfg = dict(game="deckbuild", games=6, players=2, seed=3, data=str(FLOW), check_moves=True, loader=load_game_folder)
     one = simulate(SimConfig(**cfg, jobs=1))
     two = simulate(SimConfig(**cfg, jobs=2))
     assert one == two
@@ -319,23 +319,23 @@ def test_simulate_a_data_folder_same_result_whatever_jobs():
 def test_simulate_agents_per_seat_through_the_engine_table():
     from runtime.simulate import SimConfig, simulate
 
-    r = simulate(SimConfig("deckbuild", games=2, players=3, seed=1, data=str(FLOW), agent="greedy,first"))
+    r = simulate(SimConfig("deckbuild", games=2, players=3, seed=1, data=str(FLOW), agent="greedy,first", loader=load_game_folder))
     assert r["agents_by_player"] == {"P1": "greedy", "P2": "first", "P3": "greedy"}
     bot = engine_for(_compiled_deckbuild()).make_agent("mcts:7")
     assert isinstance(bot, FlatMonteCarlo) and bot.playouts == 7
     with pytest.raises(ValueError, match="unknown agent 'clever'"):
-        simulate(SimConfig("deckbuild", games=1, data=str(FLOW), agent="clever"))
+        simulate(SimConfig("deckbuild", games=1, data=str(FLOW), agent="clever", loader=load_game_folder))
     with pytest.raises(ValueError, match="mcts:N"):
-        simulate(SimConfig("deckbuild", games=1, data=str(FLOW), agent="mcts:0"))
+        simulate(SimConfig("deckbuild", games=1, data=str(FLOW), agent="mcts:0", loader=load_game_folder))
     with pytest.raises(ValueError, match="seats 2 to 4"):
-        simulate(SimConfig("deckbuild", games=1, players=5, data=str(FLOW)))
+        simulate(SimConfig("deckbuild", games=1, players=5, data=str(FLOW), loader=load_game_folder))
 
 
 def test_stand_in_rules_are_reported_by_simulate(tmp_path):
     from runtime.simulate import SimConfig, render_html, simulate
 
     data = _variant(tmp_path, ("  end:\n", "  end:\n    stand_in: {note: \"the end is ours, not the rulebook's\"}\n"))
-    r = simulate(SimConfig("deckbuild", games=1, data=str(data)))
+    r = simulate(SimConfig("deckbuild", games=1, data=str(data), loader=load_game_folder))
     assert r["stand_ins"] == [{"what": "end", "where": "flow.end", "note": "the end is ours, not the rulebook's"}]
     page = render_html(r)
     assert "Stand-in rules" in page and "the end is ours, not the rulebook&#39;s" in page
@@ -454,7 +454,7 @@ def test_the_authoring_guides_flow_example_builds_and_plays(tmp_path):
     game.write_text(text[:text.index("flow:\n")] + block)
     result = compile_tree(data)
     assert result.ok, [d.render() for d in result.diags]
-    r = simulate(SimConfig("deckbuild", games=3, data=str(data), check_moves=True))
+    r = simulate(SimConfig("deckbuild", games=3, data=str(data), check_moves=True, loader=load_game_folder))
     assert r["invariants"]["games_broken"] == 0 and r["capped"]["count"] == 0
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler.build import load_game_folder
 from runtime.simulate import SimConfig, render_html, simulate
 
 FLOW = str(Path(__file__).resolve().parent / "fixtures" / "flow")
@@ -22,8 +23,8 @@ RUNS = {
     "ic-greedy": SimConfig("infernal_contraption", games=10, seed=14, agent="greedy,random", check_moves=True),
     "fifty-random": SimConfig("fifty_first_state", games=4, seed=15, check_moves=True),
     "moon-random": SimConfig("age_of_steam", games=4, players=3, seed=16, check_moves=True),
-    "deckbuild-random": SimConfig("deckbuild", games=8, seed=17, data=FLOW, check_moves=True),
-    "deckbuild-mcts": SimConfig("deckbuild", games=2, seed=18, data=FLOW, agent="mcts:2,greedy", check_moves=True),
+    "deckbuild-random": SimConfig("deckbuild", games=8, seed=17, data=FLOW, check_moves=True, loader=load_game_folder),
+    "deckbuild-mcts": SimConfig("deckbuild", games=2, seed=18, data=FLOW, agent="mcts:2,greedy", check_moves=True, loader=load_game_folder),
 }
 
 

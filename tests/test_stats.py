@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from compiler.build import load_game_folder
 from runtime.simulate import SimConfig, render_html, simulate
 from runtime.stats import MIN_SIDE, difference, effect, wilson
 from tests.conftest import ROOT
@@ -34,7 +35,7 @@ def test_a_finding_needs_an_interval_that_excludes_zero_and_enough_games():
 
 
 def test_the_report_carries_intervals_and_per_card_effects():
-    r = simulate(SimConfig("deckbuild", games=120, data=str(ROOT / "tests/fixtures/flow")))
+    r = simulate(SimConfig("deckbuild", games=120, data=str(ROOT / "tests/fixtures/flow"), loader=load_game_folder))
     for seat in r["win_rate_by_seat_ci"].values():
         assert seat["low"] <= seat["rate"] <= seat["high"] and seat["n"] == 120
     played = r["card_effects"]["played"]
@@ -85,7 +86,7 @@ def test_a_dask_run_matches_the_local_run_byte_for_byte():
     import json
 
     distributed = pytest.importorskip("distributed")
-    cfg = SimConfig("deckbuild", games=24, data=str(ROOT / "tests/fixtures/flow"))
+    cfg = SimConfig("deckbuild", games=24, data=str(ROOT / "tests/fixtures/flow"), loader=load_game_folder)
     local = simulate(cfg)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cl:
         import dataclasses
@@ -112,7 +113,7 @@ def test_tableau_effects_and_score_spread_where_the_game_has_them():
     assert sp is not None and sp["margin_mean"] >= 0 and sum(sp["margin_histogram"].values()) == 12
     html = render_html(r)
     assert "in its tableau" in html and "Score spread" in html
-    flow = simulate(SimConfig("deckbuild", games=10, data=str(ROOT / "tests/fixtures/flow")))
+    flow = simulate(SimConfig("deckbuild", games=10, data=str(ROOT / "tests/fixtures/flow"), loader=load_game_folder))
     assert "tableau" not in flow["card_effects"]
 
 

@@ -245,7 +245,7 @@ class ModuleChecker:
         ctx = self.ctx
         if isinstance(data.get("map"), dict) and validate(doc, "map", diags, ("map",)):
             # the game's map format is its engine's, as in the build (compiler/build.py)
-            engine_of(ctx.gdoc.data).check_map(doc, ctx.gdoc.data, diags)
+            engine_of(ctx.gdoc.data).check_map(data["map"], ctx.gdoc.data, doc.reporter(diags, ("map",), "E601"))
         return list(diags)
 
     def _rules(self, doc: Document) -> list[Diagnostic]:

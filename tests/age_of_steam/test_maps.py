@@ -46,7 +46,7 @@ def problems(text: str) -> list[str]:
     doc = load_text(text, "tiny.yaml", diags)
     assert doc is not None, [d.render() for d in diags]
     if validate(doc, "map", diags, ("map",)):
-        check_map(doc, compiled().vocab, diags)
+        check_map(doc.get(("map",)), compiled().vocab, doc.reporter(diags, ("map",), "E601"))
     return [d.headline() for d in diags.sorted()]
 
 
@@ -64,7 +64,7 @@ def test_the_moon_map_is_clean():
 
     diags = Diagnostics()
     doc = load_file(ROOT / "data" / "age_of_steam" / "moon.yaml", diags)
-    assert validate(doc, "map", diags, ("map",)) and check_map(doc, compiled().vocab, diags)
+    assert validate(doc, "map", diags, ("map",)) and check_map(doc.get(("map",)), compiled().vocab, doc.reporter(diags, ("map",), "E601"))
     assert diags == []
 
 
@@ -226,7 +226,7 @@ def test_more_located_map_errors(change, expected):
 def test_a_game_without_terrain_table():
     diags = Diagnostics()
     doc = load_text(TINY, "tiny.yaml", diags)
-    assert check_map(doc, {"tables": {}}, diags) is False
+    assert check_map(doc.get(("map",)), {"tables": {}}, doc.reporter(diags, ("map",), "E601")) is False
     assert diags[0].headline() == ("tiny.yaml:5:28: E601 unknown terrain 'crater': the game declares no terrain "
                                    "(tables.terrain in game.yaml)")
 
@@ -245,4 +245,6 @@ def test_the_map_format_reaches_the_build_and_the_reference_through_engine_hooks
     core = Vocabulary.from_data({**moon.vocab, "engine": "core"})
     assert render_map(data, core) == (None, "The core engine draws no map; the map is listed in the data only.")
     diags = Diagnostics()
-    assert Engine().check_map(load_text(TINY, "tiny.yaml", diags), {"tables": {}}, diags) is None and not diags
+    tiny = load_text(TINY, "tiny.yaml", diags)
+    assert Engine().check_map(tiny.get(("map",)), {"tables": {}}, tiny.reporter(diags, ("map",), "E601")) is None
+    assert not diags

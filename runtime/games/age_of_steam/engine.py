@@ -31,6 +31,7 @@ from runtime.hexgrid import HexMap, fmt, parse_coord, step
 from runtime.verbs import verbs_for
 
 from . import verbs  # noqa: F401  (registers the game's verbs)
+from .maps import check_map
 from .scenario import MoonScenario
 from .state import Link, MoonGame, MoonState
 from .verbs import ENGINE
@@ -88,11 +89,9 @@ class AgeOfSteam(MoonScenario, Engine):
         return MoonMatch(game).score(seat) + game.players[seat].goods["money"] / 100.0
 
     # --- hooks for the compiler and the reference: the Moon's map format is this game's ----------
-    def check_map(self, doc, game_data: dict, diags) -> None:
+    def check_map(self, data, game_data: dict, report) -> None:
         """E601: the geometry a schema cannot express (maps.py)."""
-        from .maps import check_map
-
-        check_map(doc, game_data, diags)
+        check_map(data, game_data, report)
 
     def render_map_svg(self, map_data: dict, vocab, coords: bool = False, legend: bool = True) -> str | None:
         """The hex map as a black-and-white-readable SVG (mapsvg.py)."""

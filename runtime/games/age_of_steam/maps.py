@@ -22,34 +22,17 @@ from __future__ import annotations
 from runtime.model import model_of
 from runtime.hexgrid import OPPOSITE, SIDES, cross, fmt, parse_coord, pixel, screen_angle, step
 
-from compiler.diagnostics import Diagnostics, did_you_mean
-from compiler.loader import Document, path_text
+from runtime.words import did_you_mean
 
 
-class _Reporter:
-    def __init__(self, doc: Document, diags: Diagnostics, base: tuple):
-        self.doc, self.diags, self.base = doc, diags, base
-        self.count = 0
+def check_map(data, vocab_data: dict, err) -> bool:
+    """Check a map (a module's ``map:`` value) against the game's vocabulary. True when clean.
 
-    def __call__(self, message: str, *path, hint: str | None = None) -> None:
-        full = self.base + tuple(path)
-        line, col, src = self.doc.where(full)
-        value = self.doc.get(full)
-        length = len(str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else 1
-        self.diags.error("E601", message, file=self.doc.file, line=line, column=col, length=length,
-                         path=path_text(full), hint=hint, source_line=src)
-        self.count += 1
-
-    def line_of(self, *path) -> int:
-        return self.doc.where(self.base + tuple(path))[0]
-
-
-def check_map(doc: Document, vocab_data: dict, diags: Diagnostics, base: tuple = ("map",)) -> bool:
-    """Check the map at ``base`` in ``doc`` against the game's vocabulary. True when clean."""
-    data = doc.get(base)
+    ``err`` is where errors go, by paths inside the map: ``err(message, *path, hint=…)``,
+    ``err.line_of(*path)`` and ``err.count`` (the build hands a compiler/loader.py PathReporter, so
+    this module, like all of runtime/, imports nothing from compiler/)."""
     if not isinstance(data, dict):
         return True
-    err = _Reporter(doc, diags, base)
     tables = model_of(vocab_data).tables
     terrain = tables.get("terrain") or {}
     colours = tables.get("cube_colours") or {}

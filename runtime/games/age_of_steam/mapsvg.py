@@ -6,15 +6,15 @@ white: every terrain carries its letter and a fill pattern, every City the lette
 its number, Towns a "T", the Landing hex an "L" and a double outline — colour only adds to that.
 
 Output is deterministic (sorted iteration, fixed number formatting) and safe: every text from the
-data goes through ``compiler.escape`` — ``html`` for text and attribute values, ``svg_id`` for ids
+data goes through ``runtime.escape`` — ``html`` for text and attribute values, ``svg_id`` for ids
 made from terrain keys, ``css_colour`` for fills (a key or colour can never add an attribute).
 ``vocab`` is the game's vocabulary (game.yaml as loaded, e.g. ``VOCAB`` of a
 generated game package): terrain letters, colours, patterns and costs come from its ``tables``.
 """
 from __future__ import annotations
 
-from compiler.escape import css_colour, svg_id
-from compiler.escape import html as escape
+from runtime.escape import css_colour, svg_id
+from runtime.escape import html as escape
 
 from runtime.model import model_of
 from runtime.hexgrid import HexMap, corners, fmt, pixel, side_midpoint

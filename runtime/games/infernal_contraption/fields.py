@@ -4,7 +4,7 @@ right, top and bottom, each a socket type from game.yaml's ``tables.sockets``.
 The engine lists it in ``InfernalContraption.field_types``; the compiler takes the card schema from
 it, the rules reference each card's socket box and the socket legend, the card sheets the rings on
 a card's edges. Matching sockets in play is the machine's (machine.py). Every text from the
-data (a socket's name, letter or note) is escaped by compiler/escape.py; a colour is used only when
+data (a socket's name, letter or note) is escaped by runtime/escape.py; a colour is used only when
 escape.css_colour accepts it.
 """
 from __future__ import annotations
@@ -13,20 +13,15 @@ from typing import Any
 
 from runtime.fieldtypes import FieldType, Legend, Shown
 from runtime.model import model_of
+from runtime.words import title
 
 from .machine import SIDES
 
-# the renderers (compiler.escape, socketsvg.py) are imported by the methods that draw: playing a game
+# the renderers (runtime.escape, socketsvg.py) are imported by the methods that draw: playing a game
 # imports the engine, and needs none of them
 DRAWN_SIDES = ("top", "left", "right", "bottom")  # the order the reference lists and draws them in
 UNIVERSAL = "universal"  # drawn dashed: it matches any socket
 TABLE = "sockets"  # game.yaml's tables.sockets: socket type -> {name, letter, colour, note}
-
-
-def _title(key: str) -> str:
-    from compiler.english import title
-
-    return title(key)
 
 
 class SocketsField(FieldType):
@@ -60,12 +55,12 @@ class SocketsField(FieldType):
         spec = self.socket_table(vocab).get(key) or {}
         if spec.get("letter"):
             return str(spec["letter"])
-        name = spec.get("name") or _title(key)
+        name = spec.get("name") or title(key)
         return "".join(w[0] for w in name.split()[:2]).upper()
 
     def socket(self, vocab: dict, key: Any) -> dict:
         spec = self.socket_table(vocab).get(key) or {}
-        return {"key": key, "name": spec.get("name") or _title(str(key)), "letter": self.letter(vocab, key),
+        return {"key": key, "name": spec.get("name") or title(str(key)), "letter": self.letter(vocab, key),
                 "colour": spec.get("colour")}
 
     # --- a card's sockets ------------------------------------------------------------------------
@@ -76,7 +71,7 @@ class SocketsField(FieldType):
         return {"sides": {side: self.socket(vocab, value[side]) for side in DRAWN_SIDES if value.get(side) is not None}}
 
     def html(self, shown: Shown) -> str:
-        from compiler.escape import html as escape_html
+        from runtime.escape import html as escape_html
 
         from .socketsvg import socket_svg
 
@@ -88,7 +83,7 @@ class SocketsField(FieldType):
         return f'  <div class="socketbox">{socket_svg(sides)}{mark}    <ul>{items}</ul>\n  </div>\n'
 
     def md(self, shown: Shown) -> str:
-        from compiler.escape import md as escape_md
+        from runtime.escape import md as escape_md
 
         sides = shown.view["sides"]
         parts = " · ".join(f"{side} {escape_md(sides[side]['name'])} [{escape_md(sides[side]['letter'])}]"
@@ -110,7 +105,7 @@ class SocketsField(FieldType):
         return "Socket legend"
 
     def legend_html(self, legend: Legend) -> str:
-        from compiler.escape import html as escape_html
+        from runtime.escape import html as escape_html
 
         from .socketsvg import socket_disc_svg
 
@@ -123,7 +118,7 @@ class SocketsField(FieldType):
                 "Universal. Two cards attach only where the touching sockets match or one of them is Universal.</p>\n")
 
     def legend_md(self, legend: Legend) -> str:
-        from compiler.escape import md as escape_md
+        from runtime.escape import md as escape_md
 
         rows = "".join(f"| {escape_md(s['letter'])} | {escape_md(s['name'])} | {escape_md(s['note'] or '')} |\n"
                        for s in legend.view)

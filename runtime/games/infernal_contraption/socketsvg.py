@@ -1,10 +1,10 @@
 """Infernal Contraption's sockets drawn as SVG: the reference's small card outline, the legend's single
 socket and the rings on a printed card's edges. Called by the ``sockets`` field type (fields.py); every letter goes through
-compiler/escape.py and every colour through its colour check, so data never becomes markup."""
+runtime/escape.py and every colour through its colour check, so data never becomes markup."""
 from __future__ import annotations
 
-from compiler.escape import css_colour
-from compiler.escape import html as escape
+from runtime.escape import css_colour
+from runtime.escape import html as escape
 
 from .fields import DRAWN_SIDES, UNIVERSAL
 
