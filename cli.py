@@ -304,7 +304,7 @@ def reference(game, formats, out, data_path, paper, audience, coords):
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_path, fmt):
     """Print and play: GAME's cards (default: every game) as sheets with crop marks, PNGs and a TTS deck."""
-    from compiler.cardsheet import SheetError, SheetSpec, parse_size, write_cards
+    from compiler.cardsheet import SheetError, SheetSpec, TemplateError, parse_size, write_cards
     from compiler.reference import PdfError
 
     data = _data_arg(data_path)
@@ -329,6 +329,10 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_
         out_dir = (Path(out) / g if not game else Path(out)) if out else base / g
         try:
             files = write_cards(result, g, out_dir, spec, kinds, game_dir=data / g, image_url=image_url)
+        except TemplateError as exc:  # a designer's template: located, like any content error
+            result.diags.append(exc.diagnostic)
+            _emit(result.diags, fmt)
+            sys.exit(1)
         except (PdfError, SheetError) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(1)

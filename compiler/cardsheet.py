@@ -263,6 +263,85 @@ def _art_uri(game_dir: Path | None, art: str | None) -> str | None:
     return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
 
 
+class TemplateError(SheetError):
+    """A card template that cannot be rendered: a located diagnostic (the file and line of the
+    template), never a traceback — a designer's template is data, and so is its mistake."""
+
+    def __init__(self, diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _template_loader(game_dir: Path):
+    """The game's own templates, read only from inside its ``templates/`` folder: a link there that
+    leads elsewhere (``face.html.j2 -> ~/.ssh/id_rsa``) is refused, never read into a card."""
+    import jinja2
+    from jinja2.exceptions import SecurityError
+
+    root = (game_dir / "templates").resolve()
+
+    class _Confined(jinja2.FileSystemLoader):
+        def get_source(self, environment, template):
+            source, filename, uptodate = super().get_source(environment, template)
+            if root not in Path(os.path.realpath(filename)).parents:
+                # not TemplateNotFound: the ChoiceLoader would quietly fall back to the default face
+                err = SecurityError(f"template {template!r} is a symbolic link that leaves the game's "
+                                    f"templates folder; cardwright does not read it")
+                err.filename = filename
+                raise err
+            return source, filename, uptodate
+
+    return _Confined(str(game_dir / "templates"))
+
+
+def sandboxed_env(loader):
+    """The environment every card face is rendered in: jinja2's immutable sandbox, so a template
+    (which a stranger may have written) reaches no Python internals (``__globals__``, ``__class__``),
+    calls no method that changes data, and sees only what cardwright hands it."""
+    import jinja2
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    env = ImmutableSandboxedEnvironment(loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                                        keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    # jinja2's default globals include helpers (lipsum, cycler, joiner) whose Python functions are
+    # the classic way out of a template; only the harmless ones stay
+    env.globals = {"range": env.globals["range"], "dict": dict, "namespace": env.globals["namespace"]}
+    return env
+
+
+def _template_diagnostic(exc: Exception, names: list[str], card: str | None):
+    """A jinja2 failure as a diagnostic at the template's file and line."""
+    import traceback
+
+    import jinja2
+
+    from .diagnostics import Diagnostic, display_path
+
+    file = getattr(exc, "filename", None)
+    line = getattr(exc, "lineno", None)
+    if file is None:
+        # a run-time error: jinja2 rewrites the traceback so the template's frames carry its file
+        # and line; the innermost such frame is where the template failed
+        for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+            if frame.filename.endswith(".j2"):
+                file, line = frame.filename, frame.lineno
+                break
+    if isinstance(exc, jinja2.TemplatesNotFound):
+        what = f"no template {' or '.join(repr(n) for n in exc.templates)}"
+    elif isinstance(exc, jinja2.TemplateNotFound):
+        what = f"template {exc.name!r} not found"
+    elif isinstance(exc, jinja2.TemplateSyntaxError):
+        what = f"template syntax error: {exc.message}"
+    elif isinstance(exc, jinja2.exceptions.SecurityError):
+        what = str(exc) if getattr(exc, "filename", None) else f"the template tried something the sandbox refuses: {exc}"
+    elif isinstance(exc, jinja2.UndefinedError):
+        what = f"the template uses something cardwright does not give it: {exc.message}"
+    else:
+        what = f"the template failed: {exc.__class__.__name__}: {exc}"
+    return Diagnostic("E504", what, file=display_path(file) if file else names[0], line=line,
+                      column=1 if line else None, card=card)
+
+
 class _Faces:
     """Renders faces and backs with the game's templates first, then cardwright's."""
 
@@ -275,11 +354,10 @@ class _Faces:
         self.spec = spec
         loaders = []
         if game_dir is not None and (game_dir / "templates").is_dir():
-            loaders.append(jinja2.FileSystemLoader(str(game_dir / "templates")))
+            loaders.append(_template_loader(game_dir))
         loaders.append(jinja2.FileSystemLoader(str(TEMPLATES)))
-        self.env = jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=True, trim_blocks=True,
-                                      lstrip_blocks=True, keep_trailing_newline=True,
-                                      undefined=jinja2.StrictUndefined)
+        # the bundled faces share the sandbox: a designer's template may extend them
+        self.env = sandboxed_env(jinja2.ChoiceLoader(loaders))
         self.icons = dict(self.d.get("icons") or {})
         self.env.filters["marked"] = lambda text: _marked_html(text, self.icons)
         self.env.filters["colour"] = lambda c, default="#444444": escape.css_colour(c, default)
@@ -299,8 +377,16 @@ class _Faces:
         return {"key": key, "name": spec.get("name") or title(key), "colour": colour, "ink": ink_for(colour)}
 
     def _render(self, names: list[str], **ctx) -> Markup:
-        tpl = self.env.select_template(names)
-        return Markup(tpl.render(game=self.game, size=self.size, **ctx))
+        import jinja2
+
+        try:
+            tpl = self.env.select_template(names)
+            return Markup(tpl.render(game=self.game, size=self.size, **ctx))
+        except (jinja2.TemplateError, ValueError, TypeError, ArithmeticError, LookupError, RecursionError,
+                AttributeError) as exc:
+            # everything a template can make go wrong is the template's author's, named at its line
+            card = ctx.get("card")
+            raise TemplateError(_template_diagnostic(exc, names, getattr(card, "id", None))) from None
 
     def face(self, card: Card, side: Side, engine_fields: list[Shown] | None = None) -> Markup:
         """One side of a card; ``engine_fields``: its values of the engine's field types, each drawn by
