@@ -38,7 +38,7 @@ from markupsafe import Markup
 from runtime.fieldtypes import Shown, field_type
 
 from . import escape
-from .reference import (Card, PdfError, _marked_html, _write, find_browser, game_view, ink_for,
+from .reference import (CSP_META, Card, PdfError, _marked_html, _write, find_browser, game_view, ink_for,
                         players_view, print_pdf, title)
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "cards"
@@ -263,6 +263,12 @@ def _art_uri(game_dir: Path | None, art: str | None) -> str | None:
     return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
 
 
+# A face may not open a <meta> (http-equiv="refresh" navigates the printing browser to any URL, script
+# or not) or a <base>: the page's content policy governs neither. Its '<' is written as text instead,
+# wherever it stands (an attribute value, a comment), so no spelling of the tag gets through.
+_NAVIGATING = re.compile(r"<(?=(?:meta|base)(?:[\s/>]|\Z))", re.IGNORECASE)
+
+
 class TemplateError(SheetError):
     """A card template that cannot be rendered: a located diagnostic (the file and line of the
     template), never a traceback — a designer's template is data, and so is its mistake."""
@@ -381,7 +387,7 @@ class _Faces:
 
         try:
             tpl = self.env.select_template(names)
-            return Markup(tpl.render(game=self.game, size=self.size, **ctx))
+            return Markup(_NAVIGATING.sub("&lt;", tpl.render(game=self.game, size=self.size, **ctx)))
         except (jinja2.TemplateError, ValueError, TypeError, ArithmeticError, LookupError, RecursionError,
                 AttributeError) as exc:
             # everything a template can make go wrong is the template's author's, named at its line
@@ -439,8 +445,10 @@ def deck(result, game: str, spec: SheetSpec, game_dir: Path | None = None) -> De
 def _env():
     import jinja2
 
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True,
-                              lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    env.globals["csp_meta"] = Markup(CSP_META)
+    return env
 
 
 def _n(v: float) -> str:
