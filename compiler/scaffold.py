@@ -20,7 +20,7 @@ from .loader import load_file
 from .schema import field_schema, load_schema
 from .vocabulary import Vocabulary
 
-NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]*\Z")  # \Z, not $: "name\n" is not a name
 RESERVED = {"schema", "scenarios"}
 SCHEMAS = ("game", "module", "scenario")
 
