@@ -547,10 +547,13 @@ def implementations(root: Path, data_root: Path, ids: set[str]) -> dict[str, lis
             if "_bundled" in path.parts or "scenarios" in path.parts or path in seen or "schema" in path.parts:
                 continue
             seen.add(path)
-            try:
-                lines = path.read_text(encoding="utf-8").splitlines()
-            except (OSError, UnicodeDecodeError):
-                continue
+            if base == data_root:  # data a stranger may have written: through the loader's gate
+                lines = (_data_text(path) or "").splitlines()
+            else:
+                try:
+                    lines = path.read_text(encoding="utf-8").splitlines()
+                except (OSError, UnicodeDecodeError):
+                    continue
             rel = _rel(path, root, data_root)
             for n, line in enumerate(lines, 1):
                 for m in _CLAUSE_ID.finditer(line):
@@ -562,13 +565,26 @@ def implementations(root: Path, data_root: Path, ids: set[str]) -> dict[str, lis
     return out
 
 
+def _data_text(path: Path) -> str | None:
+    """A data file's text through the loader's one gate (a regular file inside its game folder,
+    within the size limit), or None: a FIFO never blocks here, a link out of the folder is never read."""
+    from .diagnostics import Diagnostics
+    from .loader import read_regular
+
+    raw = read_regular(path, str(path), Diagnostics())
+    try:
+        return raw.decode("utf-8-sig") if raw is not None else None
+    except UnicodeDecodeError:
+        return None
+
+
 def scenario_rules(data_root: Path) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     if not data_root.is_dir():
         return out
     for path in sorted(data_root.glob("*/scenarios/*.yaml")):
         try:
-            data = _yaml(path.read_text(encoding="utf-8")) or {}
+            data = _yaml(_data_text(path) or "") or {}
         except (yaml.YAMLError, OSError):
             continue
         for i in data.get("rules") or [] if isinstance(data, dict) else []:
