@@ -743,7 +743,10 @@ def schema(game, data_path, out, in_data):
                    "the same seeds, and report what changed in the data beside what changed in the results.")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local: this machine's processes (--jobs); dask: a Dask distributed cluster (--scheduler).")
-@click.option("--scheduler", metavar="ADDRESS", help="The Dask scheduler's address, e.g. tcp://127.0.0.1:8786.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="The Dask scheduler's address, e.g. tls://10.0.0.5:8786. Its results are unpickled: the "
+                   "scheduler and workers can run code as you, so use only a cluster you run, over TLS or a "
+                   "private network (docs/security.md).")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check_moves, compare_with, executor,
              scheduler, out, fmt):
