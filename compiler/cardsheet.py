@@ -29,7 +29,9 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -300,19 +302,106 @@ def _template_loader(game_dir: Path):
     return _Confined(str(game_dir / "templates"))
 
 
+# The sandbox keeps a template away from Python, not from asking for unbounded work: "x" * 10**9,
+# "%0999999999d" % 1, 9**9**9, a filter's width of a billion, loops nested over range(100000).
+# Every value a template computes stays under MAX_TEMPLATE_TEXT (a card face is a few kB), and
+# rendering a deck's faces takes at most TEMPLATE_SECONDS; past either, an E504 at the template.
+MAX_TEMPLATE_TEXT = 1_000_000
+MAX_TEMPLATE_WIDTH = 10_000  # a filter's width or length (center, indent, wordwrap, truncate)
+TEMPLATE_SECONDS = 60.0
+_WIDE_FORMAT = re.compile(r"%[-#0 +]*(\*|[0-9]{5,})|%[-#0 +]*[0-9]*\.(\*|[0-9]{5,})")
+
+
+def _too_large(what: str):
+    from jinja2.exceptions import SecurityError
+
+    return SecurityError(f"{what} is larger than a card template may compute")
+
+
+def _bounded(value):
+    if isinstance(value, (str, list, tuple)) and len(value) > MAX_TEMPLATE_TEXT:
+        raise _too_large(f"a value of {len(value):,} characters or items")
+    return value
+
+
+def _bounded_filter(name: str, fn):
+    """``fn`` refusing a width past MAX_TEMPLATE_WIDTH and a result past MAX_TEMPLATE_TEXT (the
+    filter's jinja2 flags, such as pass_context, are kept: functools.wraps copies them)."""
+    import functools
+
+    widths = name in ("center", "indent", "wordwrap", "truncate")
+
+    @functools.wraps(fn)
+    def bounded(*args, **kwargs):
+        if widths and any(type(a) is int and a > MAX_TEMPLATE_WIDTH for a in (*args[1:], *kwargs.values())):
+            raise _too_large(f"the '{name}' filter's width")
+        if name == "format" and any(isinstance(a, str) and _WIDE_FORMAT.search(a) for a in args):
+            raise _too_large("a format's width")
+        return _bounded(fn(*args, **kwargs))
+
+    return bounded
+
+
 def sandboxed_env(loader):
     """The environment every card face is rendered in: jinja2's immutable sandbox, so a template
     (which a stranger may have written) reaches no Python internals (``__globals__``, ``__class__``),
-    calls no method that changes data, and sees only what cardwright hands it."""
+    calls no method that changes data, and sees only what cardwright hands it; its arithmetic and
+    filters are bounded (MAX_TEMPLATE_TEXT)."""
     import jinja2
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    env = ImmutableSandboxedEnvironment(loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
-                                        keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    class Bounded(ImmutableSandboxedEnvironment):
+        intercepted_binops = frozenset({"*", "**", "%"})
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "**" and isinstance(left, (int, float)) and isinstance(right, (int, float)) \
+                    and abs(left) > 1 and right > 64:
+                raise _too_large(f"{left} ** {right}")
+            if operator == "*":
+                for seq, n in ((left, right), (right, left)):
+                    if isinstance(seq, (str, list, tuple)) and type(n) is int and len(seq) * n > MAX_TEMPLATE_TEXT:
+                        raise _too_large(f"a repetition of {len(seq) * n:,} characters or items")
+            if operator == "%" and isinstance(left, str) and _WIDE_FORMAT.search(left):
+                raise _too_large("a format's width")
+            return _bounded(super().call_binop(context, operator, left, right))
+
+    env = Bounded(loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                  keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
     # jinja2's default globals include helpers (lipsum, cycler, joiner) whose Python functions are
     # the classic way out of a template; only the harmless ones stay
     env.globals = {"range": env.globals["range"], "dict": dict, "namespace": env.globals["namespace"]}
+    env.filters = {name: _bounded_filter(name, fn) for name, fn in env.filters.items()}
     return env
+
+
+@contextmanager
+def _deadline(seconds: float):
+    """Raise a SecurityError in the rendering template once ``seconds`` have passed (SIGALRM: the
+    main thread of a Unix process, where `cardwright cards` renders; elsewhere no deadline). A timer
+    already set (a test's guard) is put back with the time it has left."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum, frame):
+        from jinja2.exceptions import SecurityError
+
+        raise SecurityError(f"rendering the cards' templates took longer than {TEMPLATE_SECONDS:.0f} s")
+
+    old_handler = signal.signal(signal.SIGALRM, expired)
+    start = time.monotonic()
+    old_delay, old_interval = signal.getitimer(signal.ITIMER_REAL)
+    signal.setitimer(signal.ITIMER_REAL, max(0.001, min(seconds, old_delay or float("inf"))))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old_handler)
+        if old_delay:
+            signal.setitimer(signal.ITIMER_REAL, max(0.001, old_delay - (time.monotonic() - start)), old_interval)
 
 
 def _template_diagnostic(exc: Exception, names: list[str], card: str | None):
@@ -376,6 +465,7 @@ class _Faces:
         self.size = {"w": w, "h": h, "bleed": spec.bleed, "safe": spec.safe, "font": round(8.0 * scale ** 0.7, 2)}
         self.game = {"id": game, "name": self.vocab.name}
         self.drawn_types: dict[str, str] = {}  # the engine field types drawn on some face -> their CSS
+        self.seconds_left = TEMPLATE_SECONDS  # for all of this deck's faces and backs (_deadline)
 
     def kind(self, key: str) -> dict:
         spec = self.vocab.card_kinds.get(key) or {}
@@ -385,14 +475,19 @@ class _Faces:
     def _render(self, names: list[str], **ctx) -> Markup:
         import jinja2
 
+        start = time.monotonic()
         try:
-            tpl = self.env.select_template(names)
-            return Markup(_NAVIGATING.sub("&lt;", tpl.render(game=self.game, size=self.size, **ctx)))
+            with _deadline(self.seconds_left):
+                tpl = self.env.select_template(names)
+                html = tpl.render(game=self.game, size=self.size, **ctx)
+            return Markup(_NAVIGATING.sub("&lt;", _bounded(html)))
         except (jinja2.TemplateError, ValueError, TypeError, ArithmeticError, LookupError, RecursionError,
-                AttributeError) as exc:
+                AttributeError, MemoryError) as exc:
             # everything a template can make go wrong is the template's author's, named at its line
             card = ctx.get("card")
             raise TemplateError(_template_diagnostic(exc, names, getattr(card, "id", None))) from None
+        finally:
+            self.seconds_left -= time.monotonic() - start
 
     def face(self, card: Card, side: Side, engine_fields: list[Shown] | None = None) -> Markup:
         """One side of a card; ``engine_fields``: its values of the engine's field types, each drawn by

@@ -110,3 +110,40 @@ def test_an_include_of_a_file_outside_the_folder_is_not_found(game, runner, tmp_
     assert SECRET not in res.output
     (d,) = json.loads(res.stdout)["diagnostics"]
     assert d["code"] == "E504" and "not found" in d["message"]
+
+
+@pytest.mark.parametrize("text", [
+    '{{ "x" * 10**9 }}',
+    '{{ ("x" * 900000) * 900000 }}',
+    '{{ 9 ** 99999999 }}',
+    '{{ "%0999999999d" % 1 }}',
+    '{{ "%.999999999f" | format(1) }}',
+    '{{ "x" | center(999999999) }}',
+    '{{ ("y\\n" * 400000) | indent(999999) }}',
+    '{{ ("ab" * 400000) | replace("a", "aaaa") | replace("a", "aaaa") }}',
+])
+def test_a_template_cannot_ask_for_unbounded_memory(game, runner, tmp_path, text):
+    from .guards import finishes_within
+
+    template(game, "<p>\n" + text + "</p>")
+    with finishes_within(60):
+        res = cards_html(runner, tmp_path)
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit), res.output
+    (d,) = json.loads(res.stdout)["diagnostics"]
+    assert d["code"] == "E504" and "larger than a card template may compute" in d["message"]
+    assert d["file"] == "data/mini/templates/location.html.j2" and d["line"] == 2
+
+
+def test_a_template_cannot_loop_for_ever(game, runner, tmp_path, monkeypatch):
+    from compiler import cardsheet
+
+    from .guards import finishes_within
+
+    monkeypatch.setattr(cardsheet, "TEMPLATE_SECONDS", 2.0)
+    template(game, "{% for a in range(100000) %}{% for b in range(100000) %}{% for c in range(100000) %}"
+                   "{% endfor %}{% endfor %}{% endfor %}")
+    with finishes_within(30):
+        res = cards_html(runner, tmp_path)
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit), res.output
+    (d,) = json.loads(res.stdout)["diagnostics"]
+    assert d["code"] == "E504" and "took longer than 2 s" in d["message"]
