@@ -134,3 +134,42 @@ def test_a_copied_state_counts_afresh():
     game.budget.move[budget.STATEMENTS] = 7
     assert game.copy().budget.move == [0, 0, 0] and game.budget.move[budget.STATEMENTS] == 7
 
+
+
+@pytest.fixture
+def storm_flow(tmp_path, monkeypatch):
+    """The YAML-only deck-builder with a storm in every player's tableau: its cleanup puts cards,
+    and every put sets the storm off."""
+    shutil.copytree(FIXTURES / "flow", tmp_path / "data")
+    game = tmp_path / "data" / "deckbuild"
+    text = (game / "game.yaml").read_text(encoding="utf-8")
+    for old, new in (
+        ("  trash: {per: game, name: Trash}\n",
+         "  trash: {per: game, name: Trash}\n  tableau: {per: player, name: Tableau}\n"),
+        ("      play: {name: Play}\n",
+         "      play: {name: Play}\n      reaction: {name: Reaction, kind: trigger, listens_in: [tableau]}\n"),
+        ("    - {shuffle: deck}\n",
+         f"    - {{create: {{looper: {COPIES // 2}, returner: {COPIES // 2}}}, into: tableau}}\n    - {{shuffle: deck}}\n"),
+    ):
+        assert old in text
+        text = text.replace(old, new, 1)
+    (game / "game.yaml").write_text(text, encoding="utf-8")
+    with open(game / "base.yaml", "a", encoding="utf-8") as f:
+        f.write(STORM.replace("    icons: [action]\n", "    icons: [victory]\n"))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_simulate_plays_a_storm_game_to_the_end(storm_flow, runner):
+    with finishes_within(240):
+        res = runner.invoke(cli.main, ["simulate", "deckbuild", "--data", "data", "--games", "1", "--turn-cap", "3",
+                                       "--out", "out"])
+    assert res.exit_code == 0 and res.exception is None, res.output
+    assert (storm_flow / "out" / "deckbuild-2p-seed0.json").is_file()
+
+
+def test_play_reports_the_storm_and_stays_responsive(storm_flow, runner):
+    with finishes_within(240):
+        res = runner.invoke(cli.main, ["play", "deckbuild", "--data", "data"], input="1\n" * 40 + "q\n")
+    assert isinstance(res.exception, (SystemExit, type(None))), res.exception
+    assert "trigger firings in one effect" in res.output
