@@ -102,6 +102,24 @@ def default_out(data: Path, name: str) -> Path:
     return data.resolve().parent / name
 
 
+def output_dir(data: Path, name: str, out: str | None, *sub: str) -> Path:
+    """The folder a command writes into: ``--out`` when given, else ``name/sub…`` beside the data —
+    checked before anything is written (compiler/outputs.py): a folder beside the data must resolve
+    inside the project, and no output folder is or holds a symbolic link. Refused: exit 1, worded."""
+    from compiler.outputs import output_problem
+
+    if out:
+        path, project = Path(out), None
+    else:
+        base = default_out(data, name)
+        path, project = base.joinpath(*sub), base.parent
+    problem = output_problem(path, project)
+    if problem is not None:
+        click.echo(f"error: {problem}", err=True)
+        sys.exit(1)
+    return path
+
+
 def _emit(diags: Diagnostics, fmt: str, extra: dict | None = None) -> None:
     import json
 
@@ -193,7 +211,7 @@ def validate(path, fmt):
 def compile_cmd(path, out, check, fmt):
     """Compile every effect into Python modules under generated/."""
     data = _data_arg(path)
-    out_dir = Path(out) if out else default_out(data, "generated")
+    out_dir = output_dir(data, "generated", out)
     result = compile_tree(data)
     if not result.ok:
         _emit(result.diags, fmt)
@@ -225,13 +243,13 @@ def compile_cmd(path, out, check, fmt):
 def build(path, out, reference_out, fmt):
     """Validate, compile and render the rules references: the main job."""
     data = _data_arg(path)
-    out_dir = Path(out) if out else default_out(data, "generated")
+    out_dir = output_dir(data, "generated", out)
+    ref_dir = output_dir(data, "build", reference_out, "reference")
     result = compile_tree(data)
     if not result.ok:
         _emit(result.diags, fmt)
         sys.exit(1)
     changed = _write(result, out_dir, fmt)
-    ref_dir = Path(reference_out) if reference_out else default_out(data, "build") / "reference"
     from compiler.reference import render_all
 
     written = render_all(result, data, ref_dir, formats=("html",))
@@ -270,7 +288,7 @@ def reference(game, formats, out, data_path, paper, audience, coords):
     if not result.ok:
         _emit(result.diags, "json" if as_json else "text")
         sys.exit(1)
-    out_dir = Path(out) if out else default_out(data, "build") / "reference"
+    out_dir = output_dir(data, "build", out, "reference")
     try:
         written = render_all(result, data, out_dir, formats=kinds, paper=paper, audience=audience, coords=coords)
     except PdfError as exc:
@@ -304,7 +322,7 @@ def reference(game, formats, out, data_path, paper, audience, coords):
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_path, fmt):
     """Print and play: GAME's cards (default: every game) as sheets with crop marks, PNGs and a TTS deck."""
-    from compiler.cardsheet import SheetError, SheetSpec, parse_size, write_cards
+    from compiler.cardsheet import SheetError, SheetSpec, TemplateError, parse_size, write_cards
     from compiler.reference import PdfError
 
     data = _data_arg(data_path)
@@ -324,11 +342,14 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_
         sys.exit(1)
     kinds = tuple(dict.fromkeys(outputs)) or ("pdf", "png", "tts", "html")
     written: dict[str, list[str]] = {}
-    base = default_out(data, "build") / "cards"
     for g in sorted(result.games):
-        out_dir = (Path(out) / g if not game else Path(out)) if out else base / g
+        out_dir = output_dir(data, "build", str(Path(out) / g) if out and not game else out, "cards", g)
         try:
             files = write_cards(result, g, out_dir, spec, kinds, game_dir=data / g, image_url=image_url)
+        except TemplateError as exc:  # a designer's template: located, like any content error
+            result.diags.append(exc.diagnostic)
+            _emit(result.diags, fmt)
+            sys.exit(1)
         except (PdfError, SheetError) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(1)
@@ -373,7 +394,7 @@ def board(game, hex_mm, paper, overlap, coords, outputs, out, data_path):
     gb = result.games[game]
     engine = engine_of(gb.vocab.data)  # the map format and its drawing are the engine's
     hex_px = engine.map_hex_px()
-    out_dir = Path(out) if out else default_out(data, "build") / "board"
+    out_dir = output_dir(data, "build", out, "board")
     kinds = set(outputs) or {"pdf", "html"}
     done = 0
     for stem in gb.modules:
@@ -683,11 +704,16 @@ def schema(game, data_path, out, in_data):
         require_game(game, data)  # before any schema is written
     diags = Diagnostics()
     if in_data:
-        for p in write_game_schemas(data):
+        try:
+            schemas = write_game_schemas(data)
+        except OSError as exc:  # compiler/outputs.py: the data folder's schema/ leads elsewhere
+            click.echo(f"error: {exc.strerror or exc}", err=True)
+            sys.exit(1)
+        for p in schemas:
             click.echo(f"wrote {display_path(p)}")
         if not out:
             sys.exit(0)
-    written = export(data, Path(out), game, diags)
+    written = export(data, output_dir(data, "", out), game, diags)
     _emit(diags, "text")
     for p in written:
         click.echo(f"wrote {display_path(p)}")
@@ -717,7 +743,10 @@ def schema(game, data_path, out, in_data):
                    "the same seeds, and report what changed in the data beside what changed in the results.")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="local: this machine's processes (--jobs); dask: a Dask distributed cluster (--scheduler).")
-@click.option("--scheduler", metavar="ADDRESS", help="The Dask scheduler's address, e.g. tcp://127.0.0.1:8786.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="The Dask scheduler's address, e.g. tls://10.0.0.5:8786. Its results are unpickled: the "
+                   "scheduler and workers can run code as you, so use only a cluster you run, over TLS or a "
+                   "private network (docs/security.md).")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check_moves, compare_with, executor,
              scheduler, out, fmt):
@@ -761,7 +790,7 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     elapsed = time.perf_counter() - start
-    out_dir = Path(out)
+    out_dir = output_dir(Path("."), "", out)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"{game}-{players}p-seed{seed}"
     json_path, html_path = out_dir / f"{stem}.json", out_dir / f"{stem}.html"
@@ -1089,8 +1118,8 @@ def watch(path, out, interval, cache_dir, no_write, scenarios, once):
     from compiler.watch import Watcher
 
     data = _data_arg(path)
-    out_dir = None if no_write else (Path(out) if out else default_out(data, "generated"))
-    cache = ModuleCache(Path(cache_dir) if cache_dir else default_out(data, ".cardwright-cache"))
+    out_dir = None if no_write else output_dir(data, "generated", out)
+    cache = ModuleCache(output_dir(data, ".cardwright-cache", cache_dir))
     watcher = Watcher(data, out_dir, cache, run_scenarios=scenarios)
     watcher.poll()
     rep = watcher.build()

@@ -15,8 +15,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from markupsafe import Markup
+
 from .cardsheet import PAPERS, SheetError, _n
-from .reference import _write, print_pdf
+from .reference import CSP_META, _write, print_pdf
 
 MARGIN = 10.0  # mm of white around each tile: what a home printer cannot reach, plus the tile's label
 
@@ -124,6 +126,7 @@ def render_tiles(svg: str, t: Tiling, title: str) -> str:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
+    env.globals["csp_meta"] = Markup(CSP_META)
     pw, ph = t.page
     return env.get_template("board.html.j2").render(
         title=title, uri=uri, pages=pages, n=_n, margin=_n(MARGIN), paper=(_n(pw), _n(ph)),

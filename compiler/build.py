@@ -639,6 +639,10 @@ def write_outputs(result: BuildResult, out_dir: Path) -> list[str]:
     """Write changed files atomically; remove files no longer generated. Returns what changed."""
     if not result.ok:
         raise RuntimeError("refusing to write a failed build")
+    from .outputs import check_output
+
+    # the caller has checked it already; here too, because below files are deleted: never through a link
+    check_output(out_dir)
     changed = []
     out_dir.mkdir(parents=True, exist_ok=True)
     mode = _file_mode()

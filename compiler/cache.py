@@ -35,6 +35,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .diagnostics import Diagnostic
+from .loader import leaves_game_folder
 from .resources import GRAMMAR_DIR, SCHEMA_DIR
 
 FORMAT = 1
@@ -216,6 +217,8 @@ class ModuleCache:
         st = path.stat()
         if not stat.S_ISREG(st.st_mode):  # a FIFO would block the read: a miss, and the loader says why
             raise OSError(f"{path} is not a regular file")
+        if leaves_game_folder(path):  # never read, not even to hash it: a miss, and the loader refuses it
+            raise OSError(f"{path} leads outside the game folder")
         stamp = (st.st_mtime_ns, st.st_size)
         known = self._stat_hash.get(str(path))
         if known is not None and known[0] == stamp:

@@ -304,12 +304,24 @@ def git_tree(spec: str, workdir: Path, scratch: Path) -> Path | str:
 
     rev, _, path = spec.partition(":")
     path = path or "."
+    # REV is the user's text and goes to git: one that starts with '-' would be one of git's options
+    # (--output=FILE overwrites a file), so it is refused here, and whatever else it is, git only
+    # ever sees it after --end-of-options, and the archive is made from the commit it names
+    if not rev or rev.startswith("-") or any(ch in rev for ch in "\0\n\r"):
+        return f"'{rev}' in '{spec}' is not a git revision"
     try:
+        commit = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
+                                cwd=workdir, capture_output=True, text=True)
+        if commit.returncode != 0:
+            why = commit.stderr.strip().splitlines()[-1] if commit.stderr.strip() else \
+                f"'{rev}' is not a commit of this repository"
+            return f"cannot read '{spec}' from git: {why}"
+        sha = commit.stdout.strip()
         top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=workdir, capture_output=True,
                              text=True, check=True).stdout.strip()
         prefix = subprocess.run(["git", "rev-parse", "--show-prefix"], cwd=workdir, capture_output=True,
                                 text=True, check=True).stdout.strip()
-        tar = subprocess.run(["git", "archive", "--format=tar", rev, "--", f"{prefix}{path}".rstrip("/") or "."],
+        tar = subprocess.run(["git", "archive", "--format=tar", sha, "--", f"{prefix}{path}".rstrip("/") or "."],
                              cwd=top, capture_output=True, check=True).stdout
     except FileNotFoundError:
         return "git is not installed"
@@ -318,9 +330,15 @@ def git_tree(spec: str, workdir: Path, scratch: Path) -> Path | str:
         return f"cannot read '{spec}' from git: {err.strip().splitlines()[-1] if err.strip() else exc}"
     dest = scratch / "tree"
     dest.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
-        tf.extractall(dest, filter="data")
-    return dest / f"{prefix}{path}"
+    try:
+        with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
+            tf.extractall(dest, filter="data")
+    except (tarfile.TarError, OSError) as exc:
+        return f"cannot read '{spec}' from git: {exc}"
+    where = dest / f"{prefix}{path}"
+    if dest.resolve() not in (where.resolve(), *where.resolve().parents):
+        return f"cannot read '{spec}' from git: '{path}' leaves the repository"
+    return where
 
 
 def _value(v: Any) -> str:

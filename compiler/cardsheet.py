@@ -29,16 +29,18 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from markupsafe import Markup
 
+from runtime import escape
 from runtime.fieldtypes import Shown, field_type
 
-from runtime import escape
-from .reference import (Card, PdfError, _marked_html, _write, find_browser, game_view, ink_for,
+from .reference import (CSP_META, Card, PdfError, _marked_html, _write, find_browser, game_view, ink_for,
                         players_view, print_pdf, title)
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "cards"
@@ -263,6 +265,178 @@ def _art_uri(game_dir: Path | None, art: str | None) -> str | None:
     return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
 
 
+# A face may not open a <meta> (http-equiv="refresh" navigates the printing browser to any URL, script
+# or not) or a <base>: the page's content policy governs neither. Its '<' is written as text instead,
+# wherever it stands (an attribute value, a comment), so no spelling of the tag gets through.
+_NAVIGATING = re.compile(r"<(?=(?:meta|base)(?:[\s/>]|\Z))", re.IGNORECASE)
+
+
+class TemplateError(SheetError):
+    """A card template that cannot be rendered: a located diagnostic (the file and line of the
+    template), never a traceback — a designer's template is data, and so is its mistake."""
+
+    def __init__(self, diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _template_loader(game_dir: Path):
+    """The game's own templates, read only from inside its ``templates/`` folder: a link there that
+    leads elsewhere (``face.html.j2 -> ~/.ssh/id_rsa``) is refused, never read into a card."""
+    import jinja2
+    from jinja2.exceptions import SecurityError
+
+    root = (game_dir / "templates").resolve()
+
+    class _Confined(jinja2.FileSystemLoader):
+        def get_source(self, environment, template):
+            source, filename, uptodate = super().get_source(environment, template)
+            if root not in Path(os.path.realpath(filename)).parents:
+                # not TemplateNotFound: the ChoiceLoader would quietly fall back to the default face
+                err = SecurityError(f"template {template!r} is a symbolic link that leaves the game's "
+                                    f"templates folder; cardwright does not read it")
+                err.filename = filename
+                raise err
+            return source, filename, uptodate
+
+    return _Confined(str(game_dir / "templates"))
+
+
+# The sandbox keeps a template away from Python, not from asking for unbounded work: "x" * 10**9,
+# "%0999999999d" % 1, 9**9**9, a filter's width of a billion, loops nested over range(100000).
+# Every value a template computes stays under MAX_TEMPLATE_TEXT (a card face is a few kB), and
+# rendering a deck's faces takes at most TEMPLATE_SECONDS; past either, an E504 at the template.
+MAX_TEMPLATE_TEXT = 1_000_000
+MAX_TEMPLATE_WIDTH = 10_000  # a filter's width or length (center, indent, wordwrap, truncate)
+TEMPLATE_SECONDS = 60.0
+_WIDE_FORMAT = re.compile(r"%[-#0 +]*(\*|[0-9]{5,})|%[-#0 +]*[0-9]*\.(\*|[0-9]{5,})")
+
+
+def _too_large(what: str):
+    from jinja2.exceptions import SecurityError
+
+    return SecurityError(f"{what} is larger than a card template may compute")
+
+
+def _bounded(value):
+    if isinstance(value, (str, list, tuple)) and len(value) > MAX_TEMPLATE_TEXT:
+        raise _too_large(f"a value of {len(value):,} characters or items")
+    return value
+
+
+def _bounded_filter(name: str, fn):
+    """``fn`` refusing a width past MAX_TEMPLATE_WIDTH and a result past MAX_TEMPLATE_TEXT (the
+    filter's jinja2 flags, such as pass_context, are kept: functools.wraps copies them)."""
+    import functools
+
+    widths = name in ("center", "indent", "wordwrap", "truncate")
+
+    @functools.wraps(fn)
+    def bounded(*args, **kwargs):
+        if widths and any(type(a) is int and a > MAX_TEMPLATE_WIDTH for a in (*args[1:], *kwargs.values())):
+            raise _too_large(f"the '{name}' filter's width")
+        if name == "format" and any(isinstance(a, str) and _WIDE_FORMAT.search(a) for a in args):
+            raise _too_large("a format's width")
+        return _bounded(fn(*args, **kwargs))
+
+    return bounded
+
+
+def sandboxed_env(loader):
+    """The environment every card face is rendered in: jinja2's immutable sandbox, so a template
+    (which a stranger may have written) reaches no Python internals (``__globals__``, ``__class__``),
+    calls no method that changes data, and sees only what cardwright hands it; its arithmetic and
+    filters are bounded (MAX_TEMPLATE_TEXT)."""
+    import jinja2
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    class Bounded(ImmutableSandboxedEnvironment):
+        intercepted_binops = frozenset({"*", "**", "%"})
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "**" and isinstance(left, (int, float)) and isinstance(right, (int, float)) \
+                    and abs(left) > 1 and right > 64:
+                raise _too_large(f"{left} ** {right}")
+            if operator == "*":
+                for seq, n in ((left, right), (right, left)):
+                    if isinstance(seq, (str, list, tuple)) and type(n) is int and len(seq) * n > MAX_TEMPLATE_TEXT:
+                        raise _too_large(f"a repetition of {len(seq) * n:,} characters or items")
+            if operator == "%" and isinstance(left, str) and _WIDE_FORMAT.search(left):
+                raise _too_large("a format's width")
+            return _bounded(super().call_binop(context, operator, left, right))
+
+    env = Bounded(loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                  keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    # jinja2's default globals include helpers (lipsum, cycler, joiner) whose Python functions are
+    # the classic way out of a template; only the harmless ones stay
+    env.globals = {"range": env.globals["range"], "dict": dict, "namespace": env.globals["namespace"]}
+    env.filters = {name: _bounded_filter(name, fn) for name, fn in env.filters.items()}
+    return env
+
+
+@contextmanager
+def _deadline(seconds: float):
+    """Raise a SecurityError in the rendering template once ``seconds`` have passed (SIGALRM: the
+    main thread of a Unix process, where `cardwright cards` renders; elsewhere no deadline). A timer
+    already set (a test's guard) is put back with the time it has left."""
+    import signal
+    import threading
+
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum, frame):
+        from jinja2.exceptions import SecurityError
+
+        raise SecurityError(f"rendering the cards' templates took longer than {TEMPLATE_SECONDS:.0f} s")
+
+    old_handler = signal.signal(signal.SIGALRM, expired)
+    start = time.monotonic()
+    old_delay, old_interval = signal.getitimer(signal.ITIMER_REAL)
+    signal.setitimer(signal.ITIMER_REAL, max(0.001, min(seconds, old_delay or float("inf"))))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old_handler)
+        if old_delay:
+            signal.setitimer(signal.ITIMER_REAL, max(0.001, old_delay - (time.monotonic() - start)), old_interval)
+
+
+def _template_diagnostic(exc: Exception, names: list[str], card: str | None):
+    """A jinja2 failure as a diagnostic at the template's file and line."""
+    import traceback
+
+    import jinja2
+
+    from .diagnostics import Diagnostic, display_path
+
+    file = getattr(exc, "filename", None)
+    line = getattr(exc, "lineno", None)
+    if file is None:
+        # a run-time error: jinja2 rewrites the traceback so the template's frames carry its file
+        # and line; the innermost such frame is where the template failed
+        for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+            if frame.filename.endswith(".j2"):
+                file, line = frame.filename, frame.lineno
+                break
+    if isinstance(exc, jinja2.TemplatesNotFound):
+        what = f"no template {' or '.join(repr(n) for n in exc.templates)}"
+    elif isinstance(exc, jinja2.TemplateNotFound):
+        what = f"template {exc.name!r} not found"
+    elif isinstance(exc, jinja2.TemplateSyntaxError):
+        what = f"template syntax error: {exc.message}"
+    elif isinstance(exc, jinja2.exceptions.SecurityError):
+        what = str(exc) if getattr(exc, "filename", None) else f"the template tried something the sandbox refuses: {exc}"
+    elif isinstance(exc, jinja2.UndefinedError):
+        what = f"the template uses something cardwright does not give it: {exc.message}"
+    else:
+        what = f"the template failed: {exc.__class__.__name__}: {exc}"
+    return Diagnostic("E504", what, file=display_path(file) if file else names[0], line=line,
+                      column=1 if line else None, card=card)
+
+
 class _Faces:
     """Renders faces and backs with the game's templates first, then cardwright's."""
 
@@ -275,11 +449,10 @@ class _Faces:
         self.spec = spec
         loaders = []
         if game_dir is not None and (game_dir / "templates").is_dir():
-            loaders.append(jinja2.FileSystemLoader(str(game_dir / "templates")))
+            loaders.append(_template_loader(game_dir))
         loaders.append(jinja2.FileSystemLoader(str(TEMPLATES)))
-        self.env = jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=True, trim_blocks=True,
-                                      lstrip_blocks=True, keep_trailing_newline=True,
-                                      undefined=jinja2.StrictUndefined)
+        # the bundled faces share the sandbox: a designer's template may extend them
+        self.env = sandboxed_env(jinja2.ChoiceLoader(loaders))
         self.icons = dict(self.d.get("icons") or {})
         self.env.filters["marked"] = lambda text: _marked_html(text, self.icons)
         self.env.filters["colour"] = lambda c, default="#444444": escape.css_colour(c, default)
@@ -292,6 +465,7 @@ class _Faces:
         self.size = {"w": w, "h": h, "bleed": spec.bleed, "safe": spec.safe, "font": round(8.0 * scale ** 0.7, 2)}
         self.game = {"id": game, "name": self.vocab.name}
         self.drawn_types: dict[str, str] = {}  # the engine field types drawn on some face -> their CSS
+        self.seconds_left = TEMPLATE_SECONDS  # for all of this deck's faces and backs (_deadline)
 
     def kind(self, key: str) -> dict:
         spec = self.vocab.card_kinds.get(key) or {}
@@ -299,8 +473,21 @@ class _Faces:
         return {"key": key, "name": spec.get("name") or title(key), "colour": colour, "ink": ink_for(colour)}
 
     def _render(self, names: list[str], **ctx) -> Markup:
-        tpl = self.env.select_template(names)
-        return Markup(tpl.render(game=self.game, size=self.size, **ctx))
+        import jinja2
+
+        start = time.monotonic()
+        try:
+            with _deadline(self.seconds_left):
+                tpl = self.env.select_template(names)
+                html = tpl.render(game=self.game, size=self.size, **ctx)
+            return Markup(_NAVIGATING.sub("&lt;", _bounded(html)))
+        except (jinja2.TemplateError, ValueError, TypeError, ArithmeticError, LookupError, RecursionError,
+                AttributeError, MemoryError) as exc:
+            # everything a template can make go wrong is the template's author's, named at its line
+            card = ctx.get("card")
+            raise TemplateError(_template_diagnostic(exc, names, getattr(card, "id", None))) from None
+        finally:
+            self.seconds_left -= time.monotonic() - start
 
     def face(self, card: Card, side: Side, engine_fields: list[Shown] | None = None) -> Markup:
         """One side of a card; ``engine_fields``: its values of the engine's field types, each drawn by
@@ -353,8 +540,10 @@ def deck(result, game: str, spec: SheetSpec, game_dir: Path | None = None) -> De
 def _env():
     import jinja2
 
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True,
-                              lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True,
+                             lstrip_blocks=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    env.globals["csp_meta"] = Markup(CSP_META)
+    return env
 
 
 def _n(v: float) -> str:

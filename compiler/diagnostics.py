@@ -48,6 +48,7 @@ CODES = {
     "E501": "generated code failed to compile",
     "E502": "cannot write output",
     "E503": "two module files compile to the same Python module",
+    "E504": "a card template cannot be rendered",
     "E601": "map error",
     "E701": "scenario error",
     "E702": "scenario expectation failed",

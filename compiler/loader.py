@@ -421,14 +421,44 @@ def load_file(path: Path, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -
     return load_text(text, file, diags, path)
 
 
+def leaves_game_folder(path: Path) -> bool:
+    """Whether ``path`` is (or lies under) a symbolic link that leads out of its game folder.
+
+    A game folder is data a stranger may have written: ``x.yaml -> ~/.git-credentials`` would have
+    ``validate`` quote the target in an error and ``diff`` print its values. The game folder is the
+    file's folder (a scenario's: the folder above ``scenarios/``); when that folder is itself a link,
+    it must stay inside the data folder that holds it. Only paths are compared, nothing is read.
+    """
+    game = path.parent.parent if path.parent.name == "scenarios" else path.parent
+    base = game.parent if os.path.islink(game) else game
+    try:
+        real, inside = os.path.realpath(path), os.path.realpath(base)
+    except (OSError, ValueError):
+        return False  # the read says what is wrong with it (a loop, a name the system refuses)
+    return real != inside and not real.startswith(inside.rstrip(os.sep) + os.sep)
+
+
+def _is_regular(path) -> bool:
+    """Whether ``path`` leads to a regular file (a stat, never a read; a loop or nothing: False)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def read_regular(path: Path, file: str, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -> bytes | None:
     """The bytes of a regular file, or None with a diagnostic.
 
     A FIFO, a device or a socket named ``*.yaml`` would block a read forever (or never end, like
     /dev/zero), so the file is opened without blocking and refused (E110) unless ``fstat`` of the
     very descriptor we read says it is a regular file — no window between a check and the read.
-    A symlink loop or a dangling link is an E101 under the link's own name.
+    A symlink loop or a dangling link is an E101 under the link's own name, and so is a link that
+    leaves the game folder (``leaves_game_folder``), which is never opened: its target is never quoted.
     """
+    if leaves_game_folder(Path(path)) and _is_regular(path):  # (not a file at all: E110 below says what it is)
+        diags.error("E101", "is a symbolic link that leads outside the game folder: cardwright does not read it "
+                    "(copy the file into the game folder instead)", file=file, line=1, column=1)
+        return None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as exc:

@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -548,10 +549,13 @@ def implementations(root: Path, data_root: Path, ids: set[str]) -> dict[str, lis
             if "_bundled" in path.parts or "scenarios" in path.parts or path in seen or "schema" in path.parts:
                 continue
             seen.add(path)
-            try:
-                lines = path.read_text(encoding="utf-8").splitlines()
-            except (OSError, UnicodeDecodeError):
-                continue
+            if base == data_root:  # data a stranger may have written: through the loader's gate
+                lines = (_data_text(path) or "").splitlines()
+            else:
+                try:
+                    lines = path.read_text(encoding="utf-8").splitlines()
+                except (OSError, UnicodeDecodeError):
+                    continue
             rel = _rel(path, root, data_root)
             for n, line in enumerate(lines, 1):
                 for m in _CLAUSE_ID.finditer(line):
@@ -563,13 +567,26 @@ def implementations(root: Path, data_root: Path, ids: set[str]) -> dict[str, lis
     return out
 
 
+def _data_text(path: Path) -> str | None:
+    """A data file's text through the loader's one gate (a regular file inside its game folder,
+    within the size limit), or None: a FIFO never blocks here, a link out of the folder is never read."""
+    from .diagnostics import Diagnostics
+    from .loader import read_regular
+
+    raw = read_regular(path, str(path), Diagnostics())
+    try:
+        return raw.decode("utf-8-sig") if raw is not None else None
+    except UnicodeDecodeError:
+        return None
+
+
 def scenario_rules(data_root: Path) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     if not data_root.is_dir():
         return out
     for path in sorted(data_root.glob("*/scenarios/*.yaml")):
         try:
-            data = _yaml(path.read_text(encoding="utf-8")) or {}
+            data = _yaml(_data_text(path) or "") or {}
         except (yaml.YAMLError, OSError):
             continue
         for i in data.get("rules") or [] if isinstance(data, dict) else []:
@@ -727,6 +744,7 @@ def _env(fmt: str):
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["marked_html"] = _marked_html
+    env.globals["csp_meta"] = Markup(CSP_META)
     env.filters["marked_md"] = _marked_md
     # every data text in Markdown goes through escape.md (a table cell too: it escapes pipes and breaks)
     env.filters["md"] = escape.md
@@ -1007,6 +1025,64 @@ class PdfError(RuntimeError):
     pass
 
 
+# The policy every page cardwright writes as HTML or prints carries (docs/security.md): no script, no
+# network, no frames or objects, nothing read from a file — images and fonts only as data: URIs
+# (art is embedded from inside the game folder), styles only inline. A card template is data a
+# stranger may have written, and it can still write any HTML; this is what keeps that HTML inert.
+CSP = ("default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; "
+       "base-uri 'none'; form-action 'none'")
+CSP_META = f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+
+# What the browser is started with whatever the page says (belt and braces with the CSP): every host
+# unresolvable and every request sent to a dead proxy (loopback included), no background traffic of
+# its own. JavaScript is off through the policy print_pdf writes into every page it prints, not
+# through --blink-settings=scriptEnabled=false: with that flag headless Chromium (156) exits 0 and
+# writes no PDF at all.
+CONFINED_FLAGS = ("--proxy-server=http://127.0.0.1:9",
+                  "--proxy-bypass-list=<-loopback>", "--host-resolver-rules=MAP * ~NOTFOUND",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-extensions", "--disable-default-apps", "--disable-domain-reliability",
+                  "--no-pings", "--disable-client-side-phishing-detection", "--mute-audio")
+
+_HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
+
+
+def with_policy(html: str) -> str:
+    """``html`` with the CSP as the first element of its head (added even when a template already
+    has it: a second copy only restricts, and the printer never trusts a page to carry its own)."""
+    m = _HEAD.search(html)
+    if m is None:
+        return CSP_META + "\n" + html
+    return html[:m.end()] + "\n" + CSP_META + html[m.end():]
+
+
+_SANDBOX: dict[str, bool] = {}  # browser -> whether its sandbox works here (asked once per process)
+
+
+def _sandbox_unavailable(browser: str) -> bool:
+    """True when Chromium must run with --no-sandbox: as root (it refuses otherwise) or where the
+    kernel gives it no usable sandbox (many containers). Said once, as a warning."""
+    if browser in _SANDBOX:
+        return not _SANDBOX[browser]
+    why = None
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        why = "cardwright runs as root"
+    else:
+        try:
+            probe = subprocess.run([browser, "--headless", "--disable-gpu", "--no-first-run", *CONFINED_FLAGS,
+                                    "--dump-dom", "about:blank"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   timeout=60, check=False)
+            if probe.returncode != 0 and b"sandbox" in probe.stderr.lower():
+                why = "the system gives it no usable sandbox (a container?)"
+        except (OSError, subprocess.TimeoutExpired):
+            pass  # the real print reports the browser's failure
+    _SANDBOX[browser] = why is None
+    if why:
+        print(f"warning: the printing browser runs without its sandbox because {why}; printed pages are still "
+              f"confined by their content policy (no script, no network)", file=sys.stderr)
+    return why is not None
+
+
 def find_browser() -> str | None:
     """A headless Chromium: $CARDWRIGHT_CHROMIUM, else chromium / chromium-browser / google-chrome."""
     env = os.environ.get("CARDWRIGHT_CHROMIUM")
@@ -1025,12 +1101,15 @@ def print_pdf(html_file: Path, pdf: Path, browser: str | None = None, timeout: f
         raise PdfError("PDF output needs a headless Chromium (Debian/Ubuntu: apt-get install chromium); "
                        "set CARDWRIGHT_CHROMIUM to its path if it is installed elsewhere")
     pdf.parent.mkdir(parents=True, exist_ok=True)
+    no_sandbox = ["--no-sandbox"] if _sandbox_unavailable(browser) else []
     with tempfile.TemporaryDirectory(prefix="cardwright-chromium-") as profile:
-        cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--disable-extensions", "--disable-default-apps", "--mute-audio", "--no-pdf-header-footer",
-               f"--user-data-dir={profile}", f"--print-to-pdf={pdf.resolve()}",
-               html_file.resolve().as_uri()]
+        # the page printed is a private copy that carries the policy, in a folder holding nothing else
+        page = Path(profile) / "page" / html_file.name
+        page.parent.mkdir()
+        page.write_text(with_policy(html_file.read_text(encoding="utf-8")), encoding="utf-8")
+        cmd = [browser, "--headless", *no_sandbox, "--disable-gpu", "--no-first-run", *CONFINED_FLAGS,
+               "--no-pdf-header-footer", f"--user-data-dir={Path(profile) / 'profile'}",
+               f"--print-to-pdf={pdf.resolve()}", page.as_uri()]
         try:
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:

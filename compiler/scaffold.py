@@ -22,7 +22,7 @@ from .loader import load_file
 from .schema import field_schema, load_schema
 from .vocabulary import Vocabulary
 
-NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]*\Z")  # \Z, not $: "name\n" is not a name
 RESERVED = {"schema", "scenarios"}
 SCHEMAS = ("game", "module", "scenario")
 
@@ -194,7 +194,10 @@ def new_game(name: str, data_root: Path) -> Scaffolded:
     from .schemaexport import write_game_schema
 
     gdoc = load_file(game_dir / GAME_FILE, Diagnostics())
-    written = write_game_schema(data_root, gdoc.data) if gdoc is not None else None
+    try:
+        written = write_game_schema(data_root, gdoc.data) if gdoc is not None else None
+    except OSError as exc:
+        raise ScaffoldError(f"cannot write the game's schema: {exc.strerror or exc}") from None
     if written is not None:
         out.created.append(written)
     return out
@@ -344,6 +347,11 @@ def new_card(data_root: Path, game: str, kind: str, card_id: str | None = None,
     if card_id in used:
         raise ScaffoldError(f"card id '{card_id}' is already used in {game}")
     path = _choose_module(game_dir, kind, module)
+    from .loader import leaves_game_folder
+
+    if leaves_game_folder(path):  # never read or rewrite a file a link leads to outside the game
+        raise ScaffoldError(f"{path.name} is a symbolic link that leads outside the game folder: "
+                            "cardwright does not write through it")
     original = path.read_text(encoding="utf-8")
     at, indent, add_key = _insert_point(original)
     text = ("cards:\n" if add_key else "") + skeleton_card(vocab, kind, card_id, indent)

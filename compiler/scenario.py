@@ -113,6 +113,7 @@ class Scenario:
             return run
         for i, step in enumerate(self.data["steps"]):
             self._step_path = ("steps", i)
+            game.budget.new_move()  # a step is a move: its run-time budget starts afresh
             try:
                 out = engine.step(game, step, self) or Outcome("done")
             except _StepFailed:

@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Any, Callable
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError, validators
 
 from runtime.fieldtypes import field_types_of
 
@@ -35,6 +35,29 @@ def load_schema(name: str) -> dict:
     return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
 
 
+# A JSON Schema pattern is an ECMA-262 regular expression, where '$' (no multiline flag) matches only
+# at the very end; in Python's re it also matches before a final newline, so "oil_rig\n" would pass
+# as an id ("^[a-z][a-z0-9_]*$"). The schemas keep the portable spelling (editors read them); here
+# every unescaped '$' outside a character class is read as Python's '\Z', which is what ECMA means.
+_DOLLAR = re.compile(r"\\.|\[(?:\\.|[^\]\\])*\]|\$", re.S)
+
+
+@lru_cache(maxsize=None)
+def ecma_regex(pattern: str) -> re.Pattern:
+    """``pattern`` compiled with ECMA-262's meaning of '$' (the end of the text, never before a
+    trailing newline)."""
+    return re.compile(_DOLLAR.sub(lambda m: r"\Z" if m.group() == "$" else m.group(), pattern))
+
+
+def _pattern(validator, patrn, instance, schema):
+    if validator.is_type(instance, "string") and not ecma_regex(patrn).search(instance):
+        yield ValidationError(f"{instance!r} does not match {patrn!r}")
+
+
+# the draft 2020-12 validator with the ECMA reading of "pattern" (and so of "propertyNames" patterns)
+_Validator = validators.extend(Draft202012Validator, {"pattern": _pattern})
+
+
 class Prepared:
     """A schema made ready once: the full jsonschema validator, and a fast check where one exists.
 
@@ -44,7 +67,7 @@ class Prepared:
 
     def __init__(self, schema: dict, quick: Callable[[Any], bool] | None = None):
         self.schema = schema
-        self.validator = Draft202012Validator(schema)
+        self.validator = _Validator(schema)
         self.quick = quick if quick is not None else fast_check(schema)
 
 
@@ -390,10 +413,12 @@ def fast_check(schema: Any) -> Callable[[Any], bool] | None:
                 return None
             checks.append(lambda v, keys=keys: _scalar_key(v) in keys)
         elif key == "pattern":
-            rx = re.compile(arg)
+            rx = ecma_regex(arg)
             checks.append(lambda v, rx=rx: type(v) is not str or rx.search(v) is not None)
         elif key == "minimum":
             checks.append(lambda v, m=arg: type(v) not in (int, float) or v >= m)
+        elif key == "maximum":
+            checks.append(lambda v, m=arg: type(v) not in (int, float) or v <= m)
         elif key == "minItems":
             checks.append(lambda v, m=arg: type(v) is not list or len(v) >= m)
         elif key == "required":

@@ -93,7 +93,11 @@ def write_game_schema(data_root: Path, vocab_data: dict) -> Path | None:
     import os
     import tempfile
 
+    from .outputs import check_output
+
     path = game_schema_path(data_root, vocab_data["game"])
+    # the data folder is a stranger's: its schema/ may be a link out of it (OutputRefused, an OSError)
+    check_output(path.parent, data_root)
     text = game_schema_text(vocab_data)
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return None

@@ -11,6 +11,7 @@ from collections import Counter
 from contextlib import contextmanager
 from typing import Any
 
+from .budget import ROUNDS, STATEMENTS, OverBudget
 from .errors import Refused, RulesError, Unmet
 from .events import Discarded, Drawn, Gained, Moved, Trashed, card_event
 from .model import ThingSpec
@@ -49,7 +50,16 @@ class Ctx:
         v = self.verbs.get(name)
         if v is None:  # the checker makes this impossible for compiled content
             raise RulesError(f"verb {name!r} is not available in this game")
+        self.game.budget.spend(STATEMENTS, self.game)  # every statement an effect runs is a verb call
         return v.fn(self, objs, ph or {}, strict)
+
+    def _rounds(self, items):
+        """Every round of every loop an effect runs is charged (runtime/budget.py): nested loops
+        multiply, so a per-loop cap alone does not bound the work."""
+        spend, game = self.game.budget.spend, self.game
+        for item in items:
+            spend(ROUNDS, game)
+            yield item
 
     def require(self, ok: bool, what: str) -> None:
         if not ok:
@@ -90,10 +100,10 @@ class Ctx:
     def each(self, sel: Sel) -> list:
         options = self.options(sel)
         if isinstance(sel.amount, UpTo):
-            return self.ask(options, sel.amount.n, low=0, prompt=f"for each {sel.noun}")
+            return self._rounds(self.ask(options, sel.amount.n, low=0, prompt=f"for each {sel.noun}"))
         if sel.amount is None or isinstance(sel.amount, AllOf):
-            return options
-        return self.ask(options, min(int(sel.amount), len(options)), prompt=f"for each {sel.noun}")
+            return self._rounds(options)
+        return self._rounds(self.ask(options, min(int(sel.amount), len(options)), prompt=f"for each {sel.noun}"))
 
     def bind(self, name: str, value: Any) -> None:
         self.bindings[name] = value
@@ -106,13 +116,16 @@ class Ctx:
         picks = self.ask(options, min(count, len(options)), prompt=f"choose {count} of: " + " / ".join(labels))
         chosen = sorted(p.index for p in picks)
         self.game.emit("choose", self.player, "chooses " + " and ".join(f"“{labels[i]}”" for i in chosen))
-        return chosen
+        return self._rounds(chosen)
 
     def acting(self, who: str) -> list[int]:
         """The players an acting-player clause runs for, in seat order starting after the acting
         player: "each opponent" / "each other player" (every other player still in the game),
         "each player" (you first, then the others in that order), "the player to your left/right"
         (the next seat / the previous seat in turn order)."""
+        return self._rounds(self._acting(who))
+
+    def _acting(self, who: str) -> list[int]:
         g = self.game
         n = len(g.players)
         after = [(self.player + k) % n for k in range(1, n)]
@@ -139,6 +152,8 @@ class Ctx:
         self.opponent = saved[1] if player == saved[0] else None
         try:
             yield
+        except OverBudget:
+            raise  # not this player's refusal: the whole effect stops (runtime/budget.py)
         except Refused as exc:
             self.game.emit("refused", player, f"refused: {exc.reason}")
         finally:
@@ -151,6 +166,7 @@ class Ctx:
         that changes nothing would otherwise loop for ever)."""
         last = None
         for _ in range(self.MAX_REPEATS):
+            self.game.budget.spend(ROUNDS, self.game)  # nested untils multiply their caps: all are charged
             now = self.game.fingerprint()
             if now == last:
                 self.game.emit("repeat", self.player, "stops repeating: nothing changed")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .agents import Agent
+from .budget import FIRINGS, OverBudget
 from .context import Ctx
 from .errors import Halt, Refused, RulesError, Unmet
 from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
@@ -289,6 +290,8 @@ class Engine:
             opponent: int | None = None, bindings: dict | None = None) -> Outcome:
         """Run one compiled effect function. ``Unmet`` and ``Refused`` become outcomes, logged."""
         ctx = Ctx(game, player, card, opponent, bindings)
+        if not game.running:  # the outermost effect: its budget starts here (runtime/budget.py)
+            game.budget.new_effect()
         game.running += 1
         try:
             fn(ctx)
@@ -373,10 +376,17 @@ class Engine:
             ctx = Ctx(game, seat, uid)
             ctx.event = event
             ctx.about_self = about_self
+            if not game.running:  # an event the engine published between effects starts an effect
+                game.budget.new_effect()
+            # every firing is charged, the skipped ones too would be free: twelve copies of a trigger
+            # that answers its own event would otherwise fire 12! times before any statement ran
+            game.budget.spend(FIRINGS, game, fn)
             game.resolving.add(key)
             game.running += 1
             try:
                 fn(ctx)
+            except OverBudget:
+                raise  # not this trigger's refusal: the whole effect stops (Engine.run reports it)
             except (Unmet, Refused) as exc:
                 game.emit("refused", seat, f"trigger of {game.cards[game.instances[uid].card_id].get('name')}: "
                           f"{exc.reason}")

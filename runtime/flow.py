@@ -168,7 +168,7 @@ class FlowMatch:
         return moves
 
     def apply(self, move: Move) -> None:
-        legal = refuse_unless_legal(move, self.legal_moves())
+        legal = refuse_unless_legal(move, self.legal_moves(), self.game)
         self._moves = None
         g = self.game
         seat = self._actor()

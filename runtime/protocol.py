@@ -103,10 +103,13 @@ class Match(Protocol):
     def copy(self) -> "Match": ...  # independent, cheap enough for Monte Carlo playouts
 
 
-def refuse_unless_legal(move: Move, legal: list[Move]) -> Move:
+def refuse_unless_legal(move: Move, legal: list[Move], game=None) -> Move:
     """The legal move equal to ``move`` (by key); ``Refused`` when there is none. Engines call it
-    first in ``apply``, so an illegal move never changes the state."""
+    first in ``apply``, so an illegal move never changes the state; given the ``game``, the move's
+    run-time budget starts here (runtime/budget.py)."""
     for m in legal:
         if m.key == move.key:
+            if game is not None:
+                game.budget.new_move()
             return m
     raise Refused(f"{move.label!r} is not a legal move now")

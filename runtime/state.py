@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from .agents import Agent, FirstLegal
+from .budget import Budget
 from .errors import RulesError
 from .model import model_of
 
@@ -90,6 +91,7 @@ class GameState:
                                       # card" inside it; "cards you played this turn" counts them)
         self.listening = None         # the engine's table of trigger slots, built on the first event
         self.running = 0              # effects running now (nested: a played card's, a trigger's)
+        self.budget = Budget()        # the work the running effect and move may still do (runtime/budget.py)
         self.set_aside_from: dict = {}  # card set aside by reveal/look -> the pile it came from
         self.engine = None            # the engine playing this state, and the compiled game it plays:
         self.compiled = None          # set by Engine.new_game (a scenario's bare state has neither)

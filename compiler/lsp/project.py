@@ -13,7 +13,7 @@ from pathlib import Path
 from ..build import GAME_FILE, module_files
 from ..codegen import identifier
 from ..diagnostics import Diagnostic, Diagnostics, display_path
-from ..loader import Document, load_file, read_regular
+from ..loader import MAX_FILE_BYTES, Document, load_file, read_regular
 from .checking import (GameContext, ModuleChecker, ModuleResult, check_game_texts, check_scenario, file_kind,
                        load_buffer)
 
@@ -53,9 +53,18 @@ class Project:
     def text_of(self, path: Path, diags: Diagnostics | None = None) -> str | None:
         """The buffer's text when the file is open, else the file's (None when it cannot be read)."""
         path = _norm(path)
-        if path in self.buffers:
-            return self.buffers[path]
         diags = diags if diags is not None else Diagnostics()
+        if path in self.buffers:
+            text = self.buffers[path]
+            # the command line's size limit holds for a buffer too: a pasted 20 MB dump would
+            # otherwise be parsed on every keystroke (a gigabyte of memory for its YAML nodes)
+            if len(text) > MAX_FILE_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+                size = len(text.encode("utf-8", "surrogatepass"))
+                diags.error("E107", f"file is {size / 1e6:.1f} MB; data files are limited to "
+                            f"{MAX_FILE_BYTES / 1e6:.1f} MB (split it into modules)", file=display_path(path),
+                            line=1, column=1)
+                return None
+            return text
         try:
             st = os.stat(path)
             stamp = (st.st_mtime_ns, st.st_size, st.st_ino)

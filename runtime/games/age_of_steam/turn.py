@@ -80,7 +80,7 @@ class MoonMatch:
         return list(self._legal)
 
     def apply(self, move: Move) -> None:
-        move = refuse_unless_legal(move, self.legal_moves())
+        move = refuse_unless_legal(move, self.legal_moves(), self.game)
         self._legal = None
         g, e, p = self.game, self.game.engine, self.to_act()
         g.emit("move", p, move.label)

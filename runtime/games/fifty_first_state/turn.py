@@ -76,7 +76,7 @@ class FiftyMatch:
         return list(self._legal)
 
     def apply(self, move: Move) -> None:
-        move = refuse_unless_legal(move, self.legal_moves())
+        move = refuse_unless_legal(move, self.legal_moves(), self.game)
         self._legal = None
         t = self.game.turn
         if t.stage == "draft":

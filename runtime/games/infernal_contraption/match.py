@@ -53,7 +53,7 @@ class ICMatch:
         return list(moves)
 
     def apply(self, move: ProtocolMove) -> None:
-        legal = refuse_unless_legal(move, self.legal_moves())
+        legal = refuse_unless_legal(move, self.legal_moves(), self.game)
         g = self.game
         self._listed = None
         out = g.engine.apply(g, legal.key if type(legal.key) is Move else Move(*legal.key))
