@@ -62,6 +62,7 @@ class Effect:
     kind: str = "effect"  # "effect" | "condition"
     mark: str = ""  # "provisional" | "uncertain" | ""
     why: str = ""
+    key: str = ""  # the slot's key in the data (card sheets locate a text that does not fit by it)
 
     @property
     def text(self) -> str:
@@ -74,6 +75,7 @@ class Face:
     fields: list[Field]
     effects: list[Effect]
     engine_fields: list[Shown] = field(default_factory=list)  # values of the engine's field types
+    key: str = ""  # the face's key in the data (``hacked``)
 
 
 @dataclass
@@ -278,7 +280,7 @@ class _GameViewBuilder:
             faces.append(Face(self.face_name(fname, fspec),
                               self.fields_of(ffields, face_fspecs, fmarks),
                               self.effects(face.get("texts") or {}, fspec.get("slots") or {}, fmarks),
-                              self.engine_fields_of(ffields, face_fspecs, fmarks)))
+                              self.engine_fields_of(ffields, face_fspecs, fmarks), key=fname))
         src = rec.get("source") or ""
         return Card(id=rec["id"], name=rec.get("name", rec["id"]), kind=kind_spec.get("name") or title(rec.get("kind", "")),
                     count=rec.get("count"), source=src, fields=fields, effects=effects, faces=faces,
@@ -318,7 +320,7 @@ class _GameViewBuilder:
             spec = slots.get(s) or {}
             kind = spec.get("kind", "effect")
             mark, why = (marks or {}).get(s, ("", ""))
-            out.append(Effect(spec.get("name") or title(s), self.english(texts[s], kind), kind, mark, why))
+            out.append(Effect(spec.get("name") or title(s), self.english(texts[s], kind), kind, mark, why, key=s))
         return out
 
     def used_types(self) -> list:

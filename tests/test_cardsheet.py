@@ -10,8 +10,8 @@ import pytest
 
 from cli import main
 from compiler.build import compile_tree
-from compiler.cardsheet import (PAPERS, SIZES, SheetError, SheetSpec, _art_uri, deck, fit, parse_size,
-                                render_sheets, sheet_pages, tts_json, tts_sheets, write_cards)
+from compiler.cardsheet import (PAPERS, SIZES, SheetError, SheetSpec, _art_uri, deck, fit, more_per_sheet,
+                                parse_size, render_sheets, sheet_pages, tts_json, tts_sheets, write_cards)
 from tests.conftest import FIXTURES, ROOT
 
 BUNDLED = ROOT / "data"
@@ -36,24 +36,36 @@ def test_named_sizes_and_any_w_x_h():
             parse_size(bad)
 
 
-@pytest.mark.parametrize("size,paper,bleed,expected", [
-    ("poker", "a4", 3, (3, 3)),       # the default: 3×3 poker on A4 with 3 mm bleed
-    ("poker", "a4", 0, (3, 3)),
-    ("poker", "letter", 3, (3, 2)),   # 3 × 94 mm of bleed boxes is taller than Letter's 279.4 mm
-    ("poker", "letter", 2, (3, 3)),
-    ("bridge", "a4", 3, (3, 3)),
-    ("mini", "a4", 3, (4, 4)),
-    ("tarot", "a4", 3, (2, 2)),
-    ("square", "letter", 3, (2, 3)),
+@pytest.mark.parametrize("size,paper,bleed,margin,expected", [
+    ("poker", "a4", 3, 5, (2, 3)),       # the default: 3 × 69 mm of bleed boxes is wider than A4's 200 mm inside 5 mm
+    ("poker", "a4", 1.5, 5, (3, 3)),
+    ("poker", "a4", 0, 5, (3, 3)),
+    ("poker", "a4", 3, 0, (3, 3)),       # with no margin asked for, as before
+    ("poker", "letter", 3, 5, (2, 2)),
+    ("poker", "letter", 2, 5, (3, 2)),
+    ("poker", "letter", 3, 0, (3, 2)),
+    ("bridge", "a4", 3, 5, (3, 3)),
+    ("mini", "a4", 3, 5, (4, 4)),
+    ("tarot", "a4", 3, 5, (2, 2)),
+    ("square", "letter", 3, 5, (2, 3)),
 ])
-def test_as_many_cards_as_fit(size, paper, bleed, expected):
-    g = fit(SheetSpec(card=parse_size(size), paper=paper, bleed=bleed))
+def test_as_many_cards_as_fit_inside_the_margin(size, paper, bleed, margin, expected):
+    g = fit(SheetSpec(card=parse_size(size), paper=paper, bleed=bleed, margin=margin))
     assert (g.cols, g.rows) == expected
     pw, ph = PAPERS[paper]
     bw, bh = g.pitch
-    for i in range(g.per_sheet):  # every card with its bleed lies on the paper
+    for i in range(g.per_sheet):  # every card with its bleed lies inside the printable margin
         x, y = g.slot(i)
-        assert 0 <= x and x + bw <= pw + 1e-9 and 0 <= y and y + bh <= ph + 1e-9
+        assert margin - 1e-9 <= x and x + bw <= pw - margin + 1e-9
+        assert margin - 1e-9 <= y and y + bh <= ph - margin + 1e-9
+
+
+def test_the_layout_says_which_thinner_bleed_puts_more_on_a_sheet():
+    # A4 poker: 2×3 with 3 mm bleed; 1.5 mm is the largest half-millimetre bleed that gives 3×3
+    assert more_per_sheet(SheetSpec()) == (1.5, 3, 3)
+    assert more_per_sheet(SheetSpec(bleed=1.5)) is None  # nothing gains from less (1 mm still gives 3×3)
+    # Letter inside 5 mm is 205.9 mm wide: 3 × (63 + 2 × 2.5) = 204 fits
+    assert more_per_sheet(SheetSpec(paper="letter", bleed=3)) == (2.5, 3, 2)
 
 
 def test_a_card_too_big_for_the_paper_is_refused():
@@ -67,8 +79,10 @@ def test_a_card_too_big_for_the_paper_is_refused():
 
 @pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize("paper", sorted(PAPERS))
-def test_crop_marks_lie_outside_every_card_and_mark_every_trim_line(size, paper):
-    g = fit(SheetSpec(card=SIZES[size], paper=paper))
+@pytest.mark.parametrize("margin", [5.0, 0.0, 8.0])
+def test_crop_marks_lie_outside_every_card_and_mark_every_trim_line(size, paper, margin):
+    g = fit(SheetSpec(card=SIZES[size], paper=paper, margin=margin))
+    pw, ph = PAPERS[paper]
     w, h = g.spec.card
     boxes = []
     for i in range(g.per_sheet):
@@ -81,9 +95,22 @@ def test_crop_marks_lie_outside_every_card_and_mark_every_trim_line(size, paper)
             inside_x = max(x1, x2) > bx1 + 1e-6 and min(x1, x2) < bx2 - 1e-6
             inside_y = max(y1, y2) > by1 + 1e-6 and min(y1, y2) < by2 - 1e-6
             assert not (inside_x and inside_y), ((x1, y1, x2, y2), (bx1, by1, bx2, by2))
+        # and never in the printer's dead zone along the sheet's edge
+        assert min(x1, x2) >= margin - 1e-9 and max(x1, x2) <= pw - margin + 1e-9
+        assert min(y1, y2) >= margin - 1e-9 and max(y1, y2) <= ph - margin + 1e-9
     xs, ys = g.trims()
     assert {round(m[0], 6) for m in marks if m[0] == m[2]} == {round(x, 6) for x in xs}
     assert {round(m[1], 6) for m in marks if m[1] == m[3]} == {round(y, 6) for y in ys}
+
+
+def test_a_partly_filled_sheet_marks_only_the_cuts_of_its_cards():
+    g = fit(SheetSpec(card=SIZES["mini"]))  # 4×4
+    xs, ys = g.trims(filled=2)  # two cards: the first row's first two columns
+    assert len(xs) == 4 and len(ys) == 2
+    marks = g.crop_marks(filled=2)
+    assert {round(m[0], 6) for m in marks if m[0] == m[2]} == {round(x, 6) for x in xs}
+    assert {round(m[1], 6) for m in marks if m[1] == m[3]} == {round(y, 6) for y in ys}
+    assert len(marks) < len(g.crop_marks())
 
 
 def test_duplex_backs_are_mirrored_so_they_line_up():
@@ -99,20 +126,55 @@ def test_duplex_backs_are_mirrored_so_they_line_up():
 # --- cards, copies, backs --------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("duplex", [True, False])
 @pytest.mark.parametrize("game", ["infernal_contraption", "fifty_first_state", "age_of_steam"])
-def test_every_copy_is_printed_once_and_each_sheet_has_its_backs(bundled, game):
-    spec = SheetSpec(duplex=True)
+def test_every_copy_is_printed_once_and_each_sheet_has_its_backs(bundled, game, duplex):
+    spec = SheetSpec(duplex=duplex)
     d = deck(bundled, game, spec)
     gb = bundled.games[game]
     records = [c for doc in gb.modules.values() for c in doc.data.get("cards") or []]
+    # the bundled games' setups create no cards from the card list: copies follow each card's count
     assert {pc.id: pc.count for pc in d.cards} == {c["id"]: c.get("count", 1) for c in records}
+    assert {pc.copies_from for pc in d.cards} == {"count"}
     pages = sheet_pages(d, fit(spec))
     fronts = [p for p in pages if not p.back]
     backs = [p for p in pages if p.back]
     assert sum(len(p.slots) for p in fronts) == sum(c.get("count", 1) for c in records)
-    assert [p.back for p in pages] == [False, True] * len(fronts)
-    for f, b in zip(fronts, backs):
-        assert len(f.slots) == len(b.slots) <= 9
+    # duplex: each sheet's backs follow it; without: every sheet's backs after all the fronts
+    order = [False, True] * len(fronts) if duplex else [False] * len(fronts) + [True] * len(fronts)
+    assert [p.back for p in pages] == order
+    for n, (f, b) in enumerate(zip(fronts, backs)):
+        assert len(f.slots) == len(b.slots) <= fit(spec).per_sheet
+        assert b.of == pages.index(f) + 1  # a back page names the page of fronts it goes behind
+        assert [y for _x, y, _face in f.slots] == [y for _x, y, _face in b.slots]
+
+
+def test_copies_follow_the_setup_and_a_card_it_never_creates_is_named(tmp_path):
+    import shutil
+
+    import yaml
+
+    data = tmp_path / "data"
+    shutil.copytree(FIXTURES / "flow" / "deckbuild", data / "deckbuild")
+    base = data / "deckbuild" / "base.yaml"  # a card no setup step creates
+    base.write_text(base.read_text() + "  - {id: curse, name: Curse, kind: card, icons: [victory], cost: 0, vp: 0, count: 2}\n")
+    seats = yaml.safe_load((data / "deckbuild" / "game.yaml").read_text())["flow"]["players"]["max"]
+    result = compile_tree(data)
+    assert result.ok, [d.render() for d in result.diags]
+    d = deck(result, "deckbuild", SheetSpec())
+    n = {pc.id: pc.count for pc in d.cards}
+    how = {pc.id: pc.copies_from for pc in d.cards}
+    # `create: {copper: 7, estate: 3}` into each player's deck, for the most players the game seats;
+    # `create: {silver: 10, estate: 8, …}` into the shared supply
+    assert d.copies.players == seats
+    assert n["copper"] == 7 * seats and n["estate"] == 3 * seats + 8 and n["silver"] == 10
+    assert how["copper"] == how["silver"] == "setup"
+    assert n["curse"] == 2 and how["curse"] == "count" and d.copies.never_created == ["curse"]
+    summary = d.copies.summary()
+    assert f"as the game's setup creates them, for {seats} players" in summary
+    assert "never created by the setup: curse" in summary
+    pages = sheet_pages(d, fit(SheetSpec()))
+    assert sum(len(p.slots) for p in pages if not p.back) == sum(n.values())
 
 
 def test_a_double_sided_card_prints_its_other_face_on_the_back(bundled):
@@ -224,7 +286,7 @@ def test_cards_command_writes_html_and_refuses_bad_options(runner, mini_game, tm
     out = tmp_path / "out"
     res = runner.invoke(main, ["cards", "mini", "--data", str(mini_game), "--output", "html", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    assert (out / "mini-cards.html").is_file() and "3×3 poker cards a sheet on A4" in res.output
+    assert (out / "mini-cards.html").is_file() and "2×3 = 6 poker cards a sheet on A4" in res.output
     res = runner.invoke(main, ["cards", "mini", "--data", str(mini_game), "--size", "huge"])
     assert res.exit_code == 2 and "unknown card size" in res.output
     res = runner.invoke(main, ["cards", "nope", "--data", str(mini_game), "--output", "html"])
