@@ -20,10 +20,8 @@ input (PDFs carry Chromium's creation date; see docs/printing.md).
 """
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
-import mimetypes
 import os
 import re
 import shutil
@@ -38,9 +36,10 @@ from markupsafe import Markup
 from runtime.fieldtypes import Shown, field_type
 
 from . import escape
+from .printassets import data_uri
 from .cardfit import DEFAULT_MIN_PT, FitError, factors, measure, report, wrap
 from .diagnostics import Diagnostics
-from .reference import (Card, PdfError, _marked_html, _write, find_browser, game_view, ink_for,
+from .reference import (Card, PdfError, _marked_html, _write, find_browser, g_icons, game_view, ink_for,
                         players_view, print_pdf, title)
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "cards"
@@ -376,17 +375,32 @@ def _side_notes(card: Card, face_label: str | None) -> list[tuple[str, str]]:
 
 def _art_uri(game_dir: Path | None, art: str | None) -> str | None:
     """The art file as a data: URI (the sheet stays one self-contained file); only files inside the
-    game folder are read, so a card cannot pull in /etc/passwd or a remote image."""
-    if not art or game_dir is None:
-        return None
-    root = game_dir.resolve()
-    path = (root / art).resolve()
-    if root not in path.parents or not path.is_file():
-        return None
-    mime = mimetypes.guess_type(path.name)[0] or ""
-    if mime not in ("image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"):
-        return None
-    return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
+    game folder are read, so a card cannot pull in /etc/passwd or a remote image (``validate``
+    reports one that cannot be read: E212, compiler/printassets.py)."""
+    return data_uri(game_dir, art)
+
+
+_PLACEHOLDER = re.compile(r"\[([A-Za-z][A-Za-z _-]{0,30}) icon\]")
+
+
+def _quoted_html(text: str, icons: dict) -> Markup:
+    """A rulebook quote with its "[green icon]" placeholders drawn as the game's icons (by key or name);
+    a placeholder naming no icon stays as it is written."""
+    from .reference import icon_html
+
+    by_name = {}
+    for key, spec in icons.items():
+        by_name[key.lower()] = key
+        by_name[str((spec or {}).get("name") or key).lower()] = key
+    out, pos = [], 0
+    for m in _PLACEHOLDER.finditer(str(text)):
+        key = by_name.get(m.group(1).lower()) or by_name.get(m.group(1).lower().replace(" ", "_"))
+        if key is None:
+            continue
+        out.append(str(escape.html(text[pos:m.start()])) + icon_html(key, icons))
+        pos = m.end()
+    out.append(str(escape.html(text[pos:])))
+    return Markup("".join(out))
 
 
 class _Faces:
@@ -406,8 +420,9 @@ class _Faces:
         self.env = jinja2.Environment(loader=jinja2.ChoiceLoader(loaders), autoescape=True, trim_blocks=True,
                                       lstrip_blocks=True, keep_trailing_newline=True,
                                       undefined=jinja2.StrictUndefined)
-        self.icons = dict(self.d.get("icons") or {})
+        self.icons = g_icons(result, game)  # with the game's icon images
         self.env.filters["marked"] = lambda text: _marked_html(text, self.icons)
+        self.env.filters["quoted"] = lambda text: _quoted_html(text, self.icons)
         self.env.filters["colour"] = lambda c, default="#444444": escape.css_colour(c, default)
         self.env.globals["ink_for"] = ink_for
         # a field too long for a small labelled box is printed as a line of its own
@@ -444,7 +459,8 @@ class _Faces:
         for shown in engine_fields or ():
             ft = field_type(shown.engine, shown.type)
             self.drawn_types.setdefault(ft.name, ft.face_css)
-            drawn.append({"type": ft.name, "face": Markup(ft.face(shown, self.size))})
+            drawn.append({"type": ft.name, "face": Markup(ft.face(shown, self.size)), "label": shown.label,
+                          "text": ft.text(shown), "mark": shown.mark})
         return self._render([f"{k}.html.j2", "face.html.j2"], card=card, side=side, kind=self.kind(k),
                             drawn=drawn, art=_art_uri(self.game_dir, card.art))
 

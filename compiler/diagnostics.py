@@ -31,6 +31,8 @@ CODES = {
     "E205": "name used in the wrong role",
     "E206": "unknown reference",
     "E207": "names a pile an effect may not target (your own)",
+    "E211": "two icons print alike (same letter and shape)",
+    "E212": "an image cannot be embedded (missing, outside the game folder, or remote)",
     "E301": "effect syntax error",
     "E302": "unknown verb",
     "E303": "statement does not fit the verb",

@@ -765,6 +765,9 @@ def icon_html(key: str, icons: dict | None) -> str:
     and white, because the letter and the name carry it; the colour only adds."""
     spec = (icons or {}).get(key) or {}
     name = spec.get("name") or title(key)
+    if spec.get("image_uri"):  # the game's own picture (compiler/printassets.py), embedded
+        return (f'<span class="icon icon-image"><img src="{escape.html(spec["image_uri"])}" alt="">'
+                f'{escape.html(name)}</span>')
     letter = spec.get("letter") or name[:1].upper()
     colour = escape.css_colour(spec.get("colour"))
     style = f' style="--icon: {colour}; --icon-ink: {ink_for(colour)}"' if colour else ""
@@ -990,7 +993,12 @@ def render_all(result, data_root, out_dir, formats=("html",), only: set[str] | N
 
 
 def g_icons(result, game: str) -> dict:
-    return dict(result.games[game].vocab.data.get("icons") or {})
+    """The game's icons as the printed matter draws them: with ``image_uri`` where an icon has an image."""
+    gb = result.games[game]
+    icons = {k: dict(v or {}) for k, v in (gb.vocab.data.get("icons") or {}).items()}
+    for k, uri in gb.icon_images.items():
+        icons[k]["image_uri"] = uri
+    return icons
 
 
 def _write(path: Path, text: str) -> None:

@@ -286,7 +286,10 @@ def test_cards_command_writes_html_and_refuses_bad_options(runner, mini_game, tm
     out = tmp_path / "out"
     res = runner.invoke(main, ["cards", "mini", "--data", str(mini_game), "--output", "html", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    assert (out / "mini-cards.html").is_file() and "2×3 = 6 poker cards a sheet on A4" in res.output
+    assert (out / "mini-cards.html").is_file() and "2×3 = 6 poker cards a sheet on A4" in res.output \
+        and "(--bleed 1.5 fits 3×3)" in res.output
+    # progress: plain lines on stderr when not on a terminal (the runner is not one)
+    assert "mini: laying out the cards\n" in res.stderr
     res = runner.invoke(main, ["cards", "mini", "--data", str(mini_game), "--size", "huge"])
     assert res.exit_code == 2 and "unknown card size" in res.output
     res = runner.invoke(main, ["cards", "nope", "--data", str(mini_game), "--output", "html"])
@@ -393,3 +396,104 @@ def test_tts_names_cannot_open_a_tts_tag(bundled):
     texts = list(strings(doc))
     assert not [t for t in texts if re.search(r"\[(?:[0-9a-fA-F]{6}|-|/?[biusx]|sub|sup)\]", t)]
     assert any(t.replace("\u200b", "") == "[ff0000]Red[-] [b]bold" for t in texts)
+
+
+# --- icons and art from the game folder (compiler/printassets.py) -------------------------------------
+
+
+def _with_art_field(mini_game, art: str):
+    game_yaml = mini_game / "mini" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace(
+        "      icons: icons\n", "      icons: icons\n      art: str\n", 1), encoding="utf-8")
+    base = mini_game / "mini" / "base.yaml"
+    base.write_text(base.read_text(encoding="utf-8").replace(
+        "    name: Oil Rig\n", f"    name: Oil Rig\n    art: {art}\n", 1), encoding="utf-8")
+    return base
+
+
+@pytest.mark.parametrize("art,why", [
+    ("images/missing.png", "does not exist"),
+    ("https://example.com/oil.png", "remote"),
+    ("file:///etc/passwd", "remote"),
+    ("../../secret.png", "outside the game folder"),
+])
+def test_missing_or_remote_art_is_a_located_error_at_validate(mini_game, runner, art, why):
+    base = _with_art_field(mini_game, art)
+    (mini_game.parent / "secret.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    res = runner.invoke(main, ["validate", str(mini_game), "--format", "json"])
+    assert res.exit_code == 1
+    diags = json.loads(res.output)["diagnostics"]
+    assert [(d["code"], d["card"], d["severity"]) for d in diags] == [("E212", "oil_rig", "error")]
+    line = base.read_text(encoding="utf-8").splitlines()[diags[0]["line"] - 1]
+    assert line.strip() == f"art: {art}" and line.index(art) + 1 == diags[0]["column"]
+    assert why in diags[0]["message"]
+
+
+def test_icons_that_print_the_same_letter_get_a_warning(mini_game, runner):
+    game_yaml = mini_game / "mini" / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    game_yaml.write_text(text.replace("  red: {name: Red, good: gun}\n",
+                                      "  red: {name: Red, good: gun}\n  rust: {name: Rust, good: gun}\n"), encoding="utf-8")
+    res = runner.invoke(main, ["validate", str(mini_game)])
+    assert res.exit_code == 0  # a warning: the game still builds
+    lines = game_yaml.read_text(encoding="utf-8").splitlines()
+    m = re.search(r"game\.yaml:(\d+):\d+: warning E211 icons 'red' and 'rust' both print the letter 'R'", res.output)
+    assert m and lines[int(m.group(1)) - 1].strip().startswith("rust:")
+    # a letter of its own, or a picture, tells them apart
+    game_yaml.write_text(text.replace("  red: {name: Red, good: gun}\n",
+                                      "  red: {name: Red, good: gun}\n  rust: {name: Rust, good: gun, letter: U}\n"),
+                         encoding="utf-8")
+    assert "E211" not in runner.invoke(main, ["validate", str(mini_game)]).output
+
+
+def test_an_icon_image_is_embedded_in_faces_and_the_reference(mini_game, runner, tmp_path):
+    import base64
+
+    from compiler.reference import g_icons, game_view, render_game
+
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="green"/></svg>'
+    (mini_game / "mini" / "icons").mkdir()
+    (mini_game / "mini" / "icons" / "green.svg").write_bytes(svg)
+    game_yaml = mini_game / "mini" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace(
+        "  green: {name: Green, good: fuel}", "  green: {name: Green, good: fuel, image: icons/green.svg}"), encoding="utf-8")
+    result = compile_tree(mini_game)
+    assert result.ok, [d.render() for d in result.diags]
+    uri = f'src="data:image/svg+xml;base64,{base64.b64encode(svg).decode()}"'
+    oil = next(pc for pc in deck(result, "mini", SheetSpec(), game_dir=mini_game / "mini").cards if pc.id == "oil_rig")
+    assert uri in oil.face and "<b>G</b>" not in oil.face  # the picture, not the lettered badge
+    html = render_game(game_view(result, "mini"), "html", g_icons(result, "mini"))
+    assert html.count(uri) >= 2  # the icon table and the card
+    assert "icons/green.svg" not in html and "file:" not in html
+    # an image outside icons/ is refused, located
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("icons/green.svg", "base.yaml"), encoding="utf-8")
+    res = runner.invoke(main, ["validate", str(mini_game)])
+    assert res.exit_code == 1 and "E212 icon image 'base.yaml' is outside the game's icons/ folder" in res.output
+
+
+def test_a_card_without_effect_text_says_what_its_drawing_shows(bundled):
+    d = deck(bundled, "infernal_contraption", SheetSpec())
+    core = next(pc for pc in d.cards if pc.kind == "power_core")
+    rec = next(c for doc in bundled.games["infernal_contraption"].modules.values() for c in doc.data.get("cards") or []
+               if c["id"] == core.id)
+    names = {k: (v or {}).get("name") for k, v in bundled.games["infernal_contraption"].vocab.data["tables"]["sockets"].items()}
+    text = " ".join(re.sub(r"<[^>]+>", " ", str(core.face)).split())
+    for side, socket in rec["sockets"].items():  # every socket in words, not only as a ring
+        assert f"{side.capitalize()} {names[socket]}" in text
+    # a card with effect text keeps its face as it was: its sockets only as rings
+    other = next(pc for pc in d.cards if pc.kind == "contraption")
+    assert "Sockets:" not in other.face
+
+
+def test_rulebook_quotes_draw_the_icons_they_name(bundled):
+    d = deck(bundled, "fifty_first_state", SheetSpec())
+    quoted = [pc for pc in d.cards if "icon]" in " ".join(
+        str(c.get("text") or "") for doc in bundled.games["fifty_first_state"].modules.values()
+        for c in doc.data.get("cards") or [] if c["id"] == pc.id)]
+    assert quoted
+    icons = bundled.games["fifty_first_state"].vocab.data["icons"]
+    for pc in quoted:
+        quote = re.search(r'<blockquote class="printed">(.*?)</blockquote>', str(pc.face), re.S).group(1)
+        for word in re.findall(r"\[([A-Za-z ]+) icon\]", quote):  # only placeholders naming no icon stay
+            assert word.lower() not in icons and word.lower() not in {(v or {}).get("name", "").lower() for v in icons.values()}
+        assert 'class="icon' in quote
