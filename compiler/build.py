@@ -29,7 +29,7 @@ from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, ta
 from .loader import Document, load_file, path_text
 from .parser import parse_effect
 from .schema import prepare_cards, validate
-from .printassets import check_art, check_icons
+from .printassets import check_art, check_fonts, check_icons
 from .vocabulary import Vocabulary, check_names
 
 GAME_FILE = "game.yaml"
@@ -208,6 +208,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         return None
     check_reshuffle(gdoc, diags)  # the core engine's refill rule (compiler/flow.py)
     gb.icon_images = check_icons(gdoc, game_dir, diags)  # icon pictures for the printed matter
+    check_fonts(gdoc, game_dir, diags)
     checker = gb.checker = Checker(vocab, verbs_for(vocab.engine))
     pieces = cache.cards_for(game_dir / GAME_FILE, vocab.game) if cache is not None else None
     if pieces is not None:

@@ -40,7 +40,9 @@ PX_MM = 25.4 / 96  # one CSS px in mm
 # fits, names the parts of the face that end below the frame's content box.
 _SCRIPT = r"""
 (function () {
+ function run() {
   var PX_MM = 25.4 / 96, TOL = %(tol)d, out = [];
+  // measured once the game's embedded fonts are in: a fallback font would measure other text
   var boxes = document.querySelectorAll('section.measure');
   for (var i = 0; i < boxes.length; i++) {
     var box = boxes[i], fit = box.querySelector('.fit');
@@ -79,6 +81,8 @@ _SCRIPT = r"""
   pre.id = 'cw-fit-%(nonce)s';
   pre.textContent = JSON.stringify(out);
   document.body.appendChild(pre);
+ }
+ if (document.fonts && document.fonts.ready) document.fonts.ready.then(run); else run();
 })();
 """
 
@@ -145,7 +149,8 @@ def measure(items: list[tuple[str, Markup, list[float]]], css: str, slot_css: st
         cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
                "--disable-extensions", "--disable-default-apps", "--mute-audio", f"--user-data-dir={profile}",
-               "--dump-dom", page.resolve().as_uri()]
+               # virtual time: the DOM is dumped once the page has settled (fonts loaded, script run)
+               "--virtual-time-budget=20000", "--dump-dom", page.resolve().as_uri()]
         try:
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:

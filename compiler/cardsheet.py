@@ -36,7 +36,7 @@ from markupsafe import Markup
 from runtime.fieldtypes import Shown, field_type
 
 from . import escape
-from .printassets import data_uri
+from .printassets import data_uri, font_css
 from .cardfit import DEFAULT_MIN_PT, FitError, factors, measure, report, wrap
 from .diagnostics import Diagnostics
 from .reference import (Card, PdfError, _marked_html, _write, find_browser, g_icons, game_view, ink_for,
@@ -500,7 +500,11 @@ def deck(result, game: str, spec: SheetSpec, game_dir: Path | None = None) -> De
     for pc in cards:
         pc.count = copies.number.get(pc.id, pc.count)
         pc.copies_from = "setup" if pc.id in copies.from_setup else "count"
-    out = Deck(game, view.name, cards, backs, kinds, [css for css in faces.drawn_types.values() if css], copies)
+    css = [css for css in faces.drawn_types.values() if css]
+    fonts = font_css(game_dir, faces.d.get("fonts") if isinstance(faces.d.get("fonts"), dict) else None)
+    # Markup: cardwright wrote it (families are letters, digits and spaces; the files base64), and the
+    # stylesheet must keep its quotes, which autoescaping would turn into entities a <style> does not read
+    out = Deck(game, view.name, cards, backs, kinds, css + ([Markup(fonts)] if fonts else []), copies)
     out.base_pt = faces.size["font"]
     out.min_pt = {k: faces.min_pt(k) for k in kinds}
     return out

@@ -50,6 +50,62 @@ def data_uri(game_dir: Path | None, rel: str | None, types=IMAGE_TYPES, under: s
     return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
 
 
+FONT_TYPES = {".ttf": "font/ttf", ".otf": "font/otf", ".woff": "font/woff", ".woff2": "font/woff2"}
+FONT_ROLES = ("body", "names")  # game.yaml fonts: body text of the faces, and the card names and backs
+_FAMILY = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ]{0,40}")
+
+
+def font_files(game_dir: Path | None) -> dict[str, list[Path]]:
+    """Family -> font files under the game's fonts/ folder. The family is the file name up to its first
+    '-' ("Bitter-Bold.ttf" is Bitter), letters, digits and spaces only, so it is safe in CSS."""
+    out: dict[str, list[Path]] = {}
+    folder = game_dir / "fonts" if game_dir is not None else None
+    if folder is None or not folder.is_dir():
+        return out
+    for path in sorted(folder.iterdir()):
+        family = path.stem.split("-")[0].replace("_", " ")
+        if path.is_file() and path.suffix.lower() in FONT_TYPES and _FAMILY.fullmatch(family):
+            out.setdefault(family, []).append(path)
+    return out
+
+
+def font_css(game_dir: Path | None, fonts: dict | None) -> str:
+    """@font-face rules embedding the game's fonts (data: URIs: the printing browser reads no file)
+    and the rules that use the families game.yaml's ``fonts`` names; "" when it names none."""
+    files = font_files(game_dir)
+    chosen = {role: fam for role, fam in (fonts or {}).items() if role in FONT_ROLES and fam in files}
+    if not chosen:
+        return ""
+    rules = []
+    for family in sorted(set(chosen.values())):
+        for path in files[family]:
+            low = path.stem.lower()
+            weight = 700 if "bold" in low else 400
+            style = "italic" if "italic" in low or "oblique" in low else "normal"
+            data = base64.b64encode(path.read_bytes()).decode("ascii")
+            rules.append(f'@font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
+                         f'src: url(data:{FONT_TYPES[path.suffix.lower()]};base64,{data}); }}\n')
+    fallback = '"DejaVu Sans", "Liberation Sans", Arial, Helvetica, sans-serif'
+    if "body" in chosen:
+        rules.append(f'.face {{ font-family: "{chosen["body"]}", {fallback}; }}\n')
+    if "names" in chosen:
+        rules.append(f'.face h2.name, .face .back-kind, .face .back-game {{ font-family: "{chosen["names"]}", {fallback}; }}\n')
+    return "".join(rules)
+
+
+def check_fonts(gdoc, game_dir: Path, diags) -> None:
+    """E212 for a family game.yaml's ``fonts`` names that no file under fonts/ provides."""
+    fonts = gdoc.data.get("fonts") if isinstance(gdoc.data.get("fonts"), dict) else {}
+    files = font_files(game_dir)
+    for role, family in fonts.items():
+        if isinstance(family, str) and family not in files:
+            line, col, src = gdoc.where(("fonts", role))
+            have = ", ".join(sorted(files)) or "none"
+            diags.error("E212", f"font '{family}' is not under {game_dir.name}/fonts/ (families there: {have})",
+                        file=gdoc.file, line=line, column=col, length=len(family), source_line=src,
+                        path=f"fonts.{role}", hint="add FAMILY-Style.ttf (or .otf, .woff, .woff2) to fonts/")
+
+
 def icon_letter(key: str, spec: dict) -> str:
     """The letter an icon's badge prints (as compiler.reference.icon_html draws it)."""
     name = spec.get("name") or key.replace("_", " ").title()

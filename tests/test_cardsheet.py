@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from html.parser import HTMLParser
 
 import pytest
@@ -497,3 +498,41 @@ def test_rulebook_quotes_draw_the_icons_they_name(bundled):
         for word in re.findall(r"\[([A-Za-z ]+) icon\]", quote):  # only placeholders naming no icon stay
             assert word.lower() not in icons and word.lower() not in {(v or {}).get("name", "").lower() for v in icons.values()}
         assert 'class="icon' in quote
+
+
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf")
+
+
+def _with_font(mini_game, family: str = "Narrow"):
+    (mini_game / "mini" / "fonts").mkdir()
+    (mini_game / "mini" / "fonts" / "Narrow-Regular.ttf").write_bytes(FONT.read_bytes())
+    game_yaml = mini_game / "mini" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8") + f"fonts: {{body: {family}, names: {family}}}\n",
+                         encoding="utf-8")
+    return game_yaml
+
+
+@pytest.mark.skipif(not FONT.is_file(), reason="needs the DejaVu fonts (fonts-dejavu-core)")
+def test_a_font_from_the_game_folder_is_embedded_and_used(mini_game, runner):
+    import base64
+
+    _with_font(mini_game)
+    result = compile_tree(mini_game)
+    assert result.ok, [d.render() for d in result.diags]
+    html = render_sheets(deck(result, "mini", SheetSpec(), game_dir=mini_game / "mini"), fit(SheetSpec()))
+    data = base64.b64encode(FONT.read_bytes()).decode("ascii")
+    assert f'@font-face {{ font-family: "Narrow"; font-weight: 400; font-style: normal; src: url(data:font/ttf;base64,{data}); }}' in html
+    assert '.face { font-family: "Narrow", "DejaVu Sans"' in html and "fonts/Narrow" not in html
+
+
+@pytest.mark.skipif(not FONT.is_file(), reason="needs the DejaVu fonts (fonts-dejavu-core)")
+def test_a_font_the_game_folder_does_not_hold_is_a_located_error(mini_game, runner):
+    game_yaml = _with_font(mini_game, "Bitter")
+    res = runner.invoke(main, ["validate", str(mini_game), "--format", "json"])
+    assert res.exit_code == 1
+    diags = json.loads(res.output)["diagnostics"]
+    assert [(d["code"], d["path"]) for d in diags] == [("E212", "fonts.body"), ("E212", "fonts.names")]
+    for d in diags:
+        assert "font 'Bitter' is not under mini/fonts/ (families there: Narrow)" in d["message"]
+        line = game_yaml.read_text(encoding="utf-8").splitlines()[d["line"] - 1]
+        assert line.startswith("fonts:") and line[d["column"] - 1:].startswith("Bitter")

@@ -44,11 +44,23 @@ def bundled():
 @pytest.fixture(scope="module")
 def printed(tools, bundled, tmp_path_factory):
     """Every bundled game's cards with the defaults (poker, A4, 3 mm bleed), every output, duplex."""
+    from compiler.diagnostics import Diagnostics
+
     out = tmp_path_factory.mktemp("cards")
     spec = SheetSpec(duplex=True)
     for game in GAMES:
-        write_cards(bundled, game, out / game, spec, game_dir=BUNDLED / game)
+        FITTED[game] = Diagnostics()
+        write_cards(bundled, game, out / game, spec, game_dir=BUNDLED / game, diags=FITTED[game])
     return out
+
+
+FITTED: dict = {}  # game -> the diagnostics of printing it (text that does not fit)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_every_bundled_card_s_text_fits(printed, game):
+    assert [d.render() for d in FITTED[game]] == []
 
 
 def page_sizes(pdf: Path) -> list[tuple[float, float]]:
@@ -440,3 +452,18 @@ def test_validate_fit_reports_without_printing_and_strict_fails(tools, tmp_path,
     after = json.loads(res.output)["diagnostics"]
     before = float(re.search(r"by ([0-9.]+) mm", payload["diagnostics"][0]["message"]).group(1))
     assert not after or float(re.search(r"by ([0-9.]+) mm", after[0]["message"]).group(1)) < before
+
+
+@pytest.mark.slow
+def test_the_game_font_is_the_one_in_the_printed_pdf(tools, mini_game, tmp_path):
+    from tests.test_cardsheet import FONT, _with_font
+
+    if not FONT.is_file():
+        pytest.skip("needs the DejaVu fonts")
+    _with_font(mini_game)
+    result = compile_tree(mini_game)
+    write_cards(result, "mini", tmp_path, SheetSpec(), outputs=("pdf",), game_dir=mini_game / "mini")
+    fonts = subprocess.run(["pdffonts", str(tmp_path / "mini-cards.pdf")], capture_output=True, text=True,
+                           check=True).stdout
+    # the family "Narrow" exists only as the game's embedded file (DejaVu Sans Condensed inside)
+    assert "DejaVuSansCondensed" in fonts
