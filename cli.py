@@ -336,7 +336,7 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, margin, pn
     """Print and play: GAME's cards (default: every game) as sheets with crop marks, PNGs and a TTS deck."""
     import re
 
-    from compiler.cardsheet import SheetError, SheetSpec, more_per_sheet, parse_size, write_cards
+    from compiler.cardsheet import SheetError, SheetSpec, copies_of, more_per_sheet, parse_size, write_cards
     from compiler.reference import PdfError
 
     data = _data_arg(data_path)
@@ -374,7 +374,7 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, margin, pn
             click.echo(f"error: {exc}", err=True)
             sys.exit(1)
         written[g] = [display_path(p) for p in files]
-        copies[g] = _copies_summary(result, g, spec)
+        copies[g] = copies_of(result, g).summary()
     _status(None)
     better = more_per_sheet(spec)
     layout = (f"{grid.cols}×{grid.rows} = {grid.per_sheet} {size} cards a sheet on {paper.upper()} with "
@@ -397,12 +397,6 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, margin, pn
         if pngs:
             click.echo(f"  … and {len(pngs)} PNG images")
     sys.exit(1 if result.diags.errors else 0)
-
-
-def _copies_summary(result, game: str, spec) -> str:
-    from compiler.cardsheet import copies_of
-
-    return copies_of(result, game).summary()
 
 
 _status_open = False

@@ -536,3 +536,16 @@ def test_a_font_the_game_folder_does_not_hold_is_a_located_error(mini_game, runn
         assert "font 'Bitter' is not under mini/fonts/ (families there: Narrow)" in d["message"]
         line = game_yaml.read_text(encoding="utf-8").splitlines()[d["line"] - 1]
         assert line.startswith("fonts:") and line[d["column"] - 1:].startswith("Bitter")
+
+
+def test_png_size_and_margin_options_are_checked(runner, mini_game, tmp_path):
+    base = ["cards", "mini", "--data", str(mini_game), "--output", "html", "--out", str(tmp_path / "o")]
+    res = runner.invoke(main, base + ["--png-size", "822by1122"])
+    assert res.exit_code == 2 and "use WxH in pixels" in res.output
+    res = runner.invoke(main, base + ["--png-size", "600x900"])  # 50.8 mm wide: narrower than a poker card
+    assert res.exit_code == 2 and "smaller than the 63×88 mm card" in res.output
+    res = runner.invoke(main, base + ["--margin", "40"])
+    assert res.exit_code == 2 and "margin 40.0 mm is out of range" in res.output
+    res = runner.invoke(main, base + ["--margin", "0", "--png-size", "822x1122"])
+    assert res.exit_code == 0 and "3×3 = 9 poker cards a sheet on A4 with 3 mm bleed inside a 0 mm margin" in res.output
+    assert SheetSpec(png_size=(822, 1122)).png_px == (822, 1122)

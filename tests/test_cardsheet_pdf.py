@@ -467,3 +467,39 @@ def test_the_game_font_is_the_one_in_the_printed_pdf(tools, mini_game, tmp_path)
                            check=True).stdout
     # the family "Narrow" exists only as the game's embedded file (DejaVu Sans Condensed inside)
     assert "DejaVuSansCondensed" in fonts
+
+
+@pytest.mark.slow
+def test_a_print_shop_check_on_a_scaffolded_game_with_long_texts(tools, runner, tmp_path):
+    """The issue's acceptance check, end to end through the command on a game made by `new game`: the
+    text that cannot fit is reported and nothing else is, PNGs are trim + bleed at 300 dpi, no mark
+    within 5 mm of the sheet's edge, every copy has its back, copies follow the setup."""
+    from cli import main
+
+    data, out = tmp_path / "data", tmp_path / "out"
+    assert runner.invoke(main, ["new", "game", "shop", "--path", str(data)]).exit_code == 0
+    pay = "spend 1 coin: gain 1 vp and draw 1 card"
+    with (data / "shop" / "base.yaml").open("a", encoding="utf-8") as f:
+        for cid, n in (("long_but_fits", 6), ("far_too_long", 40)):
+            f.write(f"  - id: {cid}\n    kind: action\n    name: {cid.replace('_', ' ').title()}\n    source: example\n"
+                    f"    cost: 1\n    effect: \"{'; '.join([pay] * n)}\"\n")
+    res = runner.invoke(main, ["cards", "shop", "--data", str(data), "--out", str(out), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    payload = json.loads(res.output)
+    assert [(d["code"], d["card"], d["severity"], d["path"]) for d in payload["diagnostics"]] == \
+        [("E801", "far_too_long", "warning", "cards[2].effect")]
+    assert payload["copies"]["shop"].startswith("copies: as the game's setup creates them")
+    result = compile_tree(data)
+    d = deck(result, "shop", SheetSpec())
+    assert all(pc.copies_from == "setup" for pc in d.cards)
+    for stem in [pc.id for pc in d.cards] + ["back-action"]:
+        assert png_size(out / "png" / f"{stem}.png") == (815, 1110)
+        assert png_dpi(out / "png" / f"{stem}.png") == (11811, 11811)
+    pdf = out / "shop-cards.pdf"
+    pages = len(page_sizes(pdf))
+    for page in (1, pages):
+        for x1, y1, x2, y2 in black_lines(pdf, page, tmp_path):
+            assert min(x1, x2, y1, y2) >= 4.9 and max(x1, x2) <= 210 - 4.9 and max(y1, y2) <= 297 - 4.9
+    # the kind's name prints on every front (its label) and on every back: twice per copy
+    copies = sum(pc.count for pc in d.cards)
+    assert " ".join(pdf_text(pdf).split()).count("ACTION CARD") == 2 * copies
