@@ -47,6 +47,7 @@ class GameBuild:
     checker: Checker | None = field(default=None, repr=False)
     cards_compiled: int = 0  # cards checked and generated afresh (not taken from the per-card cache)
     icon_images: dict[str, str] = field(default_factory=dict)  # icon key -> its image as a data: URI
+    game_dir: Path | None = None  # the game's folder: its fonts/ and pictures for the printed matter
 
     def effect_ir(self, text: str, kind: str, has_card: bool = True):
         """The checked IR of one of this game's effect texts: what the reference renders (it never
@@ -204,6 +205,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     if vocab is None:
         return None
     gb = GameBuild(vocab.game, vocab)
+    gb.game_dir = game_dir
     if not check_game_file(gdoc, vocab, game_dir, diags, folder_named=game_dir != data_root):
         return None
     check_reshuffle(gdoc, diags)  # the core engine's refill rule (compiler/flow.py)

@@ -69,9 +69,15 @@ def font_files(game_dir: Path | None) -> dict[str, list[Path]]:
     return out
 
 
-def font_css(game_dir: Path | None, fonts: dict | None) -> str:
+# where each role's family applies: on the card faces, and in the rules reference
+CARD_SELECTORS = {"body": ".face", "names": ".face h2.name, .face .back-kind, .face .back-game"}
+REFERENCE_SELECTORS = {"body": "body", "names": "h1, h2, h3, h4"}
+
+
+def font_css(game_dir: Path | None, fonts: dict | None, selectors: dict = CARD_SELECTORS) -> str:
     """@font-face rules embedding the game's fonts (data: URIs: the printing browser reads no file)
-    and the rules that use the families game.yaml's ``fonts`` names; "" when it names none."""
+    and the rules that use the families game.yaml's ``fonts`` names at ``selectors``; "" when it
+    names none."""
     files = font_files(game_dir)
     chosen = {role: fam for role, fam in (fonts or {}).items() if role in FONT_ROLES and fam in files}
     if not chosen:
@@ -86,10 +92,9 @@ def font_css(game_dir: Path | None, fonts: dict | None) -> str:
             rules.append(f'@font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
                          f'src: url(data:{FONT_TYPES[path.suffix.lower()]};base64,{data}); }}\n')
     fallback = '"DejaVu Sans", "Liberation Sans", Arial, Helvetica, sans-serif'
-    if "body" in chosen:
-        rules.append(f'.face {{ font-family: "{chosen["body"]}", {fallback}; }}\n')
-    if "names" in chosen:
-        rules.append(f'.face h2.name, .face .back-kind, .face .back-game {{ font-family: "{chosen["names"]}", {fallback}; }}\n')
+    for role in FONT_ROLES:
+        if role in chosen:
+            rules.append(f'{selectors[role]} {{ font-family: "{chosen[role]}", {fallback}; }}\n')
     return "".join(rules)
 
 

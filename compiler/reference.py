@@ -672,7 +672,8 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
                 card_kinds=kinds,
                 # a table a field type's legend shows is not listed again as a plain table
                 tables=b.tables(d.get("tables") or {}, skip={t for ft in used for t in ft.tables}),
-                modules=modules, css=[ft.css for ft in used if ft.css], **_flow_views(d, b, marked_modules))
+                modules=modules, css=[ft.css for ft in used if ft.css] + _font_css(gb),
+                **_flow_views(d, b, marked_modules))
 
 
 def _flow_views(d: dict, b: "_GameViewBuilder", marked_modules: list) -> dict:
@@ -821,6 +822,18 @@ def _for_players(text: str) -> str:
     text = _PAREN_PATH.sub("", text)
     text = _BARE_PATH.sub("", text)
     return _RULEBOOK_FILE.sub("the rulebook", text)
+
+
+def _font_css(gb) -> list:
+    """The game's own fonts (game.yaml ``fonts``, files under fonts/) for the reference, embedded; as
+    Markup, because autoescaping would turn the stylesheet's quotes into entities a <style> does not read."""
+    from markupsafe import Markup
+
+    from .printassets import REFERENCE_SELECTORS, font_css
+
+    fonts = gb.vocab.data.get("fonts")
+    css = font_css(gb.game_dir, fonts if isinstance(fonts, dict) else None, REFERENCE_SELECTORS)
+    return [Markup(css)] if css else []
 
 
 def players_view(view: Game) -> Game:

@@ -523,6 +523,16 @@ def test_a_font_from_the_game_folder_is_embedded_and_used(mini_game, runner):
     data = base64.b64encode(FONT.read_bytes()).decode("ascii")
     assert f'@font-face {{ font-family: "Narrow"; font-weight: 400; font-style: normal; src: url(data:font/ttf;base64,{data}); }}' in html
     assert '.face { font-family: "Narrow", "DejaVu Sans"' in html and "fonts/Narrow" not in html
+    # the rules reference embeds it too, for its text and headings
+    from compiler.reference import g_icons, game_view, render_game
+
+    for audience in ("players", "designers"):
+        ref = render_game(game_view(result, "mini"), "html", g_icons(result, "mini"), audience=audience)
+        assert f'src: url(data:font/ttf;base64,{data})' in ref and 'body { font-family: "Narrow", "DejaVu Sans"' in ref
+        assert 'h1, h2, h3, h4 { font-family: "Narrow"' in ref
+    # a game without fonts keeps the reference as it was
+    bundled_ref = render_game(game_view(compile_tree(BUNDLED, only={"age_of_steam"}), "age_of_steam"), "html", {})
+    assert "@font-face" not in bundled_ref
 
 
 @pytest.mark.skipif(not FONT.is_file(), reason="needs the DejaVu fonts (fonts-dejavu-core)")
