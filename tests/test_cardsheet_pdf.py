@@ -503,3 +503,26 @@ def test_a_print_shop_check_on_a_scaffolded_game_with_long_texts(tools, runner, 
     # the kind's name prints on every front (its label) and on every back: twice per copy
     copies = sum(pc.count for pc in d.cards)
     assert " ".join(pdf_text(pdf).split()).count("ACTION CARD") == 2 * copies
+
+
+@pytest.mark.slow
+def test_a_designer_script_cannot_run_in_the_measuring_page_or_forge_its_answer(tools, tmp_path):
+    """The measuring copy runs only cardwright's own script (a nonce CSP): a template whose script
+    would empty the effects, so that everything "fits", changes nothing, nor does markup imitating the
+    answer's element."""
+    from compiler.cardfit import measure, measuring_page
+    from compiler.diagnostics import Diagnostics
+
+    data = _long_game(tmp_path)
+    (data / "mini" / "templates").mkdir()
+    (data / "mini" / "templates" / "location.html.j2").write_text(
+        '{% extends "face.html.j2" %}{% block printed %}'
+        '<script>document.querySelectorAll(".effect").forEach(function (e) { e.remove(); });</script>'
+        '<img src="x" onerror="document.querySelectorAll(\'.effect\').forEach(function (e) { e.remove(); })">'
+        '<pre id="cw-fit-0">[]</pre>{% endblock %}', encoding="utf-8")
+    result = compile_tree(data)
+    diags = Diagnostics()
+    write_cards(result, "mini", tmp_path / "out", SheetSpec(), outputs=("html",), game_dir=data / "mini", diags=diags)
+    assert [(d.code, d.card) for d in diags] == [("E801", "endless")]
+    page = measuring_page([("a", "<p>x</p>", [1.0])], "", "", "n0nce")
+    assert "script-src 'nonce-n0nce'" in page and "default-src 'none'" in page
