@@ -6,6 +6,7 @@ produces a Python traceback; ``--format json`` gives machines the same diagnosti
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -190,11 +191,35 @@ def main() -> None:
 
 @main.command()
 @click.argument("path", required=False, type=DATA_PATH)
+@click.option("--fit", "check_fit", is_flag=True,
+              help="Also lay out every card face (poker size, or --size) in headless Chromium and report text that "
+                   "does not fit even at its kind's smallest type (E801).")
+@click.option("--size", default="poker", show_default=True, help="With --fit: the card size to check.")
+@click.option("--strict", is_flag=True, help="With --fit: text that does not fit is an error, not a warning.")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
-def validate(path, fmt):
+def validate(path, check_fit, size, strict, fmt):
     """Check the data under PATH (default: ./data or the bundled games); write nothing."""
     data = _data_arg(path)
-    result = compile_tree(data, emit=False)  # everything compile checks, without generating code
+    # everything compile checks, without generating code (--fit lays the cards out: it needs the code in memory)
+    result = compile_tree(data, emit=check_fit)
+    if check_fit and result.ok:
+        from compiler.cardsheet import SheetError, SheetSpec, deck, fit_text, parse_size
+        from compiler.reference import PdfError
+
+        try:
+            spec = SheetSpec(card=parse_size(size))
+        except SheetError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        for g in sorted(result.games):
+            if fmt == "text":
+                _status(f"{g}: fitting the text of the cards")
+            try:
+                fit_text(result, g, deck(result, g, spec, data / g), spec, result.diags, strict)
+            except PdfError as exc:
+                click.echo(f"error: {exc}", err=True)
+                sys.exit(1)
+    _status(None)
     _emit(result.diags, fmt, {"games": sorted(result.games)})
     if result.ok and fmt == "text":
         cards = sum(g.card_count for g in result.games.values())
@@ -317,19 +342,34 @@ def reference(game, formats, out, data_path, paper, audience, coords):
               help="pdf, png (one per card, 300 dpi), tts (Tabletop Simulator deck), html; repeat for several "
                    "(default: all).")
 @click.option("--image-url", help="Prefix of the image URLs in the TTS JSON (default: the tts/ folder as file://).")
+@click.option("--margin", type=float, default=5.0, show_default=True,
+              help="Nothing is printed closer than this to the sheet's edge, mm (home printers clip 3-5 mm).")
+@click.option("--png-size", help="Per-card PNGs of exactly WxH pixels at 300 dpi, a print service's template "
+                                 "(e.g. 822x1122); default: the card with its bleed.")
+@click.option("--strict", is_flag=True, help="Text that does not fit on a card is an error (exit 1), not a warning.")
 @click.option("--out", type=click.Path(), help="Output folder (default: build/cards/GAME beside the data).")
 @click.option("--data", "data_path", type=DATA_PATH, help="Data folder (default: ./data or bundled).")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
-def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_path, fmt):
+def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, margin, png_size, strict, out, data_path, fmt):
     """Print and play: GAME's cards (default: every game) as sheets with crop marks, PNGs and a TTS deck."""
-    from compiler.cardsheet import SheetError, SheetSpec, TemplateError, parse_size, write_cards
+    import re
+
+    from compiler.cardsheet import (SheetError, SheetSpec, TemplateError, copies_of, more_per_sheet, parse_size,
+                                    write_cards)
     from compiler.reference import PdfError
 
     data = _data_arg(data_path)
     if game:
         require_game(game, data)
     try:
-        spec = SheetSpec(card=parse_size(size), paper=paper, bleed=bleed, safe=safe, duplex=duplex)
+        png = None
+        if png_size is not None:
+            m = re.fullmatch(r"\s*([0-9]{2,5})\s*[x×]\s*([0-9]{2,5})\s*(?:px)?\s*", png_size)
+            if not m:
+                raise SheetError(f"--png-size {png_size!r}: use WxH in pixels, e.g. 822x1122")
+            png = (int(m.group(1)), int(m.group(2)))
+        spec = SheetSpec(card=parse_size(size), paper=paper, bleed=bleed, safe=safe, duplex=duplex, margin=margin,
+                         png_size=png)
         from compiler.cardsheet import fit
 
         grid = fit(spec)
@@ -342,10 +382,12 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_
         sys.exit(1)
     kinds = tuple(dict.fromkeys(outputs)) or ("pdf", "png", "tts", "html")
     written: dict[str, list[str]] = {}
+    copies: dict[str, str] = {}
     for g in sorted(result.games):
         out_dir = output_dir(data, "build", str(Path(out) / g) if out and not game else out, "cards", g)
         try:
-            files = write_cards(result, g, out_dir, spec, kinds, game_dir=data / g, image_url=image_url)
+            files = write_cards(result, g, out_dir, spec, kinds, game_dir=data / g, image_url=image_url,
+                                diags=result.diags, strict=strict, progress=_status if fmt == "text" else None)
         except TemplateError as exc:  # a designer's template: located, like any content error
             result.diags.append(exc.diagnostic)
             _emit(result.diags, fmt)
@@ -354,18 +396,53 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, out, data_
             click.echo(f"error: {exc}", err=True)
             sys.exit(1)
         written[g] = [display_path(p) for p in files]
+        copies[g] = copies_of(result, g).summary()
+    _status(None)
+    better = more_per_sheet(spec)
+    layout = (f"{grid.cols}×{grid.rows} = {grid.per_sheet} {size} cards a sheet on {paper.upper()} with "
+              f"{bleed:g} mm bleed inside a {margin:g} mm margin")
+    if better:
+        layout += f" (--bleed {better[0]:g} fits {better[1]}×{better[2]})"
     if fmt == "json":
-        _emit(result.diags, "json", {"cards": written, "per_sheet": grid.per_sheet})
-        return
+        _emit(result.diags, "json", {"cards": written, "per_sheet": grid.per_sheet, "layout": layout,
+                                     "copies": copies})
+        sys.exit(1 if result.diags.errors else 0)
+    _emit(result.diags, "text")
+    click.echo(layout)
     for g, files in written.items():
         pngs = [f for f in files if f.endswith(".png")]
-        click.echo(f"{g}: {grid.cols}×{grid.rows} {size} cards a sheet on {paper.upper()}; "
-                   f"{len(files)} files in {display_path(Path(files[0]).parent) if files else '-'}")
+        click.echo(f"{g}: {len(files)} files in {display_path(Path(files[0]).parent) if files else '-'}; "
+                   f"{copies[g]}")
         for f in files:
             if not f.endswith(".png"):
                 click.echo(f"  {f}")
         if pngs:
             click.echo(f"  … and {len(pngs)} PNG images")
+    sys.exit(1 if result.diags.errors else 0)
+
+
+_status_open = False
+
+
+def _status(message: str | None) -> None:
+    """The step a long render is at, on stderr: one line rewritten in place on a terminal, plain lines
+    when piped (a log keeps every step); ``None`` ends it. (``_progress`` below is the bar for a known
+    number of games; a render's steps are not known in advance.)"""
+    global _status_open
+    err = sys.stderr
+    tty = err.isatty()
+    if message is None:
+        if tty and _status_open:
+            err.write("\r\033[K")
+            err.flush()
+        _status_open = False
+        return
+    if tty:
+        err.write("\r\033[K" + message[:max(10, shutil.get_terminal_size().columns - 1)])
+        _status_open = True
+    else:
+        err.write(message + "\n")
+    err.flush()
 
 
 @main.command()

@@ -88,8 +88,25 @@ def tiling(svg: str, hex_mm: float, paper: str = "a4", overlap: float = 10.0, *,
         tw, th = pw - 2 * MARGIN, ph - 2 * MARGIN
         cols = max(1, math.ceil((bw - overlap) / (tw - overlap) - 1e-9))
         rows = max(1, math.ceil((bh - overlap) / (th - overlap) - 1e-9))
-        options.append((cols * rows, landscape, Tiling((bw, bh), paper, overlap, cols, rows, landscape)))
-    return min(options, key=lambda o: (o[0], o[1]))[2]
+        tiles = Tiling((bw, bh), paper, overlap, cols, rows, landscape)
+        # fewest pages actually printed (a tile holding nothing new is left out), then fewest tiles
+        options.append((len(owned_tiles(svg, tiles)) or cols * rows, cols * rows, landscape, tiles))
+    return min(options, key=lambda o: o[:3])[3]
+
+
+def owned_tiles(svg: str, t: Tiling) -> set[tuple[int, int]]:
+    """The (col, row) of the tiles worth printing. Each point of the map is shown on the first tile
+    (along each axis) that holds it; a tile that is first for no point shows only what its neighbours
+    already show, so it is not printed — and captions name only the neighbours that are."""
+    (tw, th), (sx, sy) = t.tile, t.step
+    minx, miny, w, _ = svg_size(svg)
+    scale = t.board[0] / w
+
+    def first(v: float, step: float, size: float, n: int) -> int:
+        return min(n - 1, max(0, math.ceil((v - size) / step - 1e-9)))
+
+    return {(first((x - minx) * scale, sx, tw, t.cols), first((y - miny) * scale, sy, th, t.rows))
+            for x, y in content_points(svg)}
 
 
 def render_tiles(svg: str, t: Tiling, title: str) -> str:
@@ -100,15 +117,12 @@ def render_tiles(svg: str, t: Tiling, title: str) -> str:
 
     uri = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
     (tw, th), (sx, sy) = t.tile, t.step
-    minx, miny, _, _ = svg_size(svg)
-    scale = t.board[0] / svg_size(svg)[2]
-    pts = [((x - minx) * scale, (y - miny) * scale) for x, y in content_points(svg)]
+    owned = owned_tiles(svg, t)
     pages = []
     for r in range(t.rows):
         for c in range(t.cols):
-            x0, y0 = c * sx, r * sy
-            if not any(x0 <= x <= x0 + tw and y0 <= y <= y0 + th for x, y in pts):
-                continue  # nothing of the map falls on this tile: no blank page
+            if (c, r) not in owned:
+                continue  # nothing of the map falls on this tile that another does not show: no blank page
             marks = []  # (x1, y1, x2, y2) in the tile's mm, dashed: where a neighbour's picture ends or begins
             if c > 0:
                 marks.append((t.overlap, 0, t.overlap, th))
@@ -120,7 +134,7 @@ def render_tiles(svg: str, t: Tiling, title: str) -> str:
                 marks.append((0, sy, tw, sy))
             joins = [f"{t.name(c + dc, r + dr)} {side}" for dc, dr, side in
                      ((-1, 0, "left"), (1, 0, "right"), (0, -1, "above"), (0, 1, "below"))
-                     if 0 <= c + dc < t.cols and 0 <= r + dr < t.rows]
+                     if (c + dc, r + dr) in owned]
             pages.append({"name": t.name(c, r), "x": _n(-c * sx), "y": _n(-r * sy),
                           "marks": [tuple(_n(v) for v in m) for m in marks], "joins": joins})
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,

@@ -30,6 +30,7 @@ from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, ta
 from .loader import Document, load_file, path_text
 from .parser import parse_effect
 from .schema import prepare_cards, validate
+from .printassets import check_art, check_fonts, check_icons
 from .vocabulary import Vocabulary, check_names
 
 GAME_FILE = "game.yaml"
@@ -46,6 +47,8 @@ class GameBuild:
     checked: dict = field(default_factory=dict)  # (slot kind, text, on a card) -> _Memo: one check per text
     checker: Checker | None = field(default=None, repr=False)
     cards_compiled: int = 0  # cards checked and generated afresh (not taken from the per-card cache)
+    icon_images: dict[str, str] = field(default_factory=dict)  # icon key -> its image as a data: URI
+    game_dir: Path | None = None  # the game's folder: its fonts/ and pictures for the printed matter
 
     def effect_ir(self, text: str, kind: str, has_card: bool = True):
         """The checked IR of one of this game's effect texts: what the reference renders (it never
@@ -216,9 +219,12 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     if vocab is None:
         return None
     gb = GameBuild(vocab.game, vocab)
+    gb.game_dir = game_dir
     if not check_game_file(gdoc, vocab, game_dir, diags, folder_named=game_dir != data_root):
         return None
     check_reshuffle(gdoc, diags)  # the core engine's refill rule (compiler/flow.py)
+    gb.icon_images = check_icons(gdoc, game_dir, diags)  # icon pictures for the printed matter
+    check_fonts(gdoc, game_dir, diags)
     checker = gb.checker = Checker(vocab, verbs_for(vocab.engine))
     pieces = cache.cards_for(game_dir / GAME_FILE, vocab.game) if cache is not None else None
     if pieces is not None:
@@ -369,6 +375,7 @@ def _compile_cards(doc: Document, cards: list, looked, vocab: Vocabulary, checke
             continue
         else:
             seen_ids[cid] = f"{doc.file}:{line}"
+        check_art(doc, i, card, diags)  # before the cache: a missing picture is reported on every build
         pos = doc.pos(("cards", i))
         first = pos.line + 1 if pos else 1
         hit = looked.hits.get(i) if looked is not None else None

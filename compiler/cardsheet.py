@@ -20,10 +20,8 @@ input (PDFs carry Chromium's creation date; see docs/printing.md).
 """
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
-import mimetypes
 import os
 import re
 import shutil
@@ -40,7 +38,10 @@ from markupsafe import Markup
 from runtime import escape
 from runtime.fieldtypes import Shown, field_type
 
-from .reference import (CSP_META, Card, PdfError, _marked_html, _write, find_browser, game_view, ink_for,
+from .cardfit import DEFAULT_MIN_PT, FitError, factors, measure, report, wrap
+from .diagnostics import Diagnostics
+from .printassets import data_uri, font_css
+from .reference import (CSP_META, Card, PdfError, _marked_html, _write, find_browser, g_icons, game_view, ink_for,
                         players_view, print_pdf, title)
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "cards"
@@ -54,6 +55,9 @@ TTS_MAX_PX = 4096  # Tabletop Simulator loads larger images, but slowly and not 
 MARK_LEN = 5.0  # mm: a crop mark's length where the margin allows
 MARK_GAP = 1.0  # mm between a crop mark and the bleed edge
 MIN_MARGIN_FOR_MARKS = 3.0  # mm: below this, crop marks also go into the waste strips between cards
+# mm kept blank along every edge of the sheet: home printers cannot print closer than 3–5 mm to the
+# edge (and clip crop marks there), so no mark, caption or bleed comes closer than this by default
+PRINTABLE_MARGIN = 5.0
 
 
 class SheetError(ValueError):
@@ -84,6 +88,8 @@ class SheetSpec:
     bleed: float = 3.0
     safe: float = 0.0  # safe-zone guide inset from the trim, mm (0: no guide)
     duplex: bool = False
+    margin: float = PRINTABLE_MARGIN  # nothing printed closer than this to the sheet's edge, mm
+    png_size: tuple[int, int] | None = None  # per-card PNGs of exactly this many pixels (a print service's template)
 
     def __post_init__(self):
         if self.paper not in PAPERS:
@@ -92,6 +98,24 @@ class SheetSpec:
             raise SheetError(f"bleed {self.bleed} mm is out of range (0 to 10 mm)")
         if not 0 <= self.safe < min(self.card) / 2:
             raise SheetError(f"safe zone {self.safe} mm does not fit a {fmt_mm(self.card)} card")
+        if not 0 <= self.margin <= 30:
+            raise SheetError(f"margin {self.margin} mm is out of range (0 to 30 mm)")
+        if self.png_size is not None:
+            pw, ph = (v / DPI * 25.4 for v in self.png_size)
+            if pw + 1e-6 < self.card[0] or ph + 1e-6 < self.card[1]:
+                raise SheetError(f"PNG size {self.png_size[0]}x{self.png_size[1]} px is {pw:.1f}×{ph:.1f} mm at "
+                                 f"{DPI} dpi, smaller than the {fmt_mm(self.card)} card")
+
+    @property
+    def png_page(self) -> tuple[float, float]:
+        """A per-card PNG's size in mm: the card with its bleed, or the print service's template size."""
+        if self.png_size is not None:
+            return self.png_size[0] / DPI * 25.4, self.png_size[1] / DPI * 25.4
+        return self.card[0] + 2 * self.bleed, self.card[1] + 2 * self.bleed
+
+    @property
+    def png_px(self) -> tuple[int, int]:
+        return self.png_size or (px(self.png_page[0]), px(self.png_page[1]))
 
 
 @dataclass(frozen=True)
@@ -127,26 +151,37 @@ class Grid:
         (x0, y0), (sx, sy) = self.origin, self.pitch
         return x0 + col * sx, y0 + row * sy
 
-    def trims(self) -> tuple[list[float], list[float]]:
-        """The x and y of every trim line (each card's two edges), mm from the page's top left."""
+    def used(self, filled: int | None = None) -> tuple[int, int]:
+        """Columns and rows that hold a card when ``filled`` slots are (slots fill row by row)."""
+        if filled is None or filled >= self.per_sheet:
+            return self.cols, self.rows
+        return min(self.cols, max(filled, 0)), -(-max(filled, 0) // self.cols)
+
+    def trims(self, filled: int | None = None) -> tuple[list[float], list[float]]:
+        """The x and y of every trim line (each card's two edges), mm from the page's top left; with
+        ``filled``, only the lines of the cards a partly filled sheet holds."""
         (x0, y0), (sx, sy), b = self.origin, self.pitch, self.spec.bleed
         w, h = self.spec.card
-        xs = [x0 + c * sx + b + d for c in range(self.cols) for d in (0, w)]
-        ys = [y0 + r * sy + b + d for r in range(self.rows) for d in (0, h)]
+        cols, rows = self.used(filled)
+        xs = [x0 + c * sx + b + d for c in range(cols) for d in (0, w)]
+        ys = [y0 + r * sy + b + d for r in range(rows) for d in (0, h)]
         return xs, ys
 
-    def crop_marks(self) -> list[tuple[float, float, float, float]]:
-        """Crop-mark lines (x1, y1, x2, y2) in mm, all outside the cards' trim.
+    def crop_marks(self, filled: int | None = None) -> list[tuple[float, float, float, float]]:
+        """Crop-mark lines (x1, y1, x2, y2) in mm, all outside the cards' trim and inside the
+        printable margin; with ``filled``, only for the cards a partly filled sheet holds.
 
-        In the margins: from just outside the bleed to the paper edge (at most MARK_LEN long). Where
-        a margin is thinner than MIN_MARGIN_FOR_MARKS (A4 poker with 3 mm bleed has 1.5 mm at the
-        sides), the same lines are also drawn across the waste strips between neighbouring cards,
-        which the cutting removes whole, so every cut line is marked where it can be printed.
+        Around the grid: from just outside the bleed towards the paper edge, stopping at the printable
+        margin (at most MARK_LEN long). Where that strip is thinner than MIN_MARGIN_FOR_MARKS, the
+        same lines are also drawn across the waste strips between neighbouring cards, which the
+        cutting removes whole, so every cut line is marked where it can be printed.
         """
         (pw, ph), (x0, y0) = self.paper, self.origin
         sx, sy = self.pitch
+        m = self.spec.margin
         x1, y1 = x0 + self.cols * sx, y0 + self.rows * sy
-        xs, ys = self.trims()
+        cols, rows = self.used(filled)
+        xs, ys = self.trims(filled)
         out = []
 
         def span(inner: float, edge: float) -> tuple[float, float] | None:
@@ -159,35 +194,57 @@ class Grid:
             return (start, end) if abs(end - start) > 0.2 else None
 
         for x in xs:
-            for s in (span(y0, 0.0), span(y1, ph)):
+            for s in (span(y0, m), span(y1, ph - m)):
                 if s:
                     out.append((x, s[0], x, s[1]))
         for y in ys:
-            for s in (span(x0, 0.0), span(x1, pw)):
+            for s in (span(x0, m), span(x1, pw - m)):
                 if s:
                     out.append((s[0], y, s[1], y))
         b = self.spec.bleed
-        if b > 0 and min(x0, pw - x1) < MIN_MARGIN_FOR_MARKS:
+        if b > 0 and min(x0 - m, pw - m - x1) < MIN_MARGIN_FOR_MARKS:
             for y in ys:  # horizontal cut lines across the vertical waste strips
-                for c in range(self.cols - 1):
+                for c in range(cols - 1):
                     xa = x0 + (c + 1) * sx - b
                     out.append((xa, y, xa + 2 * b, y))
-        if b > 0 and min(y0, ph - y1) < MIN_MARGIN_FOR_MARKS:
+        if b > 0 and min(y0 - m, ph - m - y1) < MIN_MARGIN_FOR_MARKS:
             for x in xs:
-                for r in range(self.rows - 1):
+                for r in range(rows - 1):
                     ya = y0 + (r + 1) * sy - b
                     out.append((x, ya, x, ya + 2 * b))
         return out
 
 
+def _grid_size(spec: SheetSpec, bleed: float) -> tuple[int, int]:
+    (pw, ph), (w, h), m = PAPERS[spec.paper], spec.card, spec.margin
+    # a hair of tolerance: 3 × 69 mm must fit in 207 mm whatever the float rounding says
+    return int((pw - 2 * m + 1e-6) // (w + 2 * bleed)), int((ph - 2 * m + 1e-6) // (h + 2 * bleed))
+
+
 def fit(spec: SheetSpec) -> Grid:
-    """As many cards (with their bleed) as fit on the paper, never a card split over two pages."""
-    (pw, ph), (w, h) = PAPERS[spec.paper], spec.card
-    cols, rows = int(pw // (w + 2 * spec.bleed)), int(ph // (h + 2 * spec.bleed))
+    """As many cards (with their bleed) as fit inside the printable margin, never a card split over
+    two pages."""
+    cols, rows = _grid_size(spec, spec.bleed)
     if cols < 1 or rows < 1:
         raise SheetError(f"a {fmt_mm(spec.card)} card with {spec.bleed:g} mm bleed does not fit on "
-                         f"{spec.paper.upper()} paper")
+                         f"{spec.paper.upper()} paper inside a {spec.margin:g} mm margin")
     return Grid(spec, cols, rows)
+
+
+def more_per_sheet(spec: SheetSpec) -> tuple[float, int, int] | None:
+    """The largest bleed (in 0.5 mm steps, at least 1 mm) that puts more cards on a sheet than
+    ``spec.bleed`` does, as (bleed, cols, rows); None when no smaller bleed does. The designer is told,
+    so a thinner bleed is a choice, not a surprise."""
+    cols, rows = _grid_size(spec, spec.bleed)
+    b = (spec.bleed * 2 // 1) / 2  # the 0.5 mm step at or below the bleed asked for
+    if b == spec.bleed:
+        b -= 0.5
+    while b >= 1.0:
+        c, r = _grid_size(spec, b)
+        if c * r > cols * rows:
+            return b, c, r
+        b -= 0.5
+    return None
 
 
 def fmt_mm(size: tuple[float, float]) -> str:
@@ -222,6 +279,10 @@ class PrintCard:
     back: Markup
     unique_back: bool  # the back is this card's own other face, not its kind's back
     text: str  # the card's text in plain English, for the TTS description
+    slots: dict[str, str] = field(default_factory=dict)  # the front's effect slots: key -> printed label
+    back_face: str | None = None  # the key of the face printed on the back (a unique back)
+    back_slots: dict[str, str] = field(default_factory=dict)
+    copies_from: str = "count"  # "setup" when the game's setup says how many are made, else "count"
 
 
 @dataclass
@@ -232,6 +293,70 @@ class Deck:
     backs: dict[str, Markup]  # kind -> the kind's back
     kinds: dict[str, str] = field(default_factory=dict)  # kind -> printed name
     css: list[str] = field(default_factory=list)  # stylesheet rules of the engine field types drawn
+    copies: "Copies | None" = None  # where the numbers of copies came from
+    base_pt: float = 8.0  # the faces' type size
+    min_pt: dict[str, float] = field(default_factory=dict)  # kind -> smallest body text when fitting
+    fitted: dict = field(default_factory=dict)  # face stem -> cardfit.Fitted, once measured
+
+
+@dataclass
+class Copies:
+    """How many of each card to print, and why: the game's setup where it creates cards, else ``count``."""
+    number: dict[str, int]
+    from_setup: list[str]  # card ids whose copies follow the setup
+    never_created: list[str]  # card ids a setup that names cards never creates (printed at ``count``)
+    players: int | None  # players a per-player zone's cards were multiplied by
+
+    def summary(self) -> str:
+        if not self.from_setup:
+            return "copies: each card's count (the game's setup does not create cards)"
+        per = f", for {self.players} players" if self.players else ""
+        text = f"copies: as the game's setup creates them{per} ({len(self.from_setup)} cards)"
+        rest = len(self.number) - len(self.from_setup)
+        if rest:
+            text += f"; {rest} by count"
+        if self.never_created:
+            text += f"; never created by the setup: {', '.join(self.never_created)}"
+        return text
+
+
+def copies_of(result, game: str) -> Copies:
+    """The copies of every card of a compiled game (``setup_copies`` over each card's ``count``)."""
+    gb = result.games[game]
+    counts: dict[str, int] = {}
+    for doc in gb.modules.values():
+        for rec in (doc.data.get("cards") if doc is not None and isinstance(doc.data, dict) else None) or []:
+            if isinstance(rec, dict) and isinstance(rec.get("id"), str):
+                n = rec.get("count", 1)
+                counts.setdefault(rec["id"], n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1)
+    return setup_copies(gb.vocab, counts)
+
+
+def setup_copies(vocab, counts: dict[str, int]) -> Copies:
+    """The copies the game's flow setup makes (``flow.setup``: ``create`` + ``into``), each card once per
+    player for a per-player zone, at the most players the game seats (a print run must serve a full
+    table). ``create: all`` makes ``count`` of each. A card no ``create`` step names keeps its count and is
+    listed, since a print-and-play sheet that prints cards the game never uses is worth a look."""
+    d = vocab.data
+    flow = d.get("flow") if isinstance(d.get("flow"), dict) else {}
+    steps = [st for st in flow.get("setup") or [] if isinstance(st, dict) and "create" in st]
+    seats = (flow.get("players") or {}).get("max") or (flow.get("players") or {}).get("min")
+    if not steps:
+        return Copies(dict(counts), [], [], None)
+    made: dict[str, int] = {}
+    any_per_player = False
+    for st in steps:
+        zone = (d.get("zones") or {}).get(st.get("into")) or {}
+        per_player = (zone.get("per", "player") if isinstance(zone, dict) else "player") == "player"
+        times = int(seats or 1) if per_player else 1
+        any_per_player |= per_player
+        wanted = counts if st["create"] == "all" else st["create"]
+        for cid, n in wanted.items():
+            if cid in counts:
+                made[cid] = made.get(cid, 0) + int(n) * times
+    number = {cid: made.get(cid, n) for cid, n in counts.items()}
+    never = [cid for cid in counts if cid not in made]
+    return Copies(number, [cid for cid in counts if cid in made], never, int(seats or 1) if any_per_player else None)
 
 
 _SKIP_FIELDS = {"art"}
@@ -252,17 +377,32 @@ def _side_notes(card: Card, face_label: str | None) -> list[tuple[str, str]]:
 
 def _art_uri(game_dir: Path | None, art: str | None) -> str | None:
     """The art file as a data: URI (the sheet stays one self-contained file); only files inside the
-    game folder are read, so a card cannot pull in /etc/passwd or a remote image."""
-    if not art or game_dir is None:
-        return None
-    root = game_dir.resolve()
-    path = (root / art).resolve()
-    if root not in path.parents or not path.is_file():
-        return None
-    mime = mimetypes.guess_type(path.name)[0] or ""
-    if mime not in ("image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml"):
-        return None
-    return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
+    game folder are read, so a card cannot pull in /etc/passwd or a remote image (``validate``
+    reports one that cannot be read: E212, compiler/printassets.py)."""
+    return data_uri(game_dir, art)
+
+
+_PLACEHOLDER = re.compile(r"\[([A-Za-z][A-Za-z _-]{0,30}) icon\]")
+
+
+def _quoted_html(text: str, icons: dict) -> Markup:
+    """A rulebook quote with its "[green icon]" placeholders drawn as the game's icons (by key or name);
+    a placeholder naming no icon stays as it is written."""
+    from .reference import icon_html
+
+    by_name = {}
+    for key, spec in icons.items():
+        by_name[key.lower()] = key
+        by_name[str((spec or {}).get("name") or key).lower()] = key
+    out, pos = [], 0
+    for m in _PLACEHOLDER.finditer(str(text)):
+        key = by_name.get(m.group(1).lower()) or by_name.get(m.group(1).lower().replace(" ", "_"))
+        if key is None:
+            continue
+        out.append(str(escape.html(text[pos:m.start()])) + icon_html(key, icons))
+        pos = m.end()
+    out.append(str(escape.html(text[pos:])))
+    return Markup("".join(out))
 
 
 # A face may not open a <meta> (http-equiv="refresh" navigates the printing browser to any URL, script
@@ -453,8 +593,9 @@ class _Faces:
         loaders.append(jinja2.FileSystemLoader(str(TEMPLATES)))
         # the bundled faces share the sandbox: a designer's template may extend them
         self.env = sandboxed_env(jinja2.ChoiceLoader(loaders))
-        self.icons = dict(self.d.get("icons") or {})
+        self.icons = g_icons(result, game)  # with the game's icon images
         self.env.filters["marked"] = lambda text: _marked_html(text, self.icons)
+        self.env.filters["quoted"] = lambda text: _quoted_html(text, self.icons)
         self.env.filters["colour"] = lambda c, default="#444444": escape.css_colour(c, default)
         self.env.globals["ink_for"] = ink_for
         # a field too long for a small labelled box is printed as a line of its own
@@ -466,6 +607,14 @@ class _Faces:
         self.game = {"id": game, "name": self.vocab.name}
         self.drawn_types: dict[str, str] = {}  # the engine field types drawn on some face -> their CSS
         self.seconds_left = TEMPLATE_SECONDS  # for all of this deck's faces and backs (_deadline)
+
+    def min_pt(self, kind: str) -> float:
+        """The smallest body text of a kind's faces (``card_kinds.KIND.min_font_size``, points), never
+        above the type size itself."""
+        spec = self.vocab.card_kinds.get(kind) or {}
+        v = spec.get("min_font_size")
+        v = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else DEFAULT_MIN_PT
+        return min(v, self.size["font"])
 
     def kind(self, key: str) -> dict:
         spec = self.vocab.card_kinds.get(key) or {}
@@ -497,7 +646,8 @@ class _Faces:
         for shown in engine_fields or ():
             ft = field_type(shown.engine, shown.type)
             self.drawn_types.setdefault(ft.name, ft.face_css)
-            drawn.append({"type": ft.name, "face": Markup(ft.face(shown, self.size))})
+            drawn.append({"type": ft.name, "face": Markup(ft.face(shown, self.size)), "label": shown.label,
+                          "text": ft.text(shown), "mark": shown.mark})
         return self._render([f"{k}.html.j2", "face.html.j2"], card=card, side=side, kind=self.kind(k),
                             drawn=drawn, art=_art_uri(self.game_dir, card.art))
 
@@ -518,20 +668,101 @@ def deck(result, game: str, spec: SheetSpec, game_dir: Path | None = None) -> De
             front = Side(c.name, c.kind, [f for f in c.fields if f.label.lower() not in _SKIP_FIELDS],
                          c.effects, _side_notes(c, None))
             face = faces.face(c, front, c.engine_fields)
+            back_face, back_slots = None, {}
             if c.faces:  # a double-sided card: its back is its other face (a Machine's Hacked side)
                 f = c.faces[0]
                 back = faces.face(c, Side(c.name, f.name, f.fields, f.effects, _side_notes(c, f.name)),
                                   f.engine_fields)
+                back_face, back_slots = f.key, {e.key: e.label for e in f.effects}
             else:
                 back = None
             text = "\n".join(f"{e.label}: {e.text}" for e in c.effects)
             cards.append(PrintCard(c.id, c.name, c.kind_key, int(c.count or 1), face, back or Markup(""),
-                                   back is not None, text))
+                                   back is not None, text, {e.key: e.label for e in c.effects}, back_face, back_slots))
     backs = {k: faces.back(k) for k in sorted(kinds)}
     for pc in cards:
         if not pc.unique_back:
             pc.back = backs[pc.kind]
-    return Deck(game, view.name, cards, backs, kinds, [css for css in faces.drawn_types.values() if css])
+    copies = copies_of(result, game)
+    for pc in cards:
+        pc.count = copies.number.get(pc.id, pc.count)
+        pc.copies_from = "setup" if pc.id in copies.from_setup else "count"
+    css = [css for css in faces.drawn_types.values() if css]
+    fonts = font_css(game_dir, faces.d.get("fonts") if isinstance(faces.d.get("fonts"), dict) else None)
+    # Markup: cardwright wrote it (families are letters, digits and spaces; the files base64), and the
+    # stylesheet must keep its quotes, which autoescaping would turn into entities a <style> does not read
+    out = Deck(game, view.name, cards, backs, kinds, css + ([Markup(fonts)] if fonts else []), copies)
+    out.base_pt = faces.size["font"]
+    out.min_pt = {k: faces.min_pt(k) for k in kinds}
+    return out
+
+
+# --- fitting the text ---------------------------------------------------------------------------------
+
+
+def _locator(result, game: str):
+    """``where(card id, face key, slot key)`` -> (file, line, column, source line, path) of a card's slot
+    text in its YAML file (the card's id when the slot is not known)."""
+    gb = result.games[game]
+    index: dict[str, tuple] = {}
+    for doc in gb.modules.values():
+        cards = doc.data.get("cards") if doc is not None and isinstance(doc.data, dict) else None
+        for i, rec in enumerate(cards or []):
+            if isinstance(rec, dict) and isinstance(rec.get("id"), str):
+                index.setdefault(rec["id"], (doc, i))
+
+    def where(card_id: str, face: str | None, slot: str | None):
+        if card_id not in index:
+            return None, None, None, None, None
+        doc, i = index[card_id]
+        path = ("cards", i) + ((face,) if face else ()) + ((slot,) if slot else ("id",))
+        line, col, src = doc.where(path)
+        text = f"cards[{i}]" + "".join(f".{p}" for p in path[2:])
+        return doc.file, line, col, src, text
+
+    return where
+
+
+def fit_text(result, game: str, d: Deck, spec: SheetSpec, diags: Diagnostics, strict: bool = False,
+             browser: str | None = None) -> None:
+    """Measure every face in Chromium, shrink the text that needs it (within its kind's minimum) and
+    report (E801) what does not fit even then. The faces of ``d`` are replaced by their fitted copies."""
+    browser = browser or find_browser()
+    if browser is None:
+        raise PdfError("checking that card text fits needs a headless Chromium (Debian/Ubuntu: apt-get install "
+                       "chromium); set CARDWRIGHT_CHROMIUM to its path if it is installed elsewhere")
+    items, owners = [], {}
+    for pc in d.cards:
+        sizes = factors(d.base_pt, d.min_pt.get(pc.kind, DEFAULT_MIN_PT))
+        items.append((pc.id, pc.face, sizes))
+        owners[pc.id] = (pc, False)
+        if pc.unique_back:
+            items.append((f"{pc.id}-back", pc.back, sizes))
+            owners[f"{pc.id}-back"] = (pc, True)
+    if not items:
+        return
+    w, h = spec.card
+    slot_css = (f"--w: {_n(w)}mm; --h: {_n(h)}mm; --bleed: {_n(spec.bleed)}mm; "
+                f"width: {_n(w + 2 * spec.bleed)}mm; height: {_n(h + 2 * spec.bleed)}mm; margin-bottom: 2mm;")
+    css = _env().from_string('{% include "cards.css" %}').render(deck=d)
+    try:
+        found = measure(items, css, slot_css, browser)
+    except FitError as exc:
+        raise PdfError(str(exc)) from exc
+    where = _locator(result, game)
+    for stem, (pc, is_back) in owners.items():
+        f = found.get(stem)
+        if f is None:
+            continue
+        d.fitted[stem] = f
+        if f.factor < 1:
+            if is_back:
+                pc.back = wrap(pc.back, f.factor)
+            else:
+                pc.face = wrap(pc.face, f.factor)
+        if not f.fits:
+            report(diags, f, where, pc.id, pc.name, pc.kind, pc.back_face if is_back else None,
+                   pc.back_slots if is_back else pc.slots, d.min_pt.get(pc.kind, DEFAULT_MIN_PT), strict)
 
 
 # --- documents ----------------------------------------------------------------------------------------
@@ -558,25 +789,34 @@ class Page:
     marks: list[tuple[str, str, str, str]]
     guides: list[tuple[str, str]]  # safe-zone rectangles: (x, y) of each trim box's top left
     back: bool = False
+    of: int | None = None  # a back page: the number of the sheet of fronts it belongs behind
 
 
 def sheet_pages(d: Deck, grid: Grid) -> list[Page]:
-    """The sheets in order: each sheet's fronts, then (duplex) its backs, mirrored."""
+    """The sheets in order: each sheet's fronts, then (duplex) its backs, mirrored. Without duplex the
+    backs still print, every sheet's backs (mirrored the same way) after all the fronts, so a designer
+    can print them on the other side by hand, or on card stock of their own."""
     copies = [pc for pc in d.cards for _ in range(pc.count)]
-    marks = [tuple(_n(v) for v in m) for m in grid.crop_marks()]
     b, s = grid.spec.bleed, grid.spec.safe
-    pages = []
-    for start in range(0, len(copies), grid.per_sheet):
+    fronts, backs = [], []
+    for k, start in enumerate(range(0, len(copies), grid.per_sheet)):
         chunk = copies[start:start + grid.per_sheet]
-        for back in ((False, True) if grid.spec.duplex else (False,)):
+        front_page = 2 * k + 1 if grid.spec.duplex else k + 1
+        # a partly filled last sheet marks only the cuts of the cards it holds
+        marks = [tuple(_n(v) for v in m) for m in grid.crop_marks(len(chunk))]
+        for back in (False, True):
             slots, guides = [], []
             for i, pc in enumerate(chunk):
                 x, y = grid.slot(i, mirrored=back)
                 slots.append((_n(x), _n(y), pc.back if back else pc.face))
                 if s:
                     guides.append((_n(x + b + s), _n(y + b + s)))
-            pages.append(Page(slots, marks, guides, back))
-    return pages
+            page = Page(slots, marks, guides, back, of=front_page if back else None)
+            if grid.spec.duplex or not back:
+                fronts.append(page)
+            else:
+                backs.append(page)
+    return fronts + backs
 
 
 def render_sheets(d: Deck, grid: Grid) -> str:
@@ -585,7 +825,8 @@ def render_sheets(d: Deck, grid: Grid) -> str:
     # the page's caption sits under the middle column, between its crop marks
     xs, _ = grid.trims()
     mid = grid.cols // 2
-    info = {"x": _n(xs[2 * mid] + MARK_GAP), "w": _n(w - 2 * MARK_GAP)}
+    # above the printable margin, never in the dead zone along the paper's edge
+    info = {"x": _n(xs[2 * mid] + MARK_GAP), "w": _n(w - 2 * MARK_GAP), "bottom": _n(spec.margin)}
     return _env().get_template("sheets.html.j2").render(
         deck=d, pages=sheet_pages(d, grid), paper=PAPERS[spec.paper], n=_n, info=info,
         card={"w": _n(w), "h": _n(h), "bw": _n(w + 2 * spec.bleed), "bh": _n(h + 2 * spec.bleed),
@@ -602,10 +843,14 @@ def single_items(d: Deck) -> list[tuple[str, Markup]]:
 
 
 def render_singles(d: Deck, spec: SheetSpec) -> str:
+    """One card a page, the page the size of a per-card PNG: the card centred with its bleed (or, for a
+    print service's template size, with as much bleed as the template leaves around the trim)."""
     w, h = spec.card
+    pw, ph = spec.png_page
+    bleed = max((pw - w) / 2, (ph - h) / 2)
     return _env().get_template("singles.html.j2").render(
-        deck=d, items=single_items(d), card={"w": _n(w), "h": _n(h), "bw": _n(w + 2 * spec.bleed),
-                                            "bh": _n(h + 2 * spec.bleed), "bleed": _n(spec.bleed)})
+        deck=d, items=single_items(d), card={"w": _n(w), "h": _n(h), "bleed": _n(bleed)},
+        page={"w": _n(pw), "h": _n(ph), "x": _n((pw - w) / 2 - bleed), "y": _n((ph - h) / 2 - bleed)})
 
 
 @dataclass
@@ -717,6 +962,28 @@ def find_pdftoppm() -> str | None:
     return shutil.which("pdftoppm")
 
 
+def set_png_dpi(path: Path, dpi: int) -> None:
+    """Write ``dpi`` into a PNG's pHYs chunk exactly (300 dpi: 11,811 px per metre).
+
+    pdftoppm derives pHYs from the scale it used, which -scale-to rounds (a poker card read 299.2 ×
+    300.3 dpi): software that honours it then prints the card at the wrong size."""
+    import struct
+    import zlib
+
+    data = path.read_bytes()
+    sig, pos, chunks = data[:8], 8, []
+    while pos < len(data):
+        n = struct.unpack(">I", data[pos:pos + 4])[0]
+        kind = data[pos + 4:pos + 8]
+        if kind != b"pHYs":
+            chunks.append(data[pos:pos + 12 + n])
+        pos += 12 + n
+    ppm = int(round(dpi / 0.0254))
+    body = b"pHYs" + struct.pack(">IIB", ppm, ppm, 1)
+    phys = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body) & 0xFFFFFFFF)
+    path.write_bytes(sig + chunks[0] + phys + b"".join(chunks[1:]))  # pHYs goes after IHDR, before IDAT
+
+
 def pdf_to_pngs(pdf: Path, stems: list[str], out_dir: Path, size_px: tuple[int, int]) -> list[Path]:
     """Each page of ``pdf`` as ``<stem>.png`` of exactly ``size_px`` pixels (poppler's pdftoppm)."""
     tool = find_pdftoppm()
@@ -751,13 +1018,26 @@ def pdf_to_pngs(pdf: Path, stems: list[str], out_dir: Path, size_px: tuple[int, 
 
 
 def write_cards(result, game: str, out_dir: Path, spec: SheetSpec, outputs=OUTPUTS,
-                game_dir: Path | None = None, image_url: str | None = None) -> list[Path]:
-    """Write the chosen outputs of one game's cards into ``out_dir``; return the files written."""
+                game_dir: Path | None = None, image_url: str | None = None, diags: Diagnostics | None = None,
+                strict: bool = False, progress=None) -> list[Path]:
+    """Write the chosen outputs of one game's cards into ``out_dir``; return the files written.
+
+    With a browser the text of every face is fitted first (``fit_text``); what does not fit goes into
+    ``diags`` (warnings, or errors when ``strict``). ``progress(message)`` is told of each slow step."""
+    tell = progress or (lambda _msg: None)
     for o in outputs:
         if o not in OUTPUTS:
             raise SheetError(f"unknown output {o!r} (use {', '.join(OUTPUTS)})")
     grid = fit(spec)
+    tell(f"{game}: laying out the cards")
     d = deck(result, game, spec, game_dir)
+    needs_browser = {"pdf", "png", "tts"} & set(outputs)
+    if needs_browser and find_browser() is None:
+        raise PdfError("PDF, PNG and TTS output need a headless Chromium (Debian/Ubuntu: apt-get install "
+                       "chromium); set CARDWRIGHT_CHROMIUM to its path if it is installed elsewhere")
+    if find_browser() is not None:  # HTML alone needs no browser, and is then printed unfitted
+        tell(f"{game}: fitting the text of {len(d.cards)} cards")
+        fit_text(result, game, d, spec, diags if diags is not None else Diagnostics(), strict)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
@@ -766,10 +1046,6 @@ def write_cards(result, game: str, out_dir: Path, spec: SheetSpec, outputs=OUTPU
         p = out_dir / f"{game}-cards.html"
         _write(p, sheets_html)
         written.append(p)
-    needs_browser = {"pdf", "png", "tts"} & set(outputs)
-    if needs_browser and find_browser() is None:
-        raise PdfError("PDF, PNG and TTS output need a headless Chromium (Debian/Ubuntu: apt-get install "
-                       "chromium); set CARDWRIGHT_CHROMIUM to its path if it is installed elsewhere")
     with tempfile.TemporaryDirectory(prefix="cardwright-cards-") as tmp:
         tmp = Path(tmp)
         jobs, after = [], []
@@ -783,9 +1059,8 @@ def write_cards(result, game: str, out_dir: Path, spec: SheetSpec, outputs=OUTPU
             _write(src, render_singles(d, spec))
             jobs.append((src, tmp / "singles.pdf"))
             stems = [s for s, _ in single_items(d)]
-            w, h = spec.card
             if "png" in outputs:
-                after.append((tmp / "singles.pdf", stems, out_dir / "png", (px(w), px(h))))
+                after.append((tmp / "singles.pdf", stems, out_dir / "png", spec.png_px))
             if "tts" in outputs:  # the backs TTS needs, at the grid's card size
                 backs = [s for s in stems if s.startswith("back-")]
                 after.append(("backs", backs, out_dir / "tts", tts_card_px(spec.card)))
@@ -796,13 +1071,20 @@ def write_cards(result, game: str, out_dir: Path, spec: SheetSpec, outputs=OUTPU
             jobs.append((src, tmp / "grids.pdf"))
             cw, ch = tts_card_px(spec.card)
             after.append((tmp / "grids.pdf", grid_stems, out_dir / "tts", (cw * TTS_COLS, ch * TTS_ROWS)))
+        if jobs:
+            tell(f"{game}: printing {len(jobs)} PDF{'s' if len(jobs) != 1 else ''} in Chromium")
         with ThreadPoolExecutor(max_workers=3) as pool:
             list(pool.map(lambda job: print_pdf(*job), jobs))
         for pdf, stems, folder, size in after:
+            tell(f"{game}: rendering {len(stems)} PNG{'s' if len(stems) != 1 else ''} into {folder.name}/")
             if pdf == "backs":
-                written += _back_pngs(tmp / "singles.pdf", single_items(d), stems, folder, size)
+                written += _back_pngs(tmp / "singles.pdf", single_items(d), stems, folder, size, spec)
             else:
-                written += pdf_to_pngs(pdf, stems, folder, size)
+                pngs = pdf_to_pngs(pdf, stems, folder, size)
+                if folder.name == "png":  # the per-card images: exactly DPI, as print services read it
+                    for p in pngs:
+                        set_png_dpi(p, DPI)
+                written += pngs
     if "tts" in outputs:
         url = image_url if image_url is not None else (out_dir / "tts").resolve().as_uri() + "/"
         p = out_dir / "tts" / f"{game}.json"
@@ -811,8 +1093,9 @@ def write_cards(result, game: str, out_dir: Path, spec: SheetSpec, outputs=OUTPU
     return written
 
 
-def _back_pngs(singles_pdf: Path, items, backs: list[str], folder: Path, size) -> list[Path]:
-    """Render only the kind backs of the singles PDF (pdftoppm -f/-l per page), at the TTS size."""
+def _back_pngs(singles_pdf: Path, items, backs: list[str], folder: Path, size, spec: SheetSpec) -> list[Path]:
+    """Render only the kind backs of the singles PDF (pdftoppm -f/-l per page), at the TTS size: the
+    singles' pages carry bleed, so the page is scaled for the trim to be ``size`` and cropped to it."""
     tool = find_pdftoppm()
     if tool is None:
         raise PdfError("TTS output needs pdftoppm (Debian/Ubuntu: apt-get install poppler-utils)")
@@ -822,8 +1105,12 @@ def _back_pngs(singles_pdf: Path, items, backs: list[str], folder: Path, size) -
     for stem in backs:
         page = stems.index(stem) + 1
         base = folder / f".{stem}"
-        subprocess.run([tool, "-png", "-singlefile", "-f", str(page), "-l", str(page), "-scale-to-x", str(size[0]),
-                        "-scale-to-y", str(size[1]), str(singles_pdf), str(base)], check=True, capture_output=True,
+        (pw, ph), (w, h) = spec.png_page, spec.card
+        full = (int(round(size[0] * pw / w)), int(round(size[1] * ph / h)))
+        crop = (int(round((full[0] - size[0]) / 2)), int(round((full[1] - size[1]) / 2)))
+        subprocess.run([tool, "-png", "-singlefile", "-f", str(page), "-l", str(page), "-scale-to-x", str(full[0]),
+                        "-scale-to-y", str(full[1]), "-x", str(crop[0]), "-y", str(crop[1]), "-W", str(size[0]),
+                        "-H", str(size[1]), str(singles_pdf), str(base)], check=True, capture_output=True,
                        timeout=300)
         dst = folder / f"{stem}.png"
         Path(f"{base}.png").replace(dst)

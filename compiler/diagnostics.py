@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Iterable
 
 # Stable codes. The first digit says the stage: 1 loading, 2 names/vocabulary, 3 effect syntax and
-# signatures, 4 schema, 5 build/emit, 6 maps, 7 scenarios. Never renumber: designers search for them.
+# signatures, 4 schema, 5 build/emit, 6 maps, 7 scenarios, 8 printing. Never renumber: designers search for them.
 CODES = {
     "E101": "file cannot be read",
     "E102": "file is not valid UTF-8",
@@ -31,6 +31,8 @@ CODES = {
     "E205": "name used in the wrong role",
     "E206": "unknown reference",
     "E207": "names a pile an effect may not target (your own)",
+    "E211": "two icons print alike (same letter and shape)",
+    "E212": "an image cannot be embedded (missing, outside the game folder, or remote)",
     "E301": "effect syntax error",
     "E302": "unknown verb",
     "E303": "statement does not fit the verb",
@@ -52,6 +54,7 @@ CODES = {
     "E601": "map error",
     "E701": "scenario error",
     "E702": "scenario expectation failed",
+    "E801": "card text does not fit on the printed card",
 }
 
 
@@ -82,7 +85,9 @@ class Diagnostic:
         return ":".join(parts)
 
     def headline(self) -> str:
-        text = f"{self.location}: {self.code} {self.message}"
+        # a warning says so: the exit code alone does not tell a designer which lines to act on first
+        tag = "" if self.severity == "error" else f"{self.severity} "
+        text = f"{self.location}: {tag}{self.code} {self.message}"
         if self.card:
             text += f" in card '{self.card}'"
         if self.hint:

@@ -65,6 +65,7 @@ class Effect:
     kind: str = "effect"  # "effect" | "condition"
     mark: str = ""  # "provisional" | "uncertain" | ""
     why: str = ""
+    key: str = ""  # the slot's key in the data (card sheets locate a text that does not fit by it)
 
     @property
     def text(self) -> str:
@@ -77,6 +78,7 @@ class Face:
     fields: list[Field]
     effects: list[Effect]
     engine_fields: list[Shown] = field(default_factory=list)  # values of the engine's field types
+    key: str = ""  # the face's key in the data (``hacked``)
 
 
 @dataclass
@@ -281,7 +283,7 @@ class _GameViewBuilder:
             faces.append(Face(self.face_name(fname, fspec),
                               self.fields_of(ffields, face_fspecs, fmarks),
                               self.effects(face.get("texts") or {}, fspec.get("slots") or {}, fmarks),
-                              self.engine_fields_of(ffields, face_fspecs, fmarks)))
+                              self.engine_fields_of(ffields, face_fspecs, fmarks), key=fname))
         src = rec.get("source") or ""
         return Card(id=rec["id"], name=rec.get("name", rec["id"]), kind=kind_spec.get("name") or title(rec.get("kind", "")),
                     count=rec.get("count"), source=src, fields=fields, effects=effects, faces=faces,
@@ -321,7 +323,7 @@ class _GameViewBuilder:
             spec = slots.get(s) or {}
             kind = spec.get("kind", "effect")
             mark, why = (marks or {}).get(s, ("", ""))
-            out.append(Effect(spec.get("name") or title(s), self.english(texts[s], kind), kind, mark, why))
+            out.append(Effect(spec.get("name") or title(s), self.english(texts[s], kind), kind, mark, why, key=s))
         return out
 
     def used_types(self) -> list:
@@ -689,7 +691,8 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
                 card_kinds=kinds,
                 # a table a field type's legend shows is not listed again as a plain table
                 tables=b.tables(d.get("tables") or {}, skip={t for ft in used for t in ft.tables}),
-                modules=modules, css=[ft.css for ft in used if ft.css], **_flow_views(d, b, marked_modules))
+                modules=modules, css=[ft.css for ft in used if ft.css] + _font_css(gb),
+                **_flow_views(d, b, marked_modules))
 
 
 def _flow_views(d: dict, b: "_GameViewBuilder", marked_modules: list) -> dict:
@@ -783,6 +786,9 @@ def icon_html(key: str, icons: dict | None) -> str:
     and white, because the letter and the name carry it; the colour only adds."""
     spec = (icons or {}).get(key) or {}
     name = spec.get("name") or title(key)
+    if spec.get("image_uri"):  # the game's own picture (compiler/printassets.py), embedded
+        return (f'<span class="icon icon-image"><img src="{escape.html(spec["image_uri"])}" alt="">'
+                f'{escape.html(name)}</span>')
     letter = spec.get("letter") or name[:1].upper()
     colour = escape.css_colour(spec.get("colour"))
     style = f' style="--icon: {colour}; --icon-ink: {ink_for(colour)}"' if colour else ""
@@ -836,6 +842,18 @@ def _for_players(text: str) -> str:
     text = _PAREN_PATH.sub("", text)
     text = _BARE_PATH.sub("", text)
     return _RULEBOOK_FILE.sub("the rulebook", text)
+
+
+def _font_css(gb) -> list:
+    """The game's own fonts (game.yaml ``fonts``, files under fonts/) for the reference, embedded; as
+    Markup, because autoescaping would turn the stylesheet's quotes into entities a <style> does not read."""
+    from markupsafe import Markup
+
+    from .printassets import REFERENCE_SELECTORS, font_css
+
+    fonts = gb.vocab.data.get("fonts")
+    css = font_css(gb.game_dir, fonts if isinstance(fonts, dict) else None, REFERENCE_SELECTORS)
+    return [Markup(css)] if css else []
 
 
 def players_view(view: Game) -> Game:
@@ -1008,7 +1026,12 @@ def render_all(result, data_root, out_dir, formats=("html",), only: set[str] | N
 
 
 def g_icons(result, game: str) -> dict:
-    return dict(result.games[game].vocab.data.get("icons") or {})
+    """The game's icons as the printed matter draws them: with ``image_uri`` where an icon has an image."""
+    gb = result.games[game]
+    icons = {k: dict(v or {}) for k, v in (gb.vocab.data.get("icons") or {}).items()}
+    for k, uri in gb.icon_images.items():
+        icons[k]["image_uri"] = uri
+    return icons
 
 
 def _write(path: Path, text: str) -> None:

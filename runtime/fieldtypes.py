@@ -82,6 +82,11 @@ class FieldType:
         """The value drawn on a card sheet's face (escaped markup); ``size`` has ``w``/``h`` in mm."""
         return ""
 
+    def text(self, shown: Shown) -> str:
+        """The value in words (plain text, escaped by the template), printed on a face that has no
+        effect text, so a card that is only its drawing still says what it is. Default: nothing."""
+        return ""
+
     def legend(self, vocab: dict) -> Any:
         """The game-wide section's plain data, or None: the type adds no section."""
         return None

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from compiler.build import compile_tree
-from compiler.cardsheet import (PAPERS, SheetSpec, deck, fit, parse_size, px, tts_card_px, write_cards)
+from compiler.cardsheet import (PAPERS, SheetSpec, deck, fit, parse_size, px, sheet_pages, tts_card_px,
+                                write_cards)
 from compiler.reference import find_browser
 from tests.conftest import ROOT
 from tests.test_reference_pdf import _need
@@ -43,11 +44,23 @@ def bundled():
 @pytest.fixture(scope="module")
 def printed(tools, bundled, tmp_path_factory):
     """Every bundled game's cards with the defaults (poker, A4, 3 mm bleed), every output, duplex."""
+    from compiler.diagnostics import Diagnostics
+
     out = tmp_path_factory.mktemp("cards")
     spec = SheetSpec(duplex=True)
     for game in GAMES:
-        write_cards(bundled, game, out / game, spec, game_dir=BUNDLED / game)
+        FITTED[game] = Diagnostics()
+        write_cards(bundled, game, out / game, spec, game_dir=BUNDLED / game, diags=FITTED[game])
     return out
+
+
+FITTED: dict = {}  # game -> the diagnostics of printing it (text that does not fit)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_every_bundled_card_s_text_fits(printed, game):
+    assert [d.render() for d in FITTED[game]] == []
 
 
 def page_sizes(pdf: Path) -> list[tuple[float, float]]:
@@ -60,6 +73,69 @@ def png_size(path: Path) -> tuple[int, int]:
     head = path.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR"
     return struct.unpack(">II", head[16:24])
+
+
+def png_dpi(path: Path) -> tuple[int, int]:
+    """The pixels per metre of a PNG's pHYs chunk (which must say metres)."""
+    data = path.read_bytes()
+    pos = 8
+    while pos < len(data):
+        n, kind = struct.unpack(">I", data[pos:pos + 4])[0], data[pos + 4:pos + 8]
+        if kind == b"pHYs":
+            x, y, unit = struct.unpack(">IIB", data[pos + 8:pos + 17])
+            assert unit == 1
+            return x, y
+        assert kind != b"IDAT", "pHYs must come before the image data"
+        pos += 12 + n
+    raise AssertionError("no pHYs chunk")
+
+
+def png_pixels(path: Path) -> tuple[int, int, int, list[bytes]]:
+    """(width, height, bytes per pixel, rows) of an 8-bit PNG, unfiltered (RFC 2083, section 6)."""
+    import zlib
+
+    data = path.read_bytes()
+    pos, idat, ihdr = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I", data[pos:pos + 4])[0], data[pos + 4:pos + 8]
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", data[pos + 8:pos + 21])
+        elif kind == b"IDAT":
+            idat += data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+    w, h, depth, ctype = ihdr[:4]
+    assert depth == 8 and ctype in (0, 2, 6)
+    bpp = {0: 1, 2: 3, 6: 4}[ctype]
+    raw, rows, prev, stride = zlib.decompress(idat), [], bytearray(w * bpp), w * bpp
+    for r in range(h):
+        f, line = raw[r * (stride + 1)], bytearray(raw[r * (stride + 1) + 1:(r + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+
+def gray_page(pdf: Path, page: int, dpi: int, tmp: Path) -> tuple[int, int, bytes]:
+    """One page as 8-bit grey pixels (poppler's PGM), for measuring where ink falls."""
+    base = tmp / f"gray{page}"
+    subprocess.run(["pdftoppm", "-gray", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile", str(pdf),
+                    str(base)], check=True)
+    raw = Path(f"{base}.pgm").read_bytes()
+    m = re.match(rb"P5\s+(\d+)\s+(\d+)\s+255\s", raw)
+    w, h = int(m.group(1)), int(m.group(2))
+    return w, h, raw[m.end():m.end() + w * h]
 
 
 def black_lines(pdf: Path, page: int, tmp: Path) -> list[tuple[float, float, float, float]]:
@@ -128,32 +204,39 @@ def test_letter_pages_and_crop_marks_of_another_size(tools, bundled, tmp_path):
     write_cards(bundled, "age_of_steam", tmp_path, spec, outputs=("pdf",))
     pdf = tmp_path / "age_of_steam-cards.pdf"
     assert all((round(w), round(h)) == (612, 792) for w, h in page_sizes(pdf))
-    _check_crop_marks(pdf, spec, tmp_path)
+    _check_crop_marks(pdf, spec, tmp_path, deck(bundled, "age_of_steam", spec))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_crop_marks_measured_in_the_pdf_are_the_card_size(printed, game, tmp_path):
-    _check_crop_marks(printed / game / f"{game}-cards.pdf", SheetSpec(duplex=True), tmp_path)
+def test_crop_marks_measured_in_the_pdf_are_the_card_size(printed, bundled, game, tmp_path):
+    spec = SheetSpec(duplex=True)
+    _check_crop_marks(printed / game / f"{game}-cards.pdf", spec, tmp_path, deck(bundled, game, spec))
 
 
-def _check_crop_marks(pdf: Path, spec: SheetSpec, tmp: Path):
+def _check_crop_marks(pdf: Path, spec: SheetSpec, tmp: Path, d):
     w, h = spec.card
     pw, ph = PAPERS[spec.paper]
     grid = fit(spec)
+    pages = sheet_pages(d, grid)
     for page in (1, 2):  # a sheet of fronts and (duplex) its backs, or the second sheet
         lines = black_lines(pdf, page, tmp)
+        cols, rows = grid.used(len(pages[page - 1].slots))  # a partly filled sheet marks only its cards
         top = (ph - grid.rows * (h + 2 * spec.bleed)) / 2  # the margin above the cards
         left = (pw - grid.cols * (w + 2 * spec.bleed)) / 2
         # vertical marks above the cards give the x of every vertical cut, horizontal ones beside
         # the cards the y of every horizontal cut; a card's two cuts are the card's size apart
         xs = sorted({round(x1, 2) for x1, y1, x2, y2 in lines if abs(x1 - x2) < 0.01 and max(y1, y2) <= top + 0.01})
         ys = sorted({round(y1, 2) for x1, y1, x2, y2 in lines if abs(y1 - y2) < 0.01 and max(x1, x2) <= left + 0.01})
-        assert len(xs) == 2 * grid.cols and len(ys) == 2 * grid.rows, (xs, ys)
-        for i in range(grid.cols):
+        assert len(xs) == 2 * cols and len(ys) == 2 * rows, (xs, ys)
+        for i in range(cols):
             assert abs((xs[2 * i + 1] - xs[2 * i]) - w) <= 0.2, (xs, w)
-        for i in range(grid.rows):
+        for i in range(rows):
             assert abs((ys[2 * i + 1] - ys[2 * i]) - h) <= 0.2, (ys, h)
+        # every mark stays out of the printer's dead zone along the sheet's edge
+        for x1, y1, x2, y2 in lines:
+            assert spec.margin - 0.1 <= min(x1, x2) and max(x1, x2) <= pw - spec.margin + 0.1, (x1, x2)
+            assert spec.margin - 0.1 <= min(y1, y2) and max(y1, y2) <= ph - spec.margin + 0.1, (y1, y2)
         if len(page_sizes(pdf)) == 1:
             break
 
@@ -179,11 +262,14 @@ def test_every_card_name_appears_as_often_as_its_count_says(printed, bundled, ga
 def test_pngs_are_exact_and_the_tts_deck_names_its_images(printed, bundled, game):
     d = deck(bundled, game, SheetSpec())
     png = printed / game / "png"
-    assert px(63) == 744 and px(88) == 1039
+    # trim 63×88 mm plus 3 mm of bleed on every side: 69×94 mm at 300 dpi
+    assert SheetSpec().png_px == (px(69), px(94)) == (815, 1110)
     for pc in d.cards:
-        assert png_size(png / f"{pc.id}.png") == (744, 1039)
+        assert png_size(png / f"{pc.id}.png") == (815, 1110)
+        assert png_dpi(png / f"{pc.id}.png") == (11811, 11811)
     for kind in d.backs:
-        assert png_size(png / f"back-{kind}.png") == (744, 1039)
+        assert png_size(png / f"back-{kind}.png") == (815, 1110)
+        assert png_dpi(png / f"back-{kind}.png") == (11811, 11811)
     tts = printed / game / "tts"
     doc = json.loads((tts / f"{game}.json").read_text(encoding="utf-8"))
     cw, ch = tts_card_px((63, 88))
@@ -250,3 +336,193 @@ def test_duplex_backs_land_behind_their_fronts(printed, bundled, tmp_path):
             assert abs(fy - by) <= 0.3, pc.id
             checked += 1
     assert checked >= 5
+
+
+# --- a print shop's checks: printable margins, images with bleed, text that fits -------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper,bleed", [("a4", 3), ("letter", 2)])
+def test_no_ink_within_the_printable_margin(tools, bundled, tmp_path, paper, bleed):
+    """Every printed pixel, marks, captions and bleed alike, stands at least 5 mm inside the sheet's
+    edge: measured on the rasterised pages, fronts and backs."""
+    spec = SheetSpec(paper=paper, bleed=bleed)
+    write_cards(bundled, "infernal_contraption", tmp_path, spec, outputs=("pdf",))
+    pdf = tmp_path / "infernal_contraption-cards.pdf"
+    dpi = 100
+    edge = int((spec.margin - 0.3) / 25.4 * dpi)  # a third of a millimetre for antialiasing
+    n = len(page_sizes(pdf))
+    for page in (1, n):  # a sheet of fronts, and the last sheet of backs
+        w, h, px_ = gray_page(pdf, page, dpi, tmp_path)
+        inked = [(x, y) for y in range(h) for x in range(w)
+                 if (x < edge or x >= w - edge or y < edge or y >= h - edge) and px_[y * w + x] < 250]
+        assert not inked, (page, inked[:5])
+        # and the page is not blank: the cards are there
+        assert sum(1 for v in px_ if v < 250) > w * h // 20
+
+
+@pytest.mark.slow
+def test_png_for_a_print_service_template_size(tools, bundled, tmp_path):
+    """--png-size 822x1122 (MakePlayingCards' poker template): exactly that many pixels, exactly 300 dpi,
+    and the template's extra room is the kind's colour (bleed), not white."""
+    spec = SheetSpec(png_size=(822, 1122))
+    write_cards(bundled, "infernal_contraption", tmp_path, spec, outputs=("png",), game_dir=BUNDLED / "infernal_contraption")
+    d = deck(bundled, "infernal_contraption", spec)
+    pc = d.cards[0]
+    path = tmp_path / "png" / f"{pc.id}.png"
+    assert png_size(path) == (822, 1122) and png_dpi(path) == (11811, 11811)
+    w, h, bpp, rows = png_pixels(path)
+    corner = rows[2][2 * bpp:3 * bpp]
+    middle = rows[h // 2][(w // 2) * bpp:(w // 2 + 1) * bpp]
+    assert corner[:3] != b"\xff\xff\xff"  # the bleed is printed colour
+    assert corner == rows[h - 3][(w - 3) * bpp:(w - 2) * bpp]  # the same on every side: the card is centred
+    assert middle != corner
+
+
+def _long_game(root: Path) -> Path:
+    """The mini game with two long cards: one that fits once its text shrinks, one that never does."""
+    import shutil
+
+    from tests.conftest import MINI
+
+    data = root / "data"
+    shutil.copytree(MINI, data)
+    pay = "spend 1 gun, 1 worker: gain 1 vp"
+    with (data / "mini" / "base.yaml").open("a", encoding="utf-8") as f:
+        f.write(f"""  - id: chatty
+    kind: location
+    name: Chatty
+    source: example
+    row: action
+    icons: [worker]
+    action: "{'; '.join([pay] * 7)}; gain 3 fuel"
+  - id: endless
+    kind: location
+    name: Endless
+    source: example
+    row: action
+    icons: [worker]
+    action: "{'; '.join([pay] * 30)}"
+""")
+    return data
+
+
+@pytest.mark.slow
+def test_long_text_shrinks_to_fit_and_what_cannot_fit_is_reported(tools, tmp_path):
+    from compiler.diagnostics import Diagnostics
+
+    data = _long_game(tmp_path)
+    result = compile_tree(data)
+    assert result.ok
+    diags = Diagnostics()
+    write_cards(result, "mini", tmp_path / "out", SheetSpec(), outputs=("pdf", "html"), game_dir=data / "mini",
+                diags=diags)
+    # Chatty: shrunk, not reported, and its last words are printed (not clipped)
+    d_html = (tmp_path / "out" / "mini-cards.html").read_text(encoding="utf-8")
+    m = re.search(r'<div class="fit" style="--fit: (0\.[0-9]+)">((?!<div class="fit").)*?<h2 class="name">Chatty<', d_html, re.S)
+    assert m and 0.75 <= float(m.group(1)) < 1  # 6 pt of 8 at the least
+    text = " ".join(pdf_text(tmp_path / "out" / "mini-cards.pdf").split())
+    assert "Gain 3 Fuel" in text
+    # Endless: shrunk to the minimum and still too long: one located warning
+    assert [(d.code, d.card, d.severity) for d in diags] == [("E801", "endless", "warning")]
+    e = diags[0]
+    lines = (data / "mini" / "base.yaml").read_text().splitlines()
+    assert e.file.endswith("base.yaml") and lines[e.line - 1].lstrip().startswith("action:")
+    assert e.path.endswith(".action") and "Action overflows by" in e.message and "6 pt" in e.message
+    over = float(re.search(r"overflows by ([0-9.]+) mm", e.message).group(1))
+    assert over > 20  # thirty payments are far longer than a card
+
+
+@pytest.mark.slow
+def test_validate_fit_reports_without_printing_and_strict_fails(tools, tmp_path, runner):
+    from cli import main
+
+    data = _long_game(tmp_path)
+    res = runner.invoke(main, ["validate", str(data), "--fit", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    payload = json.loads(res.output)
+    assert [(d["code"], d["card"], d["severity"]) for d in payload["diagnostics"]] == [("E801", "endless", "warning")]
+    assert not list(tmp_path.glob("**/*.pdf"))
+    res = runner.invoke(main, ["validate", str(data), "--fit", "--strict"])
+    assert res.exit_code == 1 and "E801" in res.output and "in card 'endless'" in res.output
+    # a kind that may shrink further fits more: with 3 pt the overflow is smaller or gone
+    game = data / "mini" / "game.yaml"
+    game.write_text(game.read_text().replace("  location:\n", "  location:\n    min_font_size: 3\n"))
+    res = runner.invoke(main, ["validate", str(data), "--fit", "--format", "json"])
+    after = json.loads(res.output)["diagnostics"]
+    before = float(re.search(r"by ([0-9.]+) mm", payload["diagnostics"][0]["message"]).group(1))
+    assert not after or float(re.search(r"by ([0-9.]+) mm", after[0]["message"]).group(1)) < before
+
+
+@pytest.mark.slow
+def test_the_game_font_is_the_one_in_the_printed_pdf(tools, mini_game, tmp_path):
+    from tests.test_cardsheet import FONT, _with_font
+
+    if not FONT.is_file():
+        pytest.skip("needs the DejaVu fonts")
+    _with_font(mini_game)
+    result = compile_tree(mini_game)
+    write_cards(result, "mini", tmp_path, SheetSpec(), outputs=("pdf",), game_dir=mini_game / "mini")
+    fonts = subprocess.run(["pdffonts", str(tmp_path / "mini-cards.pdf")], capture_output=True, text=True,
+                           check=True).stdout
+    # the family "Narrow" exists only as the game's embedded file (DejaVu Sans Condensed inside)
+    assert "DejaVuSansCondensed" in fonts
+
+
+@pytest.mark.slow
+def test_a_print_shop_check_on_a_scaffolded_game_with_long_texts(tools, runner, tmp_path):
+    """The issue's acceptance check, end to end through the command on a game made by `new game`: the
+    text that cannot fit is reported and nothing else is, PNGs are trim + bleed at 300 dpi, no mark
+    within 5 mm of the sheet's edge, every copy has its back, copies follow the setup."""
+    from cli import main
+
+    data, out = tmp_path / "data", tmp_path / "out"
+    assert runner.invoke(main, ["new", "game", "shop", "--path", str(data)]).exit_code == 0
+    pay = "spend 1 coin: gain 1 vp and draw 1 card"
+    with (data / "shop" / "base.yaml").open("a", encoding="utf-8") as f:
+        for cid, n in (("long_but_fits", 6), ("far_too_long", 40)):
+            f.write(f"  - id: {cid}\n    kind: action\n    name: {cid.replace('_', ' ').title()}\n    source: example\n"
+                    f"    cost: 1\n    effect: \"{'; '.join([pay] * n)}\"\n")
+    res = runner.invoke(main, ["cards", "shop", "--data", str(data), "--out", str(out), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    payload = json.loads(res.output)
+    assert [(d["code"], d["card"], d["severity"], d["path"]) for d in payload["diagnostics"]] == \
+        [("E801", "far_too_long", "warning", "cards[2].effect")]
+    assert payload["copies"]["shop"].startswith("copies: as the game's setup creates them")
+    result = compile_tree(data)
+    d = deck(result, "shop", SheetSpec())
+    assert all(pc.copies_from == "setup" for pc in d.cards)
+    for stem in [pc.id for pc in d.cards] + ["back-action"]:
+        assert png_size(out / "png" / f"{stem}.png") == (815, 1110)
+        assert png_dpi(out / "png" / f"{stem}.png") == (11811, 11811)
+    pdf = out / "shop-cards.pdf"
+    pages = len(page_sizes(pdf))
+    for page in (1, pages):
+        for x1, y1, x2, y2 in black_lines(pdf, page, tmp_path):
+            assert min(x1, x2, y1, y2) >= 4.9 and max(x1, x2) <= 210 - 4.9 and max(y1, y2) <= 297 - 4.9
+    # the kind's name prints on every front (its label) and on every back: twice per copy
+    copies = sum(pc.count for pc in d.cards)
+    assert " ".join(pdf_text(pdf).split()).count("ACTION CARD") == 2 * copies
+
+
+@pytest.mark.slow
+def test_a_designer_script_cannot_run_in_the_measuring_page_or_forge_its_answer(tools, tmp_path):
+    """The measuring copy runs only cardwright's own script (a nonce CSP): a template whose script
+    would empty the effects, so that everything "fits", changes nothing, nor does markup imitating the
+    answer's element."""
+    from compiler.cardfit import measure, measuring_page
+    from compiler.diagnostics import Diagnostics
+
+    data = _long_game(tmp_path)
+    (data / "mini" / "templates").mkdir()
+    (data / "mini" / "templates" / "location.html.j2").write_text(
+        '{% extends "face.html.j2" %}{% block printed %}'
+        '<script>document.querySelectorAll(".effect").forEach(function (e) { e.remove(); });</script>'
+        '<img src="x" onerror="document.querySelectorAll(\'.effect\').forEach(function (e) { e.remove(); })">'
+        '<pre id="cw-fit-0">[]</pre>{% endblock %}', encoding="utf-8")
+    result = compile_tree(data)
+    diags = Diagnostics()
+    write_cards(result, "mini", tmp_path / "out", SheetSpec(), outputs=("html",), game_dir=data / "mini", diags=diags)
+    assert [(d.code, d.card) for d in diags] == [("E801", "endless")]
+    page = measuring_page([("a", "<p>x</p>", [1.0])], "", "", "n0nce")
+    assert "script-src 'nonce-n0nce'" in page and "default-src 'none'" in page

@@ -60,6 +60,33 @@ def test_no_tile_is_blank():
     assert pages >= 1 and content_points(svg)
 
 
+@pytest.mark.parametrize("hex_mm,paper", [(40, "a4"), (30, "letter"), (60, "a4"), (50, "letter")])
+def test_captions_name_only_printed_tiles_and_each_tile_shows_something_new(hex_mm, paper):
+    svg = _svg()
+    t = tiling(svg, hex_mm, paper, hex_px=SIZE)
+    html = render_tiles(svg, t, "Moon")
+    printed = re.findall(r"<b>([A-Z][0-9]+)</b>", html)
+    for joins in re.findall(r"· joins ([^<]*)</div>", html):  # age_of_steam's C1 named an unprinted C2
+        for name in re.findall(r"([A-Z][0-9]+) (?:left|right|above|below)", joins):
+            assert name in printed, (name, printed)
+    # every printed tile holds a point of the map that no printed tile before it along either axis
+    # shows (the first tile holding it), so none is printed for what its neighbours already show
+    (tw, th), (sx, sy) = t.tile, t.step
+    minx, miny, w, _ = svg_size(svg)
+    scale = t.board[0] / w
+    for name in printed:
+        c, r = ord(name[0]) - ord("A"), int(name[1:]) - 1
+        new = [(x, y) for x, y in (((x - minx) * scale, (y - miny) * scale) for x, y in content_points(svg))
+               if c * sx <= x <= c * sx + tw and r * sy <= y <= r * sy + th
+               and (c == 0 or x > (c - 1) * sx + tw) and (r == 0 or y > (r - 1) * sy + th)]
+        assert new, name
+    # and nothing of the map is lost
+    for x, y in content_points(svg):
+        x, y = (x - minx) * scale, (y - miny) * scale
+        assert any(c * sx <= x <= c * sx + tw and r * sy <= y <= r * sy + th for c, r in
+                   ((ord(n[0]) - ord("A"), int(n[1:]) - 1) for n in printed))
+
+
 def test_bad_sizes_are_refused():
     with pytest.raises(SheetError):
         tiling(_svg(), 2, hex_px=SIZE)

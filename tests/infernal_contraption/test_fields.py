@@ -115,8 +115,15 @@ def test_hostile_socket_names_stay_text_everywhere():
     assert "<i>" not in lmd and "&lt;i&gt;n&lt;/i&gt; \\| z" in lmd
 
 
-def test_face_rings_sit_on_the_trim_edges():
+def test_face_rings_sit_on_the_trim_edges_without_overhanging_the_cut():
     sides = {s: {"key": "gears", "letter": "G", "colour": "#c9a227"} for s in ("top", "left", "right", "bottom")}
-    root = _svg(face_svg(sides, 63.0, 88.0))
-    rings = [(el.attrib["cx"], el.attrib["cy"]) for el in root.iter() if el.tag.endswith("circle")][::2]
-    assert rings == [("31.5", "2.2"), ("2.2", "44.0"), ("60.8", "44.0"), ("31.5", "85.8")]
+    w, h = 63.0, 88.0
+    root = _svg(face_svg(sides, w, h))
+    rings = [el.attrib for el in root.iter() if el.tag.endswith("circle")][::2]
+    centres = [(float(a["cx"]), float(a["cy"])) for a in rings]
+    assert [c for c in centres if c[0] == w / 2] and [c for c in centres if c[1] == h / 2]  # mid-edge, all four
+    assert len(centres) == 4
+    for a in rings:  # the ring with its stroke lies inside the trim, close to the edge
+        x, y, reach = float(a["cx"]), float(a["cy"]), float(a["r"]) + float(a["stroke-width"]) / 2
+        gap = min(x - reach, w - x - reach, y - reach, h - y - reach)
+        assert 0.2 <= gap <= 0.5, a

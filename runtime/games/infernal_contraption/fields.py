@@ -91,6 +91,10 @@ class SocketsField(FieldType):
         mark = {"provisional": " †", "uncertain": " ?"}.get(shown.mark, "")
         return f"- **{escape_md(shown.label)}:** {parts}{mark}\n"
 
+    def text(self, shown: Shown) -> str:
+        sides = shown.view["sides"]
+        return " · ".join(f"{side.capitalize()} {sides[side]['name']}" for side in DRAWN_SIDES if side in sides)
+
     def face(self, shown: Shown, size: dict) -> str:
         from .socketsvg import face_svg
 

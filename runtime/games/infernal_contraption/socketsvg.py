@@ -48,12 +48,18 @@ def _ring(s: dict, x: float, y: float, r: float) -> list[str]:
             f'font-family="sans-serif">{letter}</text>']
 
 
+INSIDE_TRIM = 0.25  # mm between a socket ring and the card's cut line
+
+
 def face_svg(sides: dict, w: float, h: float) -> str:
     """The sockets on a printed card's edges (``w`` × ``h`` mm, the trim box), as on the rulebook's
     cards: a ring filled with the socket's colour around a white disc carrying its letter."""
-    r = 3.0
-    pos = {"top": (round(w / 2, 3), 2.2), "bottom": (round(w / 2, 3), round(h - 2.2, 3)),
-           "left": (2.2, round(h / 2, 3)), "right": (round(w - 2.2, 3), round(h / 2, 3))}
+    # the ring, its stroke included, stays INSIDE_TRIM mm inside the cut line: a ring that overhung
+    # the trim (by about 0.5 mm at r 3 mm, 2.2 mm in) lost a sliver to the guillotine on every card
+    r, stroke = 2.6, 0.35
+    d = round(r + stroke / 2 + INSIDE_TRIM, 3)
+    pos = {"top": (round(w / 2, 3), d), "bottom": (round(w / 2, 3), round(h - d, 3)),
+           "left": (d, round(h / 2, 3)), "right": (round(w - d, 3), round(h / 2, 3))}
     lines = [f'<svg class="sockets" viewBox="0 0 {w} {h}" width="{w}mm" height="{h}mm" aria-label="sockets">\n']
     for side in DRAWN_SIDES:
         s = sides.get(side)
@@ -62,9 +68,9 @@ def face_svg(sides: dict, w: float, h: float) -> str:
         x, y = pos[side]
         fill = css_colour(s.get("colour"), "#ffffff")
         dash = ' stroke-dasharray="0.9 0.6"' if s["key"] == UNIVERSAL else ""
-        lines.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="{fill}" stroke="#000" stroke-width="0.35"{dash}/>\n')
+        lines.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="{fill}" stroke="#000" stroke-width="{stroke}"{dash}/>\n')
         lines.append(f'<circle cx="{x}" cy="{y}" r="{round(r * 0.62, 3)}" fill="#fff" stroke="none"/>\n')
-        lines.append(f'<text x="{x}" y="{round(y + 1.05, 3)}" text-anchor="middle" font-size="3" font-weight="bold" '
+        lines.append(f'<text x="{x}" y="{round(y + 0.92, 3)}" text-anchor="middle" font-size="2.6" font-weight="bold" '
                      f'font-family="DejaVu Sans, sans-serif">{escape(s["letter"])}</text>\n')
     lines.append("</svg>\n")
     return "".join(lines)
