@@ -278,14 +278,14 @@ class Checker:
         if sig.one_of and len(seen & set(sig.one_of)) != 1:
             where = " or ".join(f"'{p} …'" for p in sig.one_of)
             rep("E303", f"'{verb.name}' needs exactly one of {where} (for example: {verb.example})", act.span)
-        rules = self.vocab.data.get("rules") or {}
+        rules = self.vocab.model.rules
         for need in sig.needs:
             if isinstance(need, tuple):  # (category, rule): only objects of that category need it
                 cat, need = need
                 if not any(out.resolved.get(id(o)) is not None and out.resolved[id(o)].category == cat
                            for o in act.objects):
                     continue
-            if not rules.get(need):
+            if not getattr(rules, need, None):
                 rep("E309", f"'{verb.name}' needs the game to declare rules.{need} in game.yaml", act.verb.span,
                     "for example rules: {trash_to: trash, gain_from: supply, play_to: play_area, play_slot: play}")
 

@@ -485,6 +485,10 @@ class _Renderer(Visitor):
         if cat == THING and sel.owner is None and sel.place is None and sel.of is None and self._yours_by_default(q):
             # "if 3 ruins:" counts the acting player's own (runtime Ctx.things): say so
             return f"{self._you()} have {lead}{self.selector(q, indefinite=True)}"
+        if cat == THING and sel.owner is not None and sel.owner.kind == "your" and sel.place is None and sel.of is None:
+            # "requires 1 of your locations": "you have at least 1 Location", not "there is … of your …"
+            n = int(amount.value) if isinstance(amount, A.Num) else None
+            return f"{self._you()} have {lead}{self.selector(q, indefinite=True, no_owner=True, number=n)}"
         many = self._is_plural_amount(amount) or isinstance(amount, A.All)
         return f"there {'are' if many else 'is'} {lead}{self.selector(q, indefinite=True)}"
 
@@ -567,8 +571,10 @@ class _Renderer(Visitor):
             return self.player(q.key, sel.owner, sel.amount)
         amount = None if drop_amount else sel.amount
         dynamic = isinstance(amount, (A.BinOp, A.Count))
-        # "1 of your Locations": the noun after "of" is plural whatever the amount
-        of_many = sel.of_form and amount is not None and (sel.owner is None or sel.owner.kind != "enemy")
+        # "1 of your Locations": the noun after "of" is plural whatever the amount; without its owner
+        # ("you have 1 Location") the partitive goes too
+        of_form = sel.of_form and not no_owner
+        of_many = of_form and amount is not None and (sel.owner is None or sel.owner.kind != "enemy")
         plural = force_plural or of_many or self._is_plural_amount(amount)
         if number is not None:
             plural = number != 1
@@ -593,7 +599,7 @@ class _Renderer(Visitor):
             return f"{core} equal to {self.quantity(q.amount.expr)}"
         lead = self.amount(q, core)
         of = ""
-        if sel.of_form:
+        if of_form:
             if sel.owner is None:
                 of = " of the"  # "1 of the Locations"
             elif sel.owner.kind == "enemy":
@@ -730,8 +736,8 @@ class _Renderer(Visitor):
 
     def zone_default(self, q: ir.Query, text: str) -> str:
         """A zone without an owner: the acting player's own when zones are per player."""
-        spec = (self.v.data.get("zones") or {}).get(q.key) or {}
-        if spec.get("per", "player") == "player":
+        zone = self.v.model.zones.get(q.key)
+        if zone is None or zone.per_player:
             return f"your {text}"
         return f"the {text}"
 
