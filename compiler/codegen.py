@@ -407,28 +407,41 @@ class _EffectGen(Visitor):
         else:
             self.w(call)
 
-    # expressions
+    # conditions and quantities: visit methods that return the Python expression
     def cond(self, cond) -> str:
-        if isinstance(cond, ir.Compare):
-            return f"({self.expr(cond.left)} {_CMP[cond.op]} {self.expr(cond.right)})"
-        return f"ctx.test({self.sel(cond.query)})"
+        return self.visit(cond)
 
     def expr(self, q) -> str:
-        if isinstance(q, ir.Lit):
-            return repr(int(q.value))
-        if isinstance(q, ir.XValue):
-            return "ctx.x"
-        if isinstance(q, ir.Arith):
-            if q.op == "/":  # rounds down; dividing by zero gives 0 (docs/decisions.md)
-                return f"ctx.div({self.expr(q.left)}, {self.expr(q.right)})"
-            return f"({self.expr(q.left)} {q.op} {self.expr(q.right)})"
-        if isinstance(q, ir.History):
-            return f"ctx.history({literal(q.kind)}, {literal(q.who)}, {self.sel(q.query)}, {literal(q.period)})"
-        if isinstance(q, ir.FieldOf):
-            return f"ctx.field_of({literal(q.field)}, {literal(q.card.name)})"
-        if isinstance(q, ir.CountOf):
-            return f"ctx.count({self.sel(q.query)})"
-        raise TypeError(type(q).__name__)
+        return self.visit(q)
+
+    def visit_Compare(self, c: ir.Compare) -> str:
+        return f"({self.expr(c.left)} {_CMP[c.op]} {self.expr(c.right)})"
+
+    def visit_Exists(self, c: ir.Exists) -> str:
+        return f"ctx.test({self.sel(c.query)})"
+
+    def visit_Lit(self, q: ir.Lit) -> str:
+        return repr(int(q.value))
+
+    def visit_XValue(self, q: ir.XValue) -> str:
+        return "ctx.x"
+
+    def visit_Arith(self, q: ir.Arith) -> str:
+        if q.op == "/":  # rounds down; dividing by zero gives 0 (docs/decisions.md)
+            return f"ctx.div({self.expr(q.left)}, {self.expr(q.right)})"
+        return f"({self.expr(q.left)} {q.op} {self.expr(q.right)})"
+
+    def visit_History(self, q: ir.History) -> str:
+        return f"ctx.history({literal(q.kind)}, {literal(q.who)}, {self.sel(q.query)}, {literal(q.period)})"
+
+    def visit_FieldOf(self, q: ir.FieldOf) -> str:
+        return f"ctx.field_of({literal(q.field)}, {literal(q.card.name)})"
+
+    def visit_CountOf(self, q: ir.CountOf) -> str:
+        return f"ctx.count({self.sel(q.query)})"
+
+    def generic_visit(self, node, *args):  # every IR node this pass meets has its method
+        raise TypeError(f"codegen has no method for {type(node).__name__}")
 
     def sel(self, q: ir.Query) -> str:
         a = q.amount
@@ -437,18 +450,33 @@ class _EffectGen(Visitor):
         return self.mw.const(_query_source(q, a))
 
 
+class _ConstantAmount(Visitor):
+    """A constant amount as the runtime's: None (one, or "the"), UpTo(n), ALL or n."""
+
+    def visit_Default(self, a: ir.Default):
+        return None
+
+    def visit_UpToN(self, a: ir.UpToN):
+        return UpTo(a.n)
+
+    def visit_Every(self, a: ir.Every):
+        return AllOf()
+
+    def visit_Exactly(self, a: ir.Exactly):
+        return int(a.n)
+
+
+_AMOUNT = _ConstantAmount()
+
+
 @lru_cache(maxsize=1 << 14)
 def _query_source(q: ir.Query, amount) -> str:
     """The Python literal of a query's runtime Sel with a constant amount (cached: selectors repeat
     across cards, and the literal of the same value is always the same text)."""
     base: Sel = to_sel(q)
-    if amount is None or isinstance(amount, ir.Default):
+    if amount is None:
         return literal(base)
-    if isinstance(amount, ir.UpToN):
-        return literal(base.with_amount(UpTo(amount.n)))
-    if isinstance(amount, ir.Every):
-        return literal(base.with_amount(AllOf()))
-    return literal(base.with_amount(int(amount.n)))
+    return literal(base.with_amount(_AMOUNT.visit(amount)))
 
 
 class _DynamicBounds(Visitor):
