@@ -452,7 +452,10 @@ def _compile_card(doc: Document, i: int, card: dict, first: int, vocab: Vocabula
             pos = doc.pos(path)
             offset = (pos.line + 1 if pos else first) - first
             functions.append(Function(name, offset, f"{who} {path[-1]}", body))
-            into[path[-1]] = [name, offset]  # runtime/tables.py links the name to the function
+            # each statement's place, relative to the card's first line: [line in the function, line, column]
+            places = [[fn_line, line - first, col] for fn_line, line, col in
+                      ((fn_line, *doc.where(path, at)[:2]) for fn_line, at in body.stmts)]
+            into[path[-1]] = [name, offset, places]  # runtime/tables.py links the name to the function
 
     for key, value in card.items():
         if key in slot_specs and isinstance(value, str):

@@ -118,6 +118,10 @@ class Body:
 
     text: str  # the body's lines, indented one level, each ending in a newline
     consts: tuple[tuple[str, str], ...]  # (name, Python source) of the selectors it uses, first use first
+    # where each statement starts: (its line in the function, counted from the ``def`` line, its offset
+    # in the effect text), in order — the build turns offsets into YAML lines and columns, so that a
+    # run-time error or refusal names the statement it stopped in (runtime/tables.py statement_place)
+    stmts: tuple[tuple[int, int], ...] = ()
 
 
 class _BodyWriter:
@@ -127,6 +131,13 @@ class _BodyWriter:
         self.lines: list[str] = []
         self.consts: dict[str, str] = {}  # name -> source
         self.indent = 1
+        self.stmts: list[tuple[int, int]] = []
+
+    def mark(self, offset: int | None) -> None:
+        """The next line starts a statement written at ``offset`` in the text. The function's ``def``
+        is its line 0 and the comment naming its YAML place line 1 (``_function_source``)."""
+        if offset is not None:
+            self.stmts.append((len(self.lines) + 2, offset))
 
     def w(self, line: str = "") -> None:
         self.lines.append(("    " * self.indent + line) if line else "")
@@ -158,7 +169,7 @@ def make_body(kind: str, ir_node, text: str | None) -> Body:
             gen.stmt(st)
     src = "\n".join(bw.lines) + "\n"
     compile("def _(ctx):\n" + src, "<generated body>", "exec")  # a name and a comment go before it
-    return Body(src, tuple(bw.consts.items()))
+    return Body(src, tuple(bw.consts.items()), tuple(bw.stmts))
 
 
 @dataclass(frozen=True)
@@ -286,7 +297,8 @@ class ModuleWriter:
         lines = literal(dict(sorted(self.line_map.items())))
         if self.has_cards:
             # the card table: one entry per card, read by runtime/tables.py (JSON is data, never code)
-            table = (f"CARDS, LINE_MAP = card_table(globals(), {literal(self.source)}, (\n", "), " + lines + ")\n")
+            table = (f"CARDS, LINE_MAP, STATEMENTS = card_table(globals(), {literal(self.source)}, (\n",
+                     "), " + lines + ")\n")
         else:
             table = (f"LINE_MAP = {lines}", "\n")
         tail = "".join(f"\n{name} = {text}\n" for name, text in tables)
@@ -309,6 +321,7 @@ class _EffectGen(Visitor):
         self.mw.w(line)
 
     def stmt(self, st) -> None:
+        self.mw.mark(_offset_of(st))
         if self.computed_bounds:
             for key, q in _dynamic_bounds(st):  # "costing up to (the cost of t + 2)": computed now
                 self.w(f"ctx.bind({literal(key)}, {self.expr(q)})")
@@ -477,6 +490,15 @@ def _query_source(q: ir.Query, amount) -> str:
     if amount is None:
         return literal(base)
     return literal(base.with_amount(_AMOUNT.visit(amount)))
+
+
+def _offset_of(st) -> int | None:
+    """Where a statement starts in its effect text: an action's origin, else its syntax's span."""
+    origin = getattr(st, "origin", None)
+    if origin is not None:
+        return origin.start
+    span = getattr(getattr(st, "syntax", None), "span", None)
+    return span.start if span is not None else None
 
 
 class _DynamicBounds(Visitor):

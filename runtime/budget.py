@@ -24,6 +24,7 @@ from __future__ import annotations
 import sys
 
 from .errors import Refused
+from .tables import statement_place
 
 FIRINGS, ROUNDS, STATEMENTS = 0, 1, 2
 WHAT = ("trigger firings", "loop rounds", "statements")
@@ -82,14 +83,14 @@ def _worded(kind: int, limit: int, scope: str, where_fn) -> str:
 def _where(fn) -> str | None:
     """The YAML place (``file:line card 'id' slot``) of ``fn``, or of the innermost generated
     function on the stack, from its module's LINE_MAP (compiler/codegen.py)."""
-    if fn is not None:
-        line_map = getattr(fn, "__globals__", {}).get("LINE_MAP")
-        if isinstance(line_map, dict) and fn.__name__ in line_map:
-            return line_map[fn.__name__]
+    if fn is not None:  # a trigger about to run: its first statement
+        place = statement_place(getattr(fn, "__globals__", {}), fn.__name__, 0)
+        if place is not None:
+            return place
     frame = sys._getframe(1)
-    while frame is not None:
-        line_map = frame.f_globals.get("LINE_MAP")
-        if isinstance(line_map, dict) and frame.f_code.co_name in line_map:
-            return line_map[frame.f_code.co_name]
+    while frame is not None:  # the statement running in the innermost generated function
+        place = statement_place(frame.f_globals, frame.f_code.co_name, frame.f_lineno - frame.f_code.co_firstlineno)
+        if place is not None:
+            return place
         frame = frame.f_back
     return None

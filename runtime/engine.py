@@ -23,6 +23,7 @@ from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from .fieldtypes import FieldType
 from .model import model_of
 from .state import GameState
+from .tables import statement_place
 from .verbs import verbs_for
 
 
@@ -507,15 +508,16 @@ class Engine:
 
 
 def where_from(exc: BaseException) -> str | None:
-    """The YAML place (``file:line card 'id' slot``) of the innermost generated function in the
-    traceback, from its module's LINE_MAP (compiler/codegen.py)."""
+    """The YAML place of the statement that was running in the innermost generated function of the
+    traceback (``file:line:column card 'id' slot``; a rule's text: ``file:line …``), from its module's
+    STATEMENTS and LINE_MAP (runtime/tables.py)."""
     found = None
     tb = exc.__traceback__
     while tb is not None:
         frame = tb.tb_frame
-        line_map = frame.f_globals.get("LINE_MAP")
-        if isinstance(line_map, dict) and frame.f_code.co_name in line_map:
-            found = line_map[frame.f_code.co_name]
+        place = statement_place(frame.f_globals, frame.f_code.co_name, tb.tb_lineno - frame.f_code.co_firstlineno)
+        if place is not None:
+            found = place
         tb = tb.tb_next
     return found
 

@@ -25,28 +25,48 @@ class TableError(ValueError):
     """A generated card table that names something the module does not define (a corrupt file)."""
 
 
-def card_table(ns: dict, source: str, entries: tuple, rule_lines: dict) -> tuple[dict, dict]:
-    """(CARDS, LINE_MAP) of a generated module. ``ns`` is its namespace (``globals()``), ``source``
-    the YAML file it was compiled from, ``rule_lines`` the LINE_MAP entries of its rule functions."""
+def card_table(ns: dict, source: str, entries: tuple, rule_lines: dict) -> tuple[dict, dict, dict]:
+    """(CARDS, LINE_MAP, STATEMENTS) of a generated module. ``ns`` is its namespace (``globals()``),
+    ``source`` the YAML file it was compiled from, ``rule_lines`` the LINE_MAP entries of its rule
+    functions. LINE_MAP: function -> where its text is; STATEMENTS: function -> ((line in the
+    function, where that statement is), …) for ``statement_place``."""
     cards: dict = {}
     line_map: dict = dict(rule_lines)
+    statements: dict = {}
     for line, rec in entries:
         record = json.loads(rec) if type(rec) is str else rec
         cid = record["id"]
         record["at"] = f"{source}:{line}"
-        record["slots"] = _link(ns, record["slots"], source, line, cid, line_map)
+        record["slots"] = _link(ns, record["slots"], source, line, cid, line_map, statements)
         for face in record["faces"].values():
-            face["slots"] = _link(ns, face["slots"], source, line, cid, line_map)
+            face["slots"] = _link(ns, face["slots"], source, line, cid, line_map, statements)
         cards[cid] = record
-    return cards, dict(sorted(line_map.items()))
+    return cards, dict(sorted(line_map.items())), statements
 
 
-def _link(ns: dict, slots: dict, source: str, line: int, cid: str, line_map: dict) -> dict:
+def _link(ns: dict, slots: dict, source: str, line: int, cid: str, line_map: dict, statements: dict) -> dict:
     linked = {}
-    for slot, (name, offset) in slots.items():
+    for slot, (name, offset, places) in slots.items():
         fn = ns.get(name)
         if type(fn) is not types.FunctionType or fn.__globals__ is not ns:
             raise TableError(f"the card table of {source} names {name!r}, which the module does not define")
         linked[slot] = fn
         line_map[name] = f"{source}:{line + offset} card {cid!r} {slot}".replace("\n", " ")
+        statements[name] = tuple((int(fn_line), f"{source}:{line + rel}:{col} card {cid!r} {slot}".replace("\n", " "))
+                                 for fn_line, rel, col in places)
     return linked
+
+
+def statement_place(namespace: dict, name: str, line_in_function: int) -> str | None:
+    """Where the statement running at ``line_in_function`` (counted from the ``def`` line) of the
+    generated function ``name`` is written (``file:line:column card 'id' slot``), or the function's
+    own place (LINE_MAP) when its statements are not mapped (a rule's text); None: not generated."""
+    line_map = namespace.get("LINE_MAP")
+    if not isinstance(line_map, dict) or name not in line_map:
+        return None
+    found = line_map[name]
+    for fn_line, place in (namespace.get("STATEMENTS") or {}).get(name, ()):
+        if fn_line > line_in_function:
+            break
+        found = place
+    return found

@@ -28,7 +28,7 @@ MINI = HERE / "fixtures" / "mini"
 HOSTILE = HERE / "fixtures" / "hostile"
 
 # What a generated module may define at top level, besides its functions and hoisted constants.
-MODULE_NAMES = {"ALL", "Phase", "Sel", "UpTo", "card_table", "LINE_MAP", "MODULE", "CARDS", "RULES", "TABLES", "MAP"}
+MODULE_NAMES = {"ALL", "Phase", "Sel", "UpTo", "card_table", "LINE_MAP", "STATEMENTS", "MODULE", "CARDS", "RULES", "TABLES", "MAP"}
 
 
 def tree_bytes(folder: Path) -> dict[str, bytes]:
@@ -91,8 +91,8 @@ def _module_shape(src: str) -> set[str]:
         elif isinstance(node, ast.Assign):
             assert len(node.targets) == 1
             target = node.targets[0]
-            if isinstance(target, ast.Tuple):  # CARDS, LINE_MAP = card_table(globals(), source, entries, lines)
-                assert [t.id for t in target.elts] == ["CARDS", "LINE_MAP"]
+            if isinstance(target, ast.Tuple):  # CARDS, LINE_MAP, STATEMENTS = card_table(globals(), source, …)
+                assert [t.id for t in target.elts] == ["CARDS", "LINE_MAP", "STATEMENTS"]
                 call = node.value
                 assert isinstance(call, ast.Call) and call.func.id == "card_table" and not call.keywords
                 globs, source, entries, lines = call.args
@@ -101,7 +101,7 @@ def _module_shape(src: str) -> set[str]:
                 ast.literal_eval(entries) and ast.literal_eval(lines)  # data only: the card records
                 for entry in entries.elts:  # (first line, JSON text of the record or a dict literal)
                     assert isinstance(entry.elts[0], ast.Constant) and type(entry.elts[0].value) is int
-                names |= {"CARDS", "LINE_MAP"}
+                names |= {"CARDS", "LINE_MAP", "STATEMENTS"}
                 continue
             assert isinstance(target, ast.Name)
             names.add(target.id)
@@ -342,16 +342,18 @@ def test_a_card_table_can_only_name_the_modules_own_functions():
 
     ns = {"own": own, "print": print, "x": 1}
     # ``own`` is a function of this test module, not of ``ns``: refused like the rest
-    record = '{"id": "c", "at": null, "texts": {}, "slots": {"play": ["%s", 1]}, "faces": {}}'
+    record = '{"id": "c", "at": null, "texts": {}, "slots": {"play": ["%s", 1, [[2, 1, 7]]]}, "faces": {}}'
     for name in ("print", "x", "missing", "own", "__builtins__"):
         with pytest.raises(TableError):
             card_table(ns, "f.yaml", ((3, record % name),), {})
     src = "def play(ctx):\n    return 1\n"
     mod: dict = {"__name__": "m"}
     exec(compile(src, "m", "exec"), mod)  # a module's own function
-    cards, lines = card_table(mod, "f.yaml", ((3, record % "play"),), {"rule__x": "f.yaml:9 x"})
+    cards, lines, statements = card_table(mod, "f.yaml", ((3, record % "play"),), {"rule__x": "f.yaml:9 x"})
     assert cards["c"]["slots"]["play"] is mod["play"] and cards["c"]["at"] == "f.yaml:3"
     assert lines == {"play": "f.yaml:4 card 'c' play", "rule__x": "f.yaml:9 x"}
+    # a statement's place: its line in the function, its line and column in the YAML
+    assert statements == {"play": ((2, "f.yaml:4:7 card 'c' play"),)}
 
 
 def test_a_card_record_json_cannot_carry_exactly_is_written_as_a_literal():

@@ -297,7 +297,10 @@ def test_a_signed_good_goes_below_zero_but_a_cost_needs_it(truth):
     assert out.status == "refused" and game.players[0].goods["vp"] == 0
 
 
-def test_an_error_while_a_card_runs_names_its_yaml_line(tmp_path):
+def _sifter_runs_dry(tmp_path, play: str):
+    """Add a card 'sifter' whose play slot is ``play`` (YAML lines) to a copy of the truth game and run
+    it with an empty script, so the discard in it must ask and fails: the exception and the card's
+    first line."""
     import shutil
 
     from compiler.build import compile_tree
@@ -307,8 +310,8 @@ def test_an_error_while_a_card_runs_names_its_yaml_line(tmp_path):
 
     shutil.copytree(TRUTH, tmp_path / "data")
     base = tmp_path / "data" / "truth" / "base.yaml"
-    base.write_text(base.read_text() + "  - id: sifter\n    name: Sifter\n    kind: card\n    cost: 2\n"
-                    "    play: discard 1 card from your hand\n")
+    text = base.read_text()
+    base.write_text(text + "  - id: sifter\n    name: Sifter\n    kind: card\n    cost: 2\n" + play)
     result = compile_tree(tmp_path / "data")
     assert result.ok
     compiled = load_from_sources(result.outputs, "truth")
@@ -319,9 +322,22 @@ def test_an_error_while_a_card_runs_names_its_yaml_line(tmp_path):
     sifter = game.create("sifter", game.zone_key("play_area", 0), owner=0)
     with pytest.raises(ScriptRanDry) as info:  # Ann's script is empty, and the discard must ask
         engine.run_slot(game, sifter.uid, "play", 0)
-    notes = getattr(info.value, "__notes__", [])
+    return info.value, text.count("\n") + 1
+
+
+def test_an_error_while_a_card_runs_names_its_yaml_line(tmp_path):
+    exc, _ = _sifter_runs_dry(tmp_path, "    play: discard 1 card from your hand\n")
+    notes = getattr(exc, "__notes__", [])
     assert any(n.startswith("while running the effect at data/truth/base.yaml:") and "card 'sifter' play" in n
                for n in notes), notes
+
+
+def test_an_error_names_the_line_and_column_of_the_statement_that_was_running(tmp_path):
+    # issue 22: the place of the statement, not only of the card's text — here the second statement,
+    # on the second line of a block scalar
+    exc, first = _sifter_runs_dry(tmp_path, "    play: |-\n      gain 1 coin;\n        discard 1 card from your hand\n")
+    notes = getattr(exc, "__notes__", [])
+    assert f"while running the effect at data/truth/base.yaml:{first + 6}:9 card 'sifter' play" in notes, notes
 
 
 def test_the_line_map_of_a_generated_module_names_the_yaml_line(truth):

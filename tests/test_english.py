@@ -158,6 +158,17 @@ def test_conditions_and_quantities_in_words():
 def test_for_each_and_per():
     assert english("for each production location: gain 1 fuel") == "For each Production Location, gain 1 Fuel."
     assert english("gain 1 fuel per location with icon green") == "Gain 1 Fuel for each Location with a Green icon."
+    # per a chosen name: "for it", "for each of them" (it read "for each it", "for each the …")
+    assert english("choose 1 of your locations as t; gain 1 fuel per t") == \
+        "Choose 1 of your Locations; gain 1 Fuel for it."
+    assert english("choose 2 of your locations as t; gain 1 fuel per t") == \
+        "Choose 2 of your Locations; gain 1 Fuel for each of them."
+
+
+def test_an_existence_test_on_your_own_things_says_you_have_them():
+    assert english("requires 1 of your locations; gain 1 vp") == \
+        "Requirement: you have at least 1 Location. Gain 1 Victory Point."
+    assert english("if 2 of your locations: gain 1 vp") == "If you have at least 2 Locations, gain 1 Victory Point."
 
 
 def test_phrase_missing_from_a_template_is_appended_not_lost():

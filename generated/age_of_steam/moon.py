@@ -21,10 +21,10 @@ def rule__build_track(ctx):
     ctx.call('build', (_C_a5d31916e628,), {})
 
 
-CARDS, LINE_MAP = card_table(globals(), 'data/age_of_steam/moon.yaml', (
+CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/age_of_steam/moon.yaml', (
     (25, '{"id": "sun", "kind": "tile", "name": "Sun tile", "source": "rulebook 002_18a981a1c9ecbefd.txt", "text": "Marks which side of the moon is day; the opposite side is night.", "at": null, "texts": {}, "slots": {}, "faces": {}}'),
     (27, '{"id": "satellite", "kind": "tile", "name": "Satellite tile", "source": "rulebook 002_18a981a1c9ecbefd.txt", "text": "Adds 1 cube at the end of each turn to a hex adjacent to it, then moves counter-clockwise.", "at": null, "texts": {}, "slots": {}, "faces": {}}'),
-    (29, '{"id": "engineer", "kind": "action", "name": "Engineer", "source": "rulebook 002_18a981a1c9ecbefd.txt", "text": "The Engineer action allows the player to build up to 3 track tiles instead of 2.", "at": null, "texts": {"effect": "build up to 3 track tiles"}, "slots": {"effect": ["engineer__effect", 5]}, "faces": {}}'),
+    (29, '{"id": "engineer", "kind": "action", "name": "Engineer", "source": "rulebook 002_18a981a1c9ecbefd.txt", "text": "The Engineer action allows the player to build up to 3 track tiles instead of 2.", "at": null, "texts": {"effect": "build up to 3 track tiles"}, "slots": {"effect": ["engineer__effect", 5, [[3, 5, 13]]]}, "faces": {}}'),
     (35, '{"id": "low_gravitation", "kind": "action", "name": "Low Gravitation", "source": "rulebook 002_18a981a1c9ecbefd.txt", "text": "Use one Complete Link that belongs to another player as if it was yours (also gains the income), in both rounds of Move Goods.", "procedure": "Move Goods: the engine lets the holder use one opponent\'s Complete Link as their own (runtime/games/age_of_steam.py).", "at": null, "texts": {}, "slots": {}, "faces": {}}'),
 ), {'rule__build_track': 'data/age_of_steam/moon.yaml:42 build_track'})
 

@@ -25,8 +25,8 @@ def entropic_processor__effect(ctx):
     ctx.call('draw', (_C_01687f600544,), {'from': _C_d80f2b6b7705})
 
 
-CARDS, LINE_MAP = card_table(globals(), 'data/infernal_contraption/cards.yaml', (
-    (5, '{"id": "entropic_processor", "kind": "contraption", "name": "Entropic Processor", "source": "rulebook 003_19ce964aacf02a21.txt", "text": "Put one card from your hand into your opponent\'s hand and draw two cards from his parts pile.", "sockets": {"left": "gears", "right": "steam_pipe", "top": "universal", "bottom": "voltaic_coils"}, "provisional": {"sockets": "the rulebook text does not print this card\'s sockets; these are the project\'s illustration"}, "at": null, "texts": {"requires": "1 card in your hand", "effect": "give 1 card from your hand to opponent; draw 2 cards from opponent\'s parts pile"}, "slots": {"requires": ["entropic_processor__requires", 8], "effect": ["entropic_processor__effect", 9]}, "faces": {}}'),
+CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/infernal_contraption/cards.yaml', (
+    (5, '{"id": "entropic_processor", "kind": "contraption", "name": "Entropic Processor", "source": "rulebook 003_19ce964aacf02a21.txt", "text": "Put one card from your hand into your opponent\'s hand and draw two cards from his parts pile.", "sockets": {"left": "gears", "right": "steam_pipe", "top": "universal", "bottom": "voltaic_coils"}, "provisional": {"sockets": "the rulebook text does not print this card\'s sockets; these are the project\'s illustration"}, "at": null, "texts": {"requires": "1 card in your hand", "effect": "give 1 card from your hand to opponent; draw 2 cards from opponent\'s parts pile"}, "slots": {"requires": ["entropic_processor__requires", 8, []], "effect": ["entropic_processor__effect", 9, [[3, 9, 13], [4, 9, 53]]]}, "faces": {}}'),
 ), {})
 
 MODULE = {'id': 'cards', 'name': 'Infernal Contraption — cards named in the rulebook', 'source': 'rulebook 003_19ce964aacf02a21.txt', 'note': None, 'setup': [], 'file': 'data/infernal_contraption/cards.yaml'}

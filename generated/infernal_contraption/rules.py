@@ -44,7 +44,7 @@ def rule__cleanup(ctx):
         ctx.call('scrap', (_C_9cdb377d0950.with_amount((ctx.count(_C_2e8cbfb7f798) - 10)),), {'from': _C_775d32900e3b})
 
 
-CARDS, LINE_MAP = card_table(globals(), 'data/infernal_contraption/rules.yaml', (
+CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/infernal_contraption/rules.yaml', (
 ), {'rule__cleanup': 'data/infernal_contraption/rules.yaml:17 cleanup', 'rule__draw_step': 'data/infernal_contraption/rules.yaml:15 draw_step', 'rule__mulligan': 'data/infernal_contraption/rules.yaml:11 mulligan', 'rule__opening_hand': 'data/infernal_contraption/rules.yaml:9 opening_hand'})
 
 MODULE = {'id': 'rules', 'name': 'Infernal Contraption — turn steps', 'source': 'rulebook 003_19ce964aacf02a21.txt', 'note': None, 'setup': [], 'file': 'data/infernal_contraption/rules.yaml'}
