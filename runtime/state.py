@@ -15,6 +15,7 @@ from .agents import Agent, FirstLegal
 from .budget import Budget
 from .errors import RulesError
 from .model import model_of
+from .statecopy import copy_state
 
 ZoneKey = tuple  # (zone name, owner index or None)
 
@@ -257,8 +258,6 @@ class GameState:
         ``copy_state``: what play changes is copied field by field, a subclass's own fields deep
         copied unless its ``COPIERS`` say how, the compiled game's tables shared; the copy does not
         trace)."""
-        from .statecopy import copy_state
-
         return copy_state(self, {**{name: _same for name in self.SHARED}, **self.COPIERS})
 
     # --- invariants --------------------------------------------------------------------------

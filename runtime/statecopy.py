@@ -12,9 +12,10 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from .state import CardInst, GameState, Player
+if TYPE_CHECKING:  # state.py imports this module (GameState.copy): the classes are taken from the values
+    from .state import GameState
 
 # GameState fields a copy shares: play never changes them
 SHARED = frozenset({"vocab", "model", "cards", "engine", "compiled", "verbs", "default_agent", "listening"})
@@ -47,7 +48,7 @@ def instances(v: dict) -> dict:
     new, new_counter, plain = object.__new__, Counter.__new__, _PLAIN
     out = {}
     for uid, i in v.items():
-        c = new(CardInst)
+        c = new(type(i))  # a CardInst, made without its __init__
         d = c.__dict__
         d.update(i.__dict__)
         g = new_counter(Counter)
@@ -80,7 +81,7 @@ _CORE: dict[str, Callable[[Any], Any]] = {
     "zones": lambda v: {z: list(cards) for z, cards in v.items()},
     "where": dict,
     "instances": instances,
-    "players": lambda v: [Player(p.index, p.name, counter(p.goods), dict(p.flags), p.out) for p in v],
+    "players": lambda v: [type(p)(p.index, p.name, counter(p.goods), dict(p.flags), p.out) for p in v],
     "rng": _rng,
     "log": lambda v: [],
     "events": list,       # typed events are frozen: shared items, a new list

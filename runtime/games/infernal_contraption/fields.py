@@ -15,12 +15,10 @@ from runtime.fieldtypes import FieldType, Legend, Shown
 from runtime.model import model_of
 from runtime.words import title
 
-from .machine import SIDES
+from .machine import DRAWN_SIDES, SIDES, UNIVERSAL
 
 # the renderers (runtime.escape, socketsvg.py) are imported by the methods that draw: playing a game
 # imports the engine, and needs none of them
-DRAWN_SIDES = ("top", "left", "right", "bottom")  # the order the reference lists and draws them in
-UNIVERSAL = "universal"  # drawn dashed: it matches any socket
 TABLE = "sockets"  # game.yaml's tables.sockets: socket type -> {name, letter, colour, note}
 
 

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from .state import ICGame
 
 SIDES = ("left", "right", "top", "bottom")
+DRAWN_SIDES = ("top", "left", "right", "bottom")  # the order the reference lists and draws them in
+UNIVERSAL = "universal"  # a socket that matches any socket (drawn dashed)
 _SOCKET_INDEX = {"left": 0, "right": 1, "top": 2, "bottom": 3}
 # the socket of the NEW card that touches the anchor when it is attached at `side` of the anchor
 _FACING = {"left": 1, "right": 0, "top": 3, "bottom": 2}

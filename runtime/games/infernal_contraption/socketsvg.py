@@ -6,7 +6,7 @@ from __future__ import annotations
 from runtime.escape import css_colour
 from runtime.escape import html as escape
 
-from .fields import DRAWN_SIDES, UNIVERSAL
+from .machine import DRAWN_SIDES, UNIVERSAL
 
 
 def socket_svg(sides: dict) -> str:
