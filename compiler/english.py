@@ -708,13 +708,13 @@ class _Renderer(Visitor):
                 out.setdefault(k, (label or title(k), False))
             for k, s in (spec.get("slots") or {}).items():
                 out[k] = ((s or {}).get("name") or title(k), True)
-        for k in self.v.data.get("card_flags") or {}:
+        for k in self.v.model.card_flags:
             out.setdefault(k, (title(k), False))
         return out
 
     def icon(self, key: str) -> str:
-        spec = (self.v.data.get("icons") or {}).get(key) or {}
-        name = spec.get("name") or title(key)
+        printed = self.v.model.printed(ICON, key)
+        name = (printed.declared if printed else None) or title(key)
         return f"{ICON_START}{key}|{name}{ICON_END}"
 
     # references, owners, players -------------------------------------------------------------------
@@ -773,8 +773,8 @@ class _Renderer(Visitor):
                 "owner": "its owner"}.get(key)
         if base is not None:
             return base
-        spec = (self.v.data.get("players") or {}).get(key) or {}
-        name = spec.get("name") if isinstance(spec, dict) else None
+        printed = self.v.model.players.get(key)
+        name = printed.declared if printed is not None else None
         if key == "player":
             name = "player"
         name = name or key.replace("_", " ")
@@ -787,9 +787,9 @@ class _Renderer(Visitor):
         return f"{article(name)} {name}"
 
     def phase_name(self, key: str) -> str:
-        for ph in self.v.data.get("phases") or []:
-            if isinstance(ph, dict) and ph.get("id") == key and ph.get("name"):
-                return ph["name"]
+        for ph in self.v.model.phases:
+            if ph.key == key and ph.declared:
+                return ph.declared
         return title(key)
 
     def target(self, q: ir.Query) -> str:
@@ -844,10 +844,9 @@ class _Renderer(Visitor):
     def _plural_name(self, cat: str | None, key: str, name: str) -> str:
         """The printed plural: the vocabulary's ``plural:`` if given, the name itself for a mass
         noun ("2 Fuel", "3 Iron"), else the English plural ("2 Bricks", "2 Victory Points")."""
-        section = {GOOD: "goods", ZONE: "zones", THING: "things", ICON: "icons"}.get(cat or "")
-        spec = ((self.v.data.get(section) or {}).get(key) or {}) if section else {}
-        if isinstance(spec, dict) and spec.get("plural"):
-            return str(spec["plural"])
+        printed = self.v.model.printed(cat or "", key)
+        if printed is not None and printed.plural:
+            return printed.plural
         if name.split(" ")[-1].lower() in MASS_NOUNS:
             return name
         if cat == THING and name.endswith(" card") and _looks_plural(name[:-5]):
@@ -861,35 +860,33 @@ class _Renderer(Visitor):
 
     def _printed(self, cat: str | None, key: str, words: str) -> tuple[str, list[str]]:
         """(printed singular name, the names the text may use for it in the singular)."""
-        d = self.v.data
-        section = {GOOD: "goods", ZONE: "zones", THING: "things", ICON: "icons"}.get(cat or "")
-        if section:
-            spec = (d.get(section) or {}).get(key)
-            if spec is not None or key in (d.get(section) or {}):
-                spec = spec or {}
-                names = [key.replace("_", " "), *(spec.get("aliases") or [])]
-                if spec.get("name"):
-                    return spec["name"], names
-                if cat == THING:
-                    return _thing_title(key), names
-                return title(key), names
+        m = self.v.model
+        printed = m.printed(cat or "", key)
+        if printed is not None:
+            names = [key.replace("_", " "), *printed.aliases]
+            if printed.declared:
+                return printed.declared, names
+            if cat == THING:
+                return _thing_title(key), names
+            return title(key), names
         if cat == GOOD:
-            if key in (d.get("good_groups") or {}):
+            if key in m.good_groups:
                 return title(key), [key.replace("_", " ")]
             if key in ("good", "goods"):
                 return "Good", ["good"]
         if cat == CARD:
             if key == "card":
                 return "card", ["card"]
-            spec = (d.get("card_sources") or {}).get(key) or {}
+            source = m.card_sources.get(key)
             # a card source names where cards come from ("draw 1 hacked"); what is drawn is a card
-            printed = _card_title(key if key.split("_")[-1].split(" ")[-1] == "card" else key + " card")
-            return printed, [key.replace("_", " "), *(spec.get("aliases") or [])]
+            name = _card_title(key if key.split("_")[-1].split(" ")[-1] == "card" else key + " card")
+            return name, [key.replace("_", " "), *(source.printed.aliases if source is not None else ())]
         if cat == ICON:
             return "icon", ["icon"]
         if cat == PILE:  # "empty supply piles": the zone's printed name
             zone = key.split(":")[-1]
-            zname = ((d.get("zones") or {}).get(zone) or {}).get("name") or title(zone)
+            zspec = m.zones.get(zone)
+            zname = (zspec.printed.declared if zspec is not None else None) or title(zone)
             return f"{'empty ' if key.startswith('empty:') else ''}{zname} pile", [words]
         if cat == PHASE:
             return self.phase_name(key), [key.replace("_", " ")]

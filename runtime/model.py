@@ -21,10 +21,29 @@ _EMPTY: Mapping = MappingProxyType({})
 
 
 @dataclass(frozen=True)
+class Printed:
+    """How a game.yaml entry is printed: the name it declares (None: the reader's default from the
+    key), the other names a text may use, and a declared plural."""
+
+    declared: str | None = None
+    aliases: tuple[str, ...] = ()
+    plural: str | None = None
+
+
+_NO_PRINT = Printed()
+
+
+def _printed(spec: dict) -> Printed:
+    name, plural = spec.get("name"), spec.get("plural")
+    return Printed(str(name) if name else None, _names(spec.get("aliases")), str(plural) if plural else None)
+
+
+@dataclass(frozen=True)
 class GoodSpec:
     key: str
     name: str
     signed: bool  # may go below zero (a debt)
+    printed: Printed = _NO_PRINT
 
 
 @dataclass(frozen=True)
@@ -35,6 +54,7 @@ class ZoneSpec:
     hidden: bool           # face down: its order is not known (the Monte Carlo bot redraws it)
     others_only: bool      # ``access: others``: effects may use only another player's (S07/S08)
     card_piles: bool       # ``piles: card``: one pile per card id (a deck-builder's supply)
+    printed: Printed = _NO_PRINT
 
 
 @dataclass(frozen=True)
@@ -51,6 +71,7 @@ class ThingSpec:
     top_only: bool                   # only the top card of each zone ("the [symbol]")
     per_player: bool                 # looked for in the owners' zones (else the game's shared zones)
     others_only: bool                # declared so, or selects from an ``access: others`` zone
+    printed: Printed = _NO_PRINT
 
 
 @dataclass(frozen=True)
@@ -58,6 +79,7 @@ class IconSpec:
     key: str
     name: str
     good: str | None  # the Good the icon-to-Good table gives it
+    printed: Printed = _NO_PRINT
 
 
 @dataclass(frozen=True)
@@ -68,6 +90,7 @@ class CardSource:
     zone: str
     bottom: bool
     face: str | None
+    printed: Printed = _NO_PRINT
 
 
 @dataclass(frozen=True)
@@ -75,6 +98,7 @@ class PhaseSpec:
     key: str
     name: str
     skip_in_round: frozenset  # rounds in which the phase does not happen (Moloch's Assault in round 1)
+    declared: str | None = None  # the name game.yaml gives it (``name`` falls back to the key)
 
 
 @dataclass(frozen=True)
@@ -133,13 +157,23 @@ class GameModel:
     # a game's own tables (deploy counts, costs, sockets…), read by its engine: opaque values here
     tables: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
     name: str = ""  # the game's printed name
+    players: Mapping[str, Printed] = field(default_factory=lambda: _EMPTY)  # player nouns a game adds
+    card_flags: tuple[str, ...] = ()
+
+    def printed(self, category: str, key: str) -> Printed | None:
+        """How a Good, zone, thing or icon is printed (categories as in runtime/refs.py); None when the
+        game declares no such entry."""
+        section = {"good": self.goods, "zone": self.zones, "thing": self.things, "icon": self.icons}.get(category)
+        spec = section.get(key) if section is not None else None
+        return spec.printed if spec is not None else None
 
     def __deepcopy__(self, memo):  # immutable: a copied game state shares its model
         return self
 
     def __reduce__(self):  # a mappingproxy does not pickle: rebuild from plain dicts
         return (_model, (self.game, self.engine, *(dict(getattr(self, f)) for f in _MAPPINGS), self.rules,
-                         self.phases, *(dict(getattr(self, f)) for f in _MORE_MAPPINGS), self.name))
+                         self.phases, *(dict(getattr(self, f)) for f in _MORE_MAPPINGS), self.name,
+                         dict(self.players), self.card_flags))
 
     @property
     def signed_goods(self) -> frozenset:
@@ -199,10 +233,11 @@ def _rules(fields: tuple, reshuffle: dict) -> Rules:
 
 
 def _model(game: str, engine: str, *rest) -> GameModel:
-    mappings, (rules, phases), more, name = rest[:len(_MAPPINGS)], rest[len(_MAPPINGS):len(_MAPPINGS) + 2], \
-        rest[len(_MAPPINGS) + 2:-1], rest[-1]
+    n = len(_MAPPINGS)
+    mappings, (rules, phases), more = rest[:n], rest[n:n + 2], rest[n + 2:n + 2 + len(_MORE_MAPPINGS)]
+    name, players, card_flags = rest[n + 2 + len(_MORE_MAPPINGS):]
     return GameModel(game, engine, *(MappingProxyType(m) for m in mappings), rules, phases,
-                     *(MappingProxyType(m) for m in more), name)
+                     *(MappingProxyType(m) for m in more), name, MappingProxyType(players), card_flags)
 
 
 def _section(vocab: dict, name: str) -> dict:
@@ -232,7 +267,7 @@ def build_model(vocab: dict) -> GameModel:
     game; a value of the wrong shape (which the validator reports) reads as absent."""
     zones_raw = _section(vocab, "zones")
     zones = {k: ZoneSpec(k, str(z.get("name") or k.replace("_", " ")), z.get("per", "player") == "player",
-                         bool(z.get("hidden")), z.get("access") == "others", z.get("piles") == "card")
+                         bool(z.get("hidden")), z.get("access") == "others", z.get("piles") == "card", _printed(z))
              for k, z in zones_raw.items()}
     things = {}
     for k, t in _section(vocab, "things").items():
@@ -244,7 +279,7 @@ def build_model(vocab: dict) -> GameModel:
             tuple((f, _values(v)) for f, v in _mapping(t.get("where")).items()),
             t.get("engine_filter") if isinstance(t.get("engine_filter"), str) else None,
             bool(t.get("top_only")), t.get("per", "player") == "player",
-            t.get("access") == "others" or any(zones[z].others_only for z in tz if z in zones))
+            t.get("access") == "others" or any(zones[z].others_only for z in tz if z in zones), _printed(t))
     rules_raw = _mapping(vocab.get("rules"))
     rules = Rules(**{name: rules_raw[name] for name in _RULE_FIELDS[:9] if isinstance(rules_raw.get(name), str)},
                   in_play=_names(rules_raw.get("in_play")), tableau=_names(rules_raw.get("tableau")),
@@ -258,13 +293,14 @@ def build_model(vocab: dict) -> GameModel:
         kinds[k] = KindSpec(k, str(spec.get("name") or k), slots)
     return GameModel(
         game=str(vocab.get("game", "")), engine=str(vocab.get("engine") or "core"),
-        goods=MappingProxyType({k: GoodSpec(k, str(g.get("name") or k), bool(g.get("signed")))
+        goods=MappingProxyType({k: GoodSpec(k, str(g.get("name") or k), bool(g.get("signed")), _printed(g))
                                 for k, g in _section(vocab, "goods").items()}),
         zones=MappingProxyType(zones), things=MappingProxyType(things),
-        icons=MappingProxyType({k: IconSpec(k, str(i.get("name") or k), i.get("good") if isinstance(i.get("good"), str) else None)
+        icons=MappingProxyType({k: IconSpec(k, str(i.get("name") or k),
+                                            i.get("good") if isinstance(i.get("good"), str) else None, _printed(i))
                                 for k, i in _section(vocab, "icons").items()}),
         good_groups=MappingProxyType({k: tuple(sorted(_names(v))) for k, v in _mapping(vocab.get("good_groups")).items()}),
-        card_sources=MappingProxyType({k: CardSource(k, s["zone"], s.get("end") == "bottom", s.get("face"))
+        card_sources=MappingProxyType({k: CardSource(k, s["zone"], s.get("end") == "bottom", s.get("face"), _printed(s))
                                        for k, s in _section(vocab, "card_sources").items()
                                        if isinstance(s.get("zone"), str)}),
         rules=rules,
@@ -272,14 +308,17 @@ def build_model(vocab: dict) -> GameModel:
                      if isinstance(ph, str) or (isinstance(ph, dict) and isinstance(ph.get("id"), str))),
         kinds=MappingProxyType(kinds),
         tables=MappingProxyType(dict(_mapping(vocab.get("tables")))),
-        name=str(vocab.get("name") or vocab.get("game", "")))
+        name=str(vocab.get("name") or vocab.get("game", "")),
+        players=MappingProxyType({k: _printed(p) for k, p in _section(vocab, "players").items()}),
+        card_flags=tuple(k for k in _mapping(vocab.get("card_flags")) if isinstance(k, str)))
 
 
 def _phase(ph) -> PhaseSpec:
     if isinstance(ph, str):
         return PhaseSpec(ph, ph, frozenset())
     skip = ph.get("skip_in_round")
-    return PhaseSpec(ph["id"], str(ph.get("name") or ph["id"]), frozenset(skip if isinstance(skip, list) else ()))
+    return PhaseSpec(ph["id"], str(ph.get("name") or ph["id"]), frozenset(skip if isinstance(skip, list) else ()),
+                     str(ph["name"]) if ph.get("name") else None)
 
 
 # One model per vocabulary dict: a compiled game's VOCAB is a module constant shared by every game

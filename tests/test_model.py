@@ -70,3 +70,14 @@ def test_one_model_per_compiled_game_shared_by_copies_and_pickles():
     m = model_of(compiled.vocab)
     assert model_of(compiled.vocab) is m
     assert copy.deepcopy(m) is m and pickle.loads(pickle.dumps(m)) == m
+
+
+def test_how_entries_are_printed_is_in_the_model():
+    m = build_model({**VOCAB, "goods": {"vp": {"name": "Victory Point", "aliases": ["victory points"],
+                                               "plural": "Victory Points"}},
+                     "players": {"neighbour": {"name": "Neighbour"}}, "card_flags": {"unique": {}}})
+    assert m.printed("good", "vp").declared == "Victory Point" and m.printed("good", "vp").aliases == ("victory points",)
+    assert m.printed("good", "vp").plural == "Victory Points" and m.printed("zone", "hand").declared is None
+    assert m.printed("zone", "nowhere") is None and m.printed("phase", "buy") is None
+    assert m.players["neighbour"].declared == "Neighbour" and m.card_flags == ("unique",)
+    assert [p.declared for p in m.phases] == [None, "War"]
