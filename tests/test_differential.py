@@ -249,3 +249,25 @@ def test_nested_computed_bounds_mean_what_they_say():
                          "your hand) in your discard pile) from your hand")
     assert engine.run(game, fn, 0).ok
     assert [game.instances[u].card_id for u in game.zone("hand", 0)] == ["smithy"]
+
+
+@pytest.mark.parametrize("text", [
+    "choose 1 resource as g; choose 1 card in g's hand as v",   # a Good
+    "choose 1 icon as i; discard 1 card in i's hand",           # an icon
+])
+def test_a_possessive_of_a_name_that_holds_no_card_or_player_is_an_error(text):
+    """Found: "g's hand" with g a chosen Good (or icon) was accepted and crashed both sides ("'coin'
+    has no owner"): whose hand is a Good's? Now E205, located on the possessive."""
+    ex = explain_effect(text, vocabulary("truth"))
+    errs = [(d.code, d.column) for d in ex.diags.errors]
+    name = text.split(" as ")[1][0]
+    assert errs == [("E205", text.index(f"{name}'s") + 1)], errs
+
+
+def test_a_name_is_bound_after_the_action_that_binds_it():
+    """Found: "look at 3 cards from r's hand as r" (r bound nowhere before) was accepted: the action
+    bound r before its own phrases were checked, and both sides crashed with a KeyError."""
+    ex = explain_effect("look at 3 cards from r's hand as r", vocabulary("truth"))
+    assert [d.code for d in ex.diags.errors] == ["E201"]
+    ok = explain_effect("reveal 2 cards as r; put r into your hand", vocabulary("truth"))
+    assert not ok.diags.errors
