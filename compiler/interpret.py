@@ -215,10 +215,31 @@ class Interpreter(Visitor):
         verb = self.game.verbs.get(act.verb)
         if verb is None or verb.engine != "core":
             raise OutOfScope(f"the verb {act.verb!r} belongs to the {getattr(verb, 'engine', '?')} engine")
-        phrases = dict(act.phrases)
-        done = getattr(self, "verb_" + act.verb)(act.objects, phrases, act.strict)
+        # An action's quantities are worked out when it starts, before any of its objects is done:
+        # "gain 1 coin, (number of coin) debt" counts the coins held before this gain (docs/decisions.md,
+        # found by the differential test)
+        objects = tuple(self.fixed(q) for q in act.objects)
+        phrases = {prep: (self.fixed(q) if isinstance(q, ir.Query) else q) for prep, q in act.phrases}
+        done = getattr(self, "verb_" + act.verb)(objects, phrases, act.strict)
         if act.binds is not None:
             self.names[act.binds] = done
+
+    def fixed(self, q: ir.Query | None) -> ir.Query | None:
+        """``q`` with its computed amount and computed filter bounds replaced by their values now."""
+        if q is None:
+            return None
+        amount = q.amount
+        if isinstance(amount, ir.Computed):
+            amount = ir.Exactly(max(0, self.value(amount.expr)))
+        return ir.Query(q.category, q.key, q.owner, tuple(self.fixed_filter(f) for f in q.filters), amount,
+                        self.fixed(q.of), self.fixed(q.place), self.fixed(q.per), q.every)
+
+    def fixed_filter(self, f: ir.Filter) -> ir.Filter:
+        if isinstance(f, ir.FieldCompare) and not isinstance(f.value, int):
+            return ir.FieldCompare(f.field, f.op, self.value(f.value))
+        if isinstance(f, ir.Not):
+            return ir.Not(self.fixed_filter(f.filter))
+        return f
 
     def verb_gain(self, objects, ph, strict):
         g = self.game
@@ -665,15 +686,20 @@ class Interpreter(Visitor):
             found += [u for u in cards if self.is_thing(spec, u) and self.passes(u, q.filters)]
         return found
 
-    def is_thing(self, spec: dict, uid: int, card: dict | None = None) -> bool:
-        """Whether a card is the thing ``spec`` declares (its faces, kinds and ``where``), wherever it
-        lies; ``card`` is how it reads (its face up side unless given)."""
+    def is_thing(self, spec: dict, uid: int) -> bool:
+        """Whether a card is the thing ``spec`` declares (its faces, kinds and ``where``), as its face
+        up side reads."""
         inst = self.game.instances[uid]
-        card = self.face(uid) if card is None else card
+        card = self.face(uid)
         if spec.get("faces") and inst.face not in spec["faces"]:
             return False
         if spec.get("kinds") and card.get("kind") not in spec["kinds"]:
             return False
+        return self.has_where(spec, uid, card)
+
+    def has_where(self, spec: dict, uid: int, card: dict) -> bool:
+        """A thing's ``where: {field: value}``: the card's field has the value (a list: any of them)."""
+        inst = self.game.instances[uid]
         for key, want in (spec.get("where") or {}).items():
             wanted = want if isinstance(want, list) else [want]  # a list means any of them
             got = card.get(key, inst.props.get(key))
@@ -719,6 +745,9 @@ class Interpreter(Visitor):
         return self.game.instances[uid].card_id != f.card
 
     def visit_MatchingIcon(self, f: ir.MatchingIcon, uid: int, card: dict) -> bool:
+        chosen = self.names.get(f.bound.name)
+        if chosen is not None and not chosen.values:
+            return False  # "choose 1 icon of t as i" of a card without icons: i matches nothing
         return self.chosen_icon(f.bound.name) in card.get("icons", ())
 
     def chosen_icon(self, name: str) -> str:
@@ -732,19 +761,27 @@ class Interpreter(Visitor):
     def amount(self, q: ir.Query, default: int = 1) -> int:
         """How many a query's amount means (times its ``per`` count, in whole ``every``s), at most
         every card of the game or 9,999."""
-        a = q.amount
-        if isinstance(a, ir.Default):
-            n = default
-        elif isinstance(a, (ir.Exactly, ir.UpToN)):
-            n = a.n
-        elif isinstance(a, ir.Every):
-            n = 10**9
-        else:
-            n = max(0, self.value(a.expr))
+        n = self.visit(q.amount, default)
         if q.per is not None:
             every = q.per.every if q.per.every and q.per.every > 0 else 1
             n *= self.count(q.per) // every
         return min(n, max(MOST_OF_A_GOOD, len(self.game.instances)))
+
+    # amounts: how many each form means ("a"/none: the verb's default; "all": every one there is)
+    def visit_Default(self, a: ir.Default, default: int) -> int:
+        return default
+
+    def visit_Exactly(self, a: ir.Exactly, default: int) -> int:
+        return a.n
+
+    def visit_UpToN(self, a: ir.UpToN, default: int) -> int:
+        return a.n
+
+    def visit_Every(self, a: ir.Every, default: int) -> int:
+        return 10**9  # capped below, like any amount
+
+    def visit_Computed(self, a: ir.Computed, default: int) -> int:
+        return max(0, self.value(a.expr))
 
     def count(self, q: ir.Query) -> int:
         """``number of …``: Goods held (a group counts all its Goods), cards in zones, things, piles."""
@@ -835,9 +872,15 @@ class Interpreter(Visitor):
         if q.category == "var":
             chosen = self.names.get(q.key)
             return chosen is not None and uid in chosen.values
-        printed = self.game.cards[self.game.instances[uid].card_id]  # a razed card still reads as printed
-        if q.category == "thing" and not self.is_thing(self.game.vocab["things"][q.key], uid, printed):
-            return False
+        # as printed: its kind and fields, not its face or place now (a razed Location is a Ruins by
+        # the time its event is counted, yet "you razed a location" is what happened)
+        printed = self.game.cards[self.game.instances[uid].card_id]
+        if q.category == "thing":
+            spec = self.game.vocab["things"][q.key]
+            if spec.get("kinds") and printed.get("kind") not in spec["kinds"]:
+                return False
+            if not self.has_where(spec, uid, printed):
+                return False
         return self.passes(uid, q.filters, printed)
 
 

@@ -261,7 +261,7 @@ class TextGen:
             elif what < 0.7:
                 sel = self.cards(names, many=True)
             elif what < 0.8 and self.icons:
-                sel, n = "1 icon", "i"
+                sel, n = ("1 icon" if not self.single or self.chance(0.5) else f"1 icon of {self.pick(self.single)}"), "i"
             elif what < 0.9:
                 sel, n = self.pick(["1 player", "1 opponent"]), "p"
             else:

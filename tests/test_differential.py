@@ -271,3 +271,21 @@ def test_a_name_is_bound_after_the_action_that_binds_it():
     assert [d.code for d in ex.diags.errors] == ["E201"]
     ok = explain_effect("reveal 2 cards as r; put r into your hand", vocabulary("truth"))
     assert not ok.diags.errors
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_an_actions_amounts_are_worked_out_when_it_starts(side):
+    """Found: "gain 1 coin, (number of coin) debt" — the compiled code counted the coins before the
+    action (it builds every object's amount, then calls the verb); the reference counted them after
+    gaining the first object. Decided (docs/decisions.md): an action's quantities, computed amounts
+    and filter bounds alike, are worked out when it starts; the reference now fixes them first."""
+    compiled = compiled_game("truth")
+    from runtime.engine import engine_for
+
+    engine = engine_for(compiled)
+    game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
+    game.players[0].goods["coin"] = 2
+    fn, effect = _fn("truth", "gain 1 coin, (number of coin) debt")
+    out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
+    assert out == "done"
+    assert (game.players[0].goods["coin"], game.players[0].goods["debt"]) == (3, 2)
