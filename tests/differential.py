@@ -333,6 +333,10 @@ def random_state(compiled, rng: random.Random, agent: str, seed: int):
     for p in game.players:
         for good in sorted(compiled.vocab.get("goods") or {}):
             p.goods[good] = rng.choice([0, 0, 1, 2, 3, 5]) - (rng.choice([0, 0, 2]) if good in signed else 0)
+    if n == 3 and rng.random() < 0.15:  # a player who went out: no acting clause or owner names them
+        game.players[2].out = True
+    if rng.random() < 0.3:  # a turn begun, so "this turn" counts from a TurnStarted
+        engine.begin_turn(game, rng.randrange(n))
     return engine, game
 
 

@@ -289,3 +289,18 @@ def test_an_actions_amounts_are_worked_out_when_it_starts(side):
     out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
     assert out == "done"
     assert (game.players[0].goods["coin"], game.players[0].goods["debt"]) == (3, 2)
+
+
+def test_a_game_engines_own_verb_is_out_of_the_references_scope():
+    """The reference defines the core verbs only; a game engine's verb (51st State's raze…) is
+    declared out of scope, never guessed at (the differential run counts such runs apart)."""
+    from compiler import ir
+    from compiler.interpret import OutOfScope
+
+    compiled = compiled_game("deckling")
+    from runtime.engine import engine_for
+
+    game = engine_for(compiled).new_game(compiled, ["Ann", "Bob"], setup=False)
+    raze = ir.Effect((ir.Act("raze", (ir.Query("card", "card", amount=ir.Exactly(1)),)),))
+    with pytest.raises(OutOfScope):
+        interpret(game, raze, 0)
