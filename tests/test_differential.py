@@ -212,6 +212,55 @@ def test_a_menu_runs_the_options_chosen_in_printed_order(game, side):
     assert checked >= 10
 
 
+GOOD = {"deckling": "coin", "truth": "coin", "enginery": "ore"}
+
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("game", PROPERTY_GAMES)
+def test_a_cost_is_paid_in_full_then_the_body_runs_or_nothing_happens(game, side):
+    """``spend 2 G: T`` is ``lose 2 G; T`` when the player has 2 G, else refused with nothing done."""
+    good = GOOD[game]
+    paid = set()
+    for i, body in enumerate(_bodies(game, 6, 20)):
+        seed = 6000 + i
+        before = random_state(compiled_game(game), random.Random(seed), "first", seed)[1]
+        can = before.players[0].goods[good] >= 2
+        whole = run_parts(game, [(f"spend 2 {good}: {body}", 0)], seed, side)
+        if can:
+            same = run_parts(game, [(f"lose 2 {good}; {body}", 0)], seed, side)
+            assert _same(whole, same) and whole["statuses"] == same["statuses"], (side, body)
+        else:
+            assert whole["statuses"] == ["refused"] and whole["state"] == before.snapshot() \
+                and whole["events"] == before.events, (side, body)
+        paid.add(can)
+    assert paid == {True, False}
+
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("game", PROPERTY_GAMES)
+def test_requires_is_all_or_nothing(game, side):
+    """``requires C; T`` is T when C holds, and nothing at all (unmet) when it does not."""
+    gen = TextGen(compiled_game(game).vocab, random.Random(7))
+    bodies = _bodies(game, 7, 20)
+    held = set()
+    for i, body in enumerate(bodies):
+        cond = gen.condition()
+        text = f"requires {cond}; {body}"
+        if explain_effect(text, vocabulary(game)).diags.errors:
+            continue
+        seed = 7000 + i
+        whole = run_parts(game, [(text, 0)], seed, side)
+        if whole["statuses"] == ["unmet"]:
+            before = random_state(compiled_game(game), random.Random(seed), "first", seed)[1]
+            assert whole["state"] == before.snapshot() and whole["events"] == before.events, (side, text)
+            held.add(False)
+        else:
+            alone = run_parts(game, [(body, 0)], seed, side)
+            assert _same(whole, alone) and whole["statuses"] == alone["statuses"], (side, text)
+            held.add(True)
+    assert held == {True, False}
+
+
 # --- regressions: every disagreement or crash the differential run found --------------------------
 
 
