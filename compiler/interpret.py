@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from runtime.errors import Refused, RulesError, Unmet
+from runtime.errors import Nowhere, Refused, RulesError, Unmet
 from runtime.events import Discarded, Drawn, Gained, Moved, Played, Trashed
 
 from . import ir
@@ -220,7 +220,12 @@ class Interpreter(Visitor):
         # found by the differential test)
         objects = tuple(self.fixed(q) for q in act.objects)
         phrases = {prep: (self.fixed(q) if isinstance(q, ir.Query) else q) for prep, q in act.phrases}
-        done = getattr(self, "verb_" + act.verb)(objects, phrases, act.strict)
+        try:
+            done = getattr(self, "verb_" + act.verb)(objects, phrases, act.strict)
+        except Nowhere:  # "from t's hand" of a t that found nothing: nothing done (a cost: refused)
+            if act.strict:
+                raise
+            done = Chosen([])
         if act.binds is not None:
             self.names[act.binds] = done
 
@@ -602,6 +607,8 @@ class Interpreter(Visitor):
                 owners = [o for o in owners if o != self.me.player]
             owners = self.ask(owners, 1)
         if not owners:
+            if isinstance(q.owner, ir.Bound):  # the zone of a choice that found nothing is nowhere
+                raise Nowhere(f"{q.owner.name} holds nothing")
             raise Refused(f"there is no {q.key} to use")
         return g.zone_key(q.key, owners[0])
 
@@ -615,6 +622,8 @@ class Interpreter(Visitor):
             if self.others_only([q.key]):
                 owners = self.not_mine(owners, q.key)
             return [g.zone_key(q.key, o) for o in owners]
+        if q.category == "zone" and isinstance(q.owner, ir.Bound) and not self.whose(q.owner):
+            return []  # "cards in t's hand" of a t that found nothing: no cards
         return [self.zone(q)]
 
     def hand_name(self) -> str:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .budget import ROUNDS, STATEMENTS, OverBudget
-from .errors import Refused, RulesError, Unmet
+from .errors import Nowhere, Refused, RulesError, Unmet
 from .events import Discarded, Drawn, Gained, Moved, Trashed, card_event
 from .model import ThingSpec
 from .refs import ALL, CARD, GOOD, PILE, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
@@ -51,7 +51,12 @@ class Ctx:
         if v is None:  # the checker makes this impossible for compiled content
             raise RulesError(f"verb {name!r} is not available in this game")
         self.game.budget.spend(STATEMENTS, self.game)  # every statement an effect runs is a verb call
-        return v.fn(self, objs, ph or {}, strict)
+        try:
+            return v.fn(self, objs, ph or {}, strict)
+        except Nowhere:
+            if strict:  # a cost with nowhere to be paid from cannot be paid
+                raise
+            return []  # nothing done, nothing named ("… as d" holds nothing)
 
     def _rounds(self, items):
         """Every round of every loop an effect runs is charged (runtime/budget.py): nested loops
@@ -367,6 +372,8 @@ class Ctx:
             options = [o for o in owners if o != self.player] if sel.owner != "any" else owners
             owners = self.ask(options, 1, prompt=f"choose whose {sel.noun}")
         if not owners:
+            if sel.owner is not None and sel.owner.startswith("var:"):  # "t's hand" of a t that found nothing
+                raise Nowhere(f"{sel.owner[4:]} holds nothing, so there is no {sel.noun}")
             raise Refused(f"there is no {sel.noun} to use")
         return self.game.zone_key(sel.noun, owners[0])
 
@@ -393,6 +400,9 @@ class Ctx:
             if self.others_only(ZONE, ref.noun):
                 owners = self._not_mine(owners, ref.noun)
             return [self.game.zone_key(ref.noun, o) for o in owners]
+        if ref.category == ZONE and ref.owner is not None and ref.owner.startswith("var:") \
+                and not self.players_for(ref.owner):
+            return []  # "cards in t's hand" of a t that found nothing: no zone, no cards
         return [self.zone_for(ref)]
 
     def hand_zone(self) -> str:
