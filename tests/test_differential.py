@@ -129,10 +129,11 @@ def test_each_player_is_the_body_run_for_each_player_in_seat_order(game, side):
             if explain_effect(text, vocabulary(game)).diags.errors:
                 continue
             seed = 1000 + i
-            players = len(random_state(compiled_game(game), random.Random(seed), "first", seed)[1].players)
+            state = random_state(compiled_game(game), random.Random(seed), "first", seed)[1]
             me = i % 2
+            seats = [p for p in order(me, len(state.players)) if not state.players[p].out]  # still playing
             whole = run_parts(game, [(text, me)], seed, side)
-            parts = run_parts(game, [(body, p) for p in order(me, players)], seed, side)
+            parts = run_parts(game, [(body, p) for p in seats], seed, side)
             assert _same(whole, parts), (side, text)
             checked += 1
     assert checked >= 20
@@ -353,3 +354,33 @@ def test_a_game_engines_own_verb_is_out_of_the_references_scope():
     raze = ir.Effect((ir.Act("raze", (ir.Query("card", "card", amount=ir.Exactly(1)),)),))
     with pytest.raises(OutOfScope):
         interpret(game, raze, 0)
+
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("text, status, coin, vp", [
+    ("choose 1 card in trash as t; draw 1 card from t's hand; gain 2 coin", "done", 2, 0),
+    ("choose 1 card in trash as t; for each card in t's hand: gain 1 vp; gain 2 coin", "done", 2, 0),
+    ("choose 1 card in trash as t; draw 1 card from t's hand as d; put d into your discard pile; gain 2 coin",
+     "done", 2, 0),
+    ("choose 1 card in trash as t; draw 1 card from t's hand: gain 2 coin", "refused", 0, 0),  # a cost
+])
+def test_a_place_named_through_a_choice_that_found_nothing_is_nowhere(side, text, status, coin, vp):
+    """Found by reading both sides against docs/decisions.md (a choice that finds nothing does not end
+    the effect): "draw 1 card from t's hand" with t holding nothing refused the effect on both sides,
+    so "gain 2 coin" after it never ran. Nobody's hand is nowhere: the action does nothing and the
+    effect goes on; as a cost it cannot be paid. Fixed in the runtime's one zone rule (Ctx.zone_for,
+    Ctx.ref_zones, Ctx.call) and in the reference alike."""
+    compiled = compiled_game("truth")
+    from runtime.engine import engine_for
+
+    engine = engine_for(compiled)
+    game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
+    for cid in ("smithy", "mill"):
+        game.create(cid, game.zone_key("hand", 0), owner=0)
+        game.create(cid, game.zone_key("hand", 1), owner=1)
+    before = game.snapshot()["zones"]
+    fn, effect = _fn("truth", text)
+    out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
+    assert out == status
+    assert game.snapshot()["zones"] == before  # no card moved: the trash is empty, t holds nothing
+    assert (game.players[0].goods["coin"], game.players[0].goods["vp"]) == (coin, vp)
