@@ -345,6 +345,9 @@ class Interpreter(Visitor):
             return self.names[q.key].values[0]
         for f in q.filters:
             if isinstance(f, ir.MatchingIcon):
+                chosen = self.names.get(f.bound.name)
+                if chosen is not None and not chosen.values:  # no icon chosen: no Good to gain or pay
+                    raise Nowhere(f"{f.bound.name} holds no icon")
                 icon = self.chosen_icon(f.bound.name)
                 good = ((g.vocab.get("icons") or {}).get(icon) or {}).get("good")
                 if not good:
@@ -491,8 +494,8 @@ class Interpreter(Visitor):
 
     def one_card(self, q: ir.Query) -> int:
         options = self.options(q)
-        if not options:
-            raise Refused("there is no card to place on")
+        if not options:  # nothing to place on: nothing done, the effect goes on (a cost: refused)
+            raise Nowhere("there is no card to place on")
         return self.ask(options, 1)[0]
 
     def publish(self, cls, uid: int, **extra) -> None:
@@ -796,7 +799,10 @@ class Interpreter(Visitor):
         """``number of …``: Goods held (a group counts all its Goods), cards in zones, things, piles."""
         g = self.game
         if q.category == "good":
-            good = self.good_of(q)
+            try:
+                good = self.good_of(q)
+            except Nowhere:  # Goods matching an icon choice that found none: there are none
+                return 0
             return sum(g.players[p].goods[k] for p in self.whose(q.owner) for k in (self.group(good) or [good]))
         if q.category == "pile":
             empty = q.key.startswith("empty:")

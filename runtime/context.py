@@ -266,7 +266,10 @@ class Ctx:
     def count(self, sel: Sel) -> int:
         """How many: Goods a player holds, cards in a zone, matching things."""
         if sel.category == GOOD:
-            good = self.good_of(sel)
+            try:
+                good = self.good_of(sel)
+            except Nowhere:  # "number of goods matching i" of an i that found no icon: none
+                return 0
             goods = self.group_members(good) or [good]  # "number of resources": every Good of the group
             return sum(self.game.players[p].goods[k] for p in self.players_for(sel.owner) for k in goods)
         if sel.category == PILE:  # "number of empty supply piles": one pile per card id the zone started with
@@ -557,8 +560,8 @@ class Ctx:
 
     def one_card(self, sel: Sel) -> int:
         opts = self.options(sel)
-        if not opts:
-            raise Refused(f"there is no {sel.noun}")
+        if not opts:  # nothing to place on: the action does nothing, the effect goes on (a cost: refused)
+            raise Nowhere(f"there is no {sel.noun}")
         return opts[0] if len(opts) == 1 else self.ask(opts, 1, prompt=f"choose {sel.noun}")[0]
 
     # --- goods -------------------------------------------------------------------------------
@@ -572,7 +575,8 @@ class Ctx:
         for kind, value in sel.filters:
             if kind == "matching":
                 bound = self.bindings[value[4:]] if value.startswith("var:") else value
-                # "choose 0 icon … as i" binds no icon (an empty list): refused, as in _filter
+                if bound == []:  # an icon choice that found none: no Good, so nothing is gained or paid
+                    raise Nowhere(f"{value[4:]} holds no icon")
                 icon = self.game.model.icons.get(bound) if isinstance(bound, str) else None
                 if icon is None or not icon.good:
                     raise Refused(f"icon {bound!r} matches no Good")

@@ -19,10 +19,10 @@ class Unmet(Refused):
 
 
 class Nowhere(Refused):
-    """A place named through a choice that found nothing ("draw 1 card from t's hand" after "choose 1
-    card in the trash as t" with an empty trash): nobody's hand is nowhere, so the action does nothing
-    and the effect goes on (``Ctx.call``); as a cost it cannot be paid, and is refused (issue 22,
-    docs/decisions.md)."""
+    """An action with nowhere to act: a place named through a choice that found nothing ("draw 1 card
+    from t's hand" after "choose 1 card in the trash as t" with an empty trash), no card to place on,
+    no Good matching an icon choice that found none. The action does nothing and the effect goes on
+    (``Ctx.call``); as a cost it cannot be paid, and is refused (issue 22, docs/decisions.md)."""
 
 
 class RulesError(Exception):

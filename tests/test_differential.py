@@ -363,13 +363,20 @@ def test_a_game_engines_own_verb_is_out_of_the_references_scope():
     ("choose 1 card in trash as t; draw 1 card from t's hand as d; put d into your discard pile; gain 2 coin",
      "done", 2, 0),
     ("choose 1 card in trash as t; draw 1 card from t's hand: gain 2 coin", "refused", 0, 0),  # a cost
+    # the same for a target (place on nothing) and a Good (matching an icon choice that found none)
+    ("choose 1 card in trash as t; place 1 vp on t; gain 2 coin", "done", 2, 0),
+    ("choose 1 card in trash as t; place 1 vp on t: gain 2 coin", "refused", 0, 0),
+    ("choose 1 card in trash as t; choose 1 icon of t as i; gain 1 goods matching i; gain 2 coin", "done", 2, 0),
+    ("choose 1 card in trash as t; choose 1 icon of t as i; gain (number of goods matching i + 2) coin",
+     "done", 2, 0),
 ])
 def test_a_place_named_through_a_choice_that_found_nothing_is_nowhere(side, text, status, coin, vp):
     """Found by reading both sides against docs/decisions.md (a choice that finds nothing does not end
     the effect): "draw 1 card from t's hand" with t holding nothing refused the effect on both sides,
-    so "gain 2 coin" after it never ran. Nobody's hand is nowhere: the action does nothing and the
-    effect goes on; as a cost it cannot be paid. Fixed in the runtime's one zone rule (Ctx.zone_for,
-    Ctx.ref_zones, Ctx.call) and in the reference alike."""
+    so "gain 2 coin" after it never ran; so did "place 1 vp on t" and "gain 1 goods matching i" of an
+    icon choice that found none. Nobody's hand, no card and no icon are nowhere: the action does
+    nothing and the effect goes on; as a cost it cannot be paid. Fixed in the runtime's one rule for
+    each (Ctx.zone_for, ref_zones, one_card, good_of; Ctx.call) and in the reference alike."""
     compiled = compiled_game("truth")
     from runtime.engine import engine_for
 
