@@ -153,6 +153,31 @@ def test_a_statement_not_using_a_choice_runs_whatever_the_choice_found(game, sid
         assert _same(chose, plain) and chose["statuses"] == plain["statuses"], (side, choice, body)
 
 
+# statements that use a chosen card t only as what they act on, or where, or how many ("the cost of t"
+# of nothing is 0, so "gain 1 card costing up to (the cost of t)" still gains a card costing 0: not one)
+USES_OF_T = ["discard t", "trash t", "play t", "put t into your discard pile", "move t on top of your deck",
+             "remove t", "place 1 vp on t", "draw 1 card from t's deck", "gain (the cost of t) coin",
+             "for each card in t's hand: gain 1 vp", "choose 1 icon of t as i; gain 1 goods matching i",
+             "if number of t >= 1: gain 1 vp", "reveal 2 cards from t's deck as r; put r into your hand",
+             "look at 1 card from t's discard pile as r; discard r"]
+
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("game", ("deckling", "truth"))
+def test_statements_using_a_choice_that_found_nothing_do_nothing_and_the_effect_goes_on(game, side):
+    """``choose … as t`` finding nothing; then a statement acting on t (or in t's zones, or by t's
+    cost) does nothing, and what follows runs as written: ``choose …; U(t); T`` is ``T``."""
+    nothing = "choose 1 card costing more than 99 in your hand as t"  # no card costs that much
+    bodies = _bodies(game, 8, 2 * len(USES_OF_T))
+    for i, use in enumerate(USES_OF_T):
+        for j in (0, 1):
+            body = bodies[2 * i + j]
+            seed = 8000 + 2 * i + j
+            whole = run_parts(game, [(f"{nothing}; {use}; {body}", 0)], seed, side)
+            alone = run_parts(game, [(body, 0)], seed, side)
+            assert _same(whole, alone) and whole["statuses"] == alone["statuses"], (side, use, body)
+
+
 @pytest.mark.parametrize("side", SIDES)
 @pytest.mark.parametrize("game", PROPERTY_GAMES)
 def test_if_otherwise_runs_the_branch_the_condition_picks(game, side):
