@@ -201,11 +201,13 @@ class Interpreter(Visitor):
             self.body(st.body)
 
     def picture(self) -> tuple:
-        """What a round of ``until`` can change: Goods, zone contents and faces."""
+        """What a round of ``until`` can change: Goods (the players' and those on cards), zone contents
+        and faces (docs/language.md: "it stops when a round changes nothing")."""
         g = self.game
         return (tuple(tuple(sorted((k, v) for k, v in p.goods.items() if v)) for p in g.players),
                 tuple((k, tuple(v)) for k, v in g.zones.items()),
-                tuple((uid, c.face) for uid, c in g.instances.items()))
+                tuple((uid, c.face, tuple(sorted((k, v) for k, v in c.goods.items() if v)))
+                      for uid, c in g.instances.items()))
 
     def visit_Trigger(self, st: ir.Trigger) -> None:
         raise OutOfScope("a trigger runs only when the engine dispatches an event to it")

@@ -170,9 +170,14 @@ class Ctx:
         """``until C: body``: yields while rounds change something, at most MAX_REPEATS times (a body
         that changes nothing would otherwise loop for ever)."""
         last = None
+        g = self.game
         for _ in range(self.MAX_REPEATS):
             self.game.budget.spend(ROUNDS, self.game)  # nested untils multiply their caps: all are charged
-            now = self.game.fingerprint()
+            # what a round can change: GameState.fingerprint (players' Goods, zones, faces) and the Goods
+            # on cards — a round that placed Goods on a card changed something (docs/language.md;
+            # the differential test found rounds of "place 1 vp on t" stopped after the first)
+            now = (g.fingerprint(), tuple((uid, tuple(sorted(c.goods.items()))) for uid, c in g.instances.items()
+                                          if c.goods))
             if now == last:
                 self.game.emit("repeat", self.player, "stops repeating: nothing changed")
                 return

@@ -416,3 +416,21 @@ def test_a_place_named_through_a_choice_that_found_nothing_is_nowhere(side, text
     assert out == status
     assert game.snapshot()["zones"] == before  # no card moved: the trash is empty, t holds nothing
     assert (game.players[0].goods["coin"], game.players[0].goods["vp"]) == (coin, vp)
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_round_that_places_goods_on_a_card_changed_something(side):
+    """Found by writing the reference from docs/language.md ("until C: … stops when a round changes
+    nothing"): the runtime's "nothing changed" looked at players' Goods, zones and faces only, so
+    rounds of "place 1 vp on t" stopped after the first. Goods on cards count as a change; the loop
+    runs until the 100-round guard."""
+    compiled = compiled_game("truth")
+    from runtime.engine import engine_for
+
+    engine = engine_for(compiled)
+    game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
+    card = game.create("mill", game.zone_key("hand", 0), owner=0)
+    fn, effect = _fn("truth", "choose 1 card in your hand as t; until number of cards in your hand > 99: "
+                              "place 1 vp on t")
+    out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
+    assert out == "done" and card.goods["vp"] == 100
