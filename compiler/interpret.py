@@ -261,7 +261,8 @@ class Interpreter(Visitor):
             self.move_cards(q, source, lambda uid: dest, strict, "gain")
 
     def verb_spend(self, objects, ph, strict):
-        self.pay(objects, strict=True)
+        # all or nothing as a cost; elsewhere what the player has (DESIGN §3), never below zero
+        self.pay(objects, strict, below_zero=False)
 
     def verb_lose(self, objects, ph, strict):
         self.pay(objects, strict)
@@ -370,9 +371,10 @@ class Interpreter(Visitor):
         goods = self.game.players[self.me.player].goods
         goods[good] += min(n, max(0, MOST_OF_A_GOOD - goods[good]))
 
-    def pay(self, objects, strict: bool) -> None:
+    def pay(self, objects, strict: bool, below_zero: bool = True) -> None:
         """Spend or lose Goods. As a cost all of it or nothing. Otherwise as much as the player has,
-        except a signed Good (a debt), lost in full below zero — unless "all" of it is lost."""
+        except a signed Good (a debt), lost in full below zero — unless "all" of it is lost, or it is
+        spent (paying is giving what you have)."""
         have = self.game.players[self.me.player].goods
         owed: Counter = Counter()
         lose_all = set()
@@ -395,7 +397,7 @@ class Interpreter(Visitor):
             raise Refused("not enough Goods to pay")
         signed = {k for k, spec in (self.game.vocab.get("goods") or {}).items() if (spec or {}).get("signed")}
         for k in sorted(owed):
-            if k in signed and not strict and k not in lose_all:
+            if k in signed and below_zero and not strict and k not in lose_all:
                 have[k] -= owed[k]
             else:
                 have[k] -= min(owed[k], max(0, have[k]))

@@ -608,7 +608,10 @@ class Ctx:
         if self.game.tracing:
             self.game.emit("gain", self.player, f"gains {n} {good}", good=good, n=n)
 
-    def pay_goods(self, objs, strict: bool) -> None:
+    def pay_goods(self, objs, strict: bool, below_zero: bool = True) -> None:
+        """Lose or spend Goods: as a cost (``strict``) all of it or refused first; otherwise what the
+        player has — a signed Good (a debt) goes below zero when lost (``below_zero``), never when spent,
+        since paying is giving what you have."""
         me = self.game.players[self.player]
         need = Counter()
         everything = set()  # "lose all debt": what the player has, never below zero
@@ -635,7 +638,8 @@ class Ctx:
         signed = self.game.model.signed_goods
         for g in sorted(need):
             # a signed Good (a debt) is lost in full, below zero; a cost (strict) was checked above
-            n = need[g] if g in signed and not strict and g not in everything else min(need[g], max(0, me.goods[g]))
+            n = need[g] if g in signed and below_zero and not strict and g not in everything \
+                else min(need[g], max(0, me.goods[g]))
             me.goods[g] -= n
             if self.game.tracing:
                 self.game.emit("spend", self.player, f"pays {n} {g}", good=g, n=n)

@@ -434,3 +434,26 @@ def test_a_round_that_places_goods_on_a_card_changed_something(side):
                               "place 1 vp on t")
     out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
     assert out == "done" and card.goods["vp"] == 100
+
+
+@pytest.mark.parametrize("side", SIDES)
+@pytest.mark.parametrize("text, status, coin, debt, vp", [
+    ("spend 3 coin; gain 1 vp", "done", 0, -2, 1),       # pays the 1 coin there is, and goes on
+    ("spend 3 debt; gain 1 vp", "done", 1, -2, 1),       # a debt of -2 has nothing to pay: not below zero
+    ("spend 3 coin: gain 1 vp", "refused", 1, -2, 0),    # a cost: all of it or nothing
+])
+def test_spend_outside_a_cost_does_as_much_as_it_can(side, text, status, coin, debt, vp):
+    """Found writing the reference from the docs (DESIGN §3: only a cost and 'requires' are all or
+    nothing; the verb's own doc: "as a cost (before ':') all of it must be paid"): a bare "spend 3 coin"
+    with 1 coin refused the rest of the effect. Outside a cost it now pays what the player has —
+    never below zero, a signed Good included, since paying is giving what you have."""
+    compiled = compiled_game("truth")
+    from runtime.engine import engine_for
+
+    engine = engine_for(compiled)
+    game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
+    game.players[0].goods.update({"coin": 1, "debt": -2})
+    fn, effect = _fn("truth", text)
+    out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
+    goods = game.players[0].goods
+    assert (out, goods["coin"], goods["debt"], goods["vp"]) == (status, coin, debt, vp)
