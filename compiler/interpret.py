@@ -3,7 +3,8 @@
 One ``visit_<IR class>`` method per node, written from docs/language.md and docs/decisions.md. It
 shares no selection code with the runtime's fast path (runtime/context.py): it finds zones, owners,
 things, filters, amounts and counts itself, and moves cards and Goods with ``GameState``'s own
-primitives (``move``, ``set_aside``, ``publish``, ``engine.refill``, ``engine.run_slot``). The
+primitives (``move``, ``set_aside``, ``publish``, ``engine.refill``, ``engine.run_slot``), and it
+reads the game as the typed ``GameModel`` (``game.model``: zones, things, Goods, icons, rules). The
 differential test (tests/test_differential.py) runs random texts through both and demands the
 same state and the same typed events; a difference is a bug in one of them, settled in the docs.
 
@@ -250,14 +251,13 @@ class Interpreter(Visitor):
 
     def verb_gain(self, objects, ph, strict):
         g = self.game
-        rules = g.vocab.get("rules") or {}
+        rules = g.model.rules
         for q in objects:
             if q.category == "good" or (q.category == "var" and self.holds_good(q.key)):
                 self.gain_good(self.good_of(q), self.amount(q))
                 continue
-            source = ph.get("from") or ir.Query("zone", rules["gain_from"])
-            dest = self.zone(ph["into"]) if "into" in ph else \
-                g.zone_key(rules.get("gain_to") or rules.get("discard_to", "discard"), self.me.player)
+            source = ph.get("from") or ir.Query("zone", rules.gain_from)
+            dest = self.zone(ph["into"]) if "into" in ph else g.zone_key(rules.gain_into, self.me.player)
             self.move_cards(q, source, lambda uid: dest, strict, "gain")
 
     def verb_spend(self, objects, ph, strict):
@@ -302,18 +302,18 @@ class Interpreter(Visitor):
     verb_move = verb_put  # "move" is "put" under another word (docs/language.md)
 
     def verb_trash(self, objects, ph, strict):
-        dest = self.game.zone_key(self.game.vocab["rules"]["trash_to"], self.me.player)
+        dest = self.game.zone_key(self.game.model.rules.trash_to, self.me.player)
         self.move_cards(objects[0], ph.get("from"), lambda uid: dest, strict, "trash")
 
     def verb_remove(self, objects, ph, strict):
-        dest = self.game.zone_key(self.game.vocab["rules"]["remove_to"], self.me.player)
+        dest = self.game.zone_key(self.game.model.rules.remove_to, self.me.player)
         self.move_cards(objects[0], ph.get("from"), lambda uid: dest, strict, "remove")
 
     def verb_play(self, objects, ph, strict):
         """Into the play zone, then the card's play effect, then its Played event (so "whenever you
         play …" sees it done). A card this effect already played is played again where it lies."""
         g = self.game
-        rules = g.vocab["rules"]
+        rules = g.model.rules
         q = objects[0]
         options = self.options(q)
         if any(uid in g.playing for uid in options):
@@ -321,14 +321,14 @@ class Interpreter(Visitor):
         if q.category == "var" and options and all(uid in self.played for uid in options):
             picks = options
         else:
-            dest = g.zone_key(rules["play_to"], self.me.player)
+            dest = g.zone_key(rules.play_to, self.me.player)
             picks = self.move_cards(q, ph.get("from"), lambda uid: dest, strict, "play")
         for uid in picks:
             self.played.add(uid)
-            if rules["play_slot"] in (g.record(uid).get("slots") or {}):
+            if rules.play_slot in (g.record(uid).get("slots") or {}):
                 g.playing[uid] = self.me.player
                 try:
-                    g.engine.run_slot(g, uid, rules["play_slot"], self.me.player, self.me.opponent)
+                    g.engine.run_slot(g, uid, rules.play_slot, self.me.player, self.me.opponent)
                 finally:
                     g.playing.pop(uid, None)
             self.publish(Played, uid)
@@ -337,7 +337,7 @@ class Interpreter(Visitor):
     def holds_good(self, name: str) -> bool:
         chosen = self.names.get(name)
         return chosen is not None and chosen.one and isinstance(chosen.values[0], str) \
-            and chosen.values[0] in (self.game.vocab.get("goods") or {})
+            and chosen.values[0] in self.game.model.goods
 
     def good_of(self, q: ir.Query) -> str:
         """The Good a query names: itself, a Good chosen as a name, or the Good of a chosen icon."""
@@ -352,14 +352,14 @@ class Interpreter(Visitor):
                 if chosen is not None and not chosen.values:  # no icon chosen: no Good to gain or pay
                     raise Nowhere(f"{f.bound.name} holds no icon")
                 icon = self.chosen_icon(f.bound.name)
-                good = ((g.vocab.get("icons") or {}).get(icon) or {}).get("good")
+                good = g.model.icons[icon].good
                 if not good:
                     raise Refused(f"icon {icon!r} matches no Good")
                 return good
         return q.key
 
     def group(self, good: str) -> list[str] | None:
-        members = (self.game.vocab.get("good_groups") or {}).get(good)
+        members = self.game.model.good_groups.get(good)
         return sorted(members) if members else None
 
     def gain_good(self, good: str, n: int) -> None:
@@ -395,7 +395,7 @@ class Interpreter(Visitor):
                 lose_all.add(good)
         if strict and any(have[k] < n for k, n in owed.items()):
             raise Refused("not enough Goods to pay")
-        signed = {k for k, spec in (self.game.vocab.get("goods") or {}).items() if (spec or {}).get("signed")}
+        signed = self.game.model.signed_goods
         for k in sorted(owed):
             if k in signed and below_zero and not strict and k not in lose_all:
                 have[k] -= owed[k]
@@ -407,10 +407,10 @@ class Interpreter(Visitor):
         """From the top of the pile (the game's draw pile by default) into your hand; an empty pile is
         refilled as its rules say; a cost draws all or refuses first."""
         g = self.game
-        if q.category == "card" and q.key in (g.vocab.get("card_sources") or {}):
+        if q.category == "card" and q.key in g.model.card_sources:
             raise OutOfScope("card sources")
         pile = self.zone(source) if source is not None else \
-            g.zone_key((g.vocab.get("rules") or {}).get("draw_from", "deck"), self.me.player)
+            g.zone_key(g.model.rules.draw_from, self.me.player)
         n = self.amount(q)
         if isinstance(q.amount, ir.UpToN):
             n = self.how_many(n)
@@ -440,7 +440,7 @@ class Interpreter(Visitor):
         draw would (issue 22). Revealed cards are set aside while the effect runs; looked-at ones stay."""
         g = self.game
         pile = self.zone(source) if source is not None else \
-            g.zone_key((g.vocab.get("rules") or {}).get("draw_from", "deck"), self.me.player)
+            g.zone_key(g.model.rules.draw_from, self.me.player)
         n = self.amount(q)
         if 0 < n and len(g.zones[pile]) < n:
             there = list(g.zones[pile])
@@ -584,12 +584,9 @@ class Interpreter(Visitor):
             return self.owner_of(self.card)
         raise RulesError(f"unknown player {q.key!r}")
 
-    def zone_spec(self, name: str) -> dict:
-        return (self.game.vocab.get("zones") or {}).get(name) or {}
-
     def others_only(self, zone_names) -> bool:
         """``access: others``: an effect may use only another player's such zone."""
-        return any(self.zone_spec(z).get("access") == "others" for z in zone_names)
+        return any(self.game.model.zones[z].others_only for z in zone_names)
 
     def not_mine(self, owners: list[int], what: str) -> list[int]:
         rest = [o for o in owners if o != self.me.player]
@@ -624,7 +621,7 @@ class Interpreter(Visitor):
         other player's); any other reference is one zone."""
         g = self.game
         many = (ir.Who.ANOTHER, ir.Who.ENEMY, ir.Who.ANY, ir.Who.EACH)
-        if q.category == "zone" and q.owner in many and self.zone_spec(q.key).get("per", "player") == "player":
+        if q.category == "zone" and q.owner in many and g.model.zones[q.key].per_player:
             owners = self.whose(q.owner)
             if self.others_only([q.key]):
                 owners = self.not_mine(owners, q.key)
@@ -634,10 +631,10 @@ class Interpreter(Visitor):
         return [self.zone(q)]
 
     def hand_name(self) -> str:
-        return (self.game.vocab.get("rules") or {}).get("hand", "hand")
+        return self.game.model.rules.hand
 
     def discard_pile(self, player: int):
-        return self.game.zone_key((self.game.vocab.get("rules") or {}).get("discard_to", "discard"), player)
+        return self.game.zone_key(self.game.model.rules.discard_to, player)
 
     # --- selection -------------------------------------------------------------------------------
     def options(self, q: ir.Query) -> list:
@@ -666,7 +663,7 @@ class Interpreter(Visitor):
             return [("player", self.player_named(q))]
         if q.category == "icon":
             if q.of is None:
-                return list(g.vocab.get("icons") or {})
+                return list(g.model.icons)
             found = []
             for uid in self.options(q.of):
                 found += [i for i in g.record(uid).get("icons", ()) if i not in found]
@@ -681,43 +678,42 @@ class Interpreter(Visitor):
         """A thing's cards: in the zones the thing lies in (of the players the owner names; yours when
         none is written), or in the zone referred to; of its faces, kinds and ``where``."""
         g = self.game
-        spec = g.vocab["things"][q.key]
-        if spec.get("engine_filter"):
+        spec = g.model.things[q.key]
+        if spec.engine_filter:
             raise OutOfScope("an engine's thing filter")
-        barred = spec.get("access") == "others" or self.others_only(spec.get("zones", ()))
-        per_player = spec.get("per", "player") == "player"
+        barred = spec.others_only  # declared so, or it lies in an ``access: others`` zone
+        per_player = spec.per_player
         ref = q.place if q.place is not None else (q.of if q.of is not None and q.of.category == "zone" else None)
         if ref is not None:
-            zones = [z for z in self.zones_in(ref) if z[0] in spec["zones"] or not barred]
+            zones = [z for z in self.zones_in(ref) if z[0] in spec.zones or not barred]
         else:
             owners = self.whose(q.owner or (ir.Who.ANOTHER if barred else None)) if per_player else [None]
             if barred and per_player:
                 owners = self.not_mine(owners, q.key)
-            zones = [g.zone_key(z, o) for z in spec["zones"] for o in owners]
+            zones = [g.zone_key(z, o) for z in spec.zones for o in owners]
         found = []
         for z in zones:
             cards = list(reversed(g.zones[z]))
-            if spec.get("top_only"):
+            if spec.top_only:
                 cards = cards[:1]
             found += [u for u in cards if self.is_thing(spec, u) and self.passes(u, q.filters)]
         return found
 
-    def is_thing(self, spec: dict, uid: int) -> bool:
+    def is_thing(self, spec, uid: int) -> bool:
         """Whether a card is the thing ``spec`` declares (its faces, kinds and ``where``), as its face
         up side reads."""
         inst = self.game.instances[uid]
         card = self.face(uid)
-        if spec.get("faces") and inst.face not in spec["faces"]:
+        if spec.faces is not None and inst.face not in spec.faces:
             return False
-        if spec.get("kinds") and card.get("kind") not in spec["kinds"]:
+        if spec.kinds is not None and card.get("kind") not in spec.kinds:
             return False
         return self.has_where(spec, uid, card)
 
-    def has_where(self, spec: dict, uid: int, card: dict) -> bool:
+    def has_where(self, spec, uid: int, card: dict) -> bool:
         """A thing's ``where: {field: value}``: the card's field has the value (a list: any of them)."""
         inst = self.game.instances[uid]
-        for key, want in (spec.get("where") or {}).items():
-            wanted = want if isinstance(want, list) else [want]  # a list means any of them
+        for key, wanted in spec.where:
             got = card.get(key, inst.props.get(key))
             if isinstance(got, (list, tuple)):
                 if not any(w in got for w in wanted):
@@ -768,7 +764,7 @@ class Interpreter(Visitor):
 
     def chosen_icon(self, name: str) -> str:
         chosen = self.names.get(name)
-        icons = self.game.vocab.get("icons") or {}
+        icons = self.game.model.icons
         if chosen is None or not chosen.one or not isinstance(chosen.values[0], str) or chosen.values[0] not in icons:
             raise Refused(f"'matching {name}' needs an icon chosen as {name}")
         return chosen.values[0]
@@ -895,8 +891,8 @@ class Interpreter(Visitor):
         # the time its event is counted, yet "you razed a location" is what happened)
         printed = self.game.cards[self.game.instances[uid].card_id]
         if q.category == "thing":
-            spec = self.game.vocab["things"][q.key]
-            if spec.get("kinds") and printed.get("kind") not in spec["kinds"]:
+            spec = self.game.model.things[q.key]
+            if spec.kinds is not None and printed.get("kind") not in spec.kinds:
                 return False
             if not self.has_where(spec, uid, printed):
                 return False
