@@ -518,7 +518,8 @@ class Interpreter(Visitor):
         p = self.me.player
         picks = self.game.agent(p).choose(self.game, p, list(options), k, least, "choose")
         low = min(k, len(options)) if least is None else least
-        if not low <= len(picks) <= k or any(x not in options for x in picks) or len(set(map(repr, picks))) != len(picks):
+        distinct = len(set(map(repr, picks))) == len(picks)
+        if not low <= len(picks) <= k or any(x not in options for x in picks) or not distinct:
             raise RulesError("the agent's answer is not a legal choice")
         return list(picks)
 
@@ -683,7 +684,9 @@ class Interpreter(Visitor):
             raise OutOfScope("an engine's thing filter")
         barred = spec.others_only  # declared so, or it lies in an ``access: others`` zone
         per_player = spec.per_player
-        ref = q.place if q.place is not None else (q.of if q.of is not None and q.of.category == "zone" else None)
+        ref = q.place
+        if ref is None and q.of is not None and q.of.category == "zone":
+            ref = q.of
         if ref is not None:
             zones = [z for z in self.zones_in(ref) if z[0] in spec.zones or not barred]
         else:
@@ -765,9 +768,10 @@ class Interpreter(Visitor):
     def chosen_icon(self, name: str) -> str:
         chosen = self.names.get(name)
         icons = self.game.model.icons
-        if chosen is None or not chosen.one or not isinstance(chosen.values[0], str) or chosen.values[0] not in icons:
+        icon = chosen.values[0] if chosen is not None and chosen.one else None
+        if not isinstance(icon, str) or icon not in icons:
             raise Refused(f"'matching {name}' needs an icon chosen as {name}")
-        return chosen.values[0]
+        return icon
 
     # --- amounts, quantities, conditions ---------------------------------------------------------
     def amount(self, q: ir.Query, default: int = 1) -> int:
@@ -803,7 +807,8 @@ class Interpreter(Visitor):
                 good = self.good_of(q)
             except Nowhere:  # Goods matching an icon choice that found none: there are none
                 return 0
-            return sum(g.players[p].goods[k] for p in self.whose(q.owner) for k in (self.group(good) or [good]))
+            goods = self.group(good) or [good]  # "number of resources": every Good of the group
+            return sum(g.players[p].goods[k] for p in self.whose(q.owner) for k in goods)
         if q.category == "pile":
             empty = q.key.startswith("empty:")
             zone = g.zone_key(q.key.split(":")[-1], self.me.player)
@@ -870,7 +875,8 @@ class Interpreter(Visitor):
                     and self.event_card(e.query, getattr(ev, "card", None)):
                 n += 1
         if e.kind == "play":
-            n += sum(1 for uid, p in g.playing.items() if self.did(e.who, p) and self.event_card(e.query, uid))
+            n += sum(1 for uid, p in g.playing.items()
+                     if self.did(e.who, p) and self.event_card(e.query, uid))
         return n
 
     def did(self, who: str, player) -> bool:
