@@ -549,7 +549,7 @@ class Interpreter(Visitor):
         if owner in (ir.Who.ENEMY, ir.Who.ANOTHER):
             return others
         if owner is ir.Who.OPPONENT:
-            return [self.me.opponent] if self.me.opponent is not None else others
+            return [self.opponent()]
         if owner in (ir.Who.ANY, ir.Who.EACH):
             return [p.index for p in g.players if not p.out]
         if owner is ir.Who.OWNER:
@@ -558,6 +558,17 @@ class Interpreter(Visitor):
         if chosen.one:
             return [self.player_of_value(chosen.values[0])]
         return sorted({self.player_of_value(v) for v in chosen.values})
+
+    def opponent(self) -> int:
+        """The effect's opponent: one player for the whole effect ("give 1 card to opponent; draw 2 cards
+        from opponent's parts pile" is one opponent). An effect run without one has the acting player
+        choose among the others the first time it is needed (nobody asked when there is one)."""
+        if self.me.opponent is None:
+            others = [p.index for p in self.game.players if p.index != self.me.player and not p.out]
+            if not others:
+                raise Refused("there is no opponent")
+            self.me.opponent = self.ask([("player", p) for p in others], 1)[0][1]
+        return self.me.opponent
 
     def player_of_value(self, value) -> int:
         if isinstance(value, int) and value in self.game.instances:
@@ -575,12 +586,7 @@ class Interpreter(Visitor):
         if q.key == "you":
             return self.me.player
         if q.key == "opponent":
-            if self.me.opponent is not None:
-                return self.me.opponent
-            others = [p.index for p in self.game.players if p.index != self.me.player and not p.out]
-            if not others:
-                raise Refused("there is no opponent")
-            return self.ask([("player", p) for p in others], 1)[0][1]
+            return self.opponent()
         if q.key == "owner":
             return self.owner_of(self.card)
         raise RulesError(f"unknown player {q.key!r}")

@@ -320,7 +320,7 @@ class Ctx:
         if owner in ("enemy", "another", "opponents"):
             return g.others(self.player)
         if owner == "opponent":
-            return [self.opponent] if self.opponent is not None else g.others(self.player)
+            return [self.the_opponent()]
         if owner in ("any", "each"):
             return g.active_players()
         if owner == "owner":
@@ -339,15 +339,24 @@ class Ctx:
         if who in ("you",):
             return self.player
         if who == "opponent":
-            if self.opponent is not None:
-                return self.opponent
-            others = self.game.others(self.player)
-            if not others:
-                raise Refused("there is no opponent")
-            return self.ask([("player", p) for p in others], 1, prompt="choose an opponent")[0][1]
+            return self.the_opponent()
         if who == "owner":
             return self.owner_of_card(self.card)
         raise RulesError(f"unknown player {who!r}")
+
+    def the_opponent(self) -> int:
+        """The effect's opponent: one player for the whole effect. An effect run without one (a 3-player
+        game, an acting player other than the card's) has the acting player choose among the others the
+        first time "opponent" is needed, and keeps that choice: "give 1 card from your hand to opponent;
+        draw 2 cards from opponent's parts pile" is one opponent. It was chosen anew by each 'to
+        opponent', and "opponent's pile" silently took the first other player, or every other player
+        for "opponent's cards" (found by the differential test, issue 22; docs/decisions.md)."""
+        if self.opponent is None:
+            others = self.game.others(self.player)
+            if not others:
+                raise Refused("there is no opponent")
+            self.opponent = self.ask([("player", p) for p in others], 1, prompt="choose an opponent")[0][1]
+        return self.opponent
 
     def player_of_value(self, value: Any) -> int:
         if isinstance(value, int) and value in self.game.instances:

@@ -457,3 +457,31 @@ def test_spend_outside_a_cost_does_as_much_as_it_can(side, text, status, coin, d
     out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
     goods = game.players[0].goods
     assert (out, goods["coin"], goods["debt"], goods["vp"]) == (status, coin, debt, vp)
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_an_effect_without_an_opponent_has_one_chosen_once(side):
+    """Found by the differential test once the reference read "opponent" as the docs do (one player,
+    the effect's, chosen by the acting player when there is none): with three players and no effect
+    opponent, "give 1 card from your hand to opponent" asked which opponent and "opponent's hand" then
+    silently took the first other player (Bob), and "opponent's cards" meant every other player's. Now
+    the first use asks, and every later "opponent" of the effect is that player."""
+    from runtime.agents import Scripted
+    from runtime.engine import engine_for
+
+    compiled = compiled_game("truth")
+    engine = engine_for(compiled)
+    game = engine.new_game(compiled, ["Ann", "Bob", "Cid"], setup=False,
+                           agents={0: Scripted(["Cid"]), 1: Scripted([]), 2: Scripted([])})
+    mine = game.create("smithy", game.zone_key("hand", 0), owner=0)
+    game.create("mill", game.zone_key("hand", 1), owner=1)
+    cids = game.create("copper", game.zone_key("hand", 2), owner=2)
+    fn, effect = _fn("truth", "give 1 card from your hand to opponent; draw 1 card from opponent's hand; "
+                              "gain (number of cards in opponent's hand) coin")
+    out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
+    assert out == "done"  # the script held one answer: asked once
+    # the Smithy went to the top of Cid's hand and was drawn back from there; Bob's Mill stayed
+    assert game.zone("hand", 0) == [mine.uid] and game.zone("hand", 2) == [cids.uid]
+    assert [game.instances[u].card_id for u in game.zone("hand", 1)] == ["mill"]
+    assert [(type(e).__name__, e.card) for e in game.events] == [("Drawn", mine.uid)]
+    assert game.players[0].goods["coin"] == 1  # the cards in Cid's hand
