@@ -25,6 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from runtime.budget import ROUNDS, STATEMENTS, OverBudget
 from runtime.errors import Nowhere, Refused, RulesError, Unmet
 from runtime.events import Discarded, Drawn, Gained, Moved, Played, Trashed
 
@@ -86,6 +87,8 @@ class Interpreter(Visitor):
         """The effect's statements in order; a refusal ends it (what ran stays done), an unmet
         ``requires`` means nothing happened (it comes before the actions)."""
         g = self.game
+        if not g.running:  # the outermost effect: its run-time budget starts here (docs/security.md)
+            g.budget.new_effect()
         g.running += 1
         try:
             self.visit(effect)
@@ -141,6 +144,7 @@ class Interpreter(Visitor):
         else:
             picked = self.ask(options, min(self.amount(q, default=1), len(options)))
         for value in picked:
+            self.charge(ROUNDS)
             self.names[st.name] = Chosen([value], one=True)
             self.body(st.body)
 
@@ -160,6 +164,7 @@ class Interpreter(Visitor):
         order printed."""
         picks = self.ask(list(range(len(st.options))), min(st.count, len(st.options)))
         for i in sorted(picks):
+            self.charge(ROUNDS)
             self.body(st.options[i])
 
     def visit_Acting(self, st: ir.Acting) -> None:
@@ -168,9 +173,12 @@ class Interpreter(Visitor):
         chosen for anyone else. Each player's part is refused on its own (issue 22)."""
         outer = self.me
         for p in self.acting_players(st.who):
+            self.charge(ROUNDS)
             self.me = Frame(p, outer.opponent if p == outer.player else None)
             try:
                 self.body(st.body)
+            except OverBudget:  # not their refusal: the whole effect stops
+                raise
             except Refused:  # their part ends; the next player acts
                 pass
             finally:
@@ -193,6 +201,7 @@ class Interpreter(Visitor):
         """Until the condition holds; a round that changes nothing stops it, as do 100 rounds."""
         before = None
         for _ in range(MOST_ROUNDS):
+            self.charge(ROUNDS)
             now = self.picture()
             if now == before:
                 return
@@ -210,6 +219,11 @@ class Interpreter(Visitor):
                 tuple((uid, c.face, tuple(sorted((k, v) for k, v in c.goods.items() if v)))
                       for uid, c in g.instances.items()))
 
+    def charge(self, kind: int) -> None:
+        """Every statement and every loop round is charged to the run-time budget (docs/security.md):
+        past it the effect stops, refused, with what ran standing."""
+        self.game.budget.spend(kind, self.game)
+
     def visit_Trigger(self, st: ir.Trigger) -> None:
         raise OutOfScope("a trigger runs only when the engine dispatches an event to it")
 
@@ -223,6 +237,7 @@ class Interpreter(Visitor):
         # found by the differential test)
         objects = tuple(self.fixed(q) for q in act.objects)
         phrases = {prep: (self.fixed(q) if isinstance(q, ir.Query) else q) for prep, q in act.phrases}
+        self.charge(STATEMENTS)
         try:
             done = getattr(self, "verb_" + act.verb)(objects, phrases, act.strict)
         except Nowhere:  # "from t's hand" of a t that found nothing: nothing done (a cost: refused)

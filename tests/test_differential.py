@@ -485,3 +485,14 @@ def test_an_effect_without_an_opponent_has_one_chosen_once(side):
     assert [game.instances[u].card_id for u in game.zone("hand", 1)] == ["mill"]
     assert [(type(e).__name__, e.card) for e in game.events] == [("Drawn", mine.uid)]
     assert game.players[0].goods["coin"] == 1  # the cards in Cid's hand
+
+
+def test_the_run_time_budget_stops_both_sides_at_the_same_place():
+    """Issue 23's budget is part of the meaning: every statement and loop round is charged, and past
+    the limit the effect is refused with what ran standing. Nested untils (100 × 100 rounds) pass the
+    10,000 rounds of one effect; both sides stop at the same round, with the same Goods."""
+    text = "until number of cards in your hand > 99: (until number of cards in your hand > 99: gain 1 vp)"
+    a, b = _agree("truth", text, seed=3)
+    assert a["status"] == "refused"
+    gained = a["state"]["players"][0][1]["vp"] - b["before"]["players"][0][1].get("vp", 0)
+    assert 9_000 < gained < 10_000  # stopped by the budget, not by the loops' own caps
