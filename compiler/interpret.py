@@ -81,6 +81,7 @@ class Interpreter(Visitor):
             self.names[THIS_CARD] = Chosen([card], one=True)
         self.x: int | None = None
         self.played: set = set()  # cards this effect played: "play c; play c" plays c again in place
+        self.bounds: dict = {}  # computed filter bounds, worked out as each statement starts
 
     # --- running an effect -----------------------------------------------------------------------
     def run(self, effect: ir.Effect) -> Result:
@@ -108,7 +109,17 @@ class Interpreter(Visitor):
 
     def body(self, statements) -> None:
         for st in statements:
+            self.fix_bounds(st)
             self.visit(st)
+
+    def fix_bounds(self, node) -> None:
+        """A statement's computed filter bounds ("costing up to (number of cards in opponent's hand)")
+        are worked out when it starts, the innermost first, before anything else of it (its amounts,
+        its choices); its bodies' statements work out their own when they run (docs/decisions.md)."""
+        finder = _Bounds()
+        finder.visit(node)
+        for key, expr in finder.found.items():
+            self.bounds[key] = self.value(expr)
 
     # --- statements ------------------------------------------------------------------------------
     def visit_Require(self, st: ir.Require) -> None:
@@ -206,6 +217,7 @@ class Interpreter(Visitor):
             if now == before:
                 return
             before = now
+            self.fix_bounds(st.until)  # the condition's bounds, anew each round
             if self.holds(st.until):
                 return
             self.body(st.body)
@@ -248,21 +260,15 @@ class Interpreter(Visitor):
             self.names[act.binds] = done
 
     def fixed(self, q: ir.Query | None) -> ir.Query | None:
-        """``q`` with its computed amount and computed filter bounds replaced by their values now."""
+        """``q`` with its computed amount replaced by its value now (its filter bounds were worked out
+        as the statement started: ``fix_bounds``)."""
         if q is None:
             return None
         amount = q.amount
         if isinstance(amount, ir.Computed):
             amount = ir.Exactly(max(0, self.value(amount.expr)))
-        return ir.Query(q.category, q.key, q.owner, tuple(self.fixed_filter(f) for f in q.filters), amount,
+        return ir.Query(q.category, q.key, q.owner, q.filters, amount,
                         self.fixed(q.of), self.fixed(q.place), self.fixed(q.per), q.every)
-
-    def fixed_filter(self, f: ir.Filter) -> ir.Filter:
-        if isinstance(f, ir.FieldCompare) and not isinstance(f.value, int):
-            return ir.FieldCompare(f.field, f.op, self.value(f.value))
-        if isinstance(f, ir.Not):
-            return ir.Not(self.fixed_filter(f.filter))
-        return f
 
     def verb_gain(self, objects, ph, strict):
         g = self.game
@@ -771,7 +777,7 @@ class Interpreter(Visitor):
         got = card.get(f.field)
         if not isinstance(got, int) or isinstance(got, bool):
             return False  # a card without the field never meets a comparison on it
-        bound = f.value if isinstance(f.value, int) else self.value(f.value)
+        bound = f.value if isinstance(f.value, int) else self.bounds[f.key]
         return _compare(got, f.op, bound)
 
     def visit_OtherThan(self, f: ir.OtherThan, uid: int, card: dict) -> bool:
@@ -924,6 +930,21 @@ class Interpreter(Visitor):
             if not self.has_where(spec, uid, printed):
                 return False
         return self.passes(uid, q.filters, printed)
+
+
+class _Bounds(Visitor):
+    """The computed filter bounds of one statement's own queries, by their key, innermost first (a
+    bound may count cards filtered by another); not those of the statements in its bodies."""
+
+    skip = ("body", "otherwise", "options")
+
+    def __init__(self):
+        self.found: dict = {}
+
+    def visit_FieldCompare(self, f: ir.FieldCompare) -> None:
+        self.generic_visit(f)
+        if f.key is not None:
+            self.found.setdefault(f.key, f.value)
 
 
 def _compare(a: int, op: str, b: int) -> bool:

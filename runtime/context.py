@@ -176,8 +176,8 @@ class Ctx:
             # what a round can change: GameState.fingerprint (players' Goods, zones, faces) and the Goods
             # on cards — a round that placed Goods on a card changed something (docs/language.md;
             # the differential test found rounds of "place 1 vp on t" stopped after the first)
-            now = (g.fingerprint(), tuple((uid, tuple(sorted(c.goods.items()))) for uid, c in g.instances.items()
-                                          if c.goods))
+            now = (g.fingerprint(), tuple((uid, tuple(sorted((k, n) for k, n in c.goods.items() if n)))
+                                          for uid, c in g.instances.items() if any(c.goods.values())))
             if now == last:
                 self.game.emit("repeat", self.player, "stops repeating: nothing changed")
                 return

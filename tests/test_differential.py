@@ -496,3 +496,31 @@ def test_the_run_time_budget_stops_both_sides_at_the_same_place():
     assert a["status"] == "refused"
     gained = a["state"]["players"][0][1]["vp"] - b["before"]["players"][0][1].get("vp", 0)
     assert 9_000 < gained < 10_000  # stopped by the budget, not by the loops' own caps
+
+
+@pytest.mark.parametrize("text", [
+    # the opponent is asked for while the bound is worked out, before the choice: with no card to
+    # filter the reference never asked at all
+    "choose 1 card costing up to (number of cards in opponent's hand) as v",
+    "requires number of cards in your play area * number of your pauper card costing up to "
+    "(number of cards in opponent's play area) >= 0; draw 2 cards",
+])
+@pytest.mark.parametrize("seed", range(12))
+def test_a_statements_filter_bounds_are_worked_out_when_it_starts(text, seed):
+    """Found by bench/differential.py (30,000 texts): the compiled code works out a statement's
+    computed filter bounds before the statement (asking which opponent, if one is needed, then); the
+    reference worked a bound out when a card was first filtered — later, or never when there was no
+    card — so a seeded agent's choices came out in another order. Decided: a statement's bounds are
+    worked out when it starts, innermost first (docs/decisions.md); the reference now does so."""
+    game = "enginery" if text.startswith("choose") else "deckling"
+    _agree(game, text, seed, agent="random", player=seed % 2)
+
+
+def test_placing_no_goods_is_no_change_for_until():
+    """Found by bench/differential.py: "place 3 buy per … on r" with nothing to count places 0 Goods,
+    which left a zero entry on the card, and the runtime's "did this round change anything" counted
+    that entry as a change (one more round, one more choice). Zero Goods are no Goods."""
+    text = ("look at 3 cards as r; until 3 action: (place 3 buy per cards with icon attack or victory in "
+            "your play area on r)")
+    for seed in range(12):
+        _agree("deckling", text, seed, agent="random")
