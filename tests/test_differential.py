@@ -15,8 +15,11 @@ import time
 
 import pytest
 
+from compiler import ir
 from compiler.explain import effect_function, explain_effect
-from compiler.interpret import Interpreter, interpret
+from compiler.interpret import Interpreter, OutOfScope, interpret
+from runtime.agents import Scripted
+from runtime.engine import engine_for
 from tests.differential import (GAMES, Case, TextGen, compiled_game, explore, picture, random_state,
                                 run_case, vocabulary)
 
@@ -312,8 +315,6 @@ def test_nested_computed_bounds_mean_what_they_say():
     # Ann's hand: 2 cards, so "costing up to (number of cards in your hand)" is costing up to 2; the
     # discard pile holds mill (2), copper (0) and smithy (4): 2 cards, so the outer bound is 2.
     compiled = compiled_game("truth")
-    from runtime.engine import engine_for
-
     engine = engine_for(compiled)
     game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
     for cid in ("smithy", "mill"):
@@ -355,8 +356,6 @@ def test_an_actions_amounts_are_worked_out_when_it_starts(side):
     gaining the first object. Decided (docs/decisions.md): an action's quantities, computed amounts
     and filter bounds alike, are worked out when it starts; the reference now fixes them first."""
     compiled = compiled_game("truth")
-    from runtime.engine import engine_for
-
     engine = engine_for(compiled)
     game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
     game.players[0].goods["coin"] = 2
@@ -369,12 +368,7 @@ def test_an_actions_amounts_are_worked_out_when_it_starts(side):
 def test_a_game_engines_own_verb_is_out_of_the_references_scope():
     """The reference defines the core verbs only; a game engine's verb (51st State's raze…) is
     declared out of scope, never guessed at (the differential run counts such runs apart)."""
-    from compiler import ir
-    from compiler.interpret import OutOfScope
-
     compiled = compiled_game("deckling")
-    from runtime.engine import engine_for
-
     game = engine_for(compiled).new_game(compiled, ["Ann", "Bob"], setup=False)
     raze = ir.Effect((ir.Act("raze", (ir.Query("card", "card", amount=ir.Exactly(1)),)),))
     with pytest.raises(OutOfScope):
@@ -403,8 +397,6 @@ def test_a_place_named_through_a_choice_that_found_nothing_is_nowhere(side, text
     nothing and the effect goes on; as a cost it cannot be paid. Fixed in the runtime's one rule for
     each (Ctx.zone_for, ref_zones, one_card, good_of; Ctx.call) and in the reference alike."""
     compiled = compiled_game("truth")
-    from runtime.engine import engine_for
-
     engine = engine_for(compiled)
     game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
     for cid in ("smithy", "mill"):
@@ -425,8 +417,6 @@ def test_a_round_that_places_goods_on_a_card_changed_something(side):
     rounds of "place 1 vp on t" stopped after the first. Goods on cards count as a change; the loop
     runs until the 100-round guard."""
     compiled = compiled_game("truth")
-    from runtime.engine import engine_for
-
     engine = engine_for(compiled)
     game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
     card = game.create("mill", game.zone_key("hand", 0), owner=0)
@@ -448,8 +438,6 @@ def test_spend_outside_a_cost_does_as_much_as_it_can(side, text, status, coin, d
     with 1 coin refused the rest of the effect. Outside a cost it now pays what the player has —
     never below zero, a signed Good included, since paying is giving what you have."""
     compiled = compiled_game("truth")
-    from runtime.engine import engine_for
-
     engine = engine_for(compiled)
     game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
     game.players[0].goods.update({"coin": 1, "debt": -2})
@@ -466,9 +454,6 @@ def test_an_effect_without_an_opponent_has_one_chosen_once(side):
     opponent, "give 1 card from your hand to opponent" asked which opponent and "opponent's hand" then
     silently took the first other player (Bob), and "opponent's cards" meant every other player's. Now
     the first use asks, and every later "opponent" of the effect is that player."""
-    from runtime.agents import Scripted
-    from runtime.engine import engine_for
-
     compiled = compiled_game("truth")
     engine = engine_for(compiled)
     game = engine.new_game(compiled, ["Ann", "Bob", "Cid"], setup=False,
