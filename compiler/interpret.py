@@ -10,7 +10,8 @@ same state and the same typed events; a difference is a bug in one of them, sett
 
 Why here and not in ``runtime/``: it reads ``compiler.ir``, and ``runtime/`` never imports
 ``compiler/`` (DESIGN §9); ``compiler/`` may import ``runtime/``, so the interpreter lives on the
-compiler's side and borrows only the state's primitives, the typed events and the errors.
+compiler's side and borrows only the state's primitives, the typed events, the errors and the
+run-time budget.
 
 Obvious, not fast: every selection is a fresh walk over the zones; nothing is cached.
 
@@ -22,8 +23,7 @@ predicates, card sources (``draw 1 hacked``), and trigger statements outside an 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from runtime.budget import ROUNDS, STATEMENTS, OverBudget
 from runtime.errors import Nowhere, Refused, RulesError, Unmet

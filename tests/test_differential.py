@@ -20,7 +20,7 @@ from compiler.explain import effect_function, explain_effect
 from compiler.interpret import Interpreter, OutOfScope, interpret
 from runtime.agents import Scripted
 from runtime.engine import engine_for
-from tests.differential import (GAMES, Case, TextGen, compiled_game, explore, picture, random_state,
+from tests.differential import (Case, TextGen, compiled_game, explore, picture, random_state,
                                 run_case, vocabulary)
 
 BUDGET = 2_000  # accepted texts in CI (issue 22: at least 2,000); bench/differential.py runs more
