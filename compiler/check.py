@@ -231,14 +231,6 @@ class Checker:
                 did_you_mean(act.verb.text, self.verbs))
             return
         sig = verb.signature
-        if act.name is not None:
-            if verb.binds is None:
-                rep("E303", f"'{verb.name}' does not name what it did: 'as {act.name.text}' would hold nothing",
-                    act.name.span, "'draw', 'reveal' and 'look at' can: 'reveal 3 cards from your deck as r'")
-            else:
-                self._name_ok(act.name, rep)
-                scope[act.name.text] = verb.binds
-                out.several.add(act.name.text)  # "draw 2 cards as d": the cards it did
         if act.objects and sig.obj is None:
             rep("E303", f"'{verb.name}' takes no object (for example: {verb.example})", act.objects[0].span)
         elif sig.obj is not None and sig.obj.required and not act.objects:
@@ -275,6 +267,16 @@ class Checker:
         for prep, slot in sig.phrases.items():
             if slot.required and prep not in seen:
                 rep("E303", f"'{verb.name}' needs '{prep} …' (for example: {verb.example})", act.span)
+        if act.name is not None:
+            # bound after the action's own selectors are checked: "look at 3 cards from r's hand as r"
+            # names r before it holds anything (found by the differential test, issue 22)
+            if verb.binds is None:
+                rep("E303", f"'{verb.name}' does not name what it did: 'as {act.name.text}' would hold nothing",
+                    act.name.span, "'draw', 'reveal' and 'look at' can: 'reveal 3 cards from your deck as r'")
+            else:
+                self._name_ok(act.name, rep)
+                scope[act.name.text] = verb.binds
+                out.several.add(act.name.text)  # "draw 2 cards as d": the cards it did
         if sig.one_of and len(seen & set(sig.one_of)) != 1:
             where = " or ".join(f"'{p} …'" for p in sig.one_of)
             rep("E303", f"'{verb.name}' needs exactly one of {where} (for example: {verb.example})", act.span)
@@ -437,6 +439,14 @@ class Checker:
         if key is not None:
             return key
         if owner.qualifier is None and owner.name in scope:
+            held = scope[owner.name]
+            if held not in (CARD, THING, PLAYER):
+                # "g's hand" with g a chosen Good (or icon, zone, x) names nobody: the runtime found no
+                # owner and crashed (found by the differential test, issue 22)
+                rep("E205", f"'{owner.name}' holds the {_CATEGORY_WORDS.get(held, held)} chosen earlier, but "
+                    f"'{owner.name}'s' needs a card or a player: whose it is", owner.span,
+                    "choose a card or a player as the name: 'choose 1 player as p; … p's hand'")
+                return None
             return f"var:{owner.name}"
         choices = [f"{q + ' ' if q else ''}{n}'s" for q, n in POSSESSIVES] + [f"{n}'s" for n in scope]
         rep("E201", f"unknown owner '{owner.text}'", owner.span, did_you_mean(owner.text, choices))

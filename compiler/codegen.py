@@ -511,12 +511,17 @@ class _DynamicBounds(Visitor):
         self.found: dict[str, ir.Expr] = {}
 
     def visit_FieldCompare(self, f: ir.FieldCompare) -> None:
+        # inner bounds first: "costing up to (number of cards costing up to (x) in …)" computes the
+        # inner bound before the count that reads it (the differential test found the outer one
+        # computed first, and a KeyError)
+        self.generic_visit(f)
         if f.key is not None:
             self.found.setdefault(f.key, f.value)
-        self.generic_visit(f)
 
 
 def _dynamic_bounds(node) -> list[tuple[str, ir.Expr]]:
+    """The statement's computed bounds in the order they can be computed: each after those its
+    expression reads (a visit finds the inner ones first)."""
     v = _DynamicBounds()
     v.visit(node)
-    return sorted(v.found.items())
+    return list(v.found.items())

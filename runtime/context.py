@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .budget import ROUNDS, STATEMENTS, OverBudget
-from .errors import Refused, RulesError, Unmet
+from .errors import Nowhere, Refused, RulesError, Unmet
 from .events import Discarded, Drawn, Gained, Moved, Trashed, card_event
 from .model import ThingSpec
 from .refs import ALL, CARD, GOOD, PILE, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
@@ -51,7 +51,12 @@ class Ctx:
         if v is None:  # the checker makes this impossible for compiled content
             raise RulesError(f"verb {name!r} is not available in this game")
         self.game.budget.spend(STATEMENTS, self.game)  # every statement an effect runs is a verb call
-        return v.fn(self, objs, ph or {}, strict)
+        try:
+            return v.fn(self, objs, ph or {}, strict)
+        except Nowhere:
+            if strict:  # a cost with nowhere to be paid from cannot be paid
+                raise
+            return []  # nothing done, nothing named ("… as d" holds nothing)
 
     def _rounds(self, items):
         """Every round of every loop an effect runs is charged (runtime/budget.py): nested loops
@@ -165,9 +170,14 @@ class Ctx:
         """``until C: body``: yields while rounds change something, at most MAX_REPEATS times (a body
         that changes nothing would otherwise loop for ever)."""
         last = None
+        g = self.game
         for _ in range(self.MAX_REPEATS):
             self.game.budget.spend(ROUNDS, self.game)  # nested untils multiply their caps: all are charged
-            now = self.game.fingerprint()
+            # what a round can change: GameState.fingerprint (players' Goods, zones, faces) and the Goods
+            # on cards — a round that placed Goods on a card changed something (docs/language.md;
+            # the differential test found rounds of "place 1 vp on t" stopped after the first)
+            now = (g.fingerprint(), tuple((uid, tuple(sorted((k, n) for k, n in c.goods.items() if n)))
+                                          for uid, c in g.instances.items() if any(c.goods.values())))
             if now == last:
                 self.game.emit("repeat", self.player, "stops repeating: nothing changed")
                 return
@@ -261,7 +271,10 @@ class Ctx:
     def count(self, sel: Sel) -> int:
         """How many: Goods a player holds, cards in a zone, matching things."""
         if sel.category == GOOD:
-            good = self.good_of(sel)
+            try:
+                good = self.good_of(sel)
+            except Nowhere:  # "number of goods matching i" of an i that found no icon: none
+                return 0
             goods = self.group_members(good) or [good]  # "number of resources": every Good of the group
             return sum(self.game.players[p].goods[k] for p in self.players_for(sel.owner) for k in goods)
         if sel.category == PILE:  # "number of empty supply piles": one pile per card id the zone started with
@@ -307,7 +320,7 @@ class Ctx:
         if owner in ("enemy", "another", "opponents"):
             return g.others(self.player)
         if owner == "opponent":
-            return [self.opponent] if self.opponent is not None else g.others(self.player)
+            return [self.the_opponent()]
         if owner in ("any", "each"):
             return g.active_players()
         if owner == "owner":
@@ -326,15 +339,24 @@ class Ctx:
         if who in ("you",):
             return self.player
         if who == "opponent":
-            if self.opponent is not None:
-                return self.opponent
-            others = self.game.others(self.player)
-            if not others:
-                raise Refused("there is no opponent")
-            return self.ask([("player", p) for p in others], 1, prompt="choose an opponent")[0][1]
+            return self.the_opponent()
         if who == "owner":
             return self.owner_of_card(self.card)
         raise RulesError(f"unknown player {who!r}")
+
+    def the_opponent(self) -> int:
+        """The effect's opponent: one player for the whole effect. An effect run without one (a 3-player
+        game, an acting player other than the card's) has the acting player choose among the others the
+        first time "opponent" is needed, and keeps that choice: "give 1 card from your hand to opponent;
+        draw 2 cards from opponent's parts pile" is one opponent. It was chosen anew by each 'to
+        opponent', and "opponent's pile" silently took the first other player, or every other player
+        for "opponent's cards" (found by the differential test, issue 22; docs/decisions.md)."""
+        if self.opponent is None:
+            others = self.game.others(self.player)
+            if not others:
+                raise Refused("there is no opponent")
+            self.opponent = self.ask([("player", p) for p in others], 1, prompt="choose an opponent")[0][1]
+        return self.opponent
 
     def player_of_value(self, value: Any) -> int:
         if isinstance(value, int) and value in self.game.instances:
@@ -367,6 +389,8 @@ class Ctx:
             options = [o for o in owners if o != self.player] if sel.owner != "any" else owners
             owners = self.ask(options, 1, prompt=f"choose whose {sel.noun}")
         if not owners:
+            if sel.owner is not None and sel.owner.startswith("var:"):  # "t's hand" of a t that found nothing
+                raise Nowhere(f"{sel.owner[4:]} holds nothing, so there is no {sel.noun}")
             raise Refused(f"there is no {sel.noun} to use")
         return self.game.zone_key(sel.noun, owners[0])
 
@@ -393,6 +417,9 @@ class Ctx:
             if self.others_only(ZONE, ref.noun):
                 owners = self._not_mine(owners, ref.noun)
             return [self.game.zone_key(ref.noun, o) for o in owners]
+        if ref.category == ZONE and ref.owner is not None and ref.owner.startswith("var:") \
+                and not self.players_for(ref.owner):
+            return []  # "cards in t's hand" of a t that found nothing: no zone, no cards
         return [self.zone_for(ref)]
 
     def hand_zone(self) -> str:
@@ -547,8 +574,8 @@ class Ctx:
 
     def one_card(self, sel: Sel) -> int:
         opts = self.options(sel)
-        if not opts:
-            raise Refused(f"there is no {sel.noun}")
+        if not opts:  # nothing to place on: the action does nothing, the effect goes on (a cost: refused)
+            raise Nowhere(f"there is no {sel.noun}")
         return opts[0] if len(opts) == 1 else self.ask(opts, 1, prompt=f"choose {sel.noun}")[0]
 
     # --- goods -------------------------------------------------------------------------------
@@ -562,7 +589,8 @@ class Ctx:
         for kind, value in sel.filters:
             if kind == "matching":
                 bound = self.bindings[value[4:]] if value.startswith("var:") else value
-                # "choose 0 icon … as i" binds no icon (an empty list): refused, as in _filter
+                if bound == []:  # an icon choice that found none: no Good, so nothing is gained or paid
+                    raise Nowhere(f"{value[4:]} holds no icon")
                 icon = self.game.model.icons.get(bound) if isinstance(bound, str) else None
                 if icon is None or not icon.good:
                     raise Refused(f"icon {bound!r} matches no Good")
@@ -589,7 +617,10 @@ class Ctx:
         if self.game.tracing:
             self.game.emit("gain", self.player, f"gains {n} {good}", good=good, n=n)
 
-    def pay_goods(self, objs, strict: bool) -> None:
+    def pay_goods(self, objs, strict: bool, below_zero: bool = True) -> None:
+        """Lose or spend Goods: as a cost (``strict``) all of it or refused first; otherwise what the
+        player has — a signed Good (a debt) goes below zero when lost (``below_zero``), never when spent,
+        since paying is giving what you have."""
         me = self.game.players[self.player]
         need = Counter()
         everything = set()  # "lose all debt": what the player has, never below zero
@@ -616,7 +647,8 @@ class Ctx:
         signed = self.game.model.signed_goods
         for g in sorted(need):
             # a signed Good (a debt) is lost in full, below zero; a cost (strict) was checked above
-            n = need[g] if g in signed and not strict and g not in everything else min(need[g], max(0, me.goods[g]))
+            n = need[g] if g in signed and below_zero and not strict and g not in everything \
+                else min(need[g], max(0, me.goods[g]))
             me.goods[g] -= n
             if self.game.tracing:
                 self.game.emit("spend", self.player, f"pays {n} {g}", good=g, n=n)

@@ -18,6 +18,13 @@ class Unmet(Refused):
         super().__init__(reason, "unmet")
 
 
+class Nowhere(Refused):
+    """An action with nowhere to act: a place named through a choice that found nothing ("draw 1 card
+    from t's hand" after "choose 1 card in the trash as t" with an empty trash), no card to place on,
+    no Good matching an icon choice that found none. The action does nothing and the effect goes on
+    (``Ctx.call``); as a cost it cannot be paid, and is refused (issue 22, docs/decisions.md)."""
+
+
 class RulesError(Exception):
     """A bug or an impossible state (for example a card in two zones): never a designer's mistake."""
 

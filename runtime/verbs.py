@@ -182,8 +182,11 @@ def gain(ctx, objs, ph, strict):
 
 @verb("spend", template="spend {obj}", example="spend 1 gun, 1 worker: gain 1 vp", obj=_GOODS)
 def spend(ctx, objs, ph, strict):
-    """Pay Goods to the supply. As a cost (before ':') all of it must be paid or nothing is."""
-    ctx.pay_goods(objs, strict=True)
+    """Pay Goods to the supply. As a cost (before ':') all of it must be paid or nothing is; anywhere
+    else it pays what the player has, as every statement does as much as it can (DESIGN §3)."""
+    # It was all-or-nothing wherever it stood: "spend 3 coin; gain 1 vp" with 1 coin refused the rest
+    # of the effect, which only a cost or 'requires' may do (found writing the reference, issue 22)
+    ctx.pay_goods(objs, strict=strict, below_zero=False)
 
 
 @verb("lose", template="lose {obj}", example="lose 1 vp per card in your hand",
