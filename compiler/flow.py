@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from runtime.model import model_of
 from runtime.words import did_you_mean
 
 from . import ast as A
@@ -136,7 +137,7 @@ class FlowCompiler:
         return out
 
     def setup_step(self, path: tuple, step: dict, i: int) -> dict:
-        zones = self.vocab.get("zones") or {}
+        zones = model_of(self.vocab).zones
         if "effect" in step:
             return {"do": "effect", **self.step(path, step, f"setup/{i}")}
         if "shuffle" in step:
@@ -149,7 +150,7 @@ class FlowCompiler:
         return {"do": "create", **step}
 
     def action(self, path: tuple, aid: str, action: dict) -> dict:
-        goods = self.vocab.get("goods") or {}
+        goods = model_of(self.vocab).goods
         for good in action.get("cost") or {}:
             self.name_in(good, goods, "good", path + ("cost", good), key=True)
         out = {k: v for k, v in action.items() if k not in ("effect", "requires")}

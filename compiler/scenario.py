@@ -14,6 +14,7 @@ from typing import Any
 from runtime.agents import FirstLegal, Scripted
 from runtime.engine import CompiledGame, Outcome, engine_for
 from runtime.errors import Refused, RulesError
+from runtime.model import model_of
 from runtime.words import did_you_mean
 
 from .diagnostics import Diagnostics
@@ -205,9 +206,8 @@ class Scenario:
         as located E201 errors with "did you mean". True when all are known. Without this an
         expectation on an undeclared Good would compare against a default 0 and pass."""
         before = len(self.diags)
-        vocab = self.compiled.vocab
-        goods = set(vocab.get("goods") or {})
-        zones = set(vocab.get("zones") or {})
+        model = model_of(self.compiled.vocab)
+        goods, zones = set(model.goods), set(model.zones)
         cards = set(self.compiled.cards)
 
         def known(path: tuple, name, what: str, choices) -> bool:

@@ -110,7 +110,7 @@ class Vocabulary:
         for spec in self.card_kinds.values():
             out |= set((spec or {}).get("slots") or {})
             out |= set((spec or {}).get("fields") or {})
-        out |= set(self.data.get("card_flags") or {})
+        out |= set(self.model.card_flags)
         return out
 
     def numeric_fields(self) -> set[str]:
@@ -133,7 +133,7 @@ class Vocabulary:
         return self.model.others_only(category, key)
 
     def icon_names(self) -> list[str]:
-        return sorted(self.data.get("icons") or {})
+        return sorted(self.model.icons)
 
 
 # --- names inside game.yaml that refer to other names ------------------------------------------

@@ -29,3 +29,15 @@ def mini_game(tmp_path):
     dst = tmp_path / "data"
     shutil.copytree(MINI, dst)
     return dst
+
+
+@pytest.fixture
+def templated_mini(tmp_path, monkeypatch):
+    """The mini game in a writable data folder with an empty ``templates/`` folder, the working folder
+    its parent: where the hostile template and printer tests put a stranger's card faces."""
+    import shutil
+
+    shutil.copytree(MINI, tmp_path / "data")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data" / "mini" / "templates").mkdir()
+    return tmp_path / "data" / "mini"

@@ -16,7 +16,6 @@ import pytest
 import cli
 from compiler import reference
 from compiler.reference import CSP_META, find_browser, print_pdf, with_policy
-from tests.conftest import MINI
 from tests.test_reference_pdf import _need
 
 SECRET = "S3CR3T-FILE-CONTENTS"
@@ -115,11 +114,8 @@ def test_every_printed_page_carries_the_policy_first():
 
 
 @pytest.fixture
-def game(tmp_path, monkeypatch):
-    shutil.copytree(MINI, tmp_path / "data")
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "data" / "mini" / "templates").mkdir()
-    return tmp_path / "data" / "mini"
+def game(templated_mini):
+    return templated_mini
 
 
 def test_a_hostile_card_template_prints_inert(tools, game, runner, tmp_path, server, secret):

@@ -6,21 +6,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 
 import pytest
 
 import cli
 
-from .conftest import MINI
 
 
 @pytest.fixture
-def game(tmp_path, monkeypatch):
-    shutil.copytree(MINI, tmp_path / "data")
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "data" / "mini" / "templates").mkdir()
-    return tmp_path / "data" / "mini"
+def game(templated_mini):
+    return templated_mini
 
 
 def cards_html(runner, tmp_path):

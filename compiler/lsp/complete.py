@@ -110,8 +110,7 @@ def _names_here(head: str, vocab: Vocabulary, verbs: dict, bound: list[str], car
     if not words:
         return _verbs(verbs)
     if re.search(r"\bwith icon( [a-z0-9_]+ or)*$", tail):  # the checker takes icon keys here
-        icons = vocab.data.get("icons") or {}
-        return [Item(k, "name", f"icon {k}", describe_name(vocab, ICON, k)) for k in sorted(icons)]
+        return [Item(k, "name", f"icon {k}", describe_name(vocab, ICON, k)) for k in sorted(vocab.model.icons)]
     last = words[-1]
     if last in ("with", "without"):
         return [Item(f, "field", "card field or slot") for f in sorted(vocab.field_names())]
@@ -191,8 +190,8 @@ def describe_name(vocab: Vocabulary, cat: str, key: str) -> str:
         return f"phase '{key}'"
     section = SECTIONS.get(cat)
     spec = ((vocab.data.get(section) or {}).get(key) if section else None)
-    if cat == GOOD and spec is None and key in (vocab.data.get("good_groups") or {}):
-        members = ", ".join(vocab.data["good_groups"][key] or ())
+    if cat == GOOD and spec is None and key in vocab.model.good_groups:
+        members = ", ".join(vocab.model.good_groups[key])
         return f"a choice among Goods: {members}"
     if not isinstance(spec, dict):
         return ""
@@ -229,7 +228,7 @@ def _yaml_completions(kind: str, line_text: str, col: int, card: dict | None, ca
         if key == "kind" and vocab is not None and kind == "module":
             return start, [Item(k, "kind", str((spec or {}).get("name") or k))
                            for k, spec in sorted(vocab.card_kinds.items())]
-        zones = (vocab.data.get("zones") or {}) if vocab is not None else {}
+        zones = vocab.model.zones if vocab is not None else {}
         if kind == "scenario" and (key == "card" or key in zones):  # a step's card, a zone's cards
             return start, [Item(c, "card", "card id") for c in card_ids]
         if key == "slot" and vocab is not None:
