@@ -193,6 +193,8 @@ class Interpreter(Visitor):
             except Refused:  # their part ends; the next player acts
                 pass
             finally:
+                if p == outer.player and outer.opponent is None:
+                    outer.opponent = self.me.opponent  # chosen inside: the effect's one opponent
                 self.me = outer
 
     def acting_players(self, who: str) -> list[int]:

@@ -162,7 +162,12 @@ class Ctx:
         except Refused as exc:
             self.game.emit("refused", player, f"refused: {exc.reason}")
         finally:
+            chosen = self.opponent
             self.player, self.opponent = saved
+            if player == saved[0] and saved[1] is None:
+                # the card's own player chose the effect's opponent inside the clause: it holds for
+                # the rest of the effect too (an effect has one opponent, Ctx.the_opponent)
+                self.opponent = chosen
 
     MAX_REPEATS = 100
 
