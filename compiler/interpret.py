@@ -340,7 +340,7 @@ class Interpreter(Visitor):
         q = objects[0]
         options = self.options(q)
         if any(uid in g.playing for uid in options):
-            raise Refused("a card cannot be played again while its effect is resolving")
+            raise Nowhere("a card cannot be played again while its effect is resolving")
         if q.category == "var" and options and all(uid in self.played for uid in options):
             picks = options
         else:

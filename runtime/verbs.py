@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .errors import Refused, RulesError
+from .errors import Nowhere, Refused, RulesError
 from .events import Played
 from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
 
@@ -313,7 +313,9 @@ def play(ctx, objs, ph, strict):
     to = g.zone_key(rules.play_to, ctx.player)
     options = ctx.options(objs[0])
     if any(uid in g.playing for uid in options):  # "play this card" inside its own play
-        raise Refused("a card cannot be played again while its effect is resolving")
+        # it is being played already: this play does nothing and the effect goes on, as every
+        # statement does as much as it can (issue 22; it ended the whole effect)
+        raise Nowhere("a card cannot be played again while its effect is resolving")
     if objs[0].category == VAR and options and all(uid in ctx.played for uid in options):
         # "play c; play c": a card this effect already played is played again where it lies — its
         # effect runs, it is not moved (a card that trashed itself stays in the trash). Issue 22,

@@ -392,16 +392,15 @@ def test_a_computed_bound_on_a_per_reference(truth):
 
 
 def test_a_card_cannot_play_itself_while_its_effect_runs(truth):
-    from runtime.errors import Refused  # noqa: F401
-
+    # the play does nothing and the rest of the effect happens (issue 22: it ended the whole effect)
     engine, game = _game(truth, hand=["mill"])
     uid = game.zone("hand", 0)[0]
     from compiler.explain import effect_function, explain_effect
     from compiler.vocabulary import Vocabulary
-    fn = effect_function(explain_effect("play this card", Vocabulary.from_data(truth.vocab)))
+    fn = effect_function(explain_effect("play this card; gain 2 coin", Vocabulary.from_data(truth.vocab)))
     game.playing[uid] = 0  # as if this card's play effect were resolving (played by Ann)
     out = engine.run(game, fn, 0, card=uid)
-    assert out.status == "refused" and game.where[uid] == ("hand", 0)
+    assert out.ok and game.where[uid] == ("hand", 0) and game.players[0].goods["coin"] == 2
     game.playing.clear()
     assert engine.run(game, fn, 0, card=uid).ok and game.where[uid] == ("play_area", 0)
 
