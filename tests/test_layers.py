@@ -99,8 +99,6 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 KNOWN_CYCLES = [
     ["compiler.parser", "compiler.syntaxhelp"],
     ["runtime.engine", "runtime.fieldtypes", "runtime.verbs"],
-    ["runtime.games.age_of_steam.engine", "runtime.games.age_of_steam.turn"],
-    ["runtime.games.fifty_first_state.engine", "runtime.games.fifty_first_state.turn"],
 ]
 
 

@@ -33,7 +33,9 @@ from runtime.verbs import verbs_for
 from . import verbs  # noqa: F401  (registers the game's verbs)
 from .maps import check_map
 from .scenario import MoonScenario
-from .state import Link, MoonGame, MoonState
+from .state import Link, MoonGame, MoonState, cube_total
+from .turn import MoonMatch
+from .turn import new_match as new_moon_match
 from .verbs import ENGINE
 
 
@@ -75,17 +77,13 @@ class AgeOfSteam(MoonScenario, Engine):
                   turn_cap: int | None = None, options: dict | None = None):
         """A whole Moon game to a winner through the stand-in build / move goods / income loop.
         ``turn_cap`` ends it earlier than the stand-in ``game_length``."""
-        from .turn import new_match
-
         opts = dict(options or {})
         if turn_cap is not None:
             opts["turn_cap"] = int(turn_cap)
-        return new_match(self, compiled, players, seed, agents=agents, options=opts)
+        return new_moon_match(self, compiled, players, seed, agents=agents, options=opts)
 
     def heuristic(self, game: MoonGame, seat: int) -> float:
         """What the greedy and Monte Carlo bots maximise when game.yaml declares no ``bots.greedy``: the stand-in final score now, money as a tie-break."""
-        from .turn import MoonMatch
-
         return MoonMatch(game).score(seat) + game.players[seat].goods["money"] / 100.0
 
     # --- hooks for the compiler and the reference: the Moon's map format is this game's ----------
@@ -619,8 +617,3 @@ def check_invariants(game: MoonGame) -> list[str]:
     return problems
 
 
-def cube_total(game: MoonGame) -> int:
-    """Cubes on the board, on the Goods Display and on the Satellite."""
-    m = game.moon
-    return (sum(len(c) for c in m.cubes.values()) + sum(len(c) for c in m.display.values())
-            + len(m.satellite_cubes))

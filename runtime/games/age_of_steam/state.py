@@ -97,3 +97,11 @@ class MoonGame(GameState):
         snap = super().snapshot()
         snap["moon"] = self.moon.snapshot()
         return snap
+
+
+def cube_total(game: MoonGame) -> int:
+    """Cubes on the board, on the Goods Display and on the Satellite (the engine's invariant and the
+    turn's delivered-cube count both read it)."""
+    m = game.moon
+    return (sum(len(c) for c in m.cubes.values()) + sum(len(c) for c in m.display.values())
+            + len(m.satellite_cubes))

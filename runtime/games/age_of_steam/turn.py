@@ -28,6 +28,7 @@ from runtime.hexgrid import fmt
 from runtime.protocol import Move, Result, refuse_unless_legal
 
 from .playout import routes
+from .state import cube_total
 
 
 def table(game, name: str) -> dict:
@@ -238,8 +239,6 @@ class MoonMatch:
 
 def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None) -> MoonMatch:
     """A new Moon game (full setup, A02/A11) played through the stand-in loop."""
-    from .engine import cube_total
-
     game = engine.new_game(compiled, list(players), seed=seed, agents=agents, options=options)
     money = int(table(game, "starting_money").get("money", 0))
     for p in game.players:

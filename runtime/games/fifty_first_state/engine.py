@@ -28,7 +28,8 @@ from runtime.errors import Refused, RulesError, Unmet
 from runtime.state import GameState
 
 from .scenario import FiftyScenario
-from .state import FiftyGame
+from .state import FiftyGame, goods_text
+from .turn import new_match as new_fifty_match
 
 
 class Pack:
@@ -78,12 +79,10 @@ class FiftyFirstState(FiftyScenario, Engine):
                   options: dict | None = None):
         """A whole game to a winner through the stand-in base turn (turn.py). ``turn_cap`` caps the
         rounds (below the stand-in ``game_end.rounds``); ``agents`` make the choices inside effects."""
-        from .turn import new_match
-
         opts = dict(options or {})
         if turn_cap is not None:
             opts["round_cap"] = int(turn_cap)
-        return new_match(self, compiled, players, seed, agents=agents, options=opts)
+        return new_fifty_match(self, compiled, players, seed, agents=agents, options=opts)
 
     # --- packs -------------------------------------------------------------------------------
     def packs(self, game: GameState) -> list[Pack]:
@@ -581,10 +580,6 @@ class FiftyFirstState(FiftyScenario, Engine):
         self.discard_card(game, old, player)
         self.place_in_state(game, new, player)
         return Outcome("done")
-
-
-def goods_text(c: Counter | dict) -> str:
-    return ", ".join(f"{n} {g.replace('_', ' ')}" for g, n in sorted(c.items()) if n) or "nothing"
 
 
 _ = (Any, Ctx, Unmet)

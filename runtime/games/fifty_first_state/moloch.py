@@ -25,7 +25,8 @@ from runtime.events import Used
 from runtime.refs import AllOf, UpTo, VAR
 
 from ..stepspec import kind_of, number, text
-from .engine import FiftyFirstState, Pack, goods_text, register_pack
+from .engine import FiftyFirstState, Pack, register_pack
+from .state import goods_text
 
 DEFAULT_DIFFICULTY = "recruit"
 

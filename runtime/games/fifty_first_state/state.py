@@ -53,3 +53,8 @@ class FiftyGame(GameState):
         """An independent copy for trials and playouts (no trace; ``agents`` replaces the seats' agents)."""
         return copy_state(self, {"turn": TurnState.copy, "assault": lambda v: None,
                                  "gain_to": dict, "start_player": same}, agents)  # seat -> seat: plain values
+
+
+def goods_text(c: Counter | dict) -> str:
+    """Goods as the trace and the move labels write them: "1 brick, 2 fuel", or "nothing"."""
+    return ", ".join(f"{n} {g.replace('_', ' ')}" for g, n in sorted(c.items()) if n) or "nothing"

@@ -35,8 +35,7 @@ from runtime.context import Ctx, face_view
 from runtime.errors import Refused
 from runtime.protocol import Move, Result, refuse_unless_legal
 
-from .engine import goods_text
-from .state import FiftyGame
+from .state import FiftyGame, goods_text
 
 PASS = ("pass",)
 
