@@ -421,8 +421,13 @@ class Checker:
             return owner
         said = f"{node.text} {noun.text}" if node is not None else noun.text
         m = self.vocab.model
-        spec = m.zones.get(key) if cat == ZONE else m.things.get(key) if cat == THING else None
-        what = spec.name if spec is not None else key.replace("_", " ")
+        if cat == CARD:  # a card source: the name it declares, if any
+            source = m.card_sources.get(key)
+            what = source.printed.declared if source is not None else None
+        else:
+            spec = m.zones.get(key) if cat == ZONE else m.things.get(key)
+            what = spec.name if spec is not None else None
+        what = what or key.replace("_", " ")
         span = A.Span(node.span.start, noun.span.end) if node is not None else noun.span
         rep("E207", f"'{said}' may be your own: an effect may only name another player's {what}",
             span, f"write 'another player's {noun.text}'")

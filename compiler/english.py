@@ -641,10 +641,8 @@ class _Renderer(Visitor):
             every = sel.per.every
             per = self.ref(q.per, plural=bool(every and every > 1), definite=False)
             lead = f"for every {every}" if every else "for each"
-            if per.startswith("the ") or per == "them":  # a bound name: "for each of the cards you looked at"
-                lead += " of"
-            elif per == "it":  # one chosen card: "gain 1 coin for it"
-                lead = "for"
+            if q.per.category == VAR:  # a bound name: "for it" (one chosen card), "for each of them"
+                lead = "for" if per == "it" else f"{lead} of"
             out += f" {lead} {per}" + "".join(" " + self.filter(f, fi) for f, fi in zip(sel.per.filters, q.per.filters))
             if q.per.place is not None:
                 out += f" in {self.ref(q.per.place)}"

@@ -8,6 +8,7 @@ lists its own aliases.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from runtime.model import GameModel, model_of
@@ -123,9 +124,10 @@ class Vocabulary:
                     out.add(name)
         return out
 
-    @property
+    @cached_property
     def model(self) -> GameModel:
-        """The typed model of this vocabulary (runtime/model.py), which the runtime reads too."""
+        """The typed model of this vocabulary (runtime/model.py), which the runtime reads too: read once
+        (the checker and the English ask it for every noun)."""
         return model_of(self.data)
 
     def others_only(self, category: str, key: str) -> bool:

@@ -526,10 +526,7 @@ class Ctx:
         both ask here. ``as_printed``: an event's card is judged by its printed record — its kind and
         fields —, not by its face or place now (a razed Location is a Ruins by the time its event is
         dispatched, yet "you raze a location" is what happened)."""
-        if as_printed:
-            return (spec.kinds is None or rec.get("kind") in spec.kinds) and all(
-                _field_has(rec, inst, k, values) for k, values in spec.where)
-        if spec.faces is not None and inst.face not in spec.faces:
+        if not as_printed and spec.faces is not None and inst.face not in spec.faces:
             return False
         if spec.kinds is not None and rec.get("kind") not in spec.kinds:
             return False
@@ -537,8 +534,9 @@ class Ctx:
             if not _field_has(rec, inst, k, values):
                 return False
         # a predicate only the game's engine can compute (e.g. Infernal Contraption's "terminal":
-        # a card attached at one socket), named in the vocabulary, never code from the data
-        return spec.engine_filter is None or self.engine.thing_filter(spec.engine_filter)(self.game, uid)
+        # a card attached at one socket), named in the vocabulary, never code from the data; it asks
+        # where the card lies now, so not of an event's card
+        return as_printed or spec.engine_filter is None or self.engine.thing_filter(spec.engine_filter)(self.game, uid)
 
     def _filter(self, f: tuple, rec: dict, inst) -> bool:
         kind, value = f
@@ -718,7 +716,7 @@ class Ctx:
             g.zone_key(g.model.rules.draw_from, self.player)
         n = self.amount(sel)
         if 0 < n and len(g.zones[zone]) < n:
-            self._refill_under(zone, n)
+            self._refill_under(zone)
         uids = list(reversed(g.zones[zone][-n:])) if n > 0 else []
         names = ", ".join(str(g.cards[g.instances[u].card_id].get("name", g.instances[u].card_id)) for u in uids)
         g.emit("reveal" if verb == "reveals" else "look", self.player,
@@ -731,7 +729,7 @@ class Ctx:
             aside = g.set_aside(uid, self.player)
         return Revealed(uids, aside)
 
-    def _refill_under(self, zone, n: int) -> None:
+    def _refill_under(self, zone) -> None:
         """"The top 3 cards of your deck" with fewer there: as a draw would, the pile's refill (a
         reshuffled discard pile) goes under the cards still there, so the top N are those cards and
         then the refill's top cards (issue 22). The cards still there keep their order on top."""
@@ -753,7 +751,7 @@ class Ctx:
             there = [u for u in options if g.where.get(u) == (to(u) if callable(to) else to)]
             if there:
                 if strict and sel.category == VAR:  # a cost names these very cards: it cannot be paid
-                    raise Refused(f"{self.describe(there)} cannot be {verb}ed: it is there already")
+                    raise Refused(f"{self.describe(there)} is already where '{verb}' would put it")
                 options = [u for u in options if u not in there]
         if sel.category == VAR and sel.amount is None:  # "put r into …": every card the name holds
             sel = sel.with_amount(ALL)

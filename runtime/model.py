@@ -14,6 +14,7 @@ The model is built from a validated vocabulary: a missing optional section is em
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -137,9 +138,6 @@ class Rules:
     def gain_into(self) -> str:
         return self.gain_to or self.discard_to
 
-    def __reduce__(self):  # a mappingproxy does not pickle: rebuild from a plain dict
-        return (_rules, (tuple((f, getattr(self, f)) for f in _RULE_FIELDS), dict(self.reshuffle)))
-
 
 @dataclass(frozen=True)
 class GameModel:
@@ -159,6 +157,9 @@ class GameModel:
     name: str = ""  # the game's printed name
     players: Mapping[str, Printed] = field(default_factory=lambda: _EMPTY)  # player nouns a game adds
     card_flags: tuple[str, ...] = ()
+    # the vocabulary it was read from, for pickling only (a mappingproxy does not pickle): a pickled
+    # model is rebuilt from it
+    source: dict | None = field(default=None, compare=False, repr=False)
 
     def printed(self, category: str, key: str) -> Printed | None:
         """How a Good, zone, thing or icon is printed (categories as in runtime/refs.py); None when the
@@ -170,12 +171,10 @@ class GameModel:
     def __deepcopy__(self, memo):  # immutable: a copied game state shares its model
         return self
 
-    def __reduce__(self):  # a mappingproxy does not pickle: rebuild from plain dicts
-        return (_model, (self.game, self.engine, *(dict(getattr(self, f)) for f in _MAPPINGS), self.rules,
-                         self.phases, *(dict(getattr(self, f)) for f in _MORE_MAPPINGS), self.name,
-                         dict(self.players), self.card_flags))
+    def __reduce__(self):
+        return (build_model, (self.source,))
 
-    @property
+    @cached_property  # read by every payment: worked out once (it lands in __dict__, not through setattr)
     def signed_goods(self) -> frozenset:
         return frozenset(k for k, g in self.goods.items() if g.signed)
 
@@ -222,22 +221,9 @@ class GameModel:
                    for z in t.zones)
 
 
-_RULE_FIELDS = ("hand", "draw_from", "discard_to", "trash_to", "remove_to", "gain_from", "gain_to", "play_to",
-                "play_slot", "in_play", "tableau")
-_MAPPINGS = ("goods", "zones", "things", "icons", "good_groups", "card_sources")
-_MORE_MAPPINGS = ("kinds", "tables")
-
-
-def _rules(fields: tuple, reshuffle: dict) -> Rules:
-    return Rules(**dict(fields), reshuffle=MappingProxyType(reshuffle))
-
-
-def _model(game: str, engine: str, *rest) -> GameModel:
-    n = len(_MAPPINGS)
-    mappings, (rules, phases), more = rest[:n], rest[n:n + 2], rest[n + 2:n + 2 + len(_MORE_MAPPINGS)]
-    name, players, card_flags = rest[n + 2 + len(_MORE_MAPPINGS):]
-    return GameModel(game, engine, *(MappingProxyType(m) for m in mappings), rules, phases,
-                     *(MappingProxyType(m) for m in more), name, MappingProxyType(players), card_flags)
+# the rules that name one zone or slot (Rules' other fields are lists or a mapping)
+_RULE_NAMES = ("hand", "draw_from", "discard_to", "trash_to", "remove_to", "gain_from", "gain_to", "play_to",
+               "play_slot")
 
 
 def _section(vocab: dict, name: str) -> dict:
@@ -281,7 +267,7 @@ def build_model(vocab: dict) -> GameModel:
             bool(t.get("top_only")), t.get("per", "player") == "player",
             t.get("access") == "others" or any(zones[z].others_only for z in tz if z in zones), _printed(t))
     rules_raw = _mapping(vocab.get("rules"))
-    rules = Rules(**{name: rules_raw[name] for name in _RULE_FIELDS[:9] if isinstance(rules_raw.get(name), str)},
+    rules = Rules(**{name: rules_raw[name] for name in _RULE_NAMES if isinstance(rules_raw.get(name), str)},
                   in_play=_names(rules_raw.get("in_play")), tableau=_names(rules_raw.get("tableau")),
                   reshuffle=MappingProxyType({k: v for k, v in _mapping(rules_raw.get("reshuffle")).items()
                                               if isinstance(v, str)}))
@@ -310,7 +296,8 @@ def build_model(vocab: dict) -> GameModel:
         tables=MappingProxyType(dict(_mapping(vocab.get("tables")))),
         name=str(vocab.get("name") or vocab.get("game", "")),
         players=MappingProxyType({k: _printed(p) for k, p in _section(vocab, "players").items()}),
-        card_flags=tuple(k for k in _mapping(vocab.get("card_flags")) if isinstance(k, str)))
+        card_flags=tuple(k for k in _mapping(vocab.get("card_flags")) if isinstance(k, str)),
+        source=vocab)
 
 
 def _phase(ph) -> PhaseSpec:
