@@ -29,6 +29,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .diagnostics import Diagnostics
+from .reference import browser_command
 
 DEFAULT_MIN_PT = 6.0  # points: the smallest body text a kind shrinks to unless it says otherwise
 STEP_PT = 0.25  # the sizes tried: the type size, then down in quarter points (deterministic steps)
@@ -145,12 +146,11 @@ def measure(items: list[tuple[str, Markup, list[float]]], css: str, slot_css: st
         page = Path(tmp) / "measure.html"
         page.write_text(measuring_page(items, css, slot_css, nonce), encoding="utf-8")
         profile = Path(tmp) / "profile"
-        # its own launch, apart from the PDF printer's: this page must run cardwright's script
-        cmd = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--disable-extensions", "--disable-default-apps", "--mute-audio", f"--user-data-dir={profile}",
-               # virtual time: the DOM is dumped once the page has settled (fonts loaded, script run)
-               "--virtual-time-budget=20000", "--dump-dom", page.resolve().as_uri()]
+        # the printer's confined browser (no network, its sandbox where it can have one); this page's
+        # own policy lets cardwright's script run, by its nonce, and nothing else. Virtual time: the
+        # DOM is dumped once the page has settled (fonts loaded, script run)
+        cmd = [*browser_command(browser, profile), "--virtual-time-budget=20000", "--dump-dom",
+               page.resolve().as_uri()]
         try:
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 # Stable codes. The first digit says the stage: 1 loading, 2 names/vocabulary, 3 effect syntax and
 # signatures, 4 schema, 5 build/emit, 6 maps, 7 scenarios, 8 printing. Never renumber: designers search for them.

@@ -23,6 +23,7 @@ import yaml
 
 from . import scalarmap
 from .diagnostics import Diagnostics, display_path
+from .outputs import inside
 
 try:  # the C parser is ~10x faster; fall back silently where libyaml is missing
     from yaml import CSafeLoader as _Loader
@@ -432,10 +433,10 @@ def leaves_game_folder(path: Path) -> bool:
     game = path.parent.parent if path.parent.name == "scenarios" else path.parent
     base = game.parent if os.path.islink(game) else game
     try:
-        real, inside = os.path.realpath(path), os.path.realpath(base)
+        real, game_real = os.path.realpath(path), os.path.realpath(base)
     except (OSError, ValueError):
         return False  # the read says what is wrong with it (a loop, a name the system refuses)
-    return real != inside and not real.startswith(inside.rstrip(os.sep) + os.sep)
+    return not inside(real, game_real)
 
 
 def _is_regular(path) -> bool:

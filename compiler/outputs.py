@@ -29,7 +29,8 @@ class OutputRefused(OSError):
         self.strerror = message
 
 
-def _inside(path: str, root: str) -> bool:
+def inside(path: str, root: str) -> bool:
+    """Whether the (resolved) ``path`` is ``root`` or lies under it: compared as paths, nothing read."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
@@ -40,16 +41,16 @@ def output_problem(out: Path, project: Path | None = None) -> str | None:
     anchor = Path(os.path.abspath(project if project is not None else Path.cwd()))
     # every folder from the anchor down to the output folder, and the folder itself
     chain = [out]
-    if _inside(str(out), str(anchor)):
+    if inside(str(out), str(anchor)):
         p = out.parent
-        while _inside(str(p), str(anchor)) and p != anchor:
+        while inside(str(p), str(anchor)) and p != anchor:
             chain.append(p)
             p = p.parent
     for p in reversed(chain):
         if os.path.islink(p):
             return (f"the output folder {display_path(out)} goes through the symbolic link {display_path(p)}: "
                     "cardwright writes only into real folders (remove the link, or choose another --out)")
-    if project is not None and not _inside(os.path.realpath(out), os.path.realpath(anchor)):
+    if project is not None and not inside(os.path.realpath(out), os.path.realpath(anchor)):
         return (f"the output folder {display_path(out)} resolves outside the project {display_path(anchor)}: "
                 "cardwright does not write there (choose another --out)")
     if os.path.isdir(out):

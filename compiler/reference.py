@@ -1118,20 +1118,27 @@ def find_browser() -> str | None:
     return None
 
 
+def browser_command(browser: str, profile: Path) -> list[str]:
+    """The one way cardwright starts headless Chromium on a page that holds data (the printer, the card
+    text measurer): no network (CONFINED_FLAGS), its sandbox unless it cannot have one, a private
+    profile. What the run does (print a PDF, dump the DOM) and the page follow."""
+    no_sandbox = ["--no-sandbox"] if _sandbox_unavailable(browser) else []
+    return [browser, "--headless", *no_sandbox, "--disable-gpu", "--no-first-run", *CONFINED_FLAGS,
+            f"--user-data-dir={profile}"]
+
+
 def print_pdf(html_file: Path, pdf: Path, browser: str | None = None, timeout: float = 120) -> None:
     browser = browser or find_browser()
     if browser is None:
         raise PdfError("PDF output needs a headless Chromium (Debian/Ubuntu: apt-get install chromium); "
                        "set CARDWRIGHT_CHROMIUM to its path if it is installed elsewhere")
     pdf.parent.mkdir(parents=True, exist_ok=True)
-    no_sandbox = ["--no-sandbox"] if _sandbox_unavailable(browser) else []
     with tempfile.TemporaryDirectory(prefix="cardwright-chromium-") as profile:
         # the page printed is a private copy that carries the policy, in a folder holding nothing else
         page = Path(profile) / "page" / html_file.name
         page.parent.mkdir()
         page.write_text(with_policy(html_file.read_text(encoding="utf-8")), encoding="utf-8")
-        cmd = [browser, "--headless", *no_sandbox, "--disable-gpu", "--no-first-run", *CONFINED_FLAGS,
-               "--no-pdf-header-footer", f"--user-data-dir={Path(profile) / 'profile'}",
+        cmd = [*browser_command(browser, Path(profile) / "profile"), "--no-pdf-header-footer",
                f"--print-to-pdf={pdf.resolve()}", page.as_uri()]
         try:
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, check=False)

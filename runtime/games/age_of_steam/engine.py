@@ -33,7 +33,7 @@ from runtime.verbs import verbs_for
 from . import verbs  # noqa: F401  (registers the game's verbs)
 from .maps import check_map
 from .scenario import MoonScenario
-from .state import Link, MoonGame, MoonState, cube_total
+from .state import Link, MoonGame, MoonState
 from .turn import MoonMatch
 from .turn import new_match as new_moon_match
 from .verbs import ENGINE

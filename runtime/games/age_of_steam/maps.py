@@ -19,13 +19,16 @@ Geometry lives in runtime/hexgrid.py, shared with the engine and the SVG rendere
 """
 from __future__ import annotations
 
-from runtime.model import model_of
-from runtime.hexgrid import OPPOSITE, SIDES, cross, fmt, parse_coord, pixel, screen_angle, step
+from typing import Callable
 
+from runtime.hexgrid import OPPOSITE, SIDES, cross, fmt, parse_coord, pixel, screen_angle, step
+from runtime.model import model_of
 from runtime.words import did_you_mean
 
+Report = Callable[..., None]  # where errors go (check_map's docstring)
 
-def check_map(data, vocab_data: dict, err) -> bool:
+
+def check_map(data, vocab_data: dict, err: Report) -> bool:
     """Check a map (a module's ``map:`` value) against the game's vocabulary. True when clean.
 
     ``err`` is where errors go, by paths inside the map: ``err(message, *path, hint=…)``,
@@ -96,7 +99,7 @@ def check_map(data, vocab_data: dict, err) -> bool:
     return err.count == 0
 
 
-def _check_wraps(data: dict, coords: dict, err: _Reporter) -> None:
+def _check_wraps(data: dict, coords: dict, err: Report) -> None:
     uses: dict[object, list[tuple[int, str, tuple]]] = {}
     for i, rec in enumerate(data.get("hexes") or []):
         h = parse_coord(rec.get("at"))
@@ -126,7 +129,7 @@ def _check_wraps(data: dict, coords: dict, err: _Reporter) -> None:
                     "hexes", i2, "wrap", s2)
 
 
-def _check_satellite(data: dict, coords: dict, err: _Reporter) -> dict[str, tuple]:
+def _check_satellite(data: dict, coords: dict, err: Report) -> dict[str, tuple]:
     sat = data.get("satellite")
     spaces: dict[str, tuple] = {}
     if not isinstance(sat, dict):
@@ -167,7 +170,7 @@ def _check_satellite(data: dict, coords: dict, err: _Reporter) -> dict[str, tupl
     return spaces
 
 
-def _check_day_night(data: dict, coords: dict, spaces: dict, err: _Reporter) -> None:
+def _check_day_night(data: dict, coords: dict, spaces: dict, err: Report) -> None:
     dn = data.get("day_night")
     if not isinstance(dn, dict):
         return

@@ -18,7 +18,6 @@ registered pack whose module is compiled into the game).
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from runtime.context import Ctx, face_view
@@ -28,7 +27,7 @@ from runtime.errors import Refused, RulesError, Unmet
 from runtime.state import GameState
 
 from .scenario import FiftyScenario
-from .state import FiftyGame, goods_text
+from .state import FiftyGame
 from .turn import new_match as new_fifty_match
 
 

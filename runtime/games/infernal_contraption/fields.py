@@ -15,7 +15,7 @@ from runtime.fieldtypes import FieldType, Legend, Shown
 from runtime.model import model_of
 from runtime.words import title
 
-from .machine import DRAWN_SIDES, SIDES, UNIVERSAL
+from .machine import DRAWN_SIDES, SIDES
 
 # the renderers (runtime.escape, socketsvg.py) are imported by the methods that draw: playing a game
 # imports the engine, and needs none of them
