@@ -346,8 +346,8 @@ def setup_copies(vocab, counts: dict[str, int]) -> Copies:
     made: dict[str, int] = {}
     any_per_player = False
     for st in steps:
-        zone = (d.get("zones") or {}).get(st.get("into")) or {}
-        per_player = (zone.get("per", "player") if isinstance(zone, dict) else "player") == "player"
+        zone = vocab.model.zones.get(st.get("into"))
+        per_player = zone is None or zone.per_player
         times = int(seats or 1) if per_player else 1
         any_per_player |= per_player
         wanted = counts if st["create"] == "all" else st["create"]

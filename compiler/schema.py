@@ -15,7 +15,6 @@ from typing import Any, Callable
 from jsonschema import Draft202012Validator, ValidationError, validators
 
 from runtime.fieldtypes import field_types_of
-
 from runtime.words import did_you_mean
 
 from .diagnostics import Diagnostics
