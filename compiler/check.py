@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from runtime import verbs as V
-from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE, Sel
+from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
 from runtime.verbs import Slot, Verb
 from runtime.words import did_you_mean
 
 from . import ast as A
+from .lower import Sel, lower, lower_condition
 from .syntaxhelp import RESERVED_NAMES
 from .vocabulary import POSSESSIVES, Vocabulary
 
@@ -96,7 +97,6 @@ class Checker:
             self._stmt(st, scope, out, rep)
         if errors:
             return Checked(effect, ok=False)
-        from .lower import lower, lower_condition  # lowering reads this pass's table (one stage)
 
         if kind == "condition":
             return Checked(effect, True, lower_condition(effect, out.resolved))

@@ -18,15 +18,15 @@ import hashlib
 import json
 import keyword
 import re
+import textwrap
 from dataclasses import dataclass
 from dataclasses import fields as dc_fields
 from functools import lru_cache
 from typing import Any
 
-from runtime.refs import AllOf, Phase, Sel, UpTo
+from runtime import refs
 
 from . import ir
-from .lower import to_sel
 from .visitor import Visitor
 
 HEADER = (
@@ -56,6 +56,14 @@ def _plain(value: Any) -> bool:
     return False
 
 
+# The typed values generated code may construct (runtime/refs.py), and the names it imports for them.
+_EMITTED = frozenset({refs.Query, refs.Bound, refs.Default, refs.Exactly, refs.UpToN, refs.Every, refs.HasIcon,
+                      refs.HasField, refs.MatchingIcon, refs.FieldCompare, refs.OtherThan, refs.Not, refs.Phase})
+_EMITTED_NAMES = frozenset({t.__name__ for t in _EMITTED} | {"Who"})
+_REFS_IMPORT = "from runtime.refs import (  # noqa: F401\n" + "\n".join(
+    textwrap.wrap(", ".join(sorted(_EMITTED_NAMES)), 100, initial_indent="    ", subsequent_indent="    ")) + ")"
+
+
 def literal(value: Any) -> str:
     """Python source for a data value, through ``repr`` of exact builtin types only."""
     t = type(value)
@@ -74,15 +82,15 @@ def literal(value: Any) -> str:
         return f"({inner},)" if len(value) == 1 else f"({inner})"
     if t is dict:
         return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
-    if t in (Sel, UpTo, Phase):
+    if t in _EMITTED:  # the typed queries generated code passes to the verbs (runtime/refs.py)
         args = []
         for f in dc_fields(value):
             v = getattr(value, f.name)
-            if v != f.default:
+            if not f.metadata.get("backlink") and v != f.default:
                 args.append(f"{f.name}={literal(v)}")
         return f"{t.__name__}({', '.join(args)})"
-    if t is AllOf:
-        return "ALL"
+    if t is refs.Who:
+        return f"Who.{value.name}"
     raise UnsafeValue(f"refusing to emit a value of type {t.__name__}")
 
 
@@ -289,7 +297,7 @@ class ModuleWriter:
             raise SyntaxError(f"two different constants would both be named {self.clash}")
         head = [HEADER.format(source=comment(self.source)),
                 '"""Compiled card effects. See the header for provenance."""',
-                "from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401"]
+                _REFS_IMPORT]
         if self.has_cards:
             head.append("from runtime.tables import card_table")
         head.append("")
@@ -410,7 +418,7 @@ class _EffectGen(Visitor):
         ph = []
         for prep, target in act.phrases:
             if isinstance(target, ir.Phase):
-                ph.append(f"'until': {literal(Phase(target.name))}")
+                ph.append(f"'until': {literal(target)}")
             else:
                 ph.append(f"{literal(prep)}: {self.sel(target)}")
         tail = ", strict=True" if act.strict else ""
@@ -463,33 +471,29 @@ class _EffectGen(Visitor):
         return self.mw.const(_query_source(q, a))
 
 
-class _ConstantAmount(Visitor):
-    """A constant amount as the runtime's: None (one, or "the"), UpTo(n), ALL or n."""
-
-    def visit_Default(self, a: ir.Default):
-        return None
-
-    def visit_UpToN(self, a: ir.UpToN):
-        return UpTo(a.n)
-
-    def visit_Every(self, a: ir.Every):
-        return AllOf()
-
-    def visit_Exactly(self, a: ir.Exactly):
-        return int(a.n)
-
-
-_AMOUNT = _ConstantAmount()
-
-
 @lru_cache(maxsize=1 << 14)
 def _query_source(q: ir.Query, amount) -> str:
-    """The Python literal of a query's runtime Sel with a constant amount (cached: selectors repeat
-    across cards, and the literal of the same value is always the same text)."""
-    base: Sel = to_sel(q)
-    if amount is None:
-        return literal(base)
-    return literal(base.with_amount(_AMOUNT.visit(amount)))
+    """The Python literal of a query as generated code passes it (cached: selectors repeat across
+    cards, and the literal of the same value is always the same text). A computed amount is left
+    out (the caller rebuilds the query with the value computed at run time)."""
+    return literal(_runtime_query(q, ir.DEFAULT if amount is None else amount))
+
+
+def _runtime_query(q: ir.Query, amount) -> ir.Query:
+    """The same query without what only the compiler reads: its syntax, and the expression of a
+    computed filter bound (generated code fills the bound's key just before the statement)."""
+    return ir.Query(q.category, q.key, q.owner, tuple(_runtime_filter(f) for f in q.filters), amount,
+                    _runtime_query(q.of, q.of.amount) if q.of is not None else None,
+                    _runtime_query(q.place, q.place.amount) if q.place is not None else None,
+                    _runtime_query(q.per, q.per.amount) if q.per is not None else None, q.every)
+
+
+def _runtime_filter(f: ir.Filter) -> ir.Filter:
+    if isinstance(f, ir.FieldCompare) and f.key is not None:
+        return ir.FieldCompare(f.field, f.op, None, f.key)
+    if isinstance(f, ir.Not):
+        return ir.Not(_runtime_filter(f.filter))
+    return f
 
 
 def _offset_of(st) -> int | None:

@@ -12,38 +12,20 @@ the designer chose, which English needs and meaning does not.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Union
 
+# The query leaves — owners, amounts, filters, queries — are the runtime's own types: generated code
+# passes them to the verbs as they are (runtime/refs.py), so what the checker resolves is what runs.
+from runtime.refs import (Bound, Default, Every, Exactly, FieldCompare, Filter, HasField, HasIcon,  # noqa: F401
+                          DEFAULT, EVERY, MatchingIcon, Not, OtherThan, Owner, Phase, Query, UpToN, Who, backlink)
 
-class Who(Enum):
-    """Whose: the owners an effect can name, relative to the player the effect runs for."""
-
-    YOU = "you"
-    ENEMY = "enemy"          # "enemy locations": every other player's
-    ANOTHER = "another"      # "another player's": one other player, chosen
-    ANY = "any"              # "any player's"
-    EACH = "each"            # "each player's"
-    OPPONENT = "opponent"    # "opponent's": the effect's opponent (or one chosen)
-    OWNER = "owner"          # "its owner's": the owner of the card whose effect runs
-
-
-@dataclass(frozen=True)
-class Bound:
-    """A name bound by ``choose … as t``, ``for each … as t``, ``… as r`` or ``this card``."""
-
-    name: str
-
-
-Owner = Union[Who, Bound, None]
 
 # Each node keeps the AST node it was lowered from (``syntax``), outside equality and hashing: the
 # English renderer reads the designer's word choices there ("a card" or "1 card", "2 fuel" as
 # written, "1 of your locations"), while what a node *means* is in its typed fields. Two texts
 # that mean the same thing lower to equal IR whatever their wording (``cardwright diff`` relies
 # on it).
-def _syntax():
-    return field(default=None, compare=False, hash=False, repr=False, metadata={"backlink": True})
+_syntax = backlink
 
 
 @dataclass(frozen=True)
@@ -106,85 +88,11 @@ Expr = Union[Lit, XValue, Arith, CountOf, FieldOf, History]
 
 
 @dataclass(frozen=True)
-class Default:
-    """No amount written: one, or "the" thing (each verb decides; a chosen name means all it holds)."""
-
-
-@dataclass(frozen=True)
-class Exactly:
-    n: int
-
-
-@dataclass(frozen=True)
-class UpToN:
-    n: int
-
-
-@dataclass(frozen=True)
-class Every:
-    """``all``."""
-
-
-@dataclass(frozen=True)
 class Computed:
     expr: Expr
 
 
 Amount = Union[Default, Exactly, UpToN, Every, Computed]
-
-
-@dataclass(frozen=True)
-class HasIcon:
-    icons: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class HasField:
-    field: str
-    present: bool = True  # False: "without FIELD"
-
-
-@dataclass(frozen=True)
-class MatchingIcon:
-    bound: Bound
-
-
-@dataclass(frozen=True)
-class FieldCompare:
-    field: str
-    op: str  # "=" | "<=" | ">=" | "<" | ">"
-    value: Union[int, Expr]
-    key: str | None = None  # for a computed value: the binding the generated code fills first
-
-
-@dataclass(frozen=True)
-class OtherThan:
-    card: Union[str, Bound]  # a card id, or a bound card ("this card", "t")
-
-
-@dataclass(frozen=True)
-class Not:
-    filter: "Filter"
-
-
-Filter = Union[HasIcon, HasField, MatchingIcon, FieldCompare, OtherThan, Not]
-
-
-@dataclass(frozen=True)
-class Query:
-    """A resolved selector: what kind of thing (``category``, a runtime/refs.py category), which
-    (``key`` in the vocabulary, or the bound name), whose, narrowed how, and how many."""
-
-    category: str
-    key: str
-    owner: Owner = None
-    filters: tuple[Filter, ...] = ()
-    amount: Amount = Default()
-    of: "Query | None" = None
-    place: "Query | None" = None
-    per: "Query | None" = None
-    every: int | None = None  # on a per-query: "per 10 cards" counts whole tens
-    syntax: object = _syntax()
 
 
 # --- conditions and statements -------------------------------------------------------------------
@@ -205,11 +113,6 @@ class Exists:
 
 
 Cond = Union[Compare, Exists]
-
-
-@dataclass(frozen=True)
-class Phase:
-    name: str
 
 
 @dataclass(frozen=True)

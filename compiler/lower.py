@@ -11,8 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable
 
+from dataclasses import dataclass
+from typing import Any
+
 from runtime.events import EVENT_VERBS
-from runtime.refs import Sel
 
 from . import ast as A
 from . import ir
@@ -20,6 +22,23 @@ from .printer import fmt
 from .visitor import Visitor
 
 _WHO = {w.value: w for w in ir.Who}
+
+
+@dataclass(frozen=True)
+class Sel:
+    """The checker's working form of a resolved selector, turned into an ``ir.Query`` here and never
+    seen past lowering. ``owner`` is ``you``, ``enemy``, … or ``var:<name>``; ``filters`` are
+    ``(kind, value)`` pairs (``("icon", ("green",))``, ``("matching", "var:i")``). Still to go
+    (issue 22): the checker building the IR directly."""
+
+    category: str
+    noun: str
+    amount: Any = None  # on a per-selector: its "every" ("per 10 cards")
+    owner: str | None = None
+    filters: tuple = ()
+    of: "Sel | None" = None
+    place: "Sel | None" = None
+    per: "Sel | None" = None
 
 
 def lower(effect: A.Effect, resolved: dict, labeller: Callable | None = None) -> ir.Effect:
@@ -222,38 +241,4 @@ def _filter(f: tuple, exprs: dict) -> ir.Filter:
     raise TypeError(f"unknown filter {kind!r}")
 
 
-@lru_cache(maxsize=1 << 14)
-def to_sel(q: ir.Query) -> Sel:
-    """The runtime's form of a query (runtime/refs.py): what generated code passes to the verbs.
-    Amounts are applied by the caller (codegen), which alone knows which are computed at run time."""
-    return Sel(q.category, q.key, q.every, _owner_text(q.owner), tuple(_filter_tuple(f) for f in q.filters),
-               to_sel(q.of) if q.of is not None else None,
-               to_sel(q.place) if q.place is not None else None,
-               to_sel(q.per) if q.per is not None else None)
-
-
-def _owner_text(owner: ir.Owner) -> str | None:
-    if owner is None:
-        return None
-    if isinstance(owner, ir.Bound):
-        return f"var:{owner.name}"
-    return owner.value
-
-
-def _filter_tuple(f: ir.Filter) -> tuple:
-    if isinstance(f, ir.HasIcon):
-        return ("icon", f.icons)
-    if isinstance(f, ir.HasField):
-        return ("with" if f.present else "without", f.field)
-    if isinstance(f, ir.MatchingIcon):
-        return ("matching", f"var:{f.bound.name}")
-    if isinstance(f, ir.FieldCompare):
-        return ("field", (f.field, f.op, f.key if f.key is not None else f.value))
-    if isinstance(f, ir.OtherThan):
-        return ("other", f"var:{f.card.name}" if isinstance(f.card, ir.Bound) else f"card:{f.card}")
-    if isinstance(f, ir.Not):
-        return ("not", _filter_tuple(f.filter))
-    raise TypeError(type(f).__name__)
-
-
-__all__ = ["lower", "lower_condition", "to_sel", "owner_of", "subject_key"]
+__all__ = ["lower", "lower_condition", "owner_of", "subject_key", "Sel"]

@@ -15,7 +15,8 @@ from .budget import ROUNDS, STATEMENTS, OverBudget
 from .errors import Nowhere, Refused, RulesError, Unmet
 from .events import Discarded, Drawn, Gained, Moved, Trashed, card_event
 from .model import ThingSpec
-from .refs import ALL, CARD, GOOD, PILE, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
+from .refs import (CARD, DEFAULT, EVERY, GOOD, MANY, PILE, PLAYER, THING, VAR, ZONE, Bound, Every, Exactly,
+                   FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan, Query, UpToN, Who)
 
 # What one verb call can do is bounded by what a state can hold (issue 11). The checker refuses
 # literals past 999 (compiler/parser.py MAX_LITERAL), but an expression can still multiply them
@@ -76,39 +77,39 @@ class Ctx:
         self.x = value
         return value
 
-    def choose(self, sel: Sel, name: str) -> Any:
+    def choose(self, sel: Query, name: str) -> Any:
         options = self.options(sel)
         made = self.bindings.pop(MOVE_CHOICE, None)
         if made is not None:  # this choice was made as a move of the game flow (runtime/flow.py)
             if made is PROBE:
                 raise ChoiceOptions(options)
             if made not in options:
-                raise Refused(f"{self.describe(made)} is not a {sel.noun} to choose now")
+                raise Refused(f"{self.describe(made)} is not a {sel.key} to choose now")
             self.bindings[name] = made
             if self.game.tracing:
                 self.game.emit("choose", self.player, f"chooses {self.describe(made)} as {name}")
             return made
         n = self.amount(sel, default=1)
-        if isinstance(sel.amount, UpTo):
-            picks = self.ask(options, sel.amount.n, low=0, prompt=f"choose {sel.noun}")
+        if isinstance(sel.amount, UpToN):
+            picks = self.ask(options, sel.amount.n, low=0, prompt=f"choose {sel.key}")
         else:
             # Nothing (or too little) to choose does not end the effect (issue 22, docs/decisions.md):
             # the name holds what there was — possibly nothing — and every later statement does as
             # much as it can with it; one that does not use the name runs as written.
-            picks = self.ask(options, n, prompt=f"choose {sel.noun}")
-        value = picks[0] if len(picks) == 1 and not isinstance(sel.amount, UpTo) else picks
+            picks = self.ask(options, n, prompt=f"choose {sel.key}")
+        value = picks[0] if len(picks) == 1 and not isinstance(sel.amount, UpToN) else picks
         self.bindings[name] = value
         if self.game.tracing:
             self.game.emit("choose", self.player, f"chooses {self.describe(value)} as {name}")
         return value
 
-    def each(self, sel: Sel) -> list:
+    def each(self, sel: Query) -> list:
         options = self.options(sel)
-        if isinstance(sel.amount, UpTo):
-            return self._rounds(self.ask(options, sel.amount.n, low=0, prompt=f"for each {sel.noun}"))
-        if sel.amount is None or isinstance(sel.amount, AllOf):
+        if isinstance(sel.amount, UpToN):
+            return self._rounds(self.ask(options, sel.amount.n, low=0, prompt=f"for each {sel.key}"))
+        if type(sel.amount) is not Exactly:  # no amount, or "all": every one
             return self._rounds(options)
-        return self._rounds(self.ask(options, min(int(sel.amount), len(options)), prompt=f"for each {sel.noun}"))
+        return self._rounds(self.ask(options, min(sel.amount.n, len(options)), prompt=f"for each {sel.key}"))
 
     def bind(self, name: str, value: Any) -> None:
         self.bindings[name] = value
@@ -198,13 +199,13 @@ class Ctx:
             return player == self.player
         return player is not None and player != self.player  # "an opponent", "another player"
 
-    def _event_card_ok(self, sel: Sel | None, uid: int | None) -> bool:
+    def _event_card_ok(self, sel: Query | None, uid: int | None) -> bool:
         if sel is None:
             return True
         if uid is None or uid not in self.game.instances:
             return False
         if sel.category == VAR:
-            bound = self.bindings.get(sel.noun)
+            bound = self.bindings.get(sel.key)
             return uid in (bound if isinstance(bound, list) else [bound])
         # An event's card is matched as printed (its front), not as it lies now: a razed Location is
         # a Ruins by the time the event is dispatched, yet "you raze a location" is what happened.
@@ -212,19 +213,19 @@ class Ctx:
         rec = self.game.cards[inst.card_id]
         # "a location": the card is what the thing declares, by the same test as selection (is_thing),
         # as printed: where it lies now and its face now are not asked — it has just moved or turned
-        if sel.category == THING and not self.is_thing(self.game.model.things[sel.noun], uid, inst, rec,
+        if sel.category == THING and not self.is_thing(self.game.model.things[sel.key], uid, inst, rec,
                                                        as_printed=True):
             return False
         return all(self._filter(f, rec, inst) for f in sel.filters)
 
-    def triggered(self, index: int, kind: str, who: str, sel: Sel | None, once: str | None) -> bool:
+    def triggered(self, index: int, kind: str, who: str, sel: Query | None, once: str | None) -> bool:
         """Whether the event being dispatched fires trigger ``index`` of this card's slot."""
         ev, g = self.event, self.game
         if ev is None or ev.kind != kind or not self._subject_ok(who, ev.player):
             return False
         if not self._event_card_ok(sel, getattr(ev, "card", None)):
             return False
-        if self.about_self and not (sel is not None and sel.category == VAR and sel.noun == THIS_CARD):
+        if self.about_self and not (sel is not None and sel.category == VAR and sel.key == THIS_CARD):
             return False  # outside its slot's zones a card hears only "… this card" triggers
         if once is not None:  # "the first time each turn/round": once per card instance
             now = g.turn_number if once == "turn" else g.round
@@ -234,7 +235,7 @@ class Ctx:
             g.fired[key] = (once, now)
         return True
 
-    def history(self, kind: str, who: str, sel: Sel, period: str) -> int:
+    def history(self, kind: str, who: str, sel: Query, period: str) -> int:
         """``number of cards you played this turn``: this turn's (or round's) events of that kind."""
         g = self.game
         now = g.turn_number if period == "turn" else g.round
@@ -273,7 +274,7 @@ class Ctx:
             raise Refused(f"{self.describe(uid)} has no {name.replace('_', ' ')}")
         return value
 
-    def count(self, sel: Sel) -> int:
+    def count(self, sel: Query) -> int:
         """How many: Goods a player holds, cards in a zone, matching things."""
         if sel.category == GOOD:
             try:
@@ -283,8 +284,8 @@ class Ctx:
             goods = self.group_members(good) or [good]  # "number of resources": every Good of the group
             return sum(self.game.players[p].goods[k] for p in self.players_for(sel.owner) for k in goods)
         if sel.category == PILE:  # "number of empty supply piles": one pile per card id the zone started with
-            empty = sel.noun.startswith("empty:")
-            zone = self.game.zone_key(sel.noun.split(":")[-1], self.player)
+            empty = sel.key.startswith("empty:")
+            zone = self.game.zone_key(sel.key.split(":")[-1], self.player)
             left = Counter(self.game.instances[u].card_id for u in self.game.zones[zone])
             ids = self.game.pile_ids.get(zone[0], set())
             return sum(1 for cid in ids if (left[cid] == 0) == empty)
@@ -296,51 +297,49 @@ class Ctx:
             return sum(len(self.game.zones[z]) for z in self.ref_zones(sel.place))
         return len(self.options(sel))
 
-    def test(self, sel: Sel) -> bool:
+    def test(self, sel: Query) -> bool:
         """``requires 1 card in your hand``: at least the selector's amount of such things exist."""
         need = self.amount(sel, default=1)
-        return self.count(sel.with_amount(None)) >= need
+        return self.count(sel.with_amount(DEFAULT)) >= need
 
     # --- amounts -----------------------------------------------------------------------------
-    def amount(self, sel: Sel, default: int = 1) -> int:
+    def amount(self, sel: Query, default: int = 1) -> int:
         a = sel.amount
-        if a is None:
-            n = default
-        elif isinstance(a, UpTo):
-            n = a.n
-        elif isinstance(a, AllOf):
+        t = type(a)
+        if t is Exactly or t is UpToN:
+            n = max(0, a.n)
+        elif t is Every:
             n = 10**9
-        else:
-            n = max(0, int(a))
+        else:  # Default: one, or "the" thing — the verb says which
+            n = default
         if sel.per is not None:
-            every = sel.per.amount if isinstance(sel.per.amount, int) and sel.per.amount > 0 else 1
-            n *= self.count(sel.per.with_amount(None)) // every  # "1 vp per 10 cards": whole tens
+            every = sel.per.every if sel.per.every is not None and sel.per.every > 0 else 1
+            n *= self.count(sel.per) // every  # "1 vp per 10 cards": whole tens
         return min(n, max(MAX_HELD, len(self.game.instances)))
 
     # --- players -----------------------------------------------------------------------------
-    def players_for(self, owner: str | None) -> list[int]:
-        g = self.game
-        if owner in (None, "you", "your"):
+    def players_for(self, owner: Who | Bound | None) -> list[int]:
+        if owner is None or owner is Who.YOU:
             return [self.player]
-        if owner in ("enemy", "another", "opponents"):
-            return g.others(self.player)
-        if owner == "opponent":
-            return [self.the_opponent()]
-        if owner in ("any", "each"):
-            return g.active_players()
-        if owner == "owner":
-            return [self.owner_of_card(self.card)]
-        if owner.startswith("var:"):
-            value = self.bindings[owner[4:]]
+        if type(owner) is Bound:
+            value = self.bindings[owner.name]
             if isinstance(value, list):  # a choice of cards: their owners (none when it found nothing)
                 return sorted({self.player_of_value(v) for v in value})
             return [self.player_of_value(value)]
+        if owner is Who.ENEMY or owner is Who.ANOTHER:
+            return self.game.others(self.player)
+        if owner is Who.OPPONENT:
+            return [self.the_opponent()]
+        if owner is Who.ANY or owner is Who.EACH:
+            return self.game.active_players()
+        if owner is Who.OWNER:
+            return [self.owner_of_card(self.card)]
         raise RulesError(f"unknown owner {owner!r}")
 
-    def player_of(self, sel: Sel) -> int:
+    def player_of(self, sel: Query) -> int:
         if sel.category == VAR:
-            return self.player_of_value(self.bindings[sel.noun])
-        who = sel.noun
+            return self.player_of_value(self.bindings[sel.key])
+        who = sel.key
         if who in ("you",):
             return self.player
         if who == "opponent":
@@ -379,25 +378,25 @@ class Ctx:
         return self.game.where[uid][1] if self.game.where[uid][1] is not None else self.player
 
     # --- zones -------------------------------------------------------------------------------
-    def zone_for(self, sel: Sel, default_owner: int | None = None):
+    def zone_for(self, sel: Query, default_owner: int | None = None):
         if sel.category == VAR:
-            value = self.bindings[sel.noun]
+            value = self.bindings[sel.key]
             if isinstance(value, tuple) and value and value[0] == "zone":
                 return value[1]
-            raise RulesError(f"{sel.noun} is not a zone")
+            raise RulesError(f"{sel.key} is not a zone")
         owners = self.players_for(sel.owner) if sel.owner else [default_owner if default_owner is not None
                                                                  else self.player]
-        if self.others_only(ZONE, sel.noun):
-            owners = self._not_mine(owners, sel.noun)
-        if sel.owner in ("another", "enemy", "opponents", "any") and len(owners) > 1:
+        if self.others_only(ZONE, sel.key):
+            owners = self._not_mine(owners, sel.key)
+        if sel.owner in MANY and sel.owner is not Who.EACH and len(owners) > 1:
             # "another player's discard pile": the acting player picks whose, each time it resolves
-            options = [o for o in owners if o != self.player] if sel.owner != "any" else owners
-            owners = self.ask(options, 1, prompt=f"choose whose {sel.noun}")
+            options = [o for o in owners if o != self.player] if sel.owner is not Who.ANY else owners
+            owners = self.ask(options, 1, prompt=f"choose whose {sel.key}")
         if not owners:
-            if sel.owner is not None and sel.owner.startswith("var:"):  # "t's hand" of a t that found nothing
-                raise Nowhere(f"{sel.owner[4:]} holds nothing, so there is no {sel.noun}")
-            raise Refused(f"there is no {sel.noun} to use")
-        return self.game.zone_key(sel.noun, owners[0])
+            if type(sel.owner) is Bound:  # "t's hand" of a t that found nothing
+                raise Nowhere(f"{sel.owner.name} holds nothing, so there is no {sel.key}")
+            raise Refused(f"there is no {sel.key} to use")
+        return self.game.zone_key(sel.key, owners[0])
 
     def others_only(self, category: str, noun: str) -> bool:
         """``access: others`` on a zone (or a thing, or a thing's zone): an effect may use only
@@ -414,15 +413,15 @@ class Ctx:
             raise Refused(f"you may never use your own {spec.name if spec else what.replace('_', ' ')}")
         return rest
 
-    def ref_zones(self, ref: Sel) -> list:
+    def ref_zones(self, ref: Query) -> list:
         """Every zone a reference names: "another player's discard pile" is each other player's."""
-        if ref.category == ZONE and ref.owner in ("another", "enemy", "opponents", "any", "each") \
-                and self.game.model.zones[ref.noun].per_player:
+        if ref.category == ZONE and ref.owner in MANY \
+                and self.game.model.zones[ref.key].per_player:
             owners = self.players_for(ref.owner)
-            if self.others_only(ZONE, ref.noun):
-                owners = self._not_mine(owners, ref.noun)
-            return [self.game.zone_key(ref.noun, o) for o in owners]
-        if ref.category == ZONE and ref.owner is not None and ref.owner.startswith("var:") \
+            if self.others_only(ZONE, ref.key):
+                owners = self._not_mine(owners, ref.key)
+            return [self.game.zone_key(ref.key, o) for o in owners]
+        if ref.category == ZONE and type(ref.owner) is Bound \
                 and not self.players_for(ref.owner):
             return []  # "cards in t's hand" of a t that found nothing: no zone, no cards
         return [self.zone_for(ref)]
@@ -434,11 +433,11 @@ class Ctx:
         return self.game.zone_key(self.game.model.rules.discard_to, self.player if player is None else player)
 
     # --- things ------------------------------------------------------------------------------
-    def options(self, sel: Sel) -> list:
+    def options(self, sel: Query) -> list:
         """The legal candidates for a selector, in a deterministic order."""
         g = self.game
         if sel.category == VAR:
-            v = self.bindings.get(sel.noun)
+            v = self.bindings.get(sel.key)
             values = list(v) if isinstance(v, list) else ([] if v is None else [v])
             if isinstance(v, Revealed):  # "r" after some revealed cards left the pile: the rest
                 values = [u for u in values if g.where.get(u) == v.zone]
@@ -465,8 +464,8 @@ class Ctx:
         if sel.category == ZONE:
             return [("zone", self.zone_for(sel))]
         if sel.category == PLAYER:
-            if sel.noun == "player" or sel.noun == "players":
-                return [("player", p) for p in self.players_for(sel.owner or "any")]
+            if sel.key == "player" or sel.key == "players":
+                return [("player", p) for p in self.players_for(sel.owner or Who.ANY)]
             return [("player", self.player_of(sel))]
         if sel.category == "icon":
             if sel.of is not None:
@@ -478,8 +477,8 @@ class Ctx:
         if sel.category == THING:
             return self.things(sel)
         if sel.category == GOOD:
-            group = g.model.good_groups.get(sel.noun)
-            return list(group) if group else [sel.noun]  # "choose 1 resource": one of the group's Goods
+            group = g.model.good_groups.get(sel.key)
+            return list(group) if group else [sel.key]  # "choose 1 resource": one of the group's Goods
         raise RulesError(f"cannot select {sel.category}")
 
     def _card_passes(self, uid, filters) -> bool:
@@ -495,19 +494,19 @@ class Ctx:
                 return False
         return True
 
-    def things(self, sel: Sel) -> list[int]:
+    def things(self, sel: Query) -> list[int]:
         g = self.game
-        spec = g.model.things[sel.noun]
+        spec = g.model.things[sel.key]
         mine_barred = spec.others_only
         ref = sel.place if sel.place is not None else (sel.of if sel.of is not None and sel.of.category == ZONE
                                                        else None)
         if ref is not None:  # "in your hand", "top card of another player's discard pile"
             zones = [z for z in self.ref_zones(ref) if z[0] in spec.zones or not mine_barred]
         else:
-            owner = sel.owner or ("another" if mine_barred else None)
+            owner = sel.owner or (Who.ANOTHER if mine_barred else None)
             owners = self.players_for(owner) if spec.per_player else [None]
             if mine_barred and spec.per_player:
-                owners = self._not_mine(owners, sel.noun)
+                owners = self._not_mine(owners, sel.key)
             zones = [g.zone_key(z, o) for z in spec.zones for o in owners]
         top_only = spec.top_only
         out = []
@@ -538,74 +537,78 @@ class Ctx:
         # where the card lies now, so not of an event's card
         return as_printed or spec.engine_filter is None or self.engine.thing_filter(spec.engine_filter)(self.game, uid)
 
-    def _filter(self, f: tuple, rec: dict, inst) -> bool:
-        kind, value = f
-        if kind == "icon":  # any of the icons named (no sets built: this runs per card per filter)
-            icons = rec.get("icons", ())
-            return any(i in icons for i in value)
-        if kind == "with":
-            return bool(rec.get(value)) or bool(rec.get("slots", {}).get(value))
-        if kind == "without":
-            return not (bool(rec.get(value)) or bool(rec.get("slots", {}).get(value)))
-        if kind == "not":
-            return not self._filter(value, rec, inst)
-        if kind == "field":
-            name, op, bound = value
-            if isinstance(bound, str):  # computed by the generated code just before the statement
-                bound = self.bindings[bound]
-            got = rec.get(name)
-            if not isinstance(got, int) or isinstance(got, bool):
-                return False  # a card without the field never meets a comparison on it
-            return _COMPARE[op](got, bound)
-        if kind == "other":
-            if value.startswith("var:"):
-                bound = self.bindings.get(value[4:])
-                bound = bound if isinstance(bound, list) else [bound]
-                return inst.uid not in bound
-            return inst.card_id != value[5:]
-        if kind == "matching":
-            # "your locations matching i": the card carries the icon chosen as i. Matching only
-            # means something for an icon; any other bound value is refused rather than ignored.
-            name = value[4:] if value.startswith("var:") else value
-            bound = self.bindings.get(name)
-            if bound == []:  # a choice of an icon that found none (a card without icons): matches nothing
-                return False
-            if not isinstance(bound, str) or bound not in self.game.model.icons:
-                raise Refused(f"'matching {name}' needs an icon chosen as {name}")
-            return bound in rec.get("icons", ())
-        raise RulesError(f"unknown filter {kind!r}")
+    def _filter(self, f, rec: dict, inst) -> bool:
+        """Whether a card (its record as its face shows it, and its instance) passes one typed filter:
+        one method per filter kind, the runtime's one implementation of each (issue 22)."""
+        return _FILTER_TESTS[type(f)](self, f, rec, inst)
 
-    def one_card(self, sel: Sel) -> int:
+    def _has_icon(self, f: HasIcon, rec: dict, inst) -> bool:
+        icons = rec.get("icons", ())  # any of the icons named (no sets built: this runs per card per filter)
+        return any(i in icons for i in f.icons)
+
+    def _has_field(self, f: HasField, rec: dict, inst) -> bool:
+        has = bool(rec.get(f.field)) or bool(rec.get("slots", {}).get(f.field))
+        return has if f.present else not has
+
+    def _not(self, f: Not, rec: dict, inst) -> bool:
+        return not self._filter(f.filter, rec, inst)
+
+    def _field_compare(self, f: FieldCompare, rec: dict, inst) -> bool:
+        # a computed bound was bound by the generated code just before the statement
+        bound = self.bindings[f.key] if f.key is not None else f.value
+        got = rec.get(f.field)
+        if not isinstance(got, int) or isinstance(got, bool):
+            return False  # a card without the field never meets a comparison on it
+        return _COMPARE[f.op](got, bound)
+
+    def _other_than(self, f: OtherThan, rec: dict, inst) -> bool:
+        if type(f.card) is Bound:
+            bound = self.bindings.get(f.card.name)
+            return inst.uid not in (bound if isinstance(bound, list) else [bound])
+        return inst.card_id != f.card
+
+    def _matching_icon(self, f: MatchingIcon, rec: dict, inst) -> bool:
+        # "your locations matching i": the card carries the icon chosen as i. Matching only means
+        # something for an icon; any other bound value is refused rather than ignored.
+        name = f.bound.name
+        bound = self.bindings.get(name)
+        if bound == []:  # a choice of an icon that found none (a card without icons): matches nothing
+            return False
+        if not isinstance(bound, str) or bound not in self.game.model.icons:
+            raise Refused(f"'matching {name}' needs an icon chosen as {name}")
+        return bound in rec.get("icons", ())
+
+    def one_card(self, sel: Query) -> int:
         opts = self.options(sel)
         if not opts:  # nothing to place on: the action does nothing, the effect goes on (a cost: refused)
-            raise Nowhere(f"there is no {sel.noun}")
-        return opts[0] if len(opts) == 1 else self.ask(opts, 1, prompt=f"choose {sel.noun}")[0]
+            raise Nowhere(f"there is no {sel.key}")
+        return opts[0] if len(opts) == 1 else self.ask(opts, 1, prompt=f"choose {sel.key}")[0]
 
     # --- goods -------------------------------------------------------------------------------
-    def good_of(self, sel: Sel) -> str:
+    def good_of(self, sel: Query) -> str:
         """The Good a selector names: a Good, a Good chosen as a name, or the Good matching a chosen icon."""
         if sel.category == VAR:
-            value = self.bindings.get(sel.noun)
+            value = self.bindings.get(sel.key)
             if not isinstance(value, str) or value not in self.game.model.goods:
-                raise Refused(f"{sel.noun!r} does not hold a Good")
+                raise Refused(f"{sel.key!r} does not hold a Good")
             return value
-        for kind, value in sel.filters:
-            if kind == "matching":
-                bound = self.bindings[value[4:]] if value.startswith("var:") else value
+        for f in sel.filters:
+            if type(f) is MatchingIcon:
+                bound = self.bindings[f.bound.name]
                 if bound == []:  # an icon choice that found none: no Good, so nothing is gained or paid
-                    raise Nowhere(f"{value[4:]} holds no icon")
+                    raise Nowhere(f"{f.bound.name} holds no icon")
                 icon = self.game.model.icons.get(bound) if isinstance(bound, str) else None
                 if icon is None or not icon.good:
                     raise Refused(f"icon {bound!r} matches no Good")
                 return icon.good
-        return sel.noun
+        return sel.key
 
     def group_members(self, good: str) -> list[str] | None:
         """The Goods of a group ("1 resource": one of ore, energy…), or None for a plain Good."""
         group = self.game.model.good_groups.get(good)
         return list(group) if group else None
 
-    def gain_goods(self, sel: Sel) -> None:
+    def gain_goods(self, sel: Query) -> None:
         good = self.good_of(sel)
         goods = self.game.players[self.player].goods
         n = self.amount(sel)
@@ -613,7 +616,7 @@ class Ctx:
         if members is not None:  # "gain 2 resource": the player picks which, one at a time
             for _ in range(n):
                 pick = self.ask(members, 1, prompt=f"choose a {good} to gain")[0]
-                self.gain_goods(Sel(GOOD, pick, 1))
+                self.gain_goods(Query(GOOD, pick, amount=Exactly(1)))
             return
         n = min(n, max(0, MAX_HELD - goods[good]))  # never more than a player holds
         goods[good] += n
@@ -640,7 +643,7 @@ class Ctx:
                     need[self.ask(options, 1, prompt=f"which {good}")[0]] += 1
                 continue
             need[good] += n
-            if isinstance(sel.amount, AllOf):
+            if type(sel.amount) is Every:
                 everything.add(good)
         if strict:
             short = {g: n - me.goods[g] for g, n in need.items() if me.goods[g] < n}
@@ -656,7 +659,7 @@ class Ctx:
             if self.game.tracing:
                 self.game.emit("spend", self.player, f"pays {n} {g}", good=g, n=n)
 
-    def place_goods(self, sel: Sel, uid: int) -> None:
+    def place_goods(self, sel: Query, uid: int) -> None:
         good = self.good_of(sel)
         n = self.amount(sel)
         self.game.instances[uid].goods[good] += n
@@ -664,10 +667,10 @@ class Ctx:
             self.game.emit("place", self.player, f"places {n} {good} on {self.describe(uid)}", good=good, n=n)
 
     # --- cards -------------------------------------------------------------------------------
-    def draw_cards(self, sel: Sel, src: Sel | None, strict: bool) -> list[int]:
+    def draw_cards(self, sel: Query, src: Query | None, strict: bool) -> list[int]:
         g = self.game
         n = self.amount(sel)
-        source = g.model.card_sources.get(sel.noun)
+        source = g.model.card_sources.get(sel.key)
         if src is not None:
             zone = self.zone_for(src)
             bottom, face = False, None
@@ -680,7 +683,7 @@ class Ctx:
             zone = g.zone_key(g.model.rules.draw_from, self.player)
             bottom, face = False, None
         hand = g.zone_key(self.hand_zone(), self.player)
-        if isinstance(sel.amount, UpTo):  # "draw up to 2 cards": the player decides how many
+        if isinstance(sel.amount, UpToN):  # "draw up to 2 cards": the player decides how many
             n = self.how_many(n, 0, "draw")
         available = self.engine.drawable(g, zone) if strict else None
         if available is not None and available < n:
@@ -707,7 +710,7 @@ class Ctx:
         self.engine.after_draw(g, zone)
         return drawn
 
-    def top_cards(self, sel: Sel, src: Sel | None, verb: str) -> "Revealed":
+    def top_cards(self, sel: Query, src: Query | None, verb: str) -> "Revealed":
         """The top N cards of a pile: revealed ones are set aside while the effect runs
         (GameState.set_aside: what the text leaves goes back on top when the effect ends); looked-at
         ones stay where they are."""
@@ -740,10 +743,10 @@ class Ctx:
         self.engine.refill(g, zone)
         pile.extend(kept)  # back on top, in their order
 
-    def move_cards(self, sel: Sel, src: Sel | None, to, strict: bool, verb: str, bottom: bool = False) -> list[int]:
+    def move_cards(self, sel: Query, src: Query | None, to, strict: bool, verb: str, bottom: bool = False) -> list[int]:
         g = self.game
         if src is not None:
-            sel = Sel(sel.category, sel.noun, sel.amount, sel.owner, sel.filters, sel.of, src, sel.per)
+            sel = sel.at(src)
         options = self.options(sel)
         if verb in _TO_A_PLACE:
             # a card already where the verb sends it cannot go there again: "trash this card" of a card
@@ -753,15 +756,15 @@ class Ctx:
                 if strict and sel.category == VAR:  # a cost names these very cards: it cannot be paid
                     raise Refused(f"{self.describe(there)} is already where '{verb}' would put it")
                 options = [u for u in options if u not in there]
-        if sel.category == VAR and sel.amount is None:  # "put r into …": every card the name holds
-            sel = sel.with_amount(ALL)
+        if sel.category == VAR and sel.amount == DEFAULT:  # "put r into …": every card the name holds
+            sel = sel.with_amount(EVERY)
         n = min(self.amount(sel), len(options))
-        if strict and n < self.amount(sel) and not isinstance(sel.amount, (UpTo, AllOf)):
-            raise Refused(f"not enough {sel.noun} to {verb}")
-        if isinstance(sel.amount, UpTo):
-            picks = self.ask(options, n, low=0, prompt=f"{verb} up to {n} {sel.noun}")
+        if strict and n < self.amount(sel) and not isinstance(sel.amount, (UpToN, Every)):
+            raise Refused(f"not enough {sel.key} to {verb}")
+        if isinstance(sel.amount, UpToN):
+            picks = self.ask(options, n, low=0, prompt=f"{verb} up to {n} {sel.key}")
         else:
-            picks = self.ask(options, n, prompt=f"{verb} {sel.noun}") if n < len(options) else options[:n]
+            picks = self.ask(options, n, prompt=f"{verb} {sel.key}") if n < len(options) else options[:n]
         event = _MOVE_EVENTS.get(verb)
         for uid in picks:
             dest = to(uid) if callable(to) else to
@@ -843,6 +846,9 @@ _MOVE_EVENTS = {"discard": Discarded, "trash": Trashed, "gain": Gained, "put": M
 # verbs whose destination is a place a card cannot be sent to again once it is there (put and move may
 # reorder a pile — "put it on top of your deck" — so a card already in the zone still moves)
 _TO_A_PLACE = frozenset({"discard", "trash", "remove", "gain", "give"})
+
+_FILTER_TESTS = {HasIcon: Ctx._has_icon, HasField: Ctx._has_field, Not: Ctx._not, FieldCompare: Ctx._field_compare,
+                 OtherThan: Ctx._other_than, MatchingIcon: Ctx._matching_icon}
 
 _COMPARE = {"=": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b,
             "<": lambda a, b: a < b, ">": lambda a, b: a > b}

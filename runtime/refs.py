@@ -1,13 +1,18 @@
-"""Resolved references: what the compiler emits and the verbs receive.
+"""Typed queries: what an effect selects, as the checker resolved it, in one form from the checker to
+the runtime (issue 22, DESIGN §9).
 
-The checker resolves each noun of the effect text against the game's vocabulary into one of these
-categories, so that at run time a verb never parses words. They are frozen dataclasses of builtin
-values only, which lets the code generator emit them as plain constructor calls.
+The checker resolves each noun of an effect text against the game model into a :class:`Query`: a
+category (below), a key in the model, whose (:class:`Who` or a :class:`Bound` name), typed filters
+and an amount. These classes are the typed IR's leaves (``compiler/ir.py`` re-exports them), the
+literals generated code passes to the verbs, and what ``Ctx`` selects with: a filter the checker
+accepts is the same object the runtime tests, one method per filter kind (``Ctx._filter``). They are
+frozen dataclasses of builtin values, which lets the code generator emit them as constructor calls.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Union
 
 # Categories a noun can resolve to. A verb's signature lists the categories it accepts per slot.
 GOOD = "good"          # a Good: fuel, vp, red contact; or the generic "good"/"goods" of a thing
@@ -22,43 +27,150 @@ PILE = "pile"          # the piles of a zone declared `piles: card` ("supply pil
 CATEGORIES = (GOOD, THING, ZONE, PLAYER, PHASE, ICON, VAR, CARD, PILE)
 
 
+class Who(Enum):
+    """Whose: the owners an effect can name, relative to the player the effect runs for."""
+
+    YOU = "you"
+    ENEMY = "enemy"          # "enemy locations": every other player's
+    ANOTHER = "another"      # "another player's": one other player, chosen
+    ANY = "any"              # "any player's"
+    EACH = "each"            # "each player's"
+    OPPONENT = "opponent"    # "opponent's": the effect's opponent (or one chosen)
+    OWNER = "owner"          # "its owner's": the owner of the card whose effect runs
+
+
 @dataclass(frozen=True)
-class UpTo:
+class Bound:
+    """A name bound by ``choose … as t``, ``for each … as t``, ``… as r`` or ``this card``."""
+
+    name: str
+
+
+Owner = Union[Who, Bound, None]
+
+# Whose that stands for more than one player: "another player's pile" asks whose, "each player's
+# hand" is every such zone.
+MANY = frozenset({Who.ENEMY, Who.ANOTHER, Who.ANY, Who.EACH})
+
+
+def backlink():
+    """A field outside equality, hashing, code generation and the visitor's children: an IR node's
+    ``syntax``, the AST node it was lowered from, for the words the designer chose (English needs
+    them, meaning does not)."""
+    return field(default=None, compare=False, hash=False, repr=False, metadata={"backlink": True})
+
+
+# --- amounts -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Default:
+    """No amount written: one, or "the" thing (each verb decides; a chosen name means all it holds)."""
+
+
+@dataclass(frozen=True)
+class Exactly:
+    n: int
+
+
+@dataclass(frozen=True)
+class UpToN:
     """An amount the chooser picks, from 0 to ``n``."""
 
     n: int
 
 
 @dataclass(frozen=True)
-class AllOf:
-    """Every matching thing."""
+class Every:
+    """``all``: every matching thing."""
 
 
-ALL = AllOf()
+DEFAULT = Default()
+EVERY = Every()
+
+# --- filters -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Sel:
-    """One resolved selector.
+class HasIcon:
+    icons: tuple[str, ...]
 
-    ``noun`` is the vocabulary key the words resolved to (``"fuel"``, ``"production location"``,
-    ``"hand"``); ``owner`` is one of ``you``, ``enemy``, ``another``, ``any``, ``each``,
-    ``opponent``, ``owner`` or ``var:<name>``; ``filters`` are ``(kind, value)`` pairs:
-    ``("icon", ("green", "worker"))``, ``("with", "feature")``, ``("without", "feature")``,
-    ``("matching", "var:i")``.
-    """
+
+@dataclass(frozen=True)
+class HasField:
+    field: str
+    present: bool = True  # False: "without FIELD"
+
+
+@dataclass(frozen=True)
+class MatchingIcon:
+    bound: Bound
+
+
+@dataclass(frozen=True)
+class FieldCompare:
+    """``costing up to 3``. A bound computed at run time ("costing up to (x + 1)") has ``key``: the
+    binding the generated code fills just before the statement; ``value`` then holds the IR
+    expression it is computed from (the checker's; generated code carries ``None`` there)."""
+
+    field: str
+    op: str  # "=" | "<=" | ">=" | "<" | ">"
+    value: object  # int, or the IR expression of a computed bound
+    key: str | None = None
+
+
+@dataclass(frozen=True)
+class OtherThan:
+    card: Union[str, Bound]  # a card id, or a bound card ("this card", "t")
+
+
+@dataclass(frozen=True)
+class Not:
+    filter: "Filter"
+
+
+Filter = Union[HasIcon, HasField, MatchingIcon, FieldCompare, OtherThan, Not]
+
+
+# --- queries -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Query:
+    """A resolved selector: what kind of thing (``category``), which (``key`` in the game model, or
+    the bound name), whose, narrowed how, and how many (``amount``: :class:`Default`,
+    :class:`Exactly`, :class:`UpToN`, :class:`Every`; the IR's ``Computed`` never reaches the
+    runtime: generated code computes it and calls :meth:`with_amount`). ``of``: "the top card of
+    <zone>", "the goods of <card>"; ``place``: "… in <zone>"; ``per``: "… per <query>", counting
+    whole ``every``s ("1 vp per 10 cards")."""
 
     category: str
-    noun: str
-    amount: Any = None  # int | UpTo | AllOf | None (None: one, or "the" thing)
-    owner: str | None = None
-    filters: tuple = ()
-    of: "Sel | None" = None
-    place: "Sel | None" = None
-    per: "Sel | None" = None
+    key: str
+    owner: Owner = None
+    filters: tuple[Filter, ...] = ()
+    amount: object = DEFAULT
+    of: "Query | None" = None
+    place: "Query | None" = None
+    per: "Query | None" = None
+    every: int | None = None
+    syntax: object = backlink()
 
-    def with_amount(self, amount: Any) -> "Sel":
-        return Sel(self.category, self.noun, amount, self.owner, self.filters, self.of, self.place, self.per)
+    def with_amount(self, amount, _new=object.__new__) -> "Query":
+        """This query with another amount (an int is exact). Built without the frozen dataclass's
+        per-field ``__setattr__``: computed amounts make one per statement run."""
+        if type(amount) is int:
+            amount = Exactly(amount)
+        q = _new(Query)
+        q.__dict__.update(self.__dict__)
+        q.__dict__["amount"] = amount
+        return q
+
+    def at(self, place: "Query | None") -> "Query":
+        """This query selecting in another place ("… from <zone>" given to the verb)."""
+        q = object.__new__(Query)
+        q.__dict__.update(self.__dict__)
+        q.__dict__["place"] = place
+        return q
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Callable
 
 from .errors import Nowhere, Refused, RulesError
 from .events import Played
-from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
+from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, Every, Query, UpToN
 
 
 # --- what a slot honours ----------------------------------------------------------------------
@@ -169,13 +169,13 @@ def gain(ctx, objs, ph, strict):
     game names none) or the "into" zone; you choose which. "up to" and "all" are for cards only."""
     g = ctx.game
     for sel in objs:
-        if sel.category == GOOD or (sel.category == VAR and isinstance(ctx.bindings.get(sel.noun), str)):
-            if isinstance(sel.amount, (UpTo, AllOf)):
+        if sel.category == GOOD or (sel.category == VAR and isinstance(ctx.bindings.get(sel.key), str)):
+            if isinstance(sel.amount, (UpToN, Every)):
                 raise RulesError("'up to' and 'all' gain cards, not Goods")  # the checker rejects it first
             ctx.gain_goods(sel)
             continue
         rules = g.model.rules
-        src = ph.get("from") or Sel(ZONE, rules.gain_from)
+        src = ph.get("from") or Query(ZONE, rules.gain_from)
         to = ctx.zone_for(ph["into"]) if "into" in ph else g.zone_key(rules.gain_into, ctx.player)
         ctx.move_cards(sel, src, to, strict=strict, verb="gain")
 

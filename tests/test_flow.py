@@ -408,15 +408,15 @@ def test_an_empty_deck_is_refilled_from_the_discard_pile_as_the_data_says(deckbu
     for cid in ("copper", "silver", "estate"):
         game.create(cid, game.zone_key("discard", 0), owner=0)
     from runtime.context import Ctx
-    from runtime.refs import CARD, Sel
+    from runtime.refs import CARD, Query
 
-    drawn = Ctx(game, 0).draw_cards(Sel(CARD, "card").with_amount(2), None, False)
+    drawn = Ctx(game, 0).draw_cards(Query(CARD, "card").with_amount(2), None, False)
     assert len(drawn) == 2 and len(game.zone("deck", 0)) == 1 and not game.zone("discard", 0)
     assert any("shuffles the discard into the deck" in str(e) for e in game.log)
     # a draw that is a cost counts the refill before anything moves: 1 + 0 cards cannot pay 2
     before = game.snapshot()
     with pytest.raises(Refused):
-        Ctx(game, 0).draw_cards(Sel(CARD, "card").with_amount(2), None, True)
+        Ctx(game, 0).draw_cards(Query(CARD, "card").with_amount(2), None, True)
     assert game.snapshot() == before
 
 

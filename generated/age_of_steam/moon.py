@@ -2,23 +2,25 @@
 # Regenerate with `cardwright compile`; `cardwright compile --check` fails when this file is stale.
 
 """Compiled card effects. See the header for provenance."""
-from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.refs import (  # noqa: F401
+    Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
+    Phase, Query, UpToN, Who)
 from runtime.tables import card_table
 
-_C_1b3ff80e44a4 = Sel(category='good', noun='track_tile', amount=UpTo(n=3))
-_C_a5d31916e628 = Sel(category='good', noun='track_tile', amount=UpTo(n=2))
+_C_cc94e725f056 = Query(category='good', key='track_tile', amount=UpToN(n=3))
+_C_93d9a7f2d29e = Query(category='good', key='track_tile', amount=UpToN(n=2))
 
 
 def engineer__effect(ctx):
     # data/age_of_steam/moon.yaml:34 card 'engineer' effect
     # 'build up to 3 track tiles'
-    ctx.call('build', (_C_1b3ff80e44a4,), {})
+    ctx.call('build', (_C_cc94e725f056,), {})
 
 
 def rule__build_track(ctx):
     # data/age_of_steam/moon.yaml:42 build_track
     # 'build up to 2 track tiles'
-    ctx.call('build', (_C_a5d31916e628,), {})
+    ctx.call('build', (_C_93d9a7f2d29e,), {})
 
 
 CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/age_of_steam/moon.yaml', (

@@ -2,256 +2,258 @@
 # Regenerate with `cardwright compile`; `cardwright compile --check` fails when this file is stale.
 
 """Compiled card effects. See the header for provenance."""
-from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.refs import (  # noqa: F401
+    Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
+    Phase, Query, UpToN, Who)
 from runtime.tables import card_table
 
-_C_8a84f7b30808 = Sel(category='good', noun='brick', amount=1)
-_C_df4bc09b6f83 = Sel(category='good', noun='brick', amount=2)
-_C_f9f8c10288fd = Sel(category='good', noun='fuel', amount=1)
-_C_0035bb6f8e76 = Sel(category='good', noun='fuel', amount=2)
-_C_3392e827d5a9 = Sel(category='good', noun='iron', amount=1)
-_C_9d461a817b47 = Sel(category='good', noun='iron', amount=2)
-_C_42527f54a88e = Sel(category='good', noun='gun', amount=1)
-_C_80630d480dfd = Sel(category='good', noun='gun', amount=2)
-_C_ada76d4bdf18 = Sel(category='good', noun='iron', amount=1, per=Sel(category='thing', noun='location', filters=(('icon', ('grey',)),)))
-_C_378d7173316f = Sel(category='good', noun='blue_contact', amount=1)
-_C_4a25f9e541cf = Sel(category='good', noun='red_contact', amount=1)
-_C_f427a13fa14a = Sel(category='good', noun='worker', amount=1)
-_C_817833670db7 = Sel(category='good', noun='vp', amount=1)
-_C_6f6f8443d94c = Sel(category='good', noun='resource', amount=1)
-_C_b37578e7228c = Sel(category='good', noun='card', amount=1)
-_C_e9b3f9694eaf = Sel(category='good', noun='worker', amount=2)
-_C_01687f600544 = Sel(category='card', noun='card', amount=2)
-_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
+_C_5607ef57a62b = Query(category='good', key='brick', amount=Exactly(n=1))
+_C_957425f0d5fc = Query(category='good', key='brick', amount=Exactly(n=2))
+_C_435380e5c95d = Query(category='good', key='fuel', amount=Exactly(n=1))
+_C_f97499502c9c = Query(category='good', key='fuel', amount=Exactly(n=2))
+_C_cd3bdf59f0f8 = Query(category='good', key='iron', amount=Exactly(n=1))
+_C_d1f614d86e18 = Query(category='good', key='iron', amount=Exactly(n=2))
+_C_1450359ef97f = Query(category='good', key='gun', amount=Exactly(n=1))
+_C_93b90850a22b = Query(category='good', key='gun', amount=Exactly(n=2))
+_C_c37e6f4f704d = Query(category='good', key='iron', amount=Exactly(n=1), per=Query(category='thing', key='location', filters=(HasIcon(icons=('grey',)),)))
+_C_81dec07de8ef = Query(category='good', key='blue_contact', amount=Exactly(n=1))
+_C_89cfec0ca071 = Query(category='good', key='red_contact', amount=Exactly(n=1))
+_C_b1356b54449b = Query(category='good', key='worker', amount=Exactly(n=1))
+_C_bb15de87bd07 = Query(category='good', key='vp', amount=Exactly(n=1))
+_C_7eaac42dbb80 = Query(category='good', key='resource', amount=Exactly(n=1))
+_C_4b692c2aadec = Query(category='good', key='card', amount=Exactly(n=1))
+_C_502856966d56 = Query(category='good', key='worker', amount=Exactly(n=2))
+_C_e9791b878e9a = Query(category='card', key='card', amount=Exactly(n=2))
+_C_57a8581dbe1e = Query(category='zone', key='hand', owner=Who.YOU)
 
 
 def brick_supplier__production(ctx):
     # data/fifty_first_state/base.yaml:20 card 'brick_supplier' production
     # 'gain 1 brick'
-    ctx.call('gain', (_C_8a84f7b30808,), {})
+    ctx.call('gain', (_C_5607ef57a62b,), {})
 
 
 def brick_supplier__deal(ctx):
     # data/fifty_first_state/base.yaml:21 card 'brick_supplier' deal
     # 'gain 1 brick'
-    ctx.call('gain', (_C_8a84f7b30808,), {})
+    ctx.call('gain', (_C_5607ef57a62b,), {})
 
 
 def brick_supplier__spoils(ctx):
     # data/fifty_first_state/base.yaml:22 card 'brick_supplier' spoils
     # 'gain 2 brick'
-    ctx.call('gain', (_C_df4bc09b6f83,), {})
+    ctx.call('gain', (_C_957425f0d5fc,), {})
 
 
 def brick_storage__feature(ctx):
     # data/fifty_first_state/base.yaml:38 card 'brick_storage' feature
     # 'gain 1 brick'
-    ctx.call('gain', (_C_8a84f7b30808,), {})
+    ctx.call('gain', (_C_5607ef57a62b,), {})
 
 
 def brick_storage__deal(ctx):
     # data/fifty_first_state/base.yaml:39 card 'brick_storage' deal
     # 'gain 1 brick'
-    ctx.call('gain', (_C_8a84f7b30808,), {})
+    ctx.call('gain', (_C_5607ef57a62b,), {})
 
 
 def brick_storage__spoils(ctx):
     # data/fifty_first_state/base.yaml:40 card 'brick_storage' spoils
     # 'gain 2 brick'
-    ctx.call('gain', (_C_df4bc09b6f83,), {})
+    ctx.call('gain', (_C_957425f0d5fc,), {})
 
 
 def oil_rig__production(ctx):
     # data/fifty_first_state/base.yaml:58 card 'oil_rig' production
     # 'gain 1 fuel'
-    ctx.call('gain', (_C_f9f8c10288fd,), {})
+    ctx.call('gain', (_C_435380e5c95d,), {})
 
 
 def oil_rig__deal(ctx):
     # data/fifty_first_state/base.yaml:59 card 'oil_rig' deal
     # 'gain 1 fuel'
-    ctx.call('gain', (_C_f9f8c10288fd,), {})
+    ctx.call('gain', (_C_435380e5c95d,), {})
 
 
 def oil_rig__spoils(ctx):
     # data/fifty_first_state/base.yaml:60 card 'oil_rig' spoils
     # 'gain 2 fuel'
-    ctx.call('gain', (_C_0035bb6f8e76,), {})
+    ctx.call('gain', (_C_f97499502c9c,), {})
 
 
 def iron_mine__production(ctx):
     # data/fifty_first_state/base.yaml:70 card 'iron_mine' production
     # 'gain 1 iron'
-    ctx.call('gain', (_C_3392e827d5a9,), {})
+    ctx.call('gain', (_C_cd3bdf59f0f8,), {})
 
 
 def iron_mine__deal(ctx):
     # data/fifty_first_state/base.yaml:71 card 'iron_mine' deal
     # 'gain 1 iron'
-    ctx.call('gain', (_C_3392e827d5a9,), {})
+    ctx.call('gain', (_C_cd3bdf59f0f8,), {})
 
 
 def iron_mine__spoils(ctx):
     # data/fifty_first_state/base.yaml:72 card 'iron_mine' spoils
     # 'gain 2 iron'
-    ctx.call('gain', (_C_9d461a817b47,), {})
+    ctx.call('gain', (_C_d1f614d86e18,), {})
 
 
 def gun_shop__production(ctx):
     # data/fifty_first_state/base.yaml:82 card 'gun_shop' production
     # 'gain 1 gun'
-    ctx.call('gain', (_C_42527f54a88e,), {})
+    ctx.call('gain', (_C_1450359ef97f,), {})
 
 
 def gun_shop__deal(ctx):
     # data/fifty_first_state/base.yaml:83 card 'gun_shop' deal
     # 'gain 1 gun'
-    ctx.call('gain', (_C_42527f54a88e,), {})
+    ctx.call('gain', (_C_1450359ef97f,), {})
 
 
 def gun_shop__spoils(ctx):
     # data/fifty_first_state/base.yaml:84 card 'gun_shop' spoils
     # 'gain 2 gun'
-    ctx.call('gain', (_C_80630d480dfd,), {})
+    ctx.call('gain', (_C_93b90850a22b,), {})
 
 
 def foundry__production(ctx):
     # data/fifty_first_state/base.yaml:93 card 'foundry' production
     # 'gain 1 iron per location with icon grey'
-    ctx.call('gain', (_C_ada76d4bdf18,), {})
+    ctx.call('gain', (_C_c37e6f4f704d,), {})
 
 
 def foundry__deal(ctx):
     # data/fifty_first_state/base.yaml:94 card 'foundry' deal
     # 'gain 1 iron'
-    ctx.call('gain', (_C_3392e827d5a9,), {})
+    ctx.call('gain', (_C_cd3bdf59f0f8,), {})
 
 
 def foundry__spoils(ctx):
     # data/fifty_first_state/base.yaml:95 card 'foundry' spoils
     # 'gain 2 iron'
-    ctx.call('gain', (_C_9d461a817b47,), {})
+    ctx.call('gain', (_C_d1f614d86e18,), {})
 
 
 def trading_post__action(ctx):
     # data/fifty_first_state/base.yaml:106 card 'trading_post' action
     # 'spend 1 brick: gain 1 blue contact'
-    ctx.call('spend', (_C_8a84f7b30808,), {}, strict=True)
-    ctx.call('gain', (_C_378d7173316f,), {})
+    ctx.call('spend', (_C_5607ef57a62b,), {}, strict=True)
+    ctx.call('gain', (_C_81dec07de8ef,), {})
 
 
 def trading_post__deal(ctx):
     # data/fifty_first_state/base.yaml:107 card 'trading_post' deal
     # 'gain 1 blue contact'
-    ctx.call('gain', (_C_378d7173316f,), {})
+    ctx.call('gain', (_C_81dec07de8ef,), {})
 
 
 def trading_post__spoils(ctx):
     # data/fifty_first_state/base.yaml:108 card 'trading_post' spoils
     # 'gain 1 red contact'
-    ctx.call('gain', (_C_4a25f9e541cf,), {})
+    ctx.call('gain', (_C_89cfec0ca071,), {})
 
 
 def barracks__action(ctx):
     # data/fifty_first_state/base.yaml:118 card 'barracks' action
     # 'spend 1 gun, 1 worker: gain 1 vp'
-    ctx.call('spend', (_C_42527f54a88e, _C_f427a13fa14a), {}, strict=True)
-    ctx.call('gain', (_C_817833670db7,), {})
+    ctx.call('spend', (_C_1450359ef97f, _C_b1356b54449b), {}, strict=True)
+    ctx.call('gain', (_C_bb15de87bd07,), {})
 
 
 def barracks__deal(ctx):
     # data/fifty_first_state/base.yaml:119 card 'barracks' deal
     # 'gain 1 worker'
-    ctx.call('gain', (_C_f427a13fa14a,), {})
+    ctx.call('gain', (_C_b1356b54449b,), {})
 
 
 def barracks__spoils(ctx):
     # data/fifty_first_state/base.yaml:120 card 'barracks' spoils
     # 'gain 1 gun'
-    ctx.call('gain', (_C_42527f54a88e,), {})
+    ctx.call('gain', (_C_1450359ef97f,), {})
 
 
 def monument__feature(ctx):
     # data/fifty_first_state/base.yaml:129 card 'monument' feature
     # 'gain 1 vp'
-    ctx.call('gain', (_C_817833670db7,), {})
+    ctx.call('gain', (_C_bb15de87bd07,), {})
 
 
 def monument__deal(ctx):
     # data/fifty_first_state/base.yaml:130 card 'monument' deal
     # 'gain 1 vp'
-    ctx.call('gain', (_C_817833670db7,), {})
+    ctx.call('gain', (_C_bb15de87bd07,), {})
 
 
 def monument__spoils(ctx):
     # data/fifty_first_state/base.yaml:131 card 'monument' spoils
     # 'gain 1 vp'
-    ctx.call('gain', (_C_817833670db7,), {})
+    ctx.call('gain', (_C_bb15de87bd07,), {})
 
 
 def refugee_camp__production(ctx):
     # data/fifty_first_state/base.yaml:141 card 'refugee_camp' production
     # 'gain 1 worker'
-    ctx.call('gain', (_C_f427a13fa14a,), {})
+    ctx.call('gain', (_C_b1356b54449b,), {})
 
 
 def refugee_camp__deal(ctx):
     # data/fifty_first_state/base.yaml:142 card 'refugee_camp' deal
     # 'gain 1 worker'
-    ctx.call('gain', (_C_f427a13fa14a,), {})
+    ctx.call('gain', (_C_b1356b54449b,), {})
 
 
 def refugee_camp__spoils(ctx):
     # data/fifty_first_state/base.yaml:143 card 'refugee_camp' spoils
     # 'gain 1 worker'
-    ctx.call('gain', (_C_f427a13fa14a,), {})
+    ctx.call('gain', (_C_b1356b54449b,), {})
 
 
 def scrap_pile__production(ctx):
     # data/fifty_first_state/base.yaml:153 card 'scrap_pile' production
     # 'gain 1 resource'
-    ctx.call('gain', (_C_6f6f8443d94c,), {})
+    ctx.call('gain', (_C_7eaac42dbb80,), {})
 
 
 def scrap_pile__deal(ctx):
     # data/fifty_first_state/base.yaml:154 card 'scrap_pile' deal
     # 'gain 1 card'
-    ctx.call('gain', (_C_b37578e7228c,), {})
+    ctx.call('gain', (_C_4b692c2aadec,), {})
 
 
 def scrap_pile__spoils(ctx):
     # data/fifty_first_state/base.yaml:155 card 'scrap_pile' spoils
     # 'gain 1 card'
-    ctx.call('gain', (_C_b37578e7228c,), {})
+    ctx.call('gain', (_C_4b692c2aadec,), {})
 
 
 def work_action__action(ctx):
     # data/fifty_first_state/base.yaml:163 card 'work_action' action
     # 'spend 2 worker: gain 1 resource'
-    ctx.call('spend', (_C_e9b3f9694eaf,), {}, strict=True)
-    ctx.call('gain', (_C_6f6f8443d94c,), {})
+    ctx.call('spend', (_C_502856966d56,), {}, strict=True)
+    ctx.call('gain', (_C_7eaac42dbb80,), {})
 
 
 def salvage_action__action(ctx):
     # data/fifty_first_state/base.yaml:172 card 'salvage_action' action
     # 'spend 1 worker: gain 1 card'
-    ctx.call('spend', (_C_f427a13fa14a,), {}, strict=True)
-    ctx.call('gain', (_C_b37578e7228c,), {})
+    ctx.call('spend', (_C_b1356b54449b,), {}, strict=True)
+    ctx.call('gain', (_C_4b692c2aadec,), {})
 
 
 def recruit_action__action(ctx):
     # data/fifty_first_state/base.yaml:181 card 'recruit_action' action
     # 'discard 2 cards from your hand: gain 1 worker'
-    ctx.call('discard', (_C_01687f600544,), {'from': _C_775d32900e3b}, strict=True)
-    ctx.call('gain', (_C_f427a13fa14a,), {})
+    ctx.call('discard', (_C_e9791b878e9a,), {'from': _C_57a8581dbe1e}, strict=True)
+    ctx.call('gain', (_C_b1356b54449b,), {})
 
 
 def contacts_action__action(ctx):
     # data/fifty_first_state/base.yaml:188 card 'contacts_action' action
     # 'spend 1 resource, 1 worker: gain 1 red contact and gain 1 blue contact'
-    ctx.call('spend', (_C_6f6f8443d94c, _C_f427a13fa14a), {}, strict=True)
-    ctx.call('gain', (_C_4a25f9e541cf,), {})
-    ctx.call('gain', (_C_378d7173316f,), {})
+    ctx.call('spend', (_C_7eaac42dbb80, _C_b1356b54449b), {}, strict=True)
+    ctx.call('gain', (_C_89cfec0ca071,), {})
+    ctx.call('gain', (_C_81dec07de8ef,), {})
 
 
 CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/fifty_first_state/base.yaml', (

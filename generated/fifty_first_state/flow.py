@@ -2,16 +2,18 @@
 # Regenerate with `cardwright compile`; `cardwright compile --check` fails when this file is stale.
 
 """Compiled card effects. See the header for provenance."""
-from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.refs import (  # noqa: F401
+    Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
+    Phase, Query, UpToN, Who)
 
-_C_5babf767eae2 = Sel(category='good', noun='vp')
-_C_4a9f7f6c8490 = Sel(category='thing', noun='location', place=Sel(category='zone', noun='state', owner='you'))
+_C_1854208d942f = Query(category='good', key='vp')
+_C_9c827fc80208 = Query(category='thing', key='location', place=Query(category='zone', key='state', owner=Who.YOU))
 
 
 def flow__bots__greedy(ctx):
     # data/fifty_first_state/game.yaml:271 greedy
     # 'number of vp + number of locations in your state'
-    ctx.let_x((ctx.count(_C_5babf767eae2) + ctx.count(_C_4a9f7f6c8490)), None, 'x is number of vp + number of locations in your state')
+    ctx.let_x((ctx.count(_C_1854208d942f) + ctx.count(_C_9c827fc80208)), None, 'x is number of vp + number of locations in your state')
 
 
 LINE_MAP = {'flow__bots__greedy': 'data/fifty_first_state/game.yaml:271 greedy'}

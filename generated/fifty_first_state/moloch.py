@@ -2,240 +2,242 @@
 # Regenerate with `cardwright compile`; `cardwright compile --check` fails when this file is stale.
 
 """Compiled card effects. See the header for provenance."""
-from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.refs import (  # noqa: F401
+    Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
+    Phase, Query, UpToN, Who)
 from runtime.tables import card_table
 
-_C_0d844172b961 = Sel(category='thing', noun='location', amount=1, owner='you', filters=(('icon', ('green', 'worker')),))
-_C_0035bb6f8e76 = Sel(category='good', noun='fuel', amount=2)
-_C_6b4b3104b095 = Sel(category='thing', noun='location', amount=1, owner='you', filters=(('icon', ('orange', 'purple')),))
-_C_df4bc09b6f83 = Sel(category='good', noun='brick', amount=2)
-_C_5be5db7c610a = Sel(category='thing', noun='faction action', amount=1, owner='you', filters=(('icon', ('action',)),))
-_C_b820e21928d9 = Sel(category='thing', noun='production location', owner='enemy', filters=(('without', 'feature'),))
-_C_9f324a5d496b = Sel(category='good', noun='goods', of=Sel(category='var', noun='target'))
-_C_22d987cd64ef = Sel(category='player', noun='owner', owner='var:target')
-_C_f9f8c10288fd = Sel(category='good', noun='fuel', amount=1)
-_C_212f55e9a554 = Sel(category='card', noun='card', amount=1)
-_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
-_C_42527f54a88e = Sel(category='good', noun='gun', amount=1)
-_C_4a25f9e541cf = Sel(category='good', noun='red_contact', amount=1)
-_C_729b2e917609 = Sel(category='thing', noun='deal', amount=1, owner='you')
-_C_3392e827d5a9 = Sel(category='good', noun='iron', amount=1)
-_C_2defa868283c = Sel(category='good', noun='vp', amount=1, per=Sel(category='thing', noun='deployed machine'))
-_C_8a84f7b30808 = Sel(category='good', noun='brick', amount=1)
-_C_eb08ef288a16 = Sel(category='thing', noun='production location', amount=1, owner='you')
-_C_91d434449faf = Sel(category='thing', noun='location', amount=1, owner='you', filters=(('icon', ('red', 'grey')),))
-_C_a27697f341a2 = Sel(category='card', noun='hacked', amount=1)
-_C_4a332bc56ae8 = Sel(category='thing', noun='faction action', amount=UpTo(n=1), owner='you', filters=(('icon', ('gear',)),))
-_C_e9b3f9694eaf = Sel(category='good', noun='worker', amount=2)
-_C_378d7173316f = Sel(category='good', noun='blue_contact', amount=1)
-_C_a58a257bf001 = Sel(category='thing', noun='deployed machine')
-_C_f427a13fa14a = Sel(category='good', noun='worker', amount=1)
-_C_a6d6d03bf2ca = Sel(category='good', noun='iron')
-_C_817833670db7 = Sel(category='good', noun='vp', amount=1)
-_C_aa79ce3431b7 = Sel(category='thing', noun='ruins', amount=1)
-_C_b37578e7228c = Sel(category='good', noun='card', amount=1)
-_C_a41eaec6e615 = Sel(category='good', noun='vp', amount=2, per=Sel(category='thing', noun='deployed machine'))
+_C_0895b735c8cd = Query(category='thing', key='location', owner=Who.YOU, filters=(HasIcon(icons=('green', 'worker')),), amount=Exactly(n=1))
+_C_f97499502c9c = Query(category='good', key='fuel', amount=Exactly(n=2))
+_C_39fc2fccf9d7 = Query(category='thing', key='location', owner=Who.YOU, filters=(HasIcon(icons=('orange', 'purple')),), amount=Exactly(n=1))
+_C_957425f0d5fc = Query(category='good', key='brick', amount=Exactly(n=2))
+_C_8d6e1c2acf8a = Query(category='thing', key='faction action', owner=Who.YOU, filters=(HasIcon(icons=('action',)),), amount=Exactly(n=1))
+_C_24e3e3902318 = Query(category='thing', key='production location', owner=Who.ENEMY, filters=(HasField(field='feature', present=False),))
+_C_1d65c2b1e1bb = Query(category='good', key='goods', of=Query(category='var', key='target'))
+_C_56fad81a727a = Query(category='player', key='owner', owner=Bound(name='target'))
+_C_435380e5c95d = Query(category='good', key='fuel', amount=Exactly(n=1))
+_C_58c8415cc525 = Query(category='card', key='card', amount=Exactly(n=1))
+_C_57a8581dbe1e = Query(category='zone', key='hand', owner=Who.YOU)
+_C_1450359ef97f = Query(category='good', key='gun', amount=Exactly(n=1))
+_C_89cfec0ca071 = Query(category='good', key='red_contact', amount=Exactly(n=1))
+_C_f499415527e6 = Query(category='thing', key='deal', owner=Who.YOU, amount=Exactly(n=1))
+_C_cd3bdf59f0f8 = Query(category='good', key='iron', amount=Exactly(n=1))
+_C_c675cb2973ba = Query(category='good', key='vp', amount=Exactly(n=1), per=Query(category='thing', key='deployed machine'))
+_C_5607ef57a62b = Query(category='good', key='brick', amount=Exactly(n=1))
+_C_ef9cc9b538ad = Query(category='thing', key='production location', owner=Who.YOU, amount=Exactly(n=1))
+_C_7cac0dc43f09 = Query(category='thing', key='location', owner=Who.YOU, filters=(HasIcon(icons=('red', 'grey')),), amount=Exactly(n=1))
+_C_db57f16b1ee0 = Query(category='card', key='hacked', amount=Exactly(n=1))
+_C_b211d9359686 = Query(category='thing', key='faction action', owner=Who.YOU, filters=(HasIcon(icons=('gear',)),), amount=UpToN(n=1))
+_C_502856966d56 = Query(category='good', key='worker', amount=Exactly(n=2))
+_C_81dec07de8ef = Query(category='good', key='blue_contact', amount=Exactly(n=1))
+_C_5fbfb6912ea9 = Query(category='thing', key='deployed machine')
+_C_b1356b54449b = Query(category='good', key='worker', amount=Exactly(n=1))
+_C_4dbaf1d01069 = Query(category='good', key='iron')
+_C_bb15de87bd07 = Query(category='good', key='vp', amount=Exactly(n=1))
+_C_e1dde16ba948 = Query(category='thing', key='ruins', amount=Exactly(n=1))
+_C_4b692c2aadec = Query(category='good', key='card', amount=Exactly(n=1))
+_C_29dec32633d0 = Query(category='good', key='vp', amount=Exactly(n=2), per=Query(category='thing', key='deployed machine'))
 
 
 def mother__assault(ctx):
     # data/fifty_first_state/moloch.yaml:28 card 'mother' assault
     # 'raze 1 of your locations with icon green or worker'
-    ctx.call('raze', (_C_0d844172b961,), {})
+    ctx.call('raze', (_C_0895b735c8cd,), {})
 
 
 def mother__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:34 card 'mother' production
     # 'gain 2 fuel'
-    ctx.call('gain', (_C_0035bb6f8e76,), {})
+    ctx.call('gain', (_C_f97499502c9c,), {})
 
 
 def juggernaut__assault(ctx):
     # data/fifty_first_state/moloch.yaml:53 card 'juggernaut' assault
     # 'raze 1 of your locations with icon orange or purple'
-    ctx.call('raze', (_C_6b4b3104b095,), {})
+    ctx.call('raze', (_C_39fc2fccf9d7,), {})
 
 
 def juggernaut__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:59 card 'juggernaut' production
     # 'gain 2 brick'
-    ctx.call('gain', (_C_df4bc09b6f83,), {})
+    ctx.call('gain', (_C_957425f0d5fc,), {})
 
 
 def conflagrator__assault(ctx):
     # data/fifty_first_state/moloch.yaml:78 card 'conflagrator' assault
     # 'block 1 of your faction actions with icon action until cleanup'
-    ctx.call('block', (_C_5be5db7c610a,), {'until': Phase(name='cleanup')})
+    ctx.call('block', (_C_8d6e1c2acf8a,), {'until': Phase(name='cleanup')})
 
 
 def conflagrator__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:85 card 'conflagrator' production
     # "choose enemy production location without feature as target; gain goods of target instead of target'
-    ctx.choose(_C_b820e21928d9, 'target')
-    ctx.call('gain', (_C_9f324a5d496b,), {'instead of': _C_22d987cd64ef})
+    ctx.choose(_C_24e3e3902318, 'target')
+    ctx.call('gain', (_C_1d65c2b1e1bb,), {'instead of': _C_56fad81a727a})
 
 
 def conflagrator__hacked__building_bonus(ctx):
     # data/fifty_first_state/moloch.yaml:86 card 'conflagrator' building_bonus
     # 'choose enemy production location without feature as target; gain goods of target'
-    ctx.choose(_C_b820e21928d9, 'target')
-    ctx.call('gain', (_C_9f324a5d496b,), {})
+    ctx.choose(_C_24e3e3902318, 'target')
+    ctx.call('gain', (_C_1d65c2b1e1bb,), {})
 
 
 def leech__assault(ctx):
     # data/fifty_first_state/moloch.yaml:104 card 'leech' assault
     # 'lose 2 fuel'
-    ctx.call('lose', (_C_0035bb6f8e76,), {})
+    ctx.call('lose', (_C_f97499502c9c,), {})
 
 
 def leech__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:105 card 'leech' production
     # 'gain 1 fuel'
-    ctx.call('gain', (_C_f9f8c10288fd,), {})
+    ctx.call('gain', (_C_435380e5c95d,), {})
 
 
 def shredder__assault(ctx):
     # data/fifty_first_state/moloch.yaml:113 card 'shredder' assault
     # 'discard 1 card from your hand'
-    ctx.call('discard', (_C_212f55e9a554,), {'from': _C_775d32900e3b})
+    ctx.call('discard', (_C_58c8415cc525,), {'from': _C_57a8581dbe1e})
 
 
 def shredder__hacked__action(ctx):
     # data/fifty_first_state/moloch.yaml:114 card 'shredder' action
     # 'spend 1 gun: gain 1 red contact'
-    ctx.call('spend', (_C_42527f54a88e,), {}, strict=True)
-    ctx.call('gain', (_C_4a25f9e541cf,), {})
+    ctx.call('spend', (_C_1450359ef97f,), {}, strict=True)
+    ctx.call('gain', (_C_89cfec0ca071,), {})
 
 
 def wrecker__assault(ctx):
     # data/fifty_first_state/moloch.yaml:122 card 'wrecker' assault
     # 'discard 1 of your deals'
-    ctx.call('discard', (_C_729b2e917609,), {})
+    ctx.call('discard', (_C_f499415527e6,), {})
 
 
 def wrecker__hacked__feature(ctx):
     # data/fifty_first_state/moloch.yaml:123 card 'wrecker' feature
     # 'gain 1 iron'
-    ctx.call('gain', (_C_3392e827d5a9,), {})
+    ctx.call('gain', (_C_cd3bdf59f0f8,), {})
 
 
 def tithe_engine__assault(ctx):
     # data/fifty_first_state/moloch.yaml:131 card 'tithe_engine' assault
     # 'lose 1 vp per deployed machine'
-    ctx.call('lose', (_C_2defa868283c,), {})
+    ctx.call('lose', (_C_c675cb2973ba,), {})
 
 
 def tithe_engine__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:132 card 'tithe_engine' production
     # 'gain 1 brick'
-    ctx.call('gain', (_C_8a84f7b30808,), {})
+    ctx.call('gain', (_C_5607ef57a62b,), {})
 
 
 def scorcher__assault(ctx):
     # data/fifty_first_state/moloch.yaml:140 card 'scorcher' assault
     # 'raze 1 of your production locations'
-    ctx.call('raze', (_C_eb08ef288a16,), {})
+    ctx.call('raze', (_C_ef9cc9b538ad,), {})
 
 
 def scorcher__hacked__production(ctx):
     # data/fifty_first_state/moloch.yaml:141 card 'scorcher' production
     # 'gain 1 gun'
-    ctx.call('gain', (_C_42527f54a88e,), {})
+    ctx.call('gain', (_C_1450359ef97f,), {})
 
 
 def stalker__assault(ctx):
     # data/fifty_first_state/moloch.yaml:149 card 'stalker' assault
     # 'raze 1 of your locations with icon red or grey'
-    ctx.call('raze', (_C_91d434449faf,), {})
+    ctx.call('raze', (_C_7cac0dc43f09,), {})
 
 
 def stalker__hacked__action(ctx):
     # data/fifty_first_state/moloch.yaml:150 card 'stalker' action
     # 'spend 1 iron: draw 1 hacked'
-    ctx.call('spend', (_C_3392e827d5a9,), {}, strict=True)
-    ctx.call('draw', (_C_a27697f341a2,), {})
+    ctx.call('spend', (_C_cd3bdf59f0f8,), {}, strict=True)
+    ctx.call('draw', (_C_db57f16b1ee0,), {})
 
 
 def appallach_federation__on_play(ctx):
     # data/fifty_first_state/moloch.yaml:162 card 'appallach_federation' on_play
     # 'block up to 1 of your faction actions with icon gear'
-    ctx.call('block', (_C_4a332bc56ae8,), {})
+    ctx.call('block', (_C_b211d9359686,), {})
 
 
 def hacker_den__action(ctx):
     # data/fifty_first_state/moloch.yaml:177 card 'hacker_den' action
     # 'spend 2 worker: draw 1 hacked'
-    ctx.call('spend', (_C_e9b3f9694eaf,), {}, strict=True)
-    ctx.call('draw', (_C_a27697f341a2,), {})
+    ctx.call('spend', (_C_502856966d56,), {}, strict=True)
+    ctx.call('draw', (_C_db57f16b1ee0,), {})
 
 
 def hacker_den__deal(ctx):
     # data/fifty_first_state/moloch.yaml:178 card 'hacker_den' deal
     # 'gain 1 blue contact'
-    ctx.call('gain', (_C_378d7173316f,), {})
+    ctx.call('gain', (_C_81dec07de8ef,), {})
 
 
 def machine_graveyard__action(ctx):
     # data/fifty_first_state/moloch.yaml:187 card 'machine_graveyard' action
     # 'x is the number of deployed machines (min 1); spend 1 worker: gain x iron'
-    ctx.let_x(ctx.count(_C_a58a257bf001), 1, 'x is the number of deployed machines (min 1)')
-    ctx.call('spend', (_C_f427a13fa14a,), {}, strict=True)
-    ctx.call('gain', (_C_a6d6d03bf2ca.with_amount(ctx.x),), {})
+    ctx.let_x(ctx.count(_C_5fbfb6912ea9), 1, 'x is the number of deployed machines (min 1)')
+    ctx.call('spend', (_C_b1356b54449b,), {}, strict=True)
+    ctx.call('gain', (_C_4dbaf1d01069.with_amount(ctx.x),), {})
 
 
 def machine_graveyard__deal(ctx):
     # data/fifty_first_state/moloch.yaml:188 card 'machine_graveyard' deal
     # 'gain 1 iron'
-    ctx.call('gain', (_C_3392e827d5a9,), {})
+    ctx.call('gain', (_C_cd3bdf59f0f8,), {})
 
 
 def salvage_refinery__production(ctx):
     # data/fifty_first_state/moloch.yaml:199 card 'salvage_refinery' production
     # 'gain 1 iron'
-    ctx.call('gain', (_C_3392e827d5a9,), {})
+    ctx.call('gain', (_C_cd3bdf59f0f8,), {})
 
 
 def salvage_refinery__feature(ctx):
     # data/fifty_first_state/moloch.yaml:200 card 'salvage_refinery' feature
     # 'gain 1 vp'
-    ctx.call('gain', (_C_817833670db7,), {})
+    ctx.call('gain', (_C_bb15de87bd07,), {})
 
 
 def salvage_refinery__deal(ctx):
     # data/fifty_first_state/moloch.yaml:201 card 'salvage_refinery' deal
     # 'gain 1 iron'
-    ctx.call('gain', (_C_3392e827d5a9,), {})
+    ctx.call('gain', (_C_cd3bdf59f0f8,), {})
 
 
 def armory_vault__action(ctx):
     # data/fifty_first_state/moloch.yaml:212 card 'armory_vault' action
     # 'spend 1 worker: store 1 iron and store 1 red contact'
-    ctx.call('spend', (_C_f427a13fa14a,), {}, strict=True)
-    ctx.call('store', (_C_3392e827d5a9,), {})
-    ctx.call('store', (_C_4a25f9e541cf,), {})
+    ctx.call('spend', (_C_b1356b54449b,), {}, strict=True)
+    ctx.call('store', (_C_cd3bdf59f0f8,), {})
+    ctx.call('store', (_C_89cfec0ca071,), {})
 
 
 def armory_vault__deal(ctx):
     # data/fifty_first_state/moloch.yaml:213 card 'armory_vault' deal
     # 'gain 1 gun'
-    ctx.call('gain', (_C_42527f54a88e,), {})
+    ctx.call('gain', (_C_1450359ef97f,), {})
 
 
 def ruin_pickers__production(ctx):
     # data/fifty_first_state/moloch.yaml:224 card 'ruin_pickers' production
     # 'gain 1 ruins'
-    ctx.call('gain', (_C_aa79ce3431b7,), {})
+    ctx.call('gain', (_C_e1dde16ba948,), {})
 
 
 def ruin_pickers__deal(ctx):
     # data/fifty_first_state/moloch.yaml:225 card 'ruin_pickers' deal
     # 'gain 1 card'
-    ctx.call('gain', (_C_b37578e7228c,), {})
+    ctx.call('gain', (_C_4b692c2aadec,), {})
 
 
 def rule__end_game_penalty(ctx):
     # data/fifty_first_state/moloch.yaml:240 end_game_penalty
     # 'lose 2 vp per deployed machine'
-    ctx.call('lose', (_C_a41eaec6e615,), {})
+    ctx.call('lose', (_C_29dec32633d0,), {})
 
 
 CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/fifty_first_state/moloch.yaml', (

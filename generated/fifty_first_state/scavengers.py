@@ -2,209 +2,211 @@
 # Regenerate with `cardwright compile`; `cardwright compile --check` fails when this file is stale.
 
 """Compiled card effects. See the header for provenance."""
-from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.refs import (  # noqa: F401
+    Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
+    Phase, Query, UpToN, Who)
 from runtime.tables import card_table
 
-_C_8ca3ddfb55b4 = Sel(category='icon', noun='icon', amount=1, of=Sel(category='thing', noun='symbol card', owner='another', of=Sel(category='zone', noun='personal_discard', owner='another')))
-_C_3e1e8b34f964 = Sel(category='good', noun='good', amount=1, filters=(('matching', 'var:i'),))
-_C_817833670db7 = Sel(category='good', noun='vp', amount=1)
-_C_f427a13fa14a = Sel(category='good', noun='worker', amount=1)
-_C_3bb28ea872f9 = Sel(category='thing', noun='ruins', amount=UpTo(n=3), owner='you')
-_C_6f6f8443d94c = Sel(category='good', noun='resource', amount=1)
-_C_7776f5d831b4 = Sel(category='var', noun='r')
-_C_aedcaeeccf92 = Sel(category='thing', noun='location', amount=1, owner='enemy')
-_C_3b9c0ddf1d82 = Sel(category='var', noun='target')
-_C_26d8218d8b69 = Sel(category='thing', noun='location', amount=1, owner='you')
-_C_3392e827d5a9 = Sel(category='good', noun='iron', amount=1)
-_C_729cbf53cf75 = Sel(category='thing', noun='symbol card', amount=UpTo(n=1), owner='another')
-_C_b37578e7228c = Sel(category='good', noun='card', amount=1)
-_C_8a84f7b30808 = Sel(category='good', noun='brick', amount=1)
-_C_a5399b22f2d6 = Sel(category='icon', noun='icon', amount=1, of=Sel(category='thing', noun='symbol card', owner='another'))
-_C_b49c1617cae6 = Sel(category='thing', noun='ruins', amount=1, owner='you')
-_C_aa79ce3431b7 = Sel(category='thing', noun='ruins', amount=1)
-_C_f9f8c10288fd = Sel(category='good', noun='fuel', amount=1)
-_C_a951fc8a465f = Sel(category='good', noun='token', amount=1)
-_C_01687f600544 = Sel(category='card', noun='card', amount=2)
-_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
-_C_020c4f5d05ff = Sel(category='card', noun='yellow connection', amount=1)
+_C_f7097f3ba7e4 = Query(category='icon', key='icon', amount=Exactly(n=1), of=Query(category='thing', key='symbol card', owner=Who.ANOTHER, of=Query(category='zone', key='personal_discard', owner=Who.ANOTHER)))
+_C_d3c1ed78aa76 = Query(category='good', key='good', filters=(MatchingIcon(bound=Bound(name='i')),), amount=Exactly(n=1))
+_C_bb15de87bd07 = Query(category='good', key='vp', amount=Exactly(n=1))
+_C_b1356b54449b = Query(category='good', key='worker', amount=Exactly(n=1))
+_C_dd57f2eb5fef = Query(category='thing', key='ruins', owner=Who.YOU, amount=UpToN(n=3))
+_C_7eaac42dbb80 = Query(category='good', key='resource', amount=Exactly(n=1))
+_C_8f23dbe0b72e = Query(category='var', key='r')
+_C_c616ea4dd9e7 = Query(category='thing', key='location', owner=Who.ENEMY, amount=Exactly(n=1))
+_C_30027a9bc44f = Query(category='var', key='target')
+_C_f67a1335afe9 = Query(category='thing', key='location', owner=Who.YOU, amount=Exactly(n=1))
+_C_cd3bdf59f0f8 = Query(category='good', key='iron', amount=Exactly(n=1))
+_C_c4cbd81b55fc = Query(category='thing', key='symbol card', owner=Who.ANOTHER, amount=UpToN(n=1))
+_C_4b692c2aadec = Query(category='good', key='card', amount=Exactly(n=1))
+_C_5607ef57a62b = Query(category='good', key='brick', amount=Exactly(n=1))
+_C_de691f0f8408 = Query(category='icon', key='icon', amount=Exactly(n=1), of=Query(category='thing', key='symbol card', owner=Who.ANOTHER))
+_C_8b1e2fbc6d53 = Query(category='thing', key='ruins', owner=Who.YOU, amount=Exactly(n=1))
+_C_e1dde16ba948 = Query(category='thing', key='ruins', amount=Exactly(n=1))
+_C_435380e5c95d = Query(category='good', key='fuel', amount=Exactly(n=1))
+_C_a5725e1b1edb = Query(category='good', key='token', amount=Exactly(n=1))
+_C_e9791b878e9a = Query(category='card', key='card', amount=Exactly(n=2))
+_C_57a8581dbe1e = Query(category='zone', key='hand', owner=Who.YOU)
+_C_55382e673e1e = Query(category='card', key='yellow connection', amount=Exactly(n=1))
 
 
 def scouring_the_ruins__action(ctx):
     # data/fifty_first_state/scavengers.yaml:31 card 'scouring_the_ruins' action
     # "choose 1 icon of top card of another player's discard pile as i; spend 1 good matching i: gain 1 vp
-    ctx.choose(_C_8ca3ddfb55b4, 'i')
-    ctx.call('spend', (_C_3e1e8b34f964,), {}, strict=True)
-    ctx.call('gain', (_C_817833670db7,), {})
+    ctx.choose(_C_f7097f3ba7e4, 'i')
+    ctx.call('spend', (_C_d3c1ed78aa76,), {}, strict=True)
+    ctx.call('gain', (_C_bb15de87bd07,), {})
 
 
 def school__production(ctx):
     # data/fifty_first_state/scavengers.yaml:45 card 'school' production
     # 'gain 1 worker'
-    ctx.call('gain', (_C_f427a13fa14a,), {})
+    ctx.call('gain', (_C_b1356b54449b,), {})
 
 
 def pony_express__action(ctx):
     # data/fifty_first_state/scavengers.yaml:61 card 'pony_express' action
     # 'for each up to 3 of your ruins as r: place 1 resource on r'
-    for _it0 in ctx.each(_C_3bb28ea872f9):
+    for _it0 in ctx.each(_C_dd57f2eb5fef):
         ctx.bind('r', _it0)
-        ctx.call('place', (_C_6f6f8443d94c,), {'on': _C_7776f5d831b4})
+        ctx.call('place', (_C_7eaac42dbb80,), {'on': _C_8f23dbe0b72e})
 
 
 def demolition_mike__action(ctx):
     # data/fifty_first_state/scavengers.yaml:77 card 'demolition_mike' action
     # 'requires 1 of enemy locations; choose 1 of enemy locations as target; demolish target'
-    ctx.require(ctx.test(_C_aedcaeeccf92), 'requires 1 of enemy locations')
-    ctx.choose(_C_aedcaeeccf92, 'target')
-    ctx.call('demolish', (_C_3b9c0ddf1d82,), {})
+    ctx.require(ctx.test(_C_c616ea4dd9e7), 'requires 1 of enemy locations')
+    ctx.choose(_C_c616ea4dd9e7, 'target')
+    ctx.call('demolish', (_C_30027a9bc44f,), {})
 
 
 def demolition_tommy__action(ctx):
     # data/fifty_first_state/scavengers.yaml:93 card 'demolition_tommy' action
     # 'requires 1 of your locations; choose 1 of your locations as target; demolish target'
-    ctx.require(ctx.test(_C_26d8218d8b69), 'requires 1 of your locations')
-    ctx.choose(_C_26d8218d8b69, 'target')
-    ctx.call('demolish', (_C_3b9c0ddf1d82,), {})
+    ctx.require(ctx.test(_C_f67a1335afe9), 'requires 1 of your locations')
+    ctx.choose(_C_f67a1335afe9, 'target')
+    ctx.call('demolish', (_C_30027a9bc44f,), {})
 
 
 def scrap_collector__production(ctx):
     # data/fifty_first_state/scavengers.yaml:110 card 'scrap_collector' production
     # 'gain 1 iron'
-    ctx.call('gain', (_C_3392e827d5a9,), {})
+    ctx.call('gain', (_C_cd3bdf59f0f8,), {})
 
 
 def scrap_collector__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:111 card 'scrap_collector' deal
     # 'gain 1 iron'
-    ctx.call('gain', (_C_3392e827d5a9,), {})
+    ctx.call('gain', (_C_cd3bdf59f0f8,), {})
 
 
 def scrap_collector__spoils(ctx):
     # data/fifty_first_state/scavengers.yaml:112 card 'scrap_collector' spoils
     # 'draw up to 1 symbol card'
-    ctx.call('draw', (_C_729cbf53cf75,), {})
+    ctx.call('draw', (_C_c4cbd81b55fc,), {})
 
 
 def rag_and_bone_man__production(ctx):
     # data/fifty_first_state/scavengers.yaml:122 card 'rag_and_bone_man' production
     # 'draw up to 1 symbol card'
-    ctx.call('draw', (_C_729cbf53cf75,), {})
+    ctx.call('draw', (_C_c4cbd81b55fc,), {})
 
 
 def rag_and_bone_man__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:123 card 'rag_and_bone_man' deal
     # 'gain 1 card'
-    ctx.call('gain', (_C_b37578e7228c,), {})
+    ctx.call('gain', (_C_4b692c2aadec,), {})
 
 
 def salvage_yard__feature(ctx):
     # data/fifty_first_state/scavengers.yaml:133 card 'salvage_yard' feature
     # 'gain 1 brick'
-    ctx.call('gain', (_C_8a84f7b30808,), {})
+    ctx.call('gain', (_C_5607ef57a62b,), {})
 
 
 def salvage_yard__building_bonus(ctx):
     # data/fifty_first_state/scavengers.yaml:134 card 'salvage_yard' building_bonus
     # 'draw up to 1 symbol card'
-    ctx.call('draw', (_C_729cbf53cf75,), {})
+    ctx.call('draw', (_C_c4cbd81b55fc,), {})
 
 
 def salvage_yard__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:135 card 'salvage_yard' deal
     # 'draw up to 1 symbol card'
-    ctx.call('draw', (_C_729cbf53cf75,), {})
+    ctx.call('draw', (_C_c4cbd81b55fc,), {})
 
 
 def copycat_workshop__action(ctx):
     # data/fifty_first_state/scavengers.yaml:145 card 'copycat_workshop' action
     # 'choose 1 icon of symbol card as i; spend 1 worker: gain 1 good matching i'
-    ctx.choose(_C_a5399b22f2d6, 'i')
-    ctx.call('spend', (_C_f427a13fa14a,), {}, strict=True)
-    ctx.call('gain', (_C_3e1e8b34f964,), {})
+    ctx.choose(_C_de691f0f8408, 'i')
+    ctx.call('spend', (_C_b1356b54449b,), {}, strict=True)
+    ctx.call('gain', (_C_d3c1ed78aa76,), {})
 
 
 def copycat_workshop__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:146 card 'copycat_workshop' deal
     # 'gain 1 worker'
-    ctx.call('gain', (_C_f427a13fa14a,), {})
+    ctx.call('gain', (_C_b1356b54449b,), {})
 
 
 def rebuilders__action(ctx):
     # data/fifty_first_state/scavengers.yaml:156 card 'rebuilders' action
     # 'requires 1 of your ruins; spend 1 brick: rebuild 1 of your ruins'
-    ctx.require(ctx.test(_C_b49c1617cae6), 'requires 1 of your ruins')
-    ctx.call('spend', (_C_8a84f7b30808,), {}, strict=True)
-    ctx.call('rebuild', (_C_b49c1617cae6,), {})
+    ctx.require(ctx.test(_C_8b1e2fbc6d53), 'requires 1 of your ruins')
+    ctx.call('spend', (_C_5607ef57a62b,), {}, strict=True)
+    ctx.call('rebuild', (_C_8b1e2fbc6d53,), {})
 
 
 def rebuilders__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:157 card 'rebuilders' deal
     # 'gain 1 brick'
-    ctx.call('gain', (_C_8a84f7b30808,), {})
+    ctx.call('gain', (_C_5607ef57a62b,), {})
 
 
 def wasteland_claim__action(ctx):
     # data/fifty_first_state/scavengers.yaml:167 card 'wasteland_claim' action
     # 'spend 1 worker: gain 1 ruins'
-    ctx.call('spend', (_C_f427a13fa14a,), {}, strict=True)
-    ctx.call('gain', (_C_aa79ce3431b7,), {})
+    ctx.call('spend', (_C_b1356b54449b,), {}, strict=True)
+    ctx.call('gain', (_C_e1dde16ba948,), {})
 
 
 def wasteland_claim__deal(ctx):
     # data/fifty_first_state/scavengers.yaml:168 card 'wasteland_claim' deal
     # 'gain 1 fuel'
-    ctx.call('gain', (_C_f9f8c10288fd,), {})
+    ctx.call('gain', (_C_435380e5c95d,), {})
 
 
 def scavenger_tip__play(ctx):
     # data/fifty_first_state/scavengers.yaml:176 card 'scavenger_tip' play
     # 'draw up to 1 symbol card'
-    ctx.call('draw', (_C_729cbf53cf75,), {})
+    ctx.call('draw', (_C_c4cbd81b55fc,), {})
 
 
 def salvage_rights__play(ctx):
     # data/fifty_first_state/scavengers.yaml:182 card 'salvage_rights' play
     # 'choose 1 icon of symbol card as i; gain 1 good matching i'
-    ctx.choose(_C_a5399b22f2d6, 'i')
-    ctx.call('gain', (_C_3e1e8b34f964,), {})
+    ctx.choose(_C_de691f0f8408, 'i')
+    ctx.call('gain', (_C_d3c1ed78aa76,), {})
 
 
 def rebuilding_grant__play(ctx):
     # data/fifty_first_state/scavengers.yaml:188 card 'rebuilding_grant' play
     # 'rebuild 1 of your ruins'
-    ctx.call('rebuild', (_C_b49c1617cae6,), {})
+    ctx.call('rebuild', (_C_8b1e2fbc6d53,), {})
 
 
 def squatters__play(ctx):
     # data/fifty_first_state/scavengers.yaml:194 card 'squatters' play
     # 'gain 1 ruins'
-    ctx.call('gain', (_C_aa79ce3431b7,), {})
+    ctx.call('gain', (_C_e1dde16ba948,), {})
 
 
 def token_cache__play(ctx):
     # data/fifty_first_state/scavengers.yaml:200 card 'token_cache' play
     # 'gain 1 token'
-    ctx.call('gain', (_C_a951fc8a465f,), {})
+    ctx.call('gain', (_C_a5725e1b1edb,), {})
 
 
 def black_market__play(ctx):
     # data/fifty_first_state/scavengers.yaml:207 card 'black_market' play
     # 'spend 1 card: gain 1 resource'
-    ctx.call('spend', (_C_b37578e7228c,), {}, strict=True)
-    ctx.call('gain', (_C_6f6f8443d94c,), {})
+    ctx.call('spend', (_C_4b692c2aadec,), {}, strict=True)
+    ctx.call('gain', (_C_7eaac42dbb80,), {})
 
 
 def rule__starting_discard(ctx):
     # data/fifty_first_state/scavengers.yaml:220 starting_discard
     # 'discard 2 cards from your hand'
-    ctx.call('discard', (_C_01687f600544,), {'from': _C_775d32900e3b})
+    ctx.call('discard', (_C_e9791b878e9a,), {'from': _C_57a8581dbe1e})
 
 
 def rule__take_yellow_connection(ctx):
     # data/fifty_first_state/scavengers.yaml:222 take_yellow_connection
     # 'discard 2 cards from your hand: draw 1 yellow connection'
-    ctx.call('discard', (_C_01687f600544,), {'from': _C_775d32900e3b}, strict=True)
-    ctx.call('draw', (_C_020c4f5d05ff,), {})
+    ctx.call('discard', (_C_e9791b878e9a,), {'from': _C_57a8581dbe1e}, strict=True)
+    ctx.call('draw', (_C_55382e673e1e,), {})
 
 
 CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/fifty_first_state/scavengers.yaml', (

@@ -2,27 +2,29 @@
 # Regenerate with `cardwright compile`; `cardwright compile --check` fails when this file is stale.
 
 """Compiled card effects. See the header for provenance."""
-from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.refs import (  # noqa: F401
+    Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
+    Phase, Query, UpToN, Who)
 from runtime.tables import card_table
 
-_C_3767c579f112 = Sel(category='card', noun='card', amount=1, place=Sel(category='zone', noun='hand', owner='you'))
-_C_212f55e9a554 = Sel(category='card', noun='card', amount=1)
-_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
-_C_a1e8a24ab4d2 = Sel(category='player', noun='opponent')
-_C_01687f600544 = Sel(category='card', noun='card', amount=2)
-_C_d80f2b6b7705 = Sel(category='zone', noun='parts_pile', owner='opponent')
+_C_83ec3b744049 = Query(category='card', key='card', amount=Exactly(n=1), place=Query(category='zone', key='hand', owner=Who.YOU))
+_C_58c8415cc525 = Query(category='card', key='card', amount=Exactly(n=1))
+_C_57a8581dbe1e = Query(category='zone', key='hand', owner=Who.YOU)
+_C_712866d5b6da = Query(category='player', key='opponent')
+_C_e9791b878e9a = Query(category='card', key='card', amount=Exactly(n=2))
+_C_a5a222c7d44e = Query(category='zone', key='parts_pile', owner=Who.OPPONENT)
 
 
 def entropic_processor__requires(ctx):
     # data/infernal_contraption/cards.yaml:13 card 'entropic_processor' requires
-    return ctx.test(_C_3767c579f112)
+    return ctx.test(_C_83ec3b744049)
 
 
 def entropic_processor__effect(ctx):
     # data/infernal_contraption/cards.yaml:14 card 'entropic_processor' effect
     # "give 1 card from your hand to opponent; draw 2 cards from opponent's parts pile"
-    ctx.call('give', (_C_212f55e9a554,), {'from': _C_775d32900e3b, 'to': _C_a1e8a24ab4d2})
-    ctx.call('draw', (_C_01687f600544,), {'from': _C_d80f2b6b7705})
+    ctx.call('give', (_C_58c8415cc525,), {'from': _C_57a8581dbe1e, 'to': _C_712866d5b6da})
+    ctx.call('draw', (_C_e9791b878e9a,), {'from': _C_a5a222c7d44e})
 
 
 CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/infernal_contraption/cards.yaml', (

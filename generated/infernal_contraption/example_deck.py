@@ -2,100 +2,102 @@
 # Regenerate with `cardwright compile`; `cardwright compile --check` fails when this file is stale.
 
 """Compiled card effects. See the header for provenance."""
-from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.refs import (  # noqa: F401
+    Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
+    Phase, Query, UpToN, Who)
 from runtime.tables import card_table
 
-_C_212f55e9a554 = Sel(category='card', noun='card', amount=1)
-_C_d80f2b6b7705 = Sel(category='zone', noun='parts_pile', owner='opponent')
-_C_01687f600544 = Sel(category='card', noun='card', amount=2)
-_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
-_C_cb7cdb635f1d = Sel(category='card', noun='card', amount=4)
-_C_f6ca65f29110 = Sel(category='zone', noun='hand', owner='opponent')
-_C_5b543b227784 = Sel(category='thing', noun='terminal', amount=1, place=Sel(category='zone', noun='machine', owner='opponent'))
-_C_aaf9b5da88d2 = Sel(category='card', noun='card', amount=2, place=Sel(category='zone', noun='hand', owner='you'))
-_C_0ab8b3a25d17 = Sel(category='zone', noun='parts_pile', owner='you')
-_C_0405d1f317e0 = Sel(category='card', noun='card', amount=1, place=Sel(category='zone', noun='hand', owner='opponent'))
-_C_22d070cae92c = Sel(category='zone', noun='parts_pile', owner='opponent', per=Sel(category='thing', noun='contraption', place=Sel(category='zone', noun='machine', owner='you')))
-_C_7b3f774743e4 = Sel(category='zone', noun='scrap')
-_C_5d0da85970d9 = Sel(category='card', noun='card', amount=3, place=Sel(category='zone', noun='hand', owner='you'))
-_C_3dd68e387183 = Sel(category='card', noun='card', amount=3)
-_C_684ef43c5e83 = Sel(category='thing', noun='terminal', amount=2, place=Sel(category='zone', noun='machine', owner='opponent'))
-_C_2e8cbfb7f798 = Sel(category='card', noun='card', place=Sel(category='zone', noun='hand', owner='you'))
-_C_cbd105b8817f = Sel(category='card', noun='card', amount=5)
-_C_6e02b8a6498a = Sel(category='thing', noun='terminal', amount=1, place=Sel(category='zone', noun='machine', owner='you'))
-_C_3767c579f112 = Sel(category='card', noun='card', amount=1, place=Sel(category='zone', noun='hand', owner='you'))
-_C_a1e8a24ab4d2 = Sel(category='player', noun='opponent')
+_C_58c8415cc525 = Query(category='card', key='card', amount=Exactly(n=1))
+_C_a5a222c7d44e = Query(category='zone', key='parts_pile', owner=Who.OPPONENT)
+_C_e9791b878e9a = Query(category='card', key='card', amount=Exactly(n=2))
+_C_57a8581dbe1e = Query(category='zone', key='hand', owner=Who.YOU)
+_C_b1190445b27d = Query(category='card', key='card', amount=Exactly(n=4))
+_C_a29c3d90ffbc = Query(category='zone', key='hand', owner=Who.OPPONENT)
+_C_14b768c72178 = Query(category='thing', key='terminal', amount=Exactly(n=1), place=Query(category='zone', key='machine', owner=Who.OPPONENT))
+_C_dbed85b41ecb = Query(category='card', key='card', amount=Exactly(n=2), place=Query(category='zone', key='hand', owner=Who.YOU))
+_C_6fa3f04a8c25 = Query(category='zone', key='parts_pile', owner=Who.YOU)
+_C_766b7ab5289e = Query(category='card', key='card', amount=Exactly(n=1), place=Query(category='zone', key='hand', owner=Who.OPPONENT))
+_C_5b42fea13110 = Query(category='zone', key='parts_pile', owner=Who.OPPONENT, per=Query(category='thing', key='contraption', place=Query(category='zone', key='machine', owner=Who.YOU)))
+_C_264d76b61656 = Query(category='zone', key='scrap')
+_C_1bb60189b0d6 = Query(category='card', key='card', amount=Exactly(n=3), place=Query(category='zone', key='hand', owner=Who.YOU))
+_C_f27d8ed8c970 = Query(category='card', key='card', amount=Exactly(n=3))
+_C_1a3b0782756e = Query(category='thing', key='terminal', amount=Exactly(n=2), place=Query(category='zone', key='machine', owner=Who.OPPONENT))
+_C_0f1d56c31898 = Query(category='card', key='card', place=Query(category='zone', key='hand', owner=Who.YOU))
+_C_02b9ac9f8406 = Query(category='card', key='card', amount=Exactly(n=5))
+_C_1c164352ffa5 = Query(category='thing', key='terminal', amount=Exactly(n=1), place=Query(category='zone', key='machine', owner=Who.YOU))
+_C_83ec3b744049 = Query(category='card', key='card', amount=Exactly(n=1), place=Query(category='zone', key='hand', owner=Who.YOU))
+_C_712866d5b6da = Query(category='player', key='opponent')
 
 
 def tesla_dynamo__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:42 card 'tesla_dynamo' effect
     # "scrap 1 card from opponent's parts pile"
-    ctx.call('scrap', (_C_212f55e9a554,), {'from': _C_d80f2b6b7705})
+    ctx.call('scrap', (_C_58c8415cc525,), {'from': _C_a5a222c7d44e})
 
 
 def scrap_shredder__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:49 card 'scrap_shredder' effect
     # "scrap 2 cards from opponent's parts pile"
-    ctx.call('scrap', (_C_01687f600544,), {'from': _C_d80f2b6b7705})
+    ctx.call('scrap', (_C_e9791b878e9a,), {'from': _C_a5a222c7d44e})
 
 
 def parts_grabber__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:56 card 'parts_grabber' effect
     # "draw 2 cards from opponent's parts pile"
-    ctx.call('draw', (_C_01687f600544,), {'from': _C_d80f2b6b7705})
+    ctx.call('draw', (_C_e9791b878e9a,), {'from': _C_a5a222c7d44e})
 
 
 def grinding_maw__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:63 card 'grinding_maw' effect
     # "scrap 2 cards from your hand: scrap 4 cards from opponent's parts pile"
-    ctx.call('scrap', (_C_01687f600544,), {'from': _C_775d32900e3b}, strict=True)
-    ctx.call('scrap', (_C_cb7cdb635f1d,), {'from': _C_d80f2b6b7705})
+    ctx.call('scrap', (_C_e9791b878e9a,), {'from': _C_57a8581dbe1e}, strict=True)
+    ctx.call('scrap', (_C_b1190445b27d,), {'from': _C_a5a222c7d44e})
 
 
 def pilfering_arm__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:70 card 'pilfering_arm' effect
     # "take 1 card from opponent's hand"
-    ctx.call('take', (_C_212f55e9a554,), {'from': _C_f6ca65f29110})
+    ctx.call('take', (_C_58c8415cc525,), {'from': _C_a29c3d90ffbc})
 
 
 def cog_hurler__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:77 card 'cog_hurler' effect
     # "scrap 1 terminal in opponent's machine"
-    ctx.call('scrap', (_C_5b543b227784,), {})
+    ctx.call('scrap', (_C_14b768c72178,), {})
 
 
 def hand_crank_reclaimer__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:84 card 'hand_crank_reclaimer' requires
-    return ctx.test(_C_aaf9b5da88d2)
+    return ctx.test(_C_dbed85b41ecb)
 
 
 def hand_crank_reclaimer__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:85 card 'hand_crank_reclaimer' effect
     # 'put 2 cards from your hand onto your parts pile'
-    ctx.call('put', (_C_01687f600544,), {'from': _C_775d32900e3b, 'onto': _C_0ab8b3a25d17})
+    ctx.call('put', (_C_e9791b878e9a,), {'from': _C_57a8581dbe1e, 'onto': _C_6fa3f04a8c25})
 
 
 def overflow_valve__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:92 card 'overflow_valve' requires
-    return ctx.test(_C_0405d1f317e0)
+    return ctx.test(_C_766b7ab5289e)
 
 
 def overflow_valve__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:93 card 'overflow_valve' effect
     # "scrap 2 cards from opponent's hand"
-    ctx.call('scrap', (_C_01687f600544,), {'from': _C_f6ca65f29110})
+    ctx.call('scrap', (_C_e9791b878e9a,), {'from': _C_a29c3d90ffbc})
 
 
 def gear_avalanche__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:100 card 'gear_avalanche' effect
     # "scrap 1 card from opponent's parts pile per contraption in your machine"
-    ctx.call('scrap', (_C_212f55e9a554,), {'from': _C_22d070cae92c})
+    ctx.call('scrap', (_C_58c8415cc525,), {'from': _C_5b42fea13110})
 
 
 def scrap_magnet__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:107 card 'scrap_magnet' effect
     # 'take 2 cards from scrap pile'
-    ctx.call('take', (_C_01687f600544,), {'from': _C_7b3f774743e4})
+    ctx.call('take', (_C_e9791b878e9a,), {'from': _C_264d76b61656})
 
 
 def amplifier_coil__effect(ctx):
@@ -107,18 +109,18 @@ def amplifier_coil__effect(ctx):
 def feeder_hopper__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:121 card 'feeder_hopper' effect
     # 'draw 1 card'
-    ctx.call('draw', (_C_212f55e9a554,), {})
+    ctx.call('draw', (_C_58c8415cc525,), {})
 
 
 def grease_nozzle__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:128 card 'grease_nozzle' effect
     # "scrap 1 card from opponent's parts pile"
-    ctx.call('scrap', (_C_212f55e9a554,), {'from': _C_d80f2b6b7705})
+    ctx.call('scrap', (_C_58c8415cc525,), {'from': _C_a5a222c7d44e})
 
 
 def governor__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:135 card 'governor' requires
-    return ctx.test(_C_5d0da85970d9)
+    return ctx.test(_C_1bb60189b0d6)
 
 
 def governor__effect(ctx):
@@ -130,65 +132,65 @@ def governor__effect(ctx):
 def blasting_charge__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:143 card 'blasting_charge' effect
     # "scrap 3 cards from opponent's parts pile"
-    ctx.call('scrap', (_C_3dd68e387183,), {'from': _C_d80f2b6b7705})
+    ctx.call('scrap', (_C_f27d8ed8c970,), {'from': _C_a5a222c7d44e})
 
 
 def spare_parts_crate__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:150 card 'spare_parts_crate' effect
     # 'draw 3 cards'
-    ctx.call('draw', (_C_3dd68e387183,), {})
+    ctx.call('draw', (_C_f27d8ed8c970,), {})
 
 
 def salvage_kit__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:157 card 'salvage_kit' requires
-    return ctx.test(_C_684ef43c5e83)
+    return ctx.test(_C_1a3b0782756e)
 
 
 def salvage_kit__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:158 card 'salvage_kit' effect
     # "scrap 2 terminals in opponent's machine"
-    ctx.call('scrap', (_C_684ef43c5e83,), {})
+    ctx.call('scrap', (_C_1a3b0782756e,), {})
 
 
 def overcharge_cell__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:165 card 'overcharge_cell' requires
-    return (ctx.count(_C_2e8cbfb7f798) >= 4)
+    return (ctx.count(_C_0f1d56c31898) >= 4)
 
 
 def overcharge_cell__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:166 card 'overcharge_cell' effect
     # "scrap 2 cards from your hand: scrap 5 cards from opponent's parts pile"
-    ctx.call('scrap', (_C_01687f600544,), {'from': _C_775d32900e3b}, strict=True)
-    ctx.call('scrap', (_C_cbd105b8817f,), {'from': _C_d80f2b6b7705})
+    ctx.call('scrap', (_C_e9791b878e9a,), {'from': _C_57a8581dbe1e}, strict=True)
+    ctx.call('scrap', (_C_02b9ac9f8406,), {'from': _C_a5a222c7d44e})
 
 
 def monkey_wrench__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:173 card 'monkey_wrench' effect
     # 'scrap 2 cards from your parts pile'
-    ctx.call('scrap', (_C_01687f600544,), {'from': _C_0ab8b3a25d17})
+    ctx.call('scrap', (_C_e9791b878e9a,), {'from': _C_6fa3f04a8c25})
 
 
 def short_circuit__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:180 card 'short_circuit' effect
     # 'scrap 1 terminal in your machine'
-    ctx.call('scrap', (_C_6e02b8a6498a,), {})
+    ctx.call('scrap', (_C_1c164352ffa5,), {})
 
 
 def butterfingers__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:187 card 'butterfingers' requires
-    return ctx.test(_C_3767c579f112)
+    return ctx.test(_C_83ec3b744049)
 
 
 def butterfingers__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:188 card 'butterfingers' effect
     # 'give 2 cards from your hand to opponent'
-    ctx.call('give', (_C_01687f600544,), {'from': _C_775d32900e3b, 'to': _C_a1e8a24ab4d2})
+    ctx.call('give', (_C_e9791b878e9a,), {'from': _C_57a8581dbe1e, 'to': _C_712866d5b6da})
 
 
 def gremlin__effect(ctx):
     # data/infernal_contraption/example_deck.yaml:195 card 'gremlin' effect
     # 'scrap 2 cards from your hand'
-    ctx.call('scrap', (_C_01687f600544,), {'from': _C_775d32900e3b})
+    ctx.call('scrap', (_C_e9791b878e9a,), {'from': _C_57a8581dbe1e})
 
 
 CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/infernal_contraption/example_deck.yaml', (

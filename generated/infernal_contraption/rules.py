@@ -2,46 +2,48 @@
 # Regenerate with `cardwright compile`; `cardwright compile --check` fails when this file is stale.
 
 """Compiled card effects. See the header for provenance."""
-from runtime.refs import ALL, Phase, Sel, UpTo  # noqa: F401
+from runtime.refs import (  # noqa: F401
+    Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
+    Phase, Query, UpToN, Who)
 from runtime.tables import card_table
 
-_C_34e4592949e5 = Sel(category='card', noun='card', amount=7)
-_C_3922d5d7b8bc = Sel(category='card', noun='card', amount=UpTo(n=7))
-_C_775d32900e3b = Sel(category='zone', noun='hand', owner='you')
-_C_9cdb377d0950 = Sel(category='card', noun='card')
-_C_2e8cbfb7f798 = Sel(category='card', noun='card', place=Sel(category='zone', noun='hand', owner='you'))
-_C_cb7cdb635f1d = Sel(category='card', noun='card', amount=4)
+_C_07d7f41e8779 = Query(category='card', key='card', amount=Exactly(n=7))
+_C_3e5d8c50ba71 = Query(category='card', key='card', amount=UpToN(n=7))
+_C_57a8581dbe1e = Query(category='zone', key='hand', owner=Who.YOU)
+_C_9e87aeb5c814 = Query(category='card', key='card')
+_C_0f1d56c31898 = Query(category='card', key='card', place=Query(category='zone', key='hand', owner=Who.YOU))
+_C_b1190445b27d = Query(category='card', key='card', amount=Exactly(n=4))
 
 
 def rule__opening_hand(ctx):
     # data/infernal_contraption/rules.yaml:9 opening_hand
     # 'draw 7 cards'
-    ctx.call('draw', (_C_34e4592949e5,), {})
+    ctx.call('draw', (_C_07d7f41e8779,), {})
 
 
 def rule__mulligan(ctx):
     # data/infernal_contraption/rules.yaml:11 mulligan
     # 'scrap up to 7 cards from your hand; draw (7 - number of cards in your hand) cards'
-    ctx.call('scrap', (_C_3922d5d7b8bc,), {'from': _C_775d32900e3b})
-    ctx.call('draw', (_C_9cdb377d0950.with_amount((7 - ctx.count(_C_2e8cbfb7f798))),), {})
+    ctx.call('scrap', (_C_3e5d8c50ba71,), {'from': _C_57a8581dbe1e})
+    ctx.call('draw', (_C_9e87aeb5c814.with_amount((7 - ctx.count(_C_0f1d56c31898))),), {})
 
 
 def rule__draw_step(ctx):
     # data/infernal_contraption/rules.yaml:15 draw_step
     # 'if number of cards in your hand = 0: draw 7 cards; if number of cards in your hand < 4: draw 4 card
-    if (ctx.count(_C_2e8cbfb7f798) == 0):
-        ctx.call('draw', (_C_34e4592949e5,), {})
-    if (ctx.count(_C_2e8cbfb7f798) < 4):
-        ctx.call('draw', (_C_cb7cdb635f1d,), {})
+    if (ctx.count(_C_0f1d56c31898) == 0):
+        ctx.call('draw', (_C_07d7f41e8779,), {})
+    if (ctx.count(_C_0f1d56c31898) < 4):
+        ctx.call('draw', (_C_b1190445b27d,), {})
 
 
 def rule__cleanup(ctx):
     # data/infernal_contraption/rules.yaml:17 cleanup
     # 'if number of cards in your hand < 7: draw (7 - number of cards in your hand) cards; if number of ca
-    if (ctx.count(_C_2e8cbfb7f798) < 7):
-        ctx.call('draw', (_C_9cdb377d0950.with_amount((7 - ctx.count(_C_2e8cbfb7f798))),), {})
-    if (ctx.count(_C_2e8cbfb7f798) > 10):
-        ctx.call('scrap', (_C_9cdb377d0950.with_amount((ctx.count(_C_2e8cbfb7f798) - 10)),), {'from': _C_775d32900e3b})
+    if (ctx.count(_C_0f1d56c31898) < 7):
+        ctx.call('draw', (_C_9e87aeb5c814.with_amount((7 - ctx.count(_C_0f1d56c31898))),), {})
+    if (ctx.count(_C_0f1d56c31898) > 10):
+        ctx.call('scrap', (_C_9e87aeb5c814.with_amount((ctx.count(_C_0f1d56c31898) - 10)),), {'from': _C_57a8581dbe1e})
 
 
 CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/infernal_contraption/rules.yaml', (

@@ -490,7 +490,7 @@ def test_a_card_source_on_the_personal_discard_pile_is_rejected_and_refused():
 
     from runtime.context import Ctx
     from runtime.model import model_of
-    from runtime.refs import CARD, Sel
+    from runtime.refs import CARD, Query
 
     vocab = copy.deepcopy(compiled().vocab)
     vocab.setdefault("card_sources", {})["leftovers"] = {"zone": "personal_discard"}
@@ -500,5 +500,5 @@ def test_a_card_source_on_the_personal_discard_pile_is_rejected_and_refused():
     game.vocab, game.model = vocab, model_of(vocab)  # the runtime reads the vocabulary's model
     before = game.snapshot()
     with pytest.raises(Refused, match="your own Personal Discard pile"):
-        Ctx(game, 0).draw_cards(Sel(CARD, "leftovers", 1), None, strict=False)
+        Ctx(game, 0).draw_cards(Query(CARD, "leftovers").with_amount(1), None, strict=False)
     assert game.snapshot() == before

@@ -15,8 +15,8 @@ ENGINE = "age_of_steam"
 def build_allowance(ctx, objs, ph, strict):
     """Allow the player to build up to N track tiles this turn (the highest allowance granted counts)."""
     sel = objs[0]
-    if sel.noun != "track_tile":
-        raise RulesError(f"'build' takes track tiles, not {sel.noun}")
+    if sel.key != "track_tile":
+        raise RulesError(f"'build' takes track tiles, not {sel.key}")
     n = ctx.amount(sel)
     p = ctx.game.players[ctx.player]
     if n > p.goods["track_tile"]:

@@ -22,7 +22,7 @@ from runtime.context import Ctx, face_view
 from runtime.engine import Outcome
 from runtime.errors import Refused, RulesError
 from runtime.events import Used
-from runtime.refs import AllOf, UpTo, VAR
+from runtime.refs import VAR, Every, UpToN
 
 from ..stepspec import kind_of, number, text
 from .engine import FiftyFirstState, Pack, register_pack
@@ -58,9 +58,9 @@ class AssaultTrial:
     def targets(self, ctx: Ctx, sel, verb_name: str) -> list[int]:
         g = ctx.game
         options = ctx.options(sel)
-        if sel.category == VAR or isinstance(sel.amount, AllOf):
+        if sel.category == VAR or isinstance(sel.amount, Every):
             n = len(options)
-        elif isinstance(sel.amount, UpTo):
+        elif isinstance(sel.amount, UpToN):
             n = sel.amount.n
         else:
             n = ctx.amount(sel)

@@ -17,7 +17,7 @@ from functools import partial
 from runtime.context import MAX_HELD, Ctx, face_view
 from runtime.errors import Refused
 from runtime.events import Razed
-from runtime.refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, AllOf, Sel, UpTo
+from runtime.refs import CARD, GOOD, MANY, PLAYER, THING, VAR, ZONE, Every, Exactly, Query, UpToN
 from runtime.verbs import AMOUNTS, Slot, verb
 
 E = "fifty_first_state"
@@ -27,20 +27,20 @@ E = "fifty_first_state"
 _PICKED = frozenset(AMOUNTS)
 
 
-def pick_targets(ctx: Ctx, sel: Sel, verb_name: str, strict: bool) -> list[int]:
+def pick_targets(ctx: Ctx, sel: Query, verb_name: str, strict: bool) -> list[int]:
     """The cards a targeted verb acts on. Costs (``strict``) need them all or refuse first."""
     trial = ctx.game.assault
     if trial is not None and ctx.card is not None:
         return trial.targets(ctx, sel, verb_name)
     options = ctx.options(sel)
-    if sel.category == VAR or isinstance(sel.amount, AllOf):
+    if sel.category == VAR or isinstance(sel.amount, Every):
         return options
-    if isinstance(sel.amount, UpTo):
-        return ctx.ask(options, sel.amount.n, low=0, prompt=f"{verb_name} up to {sel.amount.n} {sel.noun}")
+    if isinstance(sel.amount, UpToN):
+        return ctx.ask(options, sel.amount.n, low=0, prompt=f"{verb_name} up to {sel.amount.n} {sel.key}")
     n = ctx.amount(sel)
     if strict and len(options) < n:
-        raise Refused(f"not enough {sel.noun.replace('_', ' ')} to {verb_name} (needs {n}, has {len(options)})")
-    return ctx.ask(options, min(n, len(options)), prompt=f"{verb_name} {sel.noun}")
+        raise Refused(f"not enough {sel.key.replace('_', ' ')} to {verb_name} (needs {n}, has {len(options)})")
+    return ctx.ask(options, min(n, len(options)), prompt=f"{verb_name} {sel.key}")
 
 
 def give_goods(ctx: Ctx, player: int, good: str, n: int) -> None:
@@ -56,7 +56,7 @@ def give_goods(ctx: Ctx, player: int, good: str, n: int) -> None:
             give_goods(ctx, player, pick, 1)
         return
     if good == "card":
-        Ctx(g, player, ctx.card, ctx.opponent).draw_cards(Sel(CARD, "card", n), None, strict=False)
+        Ctx(g, player, ctx.card, ctx.opponent).draw_cards(Query(CARD, "card", amount=Exactly(n)), None, strict=False)
         return
     n = min(n, max(0, MAX_HELD - g.players[player].goods[good]))  # what a player can hold (context.py)
     g.players[player].goods[good] += n
@@ -75,12 +75,12 @@ def gain(ctx, objs, ph, strict):
     g = ctx.game
     for sel in objs:
         if sel.category == THING:
-            if sel.noun != "ruins":
-                raise Refused(f"cannot gain {sel.noun}: only Goods and Ruins are gained")
+            if sel.key != "ruins":
+                raise Refused(f"cannot gain {sel.key}: only Goods and Ruins are gained")
             for _ in range(ctx.amount(sel)):  # M11: a card from the Deck, face down in the State
                 g.engine.gain_ruins(g, g.gain_to.get(ctx.player, ctx.player))
             continue
-        if sel.noun in ("goods", "good") and sel.of is not None:
+        if sel.key in ("goods", "good") and sel.of is not None:
             for uid in ctx.options(sel.of):
                 produce_for(ctx, uid, diverted="instead of" in ph)
             continue
@@ -187,7 +187,7 @@ def discard(ctx, objs, ph, strict):
     Packs say (a Hacked card to the Machine discard pile, M12)."""
     sel = objs[0]
     if ph.get("from") is not None:
-        sel = Sel(sel.category, sel.noun, sel.amount, sel.owner, sel.filters, sel.of, ph["from"], sel.per)
+        sel = sel.at(ph["from"])
     g = ctx.game
     for uid in pick_targets(ctx, sel, "discard", strict):
         owner = g.where[uid][1] if g.where[uid][1] is not None else ctx.player
@@ -217,12 +217,12 @@ def draw(ctx, objs, ph, strict):
             g.emit("draw", ctx.player, f"draws {g.engine.name_of(g, uid)} from the {pile}"
                    + (f" of {g.players[frm[1]].name}" if frm[1] is not None else ""), n=1)
         if not picks:
-            g.emit("draw", ctx.player, f"draws nothing: there is no {sel.noun}", n=0)
+            g.emit("draw", ctx.player, f"draws nothing: there is no {sel.key}", n=0)
         return
     src = ph.get("from")
-    if src is not None and src.category == ZONE and src.owner in ("another", "enemy", "opponents", "any", "each"):
+    if src is not None and src.category == ZONE and src.owner in MANY:
         zones = [z for z in ctx.ref_zones(src) if g.zones[z]]
-        pile = g.model.zone_name(src.noun)
+        pile = g.model.zone_name(src.key)
         if not zones:
             if strict:
                 raise Refused(f"every {pile} you may draw from is empty")
@@ -230,7 +230,7 @@ def draw(ctx, objs, ph, strict):
             return
         pick = ctx.ask(zones, 1, prompt=f"choose whose {pile}")[0]
         ctx.bind("__pile", ("zone", pick))
-        src = Sel(VAR, "__pile")
+        src = Query(VAR, "__pile")
     ctx.draw_cards(sel, src, strict=strict)
 
 
@@ -249,7 +249,7 @@ def place(ctx, objs, ph, strict):
             continue
         for _ in range(n):
             pick = ctx.ask(sorted(groups[good]), 1, prompt=f"choose a {good} to place")[0]
-            ctx.place_goods(Sel(GOOD, pick, 1), uid)
+            ctx.place_goods(Query(GOOD, pick, amount=Exactly(1)), uid)
 
 
 @verb("rebuild", template="rebuild {obj}", example="rebuild 1 of your ruins",

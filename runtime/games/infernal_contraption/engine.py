@@ -23,7 +23,7 @@ from runtime.context import Ctx
 from runtime.engine import CompiledGame, Engine, Outcome
 from runtime.errors import RulesError
 from runtime.events import Played, TurnEnded, TurnStarted
-from runtime.refs import CARD, Sel
+from runtime.refs import CARD, Query
 from runtime.verbs import verbs_for
 
 from .machine import _ANCHOR, _FACING, MAIN_KINDS, ONE_SHOT, POWER_KINDS, is_plug, is_terminal, sockets_match
@@ -638,4 +638,4 @@ def _guard(fn: Callable) -> Callable:
     return guarded
 
 
-_DRAW_N = Sel(CARD, "card")
+_DRAW_N = Query(CARD, "card")

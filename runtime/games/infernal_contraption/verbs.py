@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from runtime.context import Ctx
 from runtime.errors import Refused
-from runtime.refs import CARD, THING, VAR, ZONE, AllOf, Sel, UpTo
+from runtime.refs import CARD, THING, VAR, ZONE, Every, Query, UpToN
 from runtime.verbs import AMOUNTS, Slot, verb
 
 from .machine import is_terminal
@@ -15,18 +15,18 @@ _OBJ = Slot((CARD, THING, VAR), required=True, amounts=frozenset(AMOUNTS), filte
 _PILE = Slot((ZONE, VAR))
 
 
-def _amount(ctx: Ctx, sel: Sel) -> tuple[int, int]:
+def _amount(ctx: Ctx, sel: Query) -> tuple[int, int]:
     """(most, least) to pick: "up to 3" lets the chooser pick 0..3; "all" takes every one."""
     a = sel.amount
-    if isinstance(a, UpTo):
+    if isinstance(a, UpToN):
         return ctx.amount(sel), 0
-    if isinstance(a, AllOf):
+    if isinstance(a, Every):
         return 10**9, 10**9
     n = ctx.amount(sel)
     return n, n
 
 
-def _pick(ctx: Ctx, sel: Sel, src: Sel | None, verb_name: str, strict: bool, one_at_a_time: bool = False):
+def _pick(ctx: Ctx, sel: Query, src: Query | None, verb_name: str, strict: bool, one_at_a_time: bool = False):
     """The cards a scrap/take/put takes, as much as possible (DESIGN §3), without moving them.
 
     - from a parts pile or the scrap pile: the top cards (I11);
@@ -35,7 +35,7 @@ def _pick(ctx: Ctx, sel: Sel, src: Sel | None, verb_name: str, strict: bool, one
     Returns (zone kind, list of uids or a generator for machines, wanted)."""
     g = ctx.game
     if src is not None:
-        sel = Sel(sel.category, sel.noun, sel.amount, sel.owner, sel.filters, sel.of, src, sel.per)
+        sel = sel.at(src)
     most, least = _amount(ctx, sel)
     if sel.category == CARD:
         zone = ctx.zone_for(sel.place) if sel.place is not None else (ctx.hand_zone(), ctx.player)
@@ -59,7 +59,7 @@ def _pick(ctx: Ctx, sel: Sel, src: Sel | None, verb_name: str, strict: bool, one
         return zone, [], most
     if least >= len(opts) and most >= len(opts):
         return zone, opts, most
-    picks = ctx.ask(opts, min(most, len(opts)), low=least if least < most else None, prompt=f"{verb_name} {sel.noun}")
+    picks = ctx.ask(opts, min(most, len(opts)), low=least if least < most else None, prompt=f"{verb_name} {sel.key}")
     return zone, picks, most
 
 
