@@ -1,25 +1,35 @@
-"""Stage 4 — check: every name against the game's vocabulary, every statement against its verb.
+"""Stage 4 — check: every name against the game's vocabulary, every statement against its verb, into
+the typed IR.
 
-The checker walks one effect's AST with the bound names in scope and produces:
-- diagnostics (unknown names with "did you mean", statements that do not fit their verb, guards
-  placed after actions), each located by its span in the effect text;
-- the typed IR (compiler/ir.py) of an effect it accepts: while walking, it resolves each selector
-  to a ``Sel`` template in a working table private to this pass, and ``compiler/lower.py`` turns the
-  AST with those resolutions into IR nodes. Only the IR leaves the checker; the AST stays untouched.
+The checker is one pass over an effect's AST (a :class:`~compiler.visitor.Visitor`). Each visit checks
+its node and returns the node's typed IR (compiler/ir.py):
+- names are resolved against the vocabulary ("did you mean" when unknown) into typed queries —
+  categories and keys, owners as ``Who``/``Bound``, typed filters and amounts — the very objects
+  generated code passes to the runtime (runtime/refs.py);
+- statements are checked against their verb's signature (a part the verb would ignore is an error,
+  E306) and guards must come before actions;
+- each diagnostic is located by its span in the effect text.
+An effect without errors leaves as its IR (``Checked.ir``); one with errors leaves none (parts of it
+are ``None`` where a name did not resolve). There is no side table and no second walk: what the
+checker accepted is what it built (issue 22). The AST stays untouched.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from runtime import verbs as V
-from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
+from runtime.events import EVENT_VERBS
+from runtime.refs import CARD, DEFAULT, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
 from runtime.verbs import Slot, Verb
 from runtime.words import did_you_mean
 
 from . import ast as A
-from .lower import Sel, lower, lower_condition
+from . import ir
+from .english import option_labeller
+from .printer import fmt
 from .syntaxhelp import RESERVED_NAMES
+from .visitor import Visitor
 from .vocabulary import POSSESSIVES, Vocabulary
 
 _CATEGORY_WORDS = {GOOD: "good", THING: "thing", ZONE: "zone or pile", PLAYER: "player", PHASE: "phase",
@@ -39,6 +49,8 @@ _REF = Slot(_ANY, owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))  # inside 
 # the card of an event ("… plays a card with icon attack"): one card, filtered; whose is the subject's
 _EVENT_CARD = Slot((CARD, THING, VAR), amounts=frozenset({V.ONE}), owners=frozenset(), refs=frozenset())
 
+_WHO = {w.value: w for w in ir.Who}
+
 
 @dataclass
 class Checked:
@@ -50,15 +62,6 @@ class Checked:
     ir: object = None  # ir.Effect, or ir.Cond for a bare-condition slot; None when rejected
 
 
-@dataclass
-class _Work:
-    """The walk's working state: each selector and reference node's resolution, keyed by the node's
-    identity while this one AST is alive. Lowering reads it; it never leaves :meth:`Checker.check`."""
-
-    resolved: dict = field(default_factory=dict)
-    several: set = field(default_factory=set)  # names bound to more than one card ("choose 2 … as t")
-
-
 class Checker:
     def __init__(self, vocab: Vocabulary, verbs: dict[str, Verb]):
         self.vocab = vocab
@@ -67,17 +70,18 @@ class Checker:
     card_ids: set | None = None  # the build sets the game's card ids, for "other than <card>"
 
     def check(self, effect: A.Effect, report: Report, kind: str = "effect", has_card: bool = True) -> Checked:
-        out = _Work()
-        errors = []
+        errors: list[str] = []
 
         def rep(code, msg, span, hint=None):
             errors.append(code)
             report(code, msg, span, hint)
 
+        walk = _Check(self, rep, errors)
         scope: dict[str, str] = {}  # bound name -> category of what it holds
         if has_card:
             scope[THIS_CARD] = CARD  # "this card": the card whose effect runs (rules have none)
         seen_action = False
+        statements = []
         for st in effect.statements:
             if (kind == "trigger") != isinstance(st, A.Trigger):
                 if kind == "trigger":
@@ -94,142 +98,180 @@ class Checker:
                         "they decide whether anything happens at all", st.span)
             else:
                 seen_action = True
-            self._stmt(st, scope, out, rep)
+            statements.append(walk.visit(st, scope))
         if errors:
             return Checked(effect, ok=False)
-
-        if kind == "condition":
-            return Checked(effect, True, lower_condition(effect, out.resolved))
-        return Checked(effect, True, lower(effect, out.resolved, self.labeller()))
+        if kind == "condition":  # a bare-condition slot, parsed as "requires <condition>"
+            return Checked(effect, True, statements[0].cond)
+        return Checked(effect, True, ir.Effect(tuple(statements), walk.computed, effect))
 
     _labeller = None
 
     def labeller(self):
         """How a menu's options are labelled for the agent: their English (compiler/english.py)."""
         if self._labeller is None:
-            from .english import option_labeller
-
             self._labeller = option_labeller(self.vocab, self.verbs)
         return self._labeller
 
+
+class _Check(Visitor):
+    """One effect's walk: ``visit(statement, scope)`` checks a statement and returns its IR. ``scope``
+    maps each bound name to the category of what it holds; a body gets its own copy where names it
+    binds end with it."""
+
+    def __init__(self, checker: Checker, rep: Report, errors: list):
+        self.checker = checker
+        self.vocab = checker.vocab
+        self.verbs = checker.verbs
+        self.rep = rep
+        self.errors = errors
+        self.several: set[str] = set()  # names bound to more than one card ("choose 2 … as t")
+        self.triggers = 0  # each trigger's place in its slot ("the first time" is kept per trigger)
+        self.computed = False  # a filter bound computed at run time: codegen binds it first
+
     # --- statements --------------------------------------------------------------------------
-    @staticmethod
-    def _name_ok(name: A.Name, rep) -> None:
+    def _name_ok(self, name: A.Name) -> None:
         """A bound name must not be a word the language reads otherwise ("as x" would be the card's
         X wherever it is used, "as a" the article)."""
         if name.text in RESERVED_NAMES:
-            rep("E305", f"'{name.text}' cannot name a choice: the language reads it as the word '{name.text}' "
-                "wherever the name is used", name.span, "pick another name, e.g. 'as c'")
+            self.rep("E305", f"'{name.text}' cannot name a choice: the language reads it as the word '{name.text}' "
+                     "wherever the name is used", name.span, "pick another name, e.g. 'as c'")
 
-    def _stmt(self, st, scope, out, rep) -> None:
-        if type(st) is A.Action:  # the most common statement first
-            self._action(st, scope, out, rep)
-        elif isinstance(st, A.Requires):
-            self._cond(st.condition, scope, out, rep)
-        elif isinstance(st, A.Let):
-            self._quantity(st.value, scope, out, rep)
-            scope["x"] = "number"
-        elif isinstance(st, A.Choose):
-            cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE, GOOD),
-                                 slot=_CHOOSE, verb="choose")
-            if cat == VAR:  # "choose 1 of r as k": k holds what r holds
-                cat = scope.get(st.selector.noun.text)
-            self._name_ok(st.name, rep)
-            scope[st.name.text] = cat or THING
-            amount = st.selector.amount
-            if not (amount is None or isinstance(amount, A.One) or isinstance(amount, A.Num) and amount.value == 1):
-                out.several.add(st.name.text)
-            else:
-                out.several.discard(st.name.text)
-        elif isinstance(st, A.ForEach):
-            cat = self._selector(st.selector, scope, out, rep, (THING, CARD, ICON, PLAYER, ZONE),
-                                 slot=_EACH, verb="for each")
-            if cat == VAR:
-                cat = scope.get(st.selector.noun.text)
-            inner = dict(scope)
-            if st.name is not None:
-                self._name_ok(st.name, rep)
-            inner[st.name.text if st.name else "it"] = cat or THING
-            self._body(st.body, inner, out, rep)
-        elif isinstance(st, A.If):
-            self._cond(st.condition, scope, out, rep)
-            self._body(st.body, dict(scope), out, rep)
-            if st.otherwise is not None:
-                self._body(st.otherwise, dict(scope), out, rep)
-        elif isinstance(st, A.Cost):
-            self._action(st.action, scope, out, rep)
-            self._body(st.body, scope, out, rep)
-        elif isinstance(st, A.Menu):
-            if st.count >= len(st.options):
-                rep("E307", f"'choose {st.word}' needs more than {st.count} option"
-                    f"{'s' if st.count != 1 else ''} to choose from (it has {len(st.options)})", st.span,
-                    "add options separated by '; or'")
-            seen: dict[str, A.Span] = {}
-            from .printer import fmt
-            for option in st.options:
-                text = "; ".join(fmt(o) for o in option)
-                if text in seen:
-                    rep("E307", "this option is the same as an earlier one: a menu's options are distinct",
-                        _body_span(option), None)
-                seen[text] = _body_span(option)
-                self._body(option, dict(scope), out, rep)
-        elif isinstance(st, A.Acting):
-            allowed = {"opponent": ("opponent", "opponents"), "other": ("player", "players", "opponent", "opponents"),
-                       "each": ("player", "players"), "left": ("player",), "right": ("player",)}[st.who]
-            if st.noun.text not in allowed or (st.who in ("left", "right") and False):
-                rep("E201", f"unknown acting player '{st.noun.text}'", st.noun.span,
-                    did_you_mean(st.noun.text, allowed) or "write 'each opponent: …', 'each other player: …', "
-                    "'each player: …' or 'the player to your left: …'")
-            self._body(st.body, dict(scope), out, rep)
-        elif isinstance(st, A.Trigger):
-            self._trigger(st, scope, out, rep)
-        elif isinstance(st, A.RepeatUntil):
-            self._cond(st.condition, scope, out, rep)
-            self._body(st.body, dict(scope), out, rep)
-        elif isinstance(st, A.Action):
-            self._action(st, scope, out, rep)
+    def body(self, stmts, scope) -> tuple:
+        out = []
+        for b in stmts:
+            if isinstance(b, (A.Requires, A.Let)) and (isinstance(b, A.Requires) or b.minimum is not None):
+                self.rep("E304", "'requires' and 'x is … (min N)' decide whether anything of the effect happens: "
+                         "they stand at its start, not inside a body", b.span)
+            out.append(self.visit(b, scope))
+        return tuple(out)
 
-    def _trigger(self, st: A.Trigger, scope, out, rep) -> None:
+    def generic_visit(self, node, *args):  # every statement of the grammar has its method
+        raise TypeError(f"the checker has no method for {type(node).__name__}")
+
+    def visit_Action(self, act: A.Action, scope) -> ir.Act | None:
+        return self.action(act, scope)
+
+    def visit_Requires(self, r: A.Requires, scope) -> ir.Require:
+        return ir.Require(self.cond(r.condition, scope), fmt(r), r)
+
+    def visit_Let(self, s: A.Let, scope) -> ir.LetX:
+        value = self.quantity(s.value, scope)
+        scope["x"] = "number"
+        return ir.LetX(value, s.minimum, fmt(s), s)
+
+    def visit_Choose(self, st: A.Choose, scope) -> ir.Choose:
+        q = self.selector(st.selector, scope, (THING, CARD, ICON, PLAYER, ZONE, GOOD), slot=_CHOOSE, verb="choose")
+        cat = q.category if q is not None else None
+        if cat == VAR:  # "choose 1 of r as k": k holds what r holds
+            cat = scope.get(st.selector.noun.text)
+        self._name_ok(st.name)
+        scope[st.name.text] = cat or THING
+        amount = st.selector.amount
+        if not (amount is None or isinstance(amount, A.One) or isinstance(amount, A.Num) and amount.value == 1):
+            self.several.add(st.name.text)
+        else:
+            self.several.discard(st.name.text)
+        return ir.Choose(q, st.name.text, st)
+
+    def visit_ForEach(self, st: A.ForEach, scope) -> ir.ForEach:
+        q = self.selector(st.selector, scope, (THING, CARD, ICON, PLAYER, ZONE), slot=_EACH, verb="for each")
+        cat = q.category if q is not None else None
+        if cat == VAR:
+            cat = scope.get(st.selector.noun.text)
+        inner = dict(scope)
+        if st.name is not None:
+            self._name_ok(st.name)
+        name = st.name.text if st.name else "it"
+        inner[name] = cat or THING
+        return ir.ForEach(q, name, self.body(st.body, inner), st)
+
+    def visit_If(self, st: A.If, scope) -> ir.If:
+        cond = self.cond(st.condition, scope)
+        body = self.body(st.body, dict(scope))
+        otherwise = self.body(st.otherwise, dict(scope)) if st.otherwise is not None else None
+        return ir.If(cond, body, otherwise, st)
+
+    def visit_Cost(self, st: A.Cost, scope) -> ir.Cost:
+        pay = self.action(st.action, scope, strict=True)
+        return ir.Cost(pay, self.body(st.body, scope), st)
+
+    def visit_Menu(self, st: A.Menu, scope) -> ir.Menu:
+        if st.count >= len(st.options):
+            self.rep("E307", f"'choose {st.word}' needs more than {st.count} option"
+                     f"{'s' if st.count != 1 else ''} to choose from (it has {len(st.options)})", st.span,
+                     "add options separated by '; or'")
+        seen: dict[str, A.Span] = {}
+        options = []
+        for option in st.options:
+            text = "; ".join(fmt(o) for o in option)
+            if text in seen:
+                self.rep("E307", "this option is the same as an earlier one: a menu's options are distinct",
+                         _body_span(option), None)
+            seen[text] = _body_span(option)
+            options.append(self.body(option, dict(scope)))
+        labels = () if self.errors else tuple(self._label(o, lowered) for o, lowered in zip(st.options, options))
+        return ir.Menu(st.count, tuple(options), labels, st)
+
+    def _label(self, option, lowered: tuple) -> str:
+        """A menu option's label for the agent: its English, or its canonical text if that fails."""
+        try:
+            return self.checker.labeller()(lowered)
+        except Exception:  # noqa: BLE001 - a label is a courtesy; the canonical text always works
+            return "; ".join(fmt(o) for o in option)
+
+    def visit_Acting(self, st: A.Acting, scope) -> ir.Acting:
+        allowed = {"opponent": ("opponent", "opponents"), "other": ("player", "players", "opponent", "opponents"),
+                   "each": ("player", "players"), "left": ("player",), "right": ("player",)}[st.who]
+        if st.noun.text not in allowed:
+            self.rep("E201", f"unknown acting player '{st.noun.text}'", st.noun.span,
+                     did_you_mean(st.noun.text, allowed) or "write 'each opponent: …', 'each other player: …', "
+                     "'each player: …' or 'the player to your left: …'")
+        return ir.Acting(st.who, self.body(st.body, dict(scope)), st)
+
+    def visit_RepeatUntil(self, st: A.RepeatUntil, scope) -> ir.Repeat:
+        cond = self.cond(st.condition, scope)
+        return ir.Repeat(cond, self.body(st.body, dict(scope)), st)
+
+    def visit_Trigger(self, st: A.Trigger, scope) -> ir.Trigger:
+        index = self.triggers
+        self.triggers += 1
         if st.form == "at":
             if st.moment.text not in ("start", "end"):
-                rep("E201", f"unknown moment '{st.moment.text}'", st.moment.span, did_you_mean(st.moment.text, ("start", "end")))
-            self._period(st.period, rep)
+                self.rep("E201", f"unknown moment '{st.moment.text}'", st.moment.span,
+                         did_you_mean(st.moment.text, ("start", "end")))
+            self._period(st.period)
             if st.owner == "your" and st.period.text == "round":
-                rep("E201", "a round is everyone's: write 'at the start of each round'", st.period.span)
-        else:
-            self._event(st.subject, st.verb, st.selector, scope, out, rep)
-            if st.form == "first":
-                self._period(st.period, rep)
-        self._body(st.body, dict(scope), out, rep)
+                self.rep("E201", "a round is everyone's: write 'at the start of each round'", st.period.span)
+            body = self.body(st.body, dict(scope))
+            return ir.Trigger(f"{st.period.text} {st.moment.text}", "you" if st.owner == "your" else "any", None,
+                              None, index, body, st)
+        card = self._event(st.subject, st.verb, st.selector, scope)
+        if st.form == "first":
+            self._period(st.period)
+        body = self.body(st.body, dict(scope))
+        return ir.Trigger(EVENT_VERBS.get(st.verb.text, st.verb.text), subject_key(st.subject), card,
+                          st.period.text if st.form == "first" else None, index, body, st)
 
-    def _period(self, name: A.Name, rep) -> None:
+    def _period(self, name: A.Name) -> None:
         if name.text not in ("turn", "round"):
-            rep("E201", f"unknown period '{name.text}'", name.span, did_you_mean(name.text, ("turn", "round")))
+            self.rep("E201", f"unknown period '{name.text}'", name.span, did_you_mean(name.text, ("turn", "round")))
 
-    def _event(self, subject: A.Subject, verb: A.Name, sel: A.Selector, scope, out, rep) -> None:
-        from runtime.events import EVENT_VERBS
-
+    def _event(self, subject: A.Subject, verb: A.Name, sel: A.Selector, scope) -> ir.Query | None:
         if subject.kind != "you" and subject.noun not in ("player", "opponent"):
-            rep("E201", f"unknown subject '{subject.noun}'", subject.span,
-                did_you_mean(subject.noun or "", ("player", "opponent")))
+            self.rep("E201", f"unknown subject '{subject.noun}'", subject.span,
+                     did_you_mean(subject.noun or "", ("player", "opponent")))
         if verb.text not in EVENT_VERBS:
-            rep("E201", f"unknown event '{verb.text}'", verb.span,
-                did_you_mean(verb.text, EVENT_VERBS) or "events: " + ", ".join(sorted(set(EVENT_VERBS.values()))))
-        self._selector(sel, scope, out, rep, (CARD, THING, VAR), slot=_EVENT_CARD, verb=verb.text)
+            self.rep("E201", f"unknown event '{verb.text}'", verb.span,
+                     did_you_mean(verb.text, EVENT_VERBS) or "events: " + ", ".join(sorted(set(EVENT_VERBS.values()))))
+        return self.selector(sel, scope, (CARD, THING, VAR), slot=_EVENT_CARD, verb=verb.text)
 
-    def _body(self, body, scope, out, rep) -> None:
-        for b in body:
-            if isinstance(b, (A.Requires, A.Let)) and (isinstance(b, A.Requires) or b.minimum is not None):
-                rep("E304", "'requires' and 'x is … (min N)' decide whether anything of the effect happens: "
-                    "they stand at its start, not inside a body", b.span)
-            self._stmt(b, scope, out, rep)
-
-    def _action(self, act: A.Action, scope, out, rep) -> None:
+    def action(self, act: A.Action, scope, strict: bool = False) -> ir.Act | None:
+        rep = self.rep
         verb = self.verbs.get(act.verb.text)
         if verb is None:
-            rep("E302", f"unknown verb '{act.verb.text}'", act.verb.span,
-                did_you_mean(act.verb.text, self.verbs))
-            return
+            rep("E302", f"unknown verb '{act.verb.text}'", act.verb.span, did_you_mean(act.verb.text, self.verbs))
+            return None
         sig = verb.signature
         if act.objects and sig.obj is None:
             rep("E303", f"'{verb.name}' takes no object (for example: {verb.example})", act.objects[0].span)
@@ -238,9 +280,9 @@ class Checker:
         elif sig.obj is not None and len(act.objects) > 1 and not sig.obj.many:
             rep("E303", f"'{verb.name}' takes one object, not {len(act.objects)} "
                 f"(for example: {verb.example})", act.objects[1].span)
-        if sig.obj is not None:
-            for o in act.objects:
-                self._selector(o, scope, out, rep, sig.obj.categories, verb.name, slot=sig.obj)
+        objects = tuple(self.selector(o, scope, sig.obj.categories, verb.name, slot=sig.obj)
+                        for o in act.objects) if sig.obj is not None else ()
+        phrases = []
         seen = set()
         for ph in act.phrases:
             prep = "until" if isinstance(ph, A.Until) else ph.prep
@@ -255,11 +297,12 @@ class Checker:
                 rep("E303", f"'{prep} …' is given twice", ph.span)
             seen.add(prep)
             if isinstance(ph, A.Until):
-                self._phase(ph.phase, rep)
+                self._phase(ph.phase)
+                phrases.append(("until", ir.Phase(ph.phase.text.replace(" ", "_"))))
             else:
-                self._selector(ph.target, scope, out, rep, slot.categories, verb.name, slot=slot)
+                phrases.append((prep, self.selector(ph.target, scope, slot.categories, verb.name, slot=slot)))
             if slot.for_objects is not None:
-                cats = {self._object_category(o, out, scope) for o in act.objects} - {None}
+                cats = {_held(q, scope) for q in objects} - {None}
                 if cats - set(slot.for_objects):
                     what = " or ".join(sorted(_CATEGORY_WORDS[c] for c in cats - set(slot.for_objects)))
                     rep("E306", f"'{verb.name}' would ignore '{prep} …' with a {what}: it is for "
@@ -274,9 +317,9 @@ class Checker:
                 rep("E303", f"'{verb.name}' does not name what it did: 'as {act.name.text}' would hold nothing",
                     act.name.span, "'draw', 'reveal' and 'look at' can: 'reveal 3 cards from your deck as r'")
             else:
-                self._name_ok(act.name, rep)
+                self._name_ok(act.name)
                 scope[act.name.text] = verb.binds
-                out.several.add(act.name.text)  # "draw 2 cards as d": the cards it did
+                self.several.add(act.name.text)  # "draw 2 cards as d": the cards it did
         if sig.one_of and len(seen & set(sig.one_of)) != 1:
             where = " or ".join(f"'{p} …'" for p in sig.one_of)
             rep("E303", f"'{verb.name}' needs exactly one of {where} (for example: {verb.example})", act.span)
@@ -284,95 +327,121 @@ class Checker:
         for need in sig.needs:
             if isinstance(need, tuple):  # (category, rule): only objects of that category need it
                 cat, need = need
-                if not any(out.resolved.get(id(o)) is not None and out.resolved[id(o)].category == cat
-                           for o in act.objects):
+                if not any(q is not None and q.category == cat for q in objects):
                     continue
             if not getattr(rules, need, None):
                 rep("E309", f"'{verb.name}' needs the game to declare rules.{need} in game.yaml", act.verb.span,
                     "for example rules: {trash_to: trash, gain_from: supply, play_to: play_area, play_slot: play}")
+        return ir.Act(act.verb.text, objects, tuple(phrases), act.name.text if act.name is not None else None,
+                      strict, ir.Origin(act.span.start, act.span.end), act)
 
-    @staticmethod
-    def _object_category(o: A.Selector, out, scope) -> str | None:
-        r = out.resolved.get(id(o))
-        if r is None:
-            return None
-        return scope.get(r.noun, r.category) if r.category == VAR else r.category
-
-    def _phase(self, words: A.Words, rep) -> None:
+    def _phase(self, words: A.Words) -> None:
         if words.text.replace(" ", "_") not in self.vocab.phases and words.text not in self.vocab.phases:
-            rep("E201", f"unknown phase '{words.text}'", words.span, did_you_mean(words.text, self.vocab.phases))
+            self.rep("E201", f"unknown phase '{words.text}'", words.span, did_you_mean(words.text, self.vocab.phases))
 
     # --- conditions and quantities -----------------------------------------------------------
-    def _cond(self, cond, scope, out, rep) -> None:
+    def cond(self, cond, scope) -> ir.Cond:
         if isinstance(cond, A.Compare):
-            self._quantity(cond.left, scope, out, rep)
-            self._quantity(cond.right, scope, out, rep)
-        else:
-            self._selector(cond.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR), slot=_EXISTS,
-                           verb="if")
+            return ir.Compare(self.quantity(cond.left, scope), cond.op, self.quantity(cond.right, scope), cond)
+        return ir.Exists(self.selector(cond.selector, scope, (THING, CARD, GOOD, ZONE, VAR), slot=_EXISTS,
+                                       verb="if"), cond)
 
-    def _quantity(self, q, scope, out, rep) -> None:
+    def quantity(self, q, scope) -> ir.Expr | None:
+        if isinstance(q, A.Num):
+            return ir.Lit(int(q.value))
         if isinstance(q, A.BinOp):
-            self._quantity(q.left, scope, out, rep)
-            self._quantity(q.right, scope, out, rep)
+            left, right = self.quantity(q.left, scope), self.quantity(q.right, scope)
             if q.op == "/" and isinstance(q.right, A.Num) and q.right.value == 0:
-                rep("E308", "division by zero", q.right.span, None)
-        elif isinstance(q, A.History):
-            self._event(q.subject, q.verb, q.selector, scope, out, rep)
-            self._period(q.period, rep)
-        elif isinstance(q, A.FieldOf):
-            self._field(q.field.text, q.field.span, rep)
+                self.rep("E308", "division by zero", q.right.span, None)
+            return ir.Arith(q.op, left, right, q)
+        if isinstance(q, A.History):
+            card = self._event(q.subject, q.verb, q.selector, scope)
+            self._period(q.period)
+            return ir.History(EVENT_VERBS.get(q.verb.text, q.verb.text), subject_key(q.subject), card,
+                              q.period.text, q)
+        if isinstance(q, A.FieldOf):
+            self._field(q.field.text, q.field.span)
             if q.of.text not in scope:
-                rep("E305", f"'{q.of.text}' is not a chosen card here", q.of.span,
-                    did_you_mean(q.of.text, scope) or "write 'the cost of this card' or choose a card as a name first")
+                self.rep("E305", f"'{q.of.text}' is not a chosen card here", q.of.span,
+                         did_you_mean(q.of.text, scope)
+                         or "write 'the cost of this card' or choose a card as a name first")
             elif scope[q.of.text] not in (CARD, THING):
-                rep("E205", f"'{q.of.text}' holds a {_CATEGORY_WORDS.get(scope[q.of.text], 'value')}, not a card",
-                    q.of.span)
-            elif q.of.text in out.several:  # Ctx.field_of reads one card's field
-                rep("E205", f"'{q.of.text}' may hold several cards, and 'the {q.field.text} of {q.of.text}' needs one",
-                    q.of.span, f"choose exactly 1 card as {q.of.text}, or use 'for each of {q.of.text}: …'")
-        elif isinstance(q, A.Count):
-            self._selector(q.selector, scope, out, rep, (THING, CARD, GOOD, ZONE, VAR, PILE), slot=_COUNT,
-                           verb="number of")
-        elif isinstance(q, A.X) and "x" not in scope:
-            rep("E305", "x is used before 'x is …' defines it", q.span)
+                self.rep("E205", f"'{q.of.text}' holds a {_CATEGORY_WORDS.get(scope[q.of.text], 'value')}, "
+                         "not a card", q.of.span)
+            elif q.of.text in self.several:  # Ctx.field_of reads one card's field
+                self.rep("E205", f"'{q.of.text}' may hold several cards, and 'the {q.field.text} of {q.of.text}' "
+                         "needs one", q.of.span,
+                         f"choose exactly 1 card as {q.of.text}, or use 'for each of {q.of.text}: …'")
+            return ir.FieldOf(q.field.text.replace(" ", "_"), ir.Bound(q.of.text), q)
+        if isinstance(q, A.Count):
+            return ir.CountOf(self.selector(q.selector, scope, (THING, CARD, GOOD, ZONE, VAR, PILE), slot=_COUNT,
+                                            verb="number of", counted=True), q)
+        if isinstance(q, A.X):
+            if "x" not in scope:
+                self.rep("E305", "x is used before 'x is …' defines it", q.span)
+            return ir.XValue()
+        raise TypeError(f"not a quantity: {type(q).__name__}")
 
-    # --- selectors ---------------------------------------------------------------------------
-    def _selector(self, sel: A.Selector, scope, out, rep, allowed, verb: str | None = None,
-                  slot: Slot | None = None) -> str | None:
-        if sel.amount is not None:
-            if isinstance(sel.amount, (A.BinOp, A.Count, A.X, A.FieldOf, A.History)):
-                self._quantity(sel.amount, scope, out, rep)
-        cat, key = self._noun(sel.noun, scope, rep, allowed, verb)
+    def amount(self, a, scope) -> ir.Amount:
+        if a is None:
+            return DEFAULT
+        if isinstance(a, A.UpTo):
+            return ir.UpToN(a.value)
+        if isinstance(a, A.All):
+            return ir.Every()
+        if isinstance(a, A.One):
+            return ir.Exactly(1)
+        if isinstance(a, A.Num):
+            return ir.Exactly(int(a.value))
+        return ir.Computed(self.quantity(a, scope))
+
+    # --- selectors: words resolved into typed queries ------------------------------------------
+    def selector(self, sel: A.Selector, scope, allowed, verb: str | None = None, slot: Slot | None = None,
+                 counted: bool = False) -> ir.Query | None:
+        """The typed query a selector names, or None (reported) when a name does not resolve.
+        ``counted``: "number of …" counts every such thing, whatever amount is written."""
+        amount = self.amount(sel.amount, scope)
+        cat, key = self._noun(sel.noun, scope, allowed, verb)
         if cat is None:
             return None
-        owner = self._owner(sel.owner, scope, rep)
-        self._honoured(sel, cat, owner, slot or _REF, verb, rep)
-        filters = tuple(f for f in (self._filter(f, scope, rep, out) for f in sel.filters) if f is not None)
-        of = self._ref(sel.of, scope, out, rep, (THING, CARD, VAR, ZONE)) if sel.of is not None else None
-        place = self._ref(sel.place, scope, out, rep, (ZONE, VAR)) if sel.place is not None else None
+        owner = self._owner(sel.owner, scope)
+        self._honoured(sel, cat, owner, slot or _REF, verb)
+        filters = self._filters(sel.filters, scope)
+        of = self._ref(sel.of, scope, (THING, CARD, VAR, ZONE)) if sel.of is not None else None
+        place = self._ref(sel.place, scope, (ZONE, VAR)) if sel.place is not None else None
         per = None
         if sel.per is not None:
             if sel.per.every is not None and sel.per.every < 1:
-                rep("E308", "'per 0 …' divides by zero", sel.per.span, None)
-            per = self._ref(sel.per.ref, scope, out, rep, (THING, CARD, ZONE, GOOD, VAR, PILE))
-            if per is not None:
-                pf = tuple(f for f in (self._filter(f, scope, rep, out) for f in sel.per.filters) if f is not None)
-                pp = self._ref(sel.per.place, scope, out, rep, (ZONE, VAR)) if sel.per.place else None
-                # a per's amount is its "every": "per 10 cards" counts whole tens (Ctx.amount)
-                per = Sel(per.category, per.noun, sel.per.every, per.owner, pf, per.of, pp)
-        owner = self._others_only(cat, key, owner, sel.owner, sel.noun, rep)
-        out.resolved[id(sel)] = Sel(cat, key, None, owner, filters, of, place, per)
-        return cat
+                self.rep("E308", "'per 0 …' divides by zero", sel.per.span, None)
+            base = self._ref(sel.per.ref, scope, (THING, CARD, ZONE, GOOD, VAR, PILE))
+            if base is not None:
+                pf = self._filters(sel.per.filters, scope)
+                pp = self._ref(sel.per.place, scope, (ZONE, VAR)) if sel.per.place else None
+                # "per 10 cards" counts whole tens (Ctx.amount): the per-query's "every"
+                per = _query(base.category, base.key, base.owner, pf, DEFAULT, base.of, pp, None, sel.per.every,
+                             sel.per.ref)
+        owner = self._others_only(cat, key, owner, sel.owner, sel.noun)
+        return _query(cat, key, owner, filters, DEFAULT if counted else amount, of, place, per, None, sel)
+
+    def _ref(self, ref: A.Ref, scope, allowed) -> ir.Query | None:
+        """A reference inside a selector ("in your hand", "of t", "per card in …")."""
+        cat, key = self._noun(ref.noun, scope, allowed, None)
+        if cat is None:
+            return None
+        owner = self._owner(ref.owner, scope)
+        owner = self._others_only(cat, key, owner, ref.owner, ref.noun)
+        of = self._ref(ref.of, scope, (THING, CARD, VAR, ZONE)) if ref.of is not None else None
+        return _query(cat, key, owner, (), DEFAULT, of, None, None, None, ref)
 
     # --- truthfulness: every part of a selector must be one its verb honours ---------------------
-    def _honoured(self, sel: A.Selector, cat: str, owner: str | None, slot: Slot, verb: str | None, rep) -> None:
+    def _honoured(self, sel: A.Selector, cat: str, owner: ir.Owner, slot: Slot, verb: str | None) -> None:
         """Reject (E306) any part of ``sel`` the slot's implementation would ignore (DESIGN §3)."""
         form = _amount_form(sel.amount)
         amounts = V.amounts_for(slot, cat)
         if sel.owner is None and not sel.filters and sel.place is None and sel.of is None and sel.per is None \
                 and form in amounts:
             return  # the usual "2 fuel", "1 card": nothing more a verb could ignore
+        rep = self.rep
         who = f"'{verb}'" if verb else "this place"
         owners, filters, refs = V.honoured(slot, cat)
         if form not in amounts:
@@ -388,36 +457,25 @@ class Checker:
             if kind == "not" and _filter_form(f.filter) not in filters:
                 kind = _filter_form(f.filter)
             if kind not in filters:
-                rep("E306", f"{who} would ignore the filter '{_filter_text(f)}' here", f.span,
+                rep("E306", f"{who} would ignore the filter '{fmt(f)}' here", f.span,
                     "it acts on the thing as named, without filters" if not filters else
                     "it honours: " + ", ".join(sorted(filters)))
         for name, ref in (("in", sel.place), ("of", sel.of)):
             if ref is not None and name not in refs:
                 rep("E306", f"{who} would ignore '{name} …' here", ref.span, None)
 
-    def _ref(self, ref: A.Ref, scope, out, rep, allowed) -> Sel | None:
-        cat, key = self._noun(ref.noun, scope, rep, allowed, None)
-        if cat is None:
-            return None
-        owner = self._owner(ref.owner, scope, rep)
-        owner = self._others_only(cat, key, owner, ref.owner, ref.noun, rep)
-        of = self._ref(ref.of, scope, out, rep, (THING, CARD, VAR, ZONE)) if ref.of is not None else None
-        s = Sel(cat, key, None, owner, (), of)
-        out.resolved[id(ref)] = s
-        return s
-
     # Owners that can never be the acting player; a bound name ("p's") is checked at run time.
-    _NOT_YOU = ("another", "opponent", "enemy")
+    _NOT_YOU = frozenset({ir.Who.ANOTHER, ir.Who.OPPONENT, ir.Who.ENEMY})
 
-    def _others_only(self, cat, key, owner, node: A.Owner | None, noun: A.Words, rep) -> str | None:
+    def _others_only(self, cat, key, owner: ir.Owner, node: A.Owner | None, noun: A.Words) -> ir.Owner:
         """A zone or thing declared ``access: others`` may be named only as another player's
         (Scavengers S07/S08: your own Personal Discard pile is never a target). A thing without an
         owner means another player's; a zone without one would mean yours, so it is an error too."""
         if cat not in (ZONE, THING, CARD) or not self.vocab.others_only(cat, key):
             return owner
         if owner is None and cat == THING:
-            return "another"
-        if owner in self._NOT_YOU or (owner or "").startswith("var:"):
+            return ir.Who.ANOTHER
+        if owner in self._NOT_YOU or isinstance(owner, ir.Bound):
             return owner
         said = f"{node.text} {noun.text}" if node is not None else noun.text
         m = self.vocab.model
@@ -429,56 +487,65 @@ class Checker:
             what = spec.name if spec is not None else None
         what = what or key.replace("_", " ")
         span = A.Span(node.span.start, noun.span.end) if node is not None else noun.span
-        rep("E207", f"'{said}' may be your own: an effect may only name another player's {what}",
-            span, f"write 'another player's {noun.text}'")
+        self.rep("E207", f"'{said}' may be your own: an effect may only name another player's {what}",
+                 span, f"write 'another player's {noun.text}'")
         return owner
 
-    def _owner(self, owner: A.Owner | None, scope, rep) -> str | None:
+    def _owner(self, owner: A.Owner | None, scope) -> ir.Owner:
         if owner is None:
             return None
         if owner.kind == "your":
-            return "you"
+            return ir.Who.YOU
         if owner.kind == "enemy":
-            return "enemy"
+            return ir.Who.ENEMY
         key = POSSESSIVES.get((owner.qualifier, owner.name))
         if key is not None:
-            return key
+            return _WHO[key]
         if owner.qualifier is None and owner.name in scope:
             held = scope[owner.name]
             if held not in (CARD, THING, PLAYER):
                 # "g's hand" with g a chosen Good (or icon, zone, x) names nobody: the runtime found no
                 # owner and crashed (found by the differential test, issue 22)
-                rep("E205", f"'{owner.name}' holds the {_CATEGORY_WORDS.get(held, held)} chosen earlier, but "
-                    f"'{owner.name}'s' needs a card or a player: whose it is", owner.span,
-                    "choose a card or a player as the name: 'choose 1 player as p; … p's hand'")
+                self.rep("E205", f"'{owner.name}' holds the {_CATEGORY_WORDS.get(held, held)} chosen earlier, but "
+                         f"'{owner.name}'s' needs a card or a player: whose it is", owner.span,
+                         "choose a card or a player as the name: 'choose 1 player as p; … p's hand'")
                 return None
-            return f"var:{owner.name}"
+            return ir.Bound(owner.name)
         choices = [f"{q + ' ' if q else ''}{n}'s" for q, n in POSSESSIVES] + [f"{n}'s" for n in scope]
-        rep("E201", f"unknown owner '{owner.text}'", owner.span, did_you_mean(owner.text, choices))
+        self.rep("E201", f"unknown owner '{owner.text}'", owner.span, did_you_mean(owner.text, choices))
         return None
 
-    def _field(self, name: str, span: A.Span, rep) -> str | None:
+    def _field(self, name: str, span: A.Span) -> str | None:
         numeric = self.vocab.numeric_fields()
         key = name.replace(" ", "_")
         if key in numeric:
             return key
         if key in self.vocab.field_names():
-            rep("E205", f"card field '{name}' is not a number: a comparison needs a field declared 'int'", span)
+            self.rep("E205", f"card field '{name}' is not a number: a comparison needs a field declared 'int'", span)
         else:
-            rep("E201", f"unknown number field '{name}'", span, did_you_mean(key, numeric))
+            self.rep("E201", f"unknown number field '{name}'", span, did_you_mean(key, numeric))
         return None
 
-    def _filter(self, f, scope, rep, out=None):
+    def _filters(self, filters, scope) -> tuple:
+        return tuple(f for f in (self._filter(f, scope) for f in filters) if f is not None)
+
+    def _filter(self, f, scope) -> ir.Filter | None:
+        rep = self.rep
         if isinstance(f, A.Not):
-            inner = self._filter(f.filter, scope, rep, out)
-            return ("not", inner) if inner is not None else None
+            inner = self._filter(f.filter, scope)
+            return ir.Not(inner) if inner is not None else None
         if isinstance(f, A.FieldCompare):
             key = self._field(f.field.text if f.field is not None else "cost",
-                              f.field.span if f.field is not None else f.span, rep)
-            self._quantity(f.value, scope, out if out is not None else _Work(), rep)
+                              f.field.span if f.field is not None else f.span)
+            value = self.quantity(f.value, scope)
             if key is None:
                 return None
-            return ("field", (key, f.op, _value_key(f.value)))
+            if isinstance(f.value, A.Num):
+                return ir.FieldCompare(key, f.op, int(f.value.value))
+            # a bound computed at run time: generated code binds it under this key just before the
+            # statement ("costing up to (x + 1)"), the runtime's filter reads it there
+            self.computed = True
+            return ir.FieldCompare(key, f.op, value, "q:" + fmt(f.value))
         if isinstance(f, A.OtherThan):
             name = f.noun.text
             if name == THIS_CARD and name not in scope:
@@ -488,33 +555,31 @@ class Checker:
                 if scope[name] not in (CARD, THING):
                     rep("E205", f"'{name}' holds a {_CATEGORY_WORDS.get(scope[name], 'value')}, not a card", f.noun.span)
                     return None
-                return ("other", f"var:{name}")
+                return ir.OtherThan(ir.Bound(name))
             key = name.replace(" ", "_")
-            if self.card_ids is not None and key not in self.card_ids:
+            if self.checker.card_ids is not None and key not in self.checker.card_ids:
                 rep("E201", f"unknown card '{name}'", f.noun.span,
-                    did_you_mean(key, set(self.card_ids) | set(scope)))
+                    did_you_mean(key, set(self.checker.card_ids) | set(scope)))
                 return None
-            return ("other", f"card:{key}")
+            return ir.OtherThan(key)
         if isinstance(f, A.WithIcon):
             icons = self.vocab.icon_names()
             for i in f.icons:
                 if i.text not in icons:
                     rep("E201", f"unknown icon '{i.text}'", i.span, did_you_mean(i.text, icons))
-            return ("icon", tuple(i.text for i in f.icons))
+            return ir.HasIcon(tuple(i.text for i in f.icons))
         if isinstance(f, (A.With, A.Without)):
             name = f.noun.text.replace(" ", "_")
             fields = self.vocab.field_names()
             if name not in fields and name.endswith("s") and name[:-1] in fields:
                 name = name[:-1]
             if name not in fields:
-                rep("E201", f"unknown card field '{f.noun.text}'", f.noun.span,
-                    did_you_mean(name, fields))
+                rep("E201", f"unknown card field '{f.noun.text}'", f.noun.span, did_you_mean(name, fields))
                 return None
-            return ("with" if isinstance(f, A.With) else "without", name)
+            return ir.HasField(name, isinstance(f, A.With))
         if isinstance(f, A.Matching):
             if f.name.text not in scope:
-                rep("E305", f"'{f.name.text}' is not a chosen name here", f.name.span,
-                    did_you_mean(f.name.text, scope))
+                rep("E305", f"'{f.name.text}' is not a chosen name here", f.name.span, did_you_mean(f.name.text, scope))
                 return None
             if scope[f.name.text] != ICON:
                 # "matching NAME" means "carrying the icon chosen as NAME" (cards) or "the Good of that
@@ -523,10 +588,11 @@ class Checker:
                     f"'{f.name.text}' holds a {_CATEGORY_WORDS.get(scope[f.name.text], 'value')}", f.name.span,
                     f"choose the icon first: 'choose 1 icon of {f.name.text} as i; … matching i'")
                 return None
-            return ("matching", f"var:{f.name.text}")
+            return ir.MatchingIcon(ir.Bound(f.name.text))
         return None
 
-    def _noun(self, words: A.Words, scope, rep, allowed, verb) -> tuple[str | None, str | None]:
+    def _noun(self, words: A.Words, scope, allowed, verb) -> tuple[str | None, str | None]:
+        rep = self.rep
         text = words.text
         if text == THIS_CARD and text not in scope:
             rep("E201", "'this card' names no card here: a rule has no card of its own", words.span)
@@ -570,6 +636,32 @@ class Checker:
         return None, None
 
 
+def _held(q: ir.Query | None, scope) -> str | None:
+    """The category an action's object holds: a bound name's is what it was bound to."""
+    if q is None:
+        return None
+    return scope.get(q.key, q.category) if q.category == VAR else q.category
+
+
+def _query(category, key, owner, filters, amount, of, place, per, every, syntax, _new=object.__new__) -> ir.Query:
+    """``ir.Query(...)`` without the frozen dataclass's per-field ``object.__setattr__`` calls: a
+    query per selector is the checker's most frequent node, and this halves its cost. The result is an
+    ordinary ir.Query (same fields, equality and hash)."""
+    q = _new(ir.Query)
+    q.__dict__.update(category=category, key=key, owner=owner, filters=filters, amount=amount, of=of, place=place,
+                      per=per, every=every, syntax=syntax)
+    return q
+
+
+def subject_key(subject: A.Subject) -> str:
+    """you | opponent | any — relative to the player whose card it is (Ctx.triggered)."""
+    if subject.kind == "you":
+        return "you"
+    if subject.kind == "another" or subject.noun == "opponent":
+        return "opponent"
+    return "any"
+
+
 # --- forms of a selector, as the designer wrote them ------------------------------------------------
 
 _AMOUNT_WORDS = {V.ONE: "a single thing", V.NUMBER: "a number", V.X: "x", V.EXPR: "a computed amount",
@@ -600,10 +692,9 @@ def _amount_hint(form: str, allowed: frozenset) -> str | None:
     return None
 
 
-def _owner_form(owner: str) -> str:
-    if owner.startswith("var:"):
-        return "chosen"
-    return "you" if owner in ("you", "your") else owner
+def _owner_form(owner: ir.Owner) -> str:
+    """The owner form a verb's signature lists (runtime/verbs.py OWNERS)."""
+    return "chosen" if isinstance(owner, ir.Bound) else owner.value
 
 
 def _owner_hint(cat: str, owners: frozenset, written: str) -> str | None:
@@ -636,27 +727,11 @@ def _filter_form(f) -> str:
     return type(f).__name__.lower()
 
 
-def _filter_text(f) -> str:
-    from .printer import fmt
-
-    return fmt(f)
-
-
 THIS_CARD = "this card"
 
 
 def _body_span(body) -> A.Span:
     return A.Span(body[0].span.start, body[-1].span.end) if body else A.NO_SPAN
-
-
-def _value_key(q) -> object:
-    """A filter's bound as the runtime reads it: a plain number, or ``"q:<canonical text>"`` for a
-    quantity the generated code computes and binds under that name just before the statement."""
-    if isinstance(q, A.Num):
-        return int(q.value)
-    from .printer import fmt
-
-    return "q:" + fmt(q)
 
 
 def slot_kind_of(effect: A.Effect) -> str:

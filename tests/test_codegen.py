@@ -324,11 +324,11 @@ def test_outputs_hash_is_stable_within_a_process():
 
 
 def test_lowering_builds_ordinary_queries():
-    # compiler/lower.py builds queries without the dataclass __init__ (speed): they must be the same
+    # the checker builds queries without the dataclass __init__ (speed): they must be the same
     from dataclasses import fields
 
     from compiler import ir
-    from compiler.lower import _query
+    from compiler.check import _query
 
     made = _query("card", "card", ir.Who.YOU, (), ir.Exactly(2), None, None, None, None, "syntax")
     plain = ir.Query("card", "card", ir.Who.YOU, (), ir.Exactly(2))
