@@ -26,6 +26,7 @@ from runtime.verbs import ALL, AMOUNTS, FILTERS, OWNERS, REFS, REGISTRY, UP_TO, 
 from .build import load_game
 from .diagnostics import Diagnostics
 from .explain import explain_effect
+from .grammar import _lark
 from .parser import MAX_LITERAL
 from .resources import BUNDLED_DATA, GRAMMAR_DIR, RESOURCE_ROOT
 from .vocabulary import Vocabulary
@@ -373,8 +374,6 @@ def example_game_for(v: Verb) -> str | None:
 
 def grammar_rules() -> set[str]:
     """Every rule name and alias of the effect grammar (what a construct must document)."""
-    from .parser import _lark
-
     names = set()
     for rule in _lark().rules:
         origin = str(rule.origin.name)

@@ -33,6 +33,8 @@ from typing import Callable
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from .grammar import _lark
+
 
 @dataclass(frozen=True)
 class Help:
@@ -368,8 +370,6 @@ def _signature(exc: UnexpectedInput) -> tuple | None:
 
 def _index() -> dict[tuple, list[_Entry]]:
     """Every example parsed once, on the first error that needs them, then kept for the process."""
-    from .parser import _lark
-
     return _index_for(_lark())
 
 
@@ -443,8 +443,6 @@ _ACCEPT_WORDS = (  # (terminals, words), in the order a sentence lists them
 def _literals() -> dict[str, str]:
     """Terminal name → the literal text it stands for ("LPAR" → "("), from the grammar itself;
     a terminal made by a regular expression has no entry, and is never shown."""
-    from .parser import _lark
-
     return {t.name: t.pattern.value for t in _lark().terminals if t.pattern.type == "str"}
 
 

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from compiler import grammar as G
 from compiler import parser as P
 from compiler.build import compile_tree
 from compiler.diagnostics import Diagnostics
@@ -95,14 +96,14 @@ def test_parse_cache_returns_the_same_ast_as_a_fresh_parse():
 
 def test_grammar_table_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("CARDWRIGHT_CACHE", str(tmp_path))
-    monkeypatch.setattr(P, "SHIPPED_TABLES", tmp_path / "none.json")  # the user's cache alone (see test_parser_tables)
-    P._lark.cache_clear()
+    monkeypatch.setattr(G, "SHIPPED_TABLES", tmp_path / "none.json")  # the user's cache alone (see test_parser_tables)
+    G._lark.cache_clear()
     try:
-        fresh = P._lark()  # built strictly, tables written
+        fresh = G._lark()  # built strictly, tables written
         (cache,) = tmp_path.glob("effects-*.json")
         json.loads(cache.read_text())  # plain JSON
-        P._lark.cache_clear()
-        loaded = P._lark()
+        G._lark.cache_clear()
+        loaded = G._lark()
         assert loaded is not fresh
         for text in ("gain 2 fuel", "for each of your locations with icon green or red as l: gain 1 vp",
                      "x is the number of cards in your hand (min 1); draw x cards", "gain 2 fuel;; draw"):
@@ -116,8 +117,8 @@ def test_grammar_table_cache(tmp_path, monkeypatch):
                 b = type(exc).__name__
             assert a == b
         cache.write_text('{"data": "garbage"')  # broken: ignored, rebuilt and rewritten
-        P._lark.cache_clear()
-        assert P._lark().parse("gain 2 fuel") == fresh.parse("gain 2 fuel")
+        G._lark.cache_clear()
+        assert G._lark().parse("gain 2 fuel") == fresh.parse("gain 2 fuel")
         json.loads(cache.read_text())
     finally:
-        P._lark.cache_clear()
+        G._lark.cache_clear()

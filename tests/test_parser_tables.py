@@ -10,10 +10,11 @@ import json
 import pytest
 from lark import Lark
 
+from compiler import grammar as G
 from compiler import parser as P
 from tests.test_english import GAMES, every_slot
 
-GRAMMAR = (P.GRAMMAR_DIR / "effects.lark").read_text(encoding="utf-8")
+GRAMMAR = (G.GRAMMAR_DIR / "effects.lark").read_text(encoding="utf-8")
 
 
 def _texts() -> list[str]:
@@ -36,16 +37,16 @@ def _parse(parser: Lark, text: str):
 
 
 def _shipped_parser() -> Lark:
-    stored = json.loads(P.SHIPPED_TABLES.read_text(encoding="utf-8"), object_hook=P._json_hook)
+    stored = json.loads(G.SHIPPED_TABLES.read_text(encoding="utf-8"), object_hook=G._json_hook)
     return Lark.__new__(Lark)._load({"data": stored["data"], "memo": stored["memo"]})
 
 
 def test_shipped_tables_parse_every_bundled_text_as_a_fresh_build_does():
-    stored = json.loads(P.SHIPPED_TABLES.read_text(encoding="utf-8"), object_hook=P._json_hook)
-    if stored.get("key") != P._tables_key(GRAMMAR):
+    stored = json.loads(G.SHIPPED_TABLES.read_text(encoding="utf-8"), object_hook=G._json_hook)
+    if stored.get("key") != G._tables_key(GRAMMAR):
         pytest.skip("the shipped tables are for another grammar or Lark version: they are not used "
-                    "(python -m compiler.parser --write-tables makes them anew)")
-    shipped, fresh = _shipped_parser(), Lark(GRAMMAR, **P._OPTIONS)
+                    "(python -m compiler.grammar --write-tables makes them anew)")
+    shipped, fresh = _shipped_parser(), Lark(GRAMMAR, **G._OPTIONS)
     texts = _texts()
     assert len(texts) > 300
     for text in texts:
@@ -56,14 +57,14 @@ def test_shipped_tables_parse_every_bundled_text_as_a_fresh_build_does():
 def test_stale_or_garbled_shipped_tables_are_passed_over(content, tmp_path, monkeypatch):
     bad = tmp_path / "effects.tables.json"
     bad.write_text(content, encoding="utf-8")
-    monkeypatch.setattr(P, "SHIPPED_TABLES", bad)
+    monkeypatch.setattr(G, "SHIPPED_TABLES", bad)
     monkeypatch.setenv("CARDWRIGHT_CACHE", "")  # no user cache either: the strict build runs
-    P._lark.cache_clear()
+    G._lark.cache_clear()
     try:
         effect, problem = P.parse_effect.__wrapped__("gain 2 fuel")
         assert problem is None and effect is not None
     finally:
-        P._lark.cache_clear()
+        G._lark.cache_clear()
 
 
 # --- texts of one shape share a parse (compiler/parser.py _shape) -----------------------------------

@@ -21,6 +21,7 @@ from lark.exceptions import LarkError
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
 
 from ..build import _PREFIX as SLOT_PREFIX
+from ..grammar import _lark  # the effect parser, built once per process
 from ..vocabulary import COMMON_FIELDS, Vocabulary
 
 CATEGORY_WORDS = {GOOD: "Good", THING: "thing", ZONE: "zone", PLAYER: "player", PHASE: "phase", ICON: "icon",
@@ -45,8 +46,6 @@ _PHRASES = ("instead of", "on top of", "at the bottom of", "from", "to", "onto",
 
 def accepted(before: str) -> set[str] | None:
     """The terminals the effect grammar accepts after ``before``; None when ``before`` does not parse."""
-    from ..parser import _lark  # the effect parser, built once per process
-
     try:
         ip = _lark().parse_interactive(before)
         ip.exhaust_lexer()
