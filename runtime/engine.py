@@ -22,6 +22,7 @@ from .errors import Halt, Refused, RulesError, Unmet
 from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from .fieldtypes import FieldType
 from .model import model_of
+from .registry import ENGINES, engine_of, load_engines, register  # noqa: F401  (their home: runtime/registry.py)
 from .state import GameState
 from .tables import statement_place
 from .verbs import verbs_for
@@ -527,22 +528,8 @@ def first_seat(game: GameState) -> int:
     return game.turn_player
 
 
-ENGINES: dict[str, Engine] = {"core": Engine()}
-
-
-def register(engine: Engine) -> Engine:
-    ENGINES[engine.name] = engine
-    return engine
-
-
-# The engines that ship with cardwright. A fixed list: never a module name read from a data file.
-_GAME_ENGINES = ("fifty_first_state", "age_of_steam", "infernal_contraption")
-for _name in _GAME_ENGINES:
-    try:
-        importlib.import_module(f"runtime.games.{_name}")
-    except ModuleNotFoundError as _exc:  # an engine not written yet is simply not registered
-        if _exc.name not in (f"runtime.games.{_name}", "runtime.games"):
-            raise
+register(Engine())  # the core engine, for games that name none
+load_engines()  # importing the engine module makes every shipped engine available, as it always did
 
 
 # --- loading compiled games ------------------------------------------------------------------------
@@ -587,7 +574,3 @@ def engine_for(compiled: CompiledGame) -> Engine:
     return ENGINES[compiled.engine]
 
 
-def engine_of(vocab: dict) -> Engine:
-    """The engine a game.yaml's data names (the core engine when it names none, or one that is not
-    registered: the build reports that as E201 where it resolves the engine)."""
-    return ENGINES.get(model_of(vocab).engine, ENGINES["core"])

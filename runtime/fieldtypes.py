@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .registry import engine_named, engine_of
+
 
 @dataclass
 class Shown:
@@ -103,16 +105,12 @@ class FieldType:
 
 def field_types_of(vocab: dict) -> dict[str, FieldType]:
     """The field types a game's engine adds to its vocabulary (game.yaml's data): name -> FieldType."""
-    from .engine import engine_of
-
     return engine_of(vocab).field_types
 
 
 def field_type(engine: str, name: str) -> FieldType:
     """The field type ``name`` of the engine ``engine`` (views carry the two names, not the object)."""
-    from .engine import ENGINES
-
-    return ENGINES[engine].field_types[name]
+    return engine_named(engine).field_types[name]
 
 
 __all__ = ["FieldType", "Legend", "Shown", "field_type", "field_types_of"]

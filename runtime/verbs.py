@@ -19,6 +19,7 @@ from typing import Callable
 from .errors import Nowhere, Refused, RulesError
 from .events import Played
 from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, Every, Query, UpToN
+from .registry import load_engines
 
 
 # --- what a slot honours ----------------------------------------------------------------------
@@ -142,8 +143,7 @@ def verb(name: str, *, template: str, example: str, obj: Slot | None = None,
 
 def verbs_for(engine: str) -> dict[str, Verb]:
     """The verbs a game on ``engine`` may use: the core verbs, overridden by the engine's own."""
-    from . import engine as _engines  # noqa: F401  (importing registers every engine's verbs)
-
+    load_engines()  # importing the engines registers their verbs
     out = dict(REGISTRY["core"])
     if engine != "core":
         out.update(REGISTRY.get(engine, {}))
