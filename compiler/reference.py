@@ -204,12 +204,12 @@ class _GameViewBuilder:
 
     # names ---------------------------------------------------------------------------------------
     def good_name(self, key: str) -> str:
-        spec = (self.d.get("goods") or {}).get(key) or {}
-        return spec.get("name") or title(str(key))
+        g = self.v.model.goods.get(key)
+        return (g.printed.declared if g is not None else None) or title(str(key))
 
     def icon_marker(self, key: str) -> str:
-        spec = (self.d.get("icons") or {}).get(key) or {}
-        return f"{ICON_START}{key}|{spec.get('name') or title(str(key))}{ICON_END}"
+        i = self.v.model.icons.get(key)
+        return f"{ICON_START}{key}|{(i.printed.declared if i is not None else None) or title(str(key))}{ICON_END}"
 
     # cards ---------------------------------------------------------------------------------------
     def field_value(self, ftype: Any, value: Any) -> tuple[str, Any]:
@@ -653,46 +653,43 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
                               note=meta.get("note"), setup=list(meta.get("setup") or []),
                               tables=b.tables(ns.get("TABLES") or {}), map_svg=map_svg, map_note=map_note,
                               cards=cards, rules=rules, file=meta.get("file", "")))
-    phases = []
-    for ph in d.get("phases") or []:
-        spec = {"id": ph} if isinstance(ph, str) else dict(ph)
-        skip = spec.get("skip_in_round") or []
-        phases.append({"name": spec.get("name") or title(spec["id"]), "note": spec.get("note"),
-                       "skip": ", ".join(str(r) for r in skip)})
-    icons = []
-    for key, spec in (d.get("icons") or {}).items():
-        spec = spec or {}
-        good = spec.get("good")
-        icons.append({"key": key, "marker": b.icon_marker(key), "name": spec.get("name") or title(key),
-                      "good": b.good_name(good) if good else "no effect", "uncertain": spec.get("uncertain"),
-                      "note": spec.get("note")})
-    goods = [{"name": (s or {}).get("name") or title(k), "kind": (s or {}).get("kind"), "note": (s or {}).get("note")}
-             for k, s in (d.get("goods") or {}).items()]
-    zones = [{"name": (s or {}).get("name") or title(k), "per": (s or {}).get("per", "player"),
-              "hidden": bool((s or {}).get("hidden")), "note": (s or {}).get("note")}
-             for k, s in (d.get("zones") or {}).items()]
-    things = [{"name": title(k), "zones": ", ".join(((d.get("zones") or {}).get(z) or {}).get("name") or title(z)
-                                                    for z in s.get("zones", [])),
-               "kinds": ", ".join((vocab.card_kinds.get(kk) or {}).get("name") or title(kk) for kk in s.get("kinds") or []),
-               "note": s.get("note")} for k, s in (d.get("things") or {}).items()]
-    sources = [{"name": title(k), "zone": ((d.get("zones") or {}).get(s.get("zone")) or {}).get("name") or title(s.get("zone", "")),
-                "end": s.get("end", "top"), "face": title(s["face"]) if s.get("face") else None, "note": s.get("note")}
-               for k, s in (d.get("card_sources") or {}).items()]
-    kinds = []
-    for key, spec in vocab.card_kinds.items():
-        spec = spec or {}
-        kinds.append({"name": spec.get("name") or title(key), "note": spec.get("note"),
-                      "slots": ", ".join((s or {}).get("name") or title(k) for k, s in (spec.get("slots") or {}).items()),
-                      "fields": ", ".join((s.get("title") if isinstance(s, dict) else None) or title(k)
-                                          for k, s in (spec.get("fields") or {}).items()),
-                      "faces": ", ".join((s or {}).get("name") or title(k) for k, s in (spec.get("faces") or {}).items())})
-    return Game(id=game, name=vocab.name, source=d.get("source"), note=d.get("note"), phases=phases, icons=icons,
+    # the game's vocabulary as its model holds it (runtime/model.py): names as declared, else the key
+    m = vocab.model
+    phases = [{"name": ph.declared or title(ph.key), "note": ph.note,
+               "skip": ", ".join(str(r) for r in sorted(ph.skip_in_round))} for ph in m.phases]
+    icons = [{"key": key, "marker": b.icon_marker(key), "name": i.printed.declared or title(key),
+              "good": b.good_name(i.good) if i.good else "no effect", "uncertain": i.uncertain, "note": i.note}
+             for key, i in m.icons.items()]
+    goods = [{"name": g.printed.declared or title(k), "kind": g.kind, "note": g.note} for k, g in m.goods.items()]
+    zones = [{"name": z.printed.declared or title(k), "per": "player" if z.per_player else "game", "hidden": z.hidden,
+              "note": z.note} for k, z in m.zones.items()]
+
+    def zone_name(key: str) -> str:
+        z = m.zones.get(key)
+        return (z.printed.declared if z is not None else None) or title(key)
+
+    things = [{"name": title(k), "zones": ", ".join(zone_name(z) for z in t.zones),
+               "kinds": ", ".join(_declared(m.kinds.get(kk)) or title(kk) for kk in t.listed_kinds),
+               "note": t.note} for k, t in m.things.items()]
+    sources = [{"name": title(k), "zone": zone_name(s.zone), "end": "bottom" if s.bottom else "top",
+                "face": title(s.face) if s.face else None, "note": s.note}
+               for k, s in m.card_sources.items()]
+    kinds = [{"name": kind.declared or title(key), "note": kind.note,
+              "slots": ", ".join(sl.declared or title(sl.key) for sl in kind.slots),
+              "fields": ", ".join(t or title(f) for f, t in kind.fields),
+              "faces": ", ".join(n or title(f) for f, n in kind.faces)}
+             for key, kind in m.kinds.items()]
+    return Game(id=game, name=vocab.name, source=m.provenance, note=m.note, phases=phases, icons=icons,
                 goods=goods, zones=zones, things=things, card_sources=sources, legends=b.legends(used),
                 card_kinds=kinds,
                 # a table a field type's legend shows is not listed again as a plain table
-                tables=b.tables(d.get("tables") or {}, skip={t for ft in used for t in ft.tables}),
+                tables=b.tables(dict(m.tables), skip={t for ft in used for t in ft.tables}),
                 modules=modules, css=[ft.css for ft in used if ft.css] + _font_css(gb),
                 **_flow_views(d, b, marked_modules))
+
+
+def _declared(spec) -> str | None:
+    return spec.declared if spec is not None else None
 
 
 def _flow_views(d: dict, b: "_GameViewBuilder", marked_modules: list) -> dict:
@@ -700,10 +697,10 @@ def _flow_views(d: dict, b: "_GameViewBuilder", marked_modules: list) -> dict:
     from .flowref import flow_view, stand_in_view
 
     names = {rec.get("id"): rec.get("name") for _, recs in marked_modules for rec in recs}
-    zones = d.get("zones") or {}
+    zones = b.v.model.zones
     # the flow's texts belong to no card ("this card" is not theirs): compiled with has_card False
     return {"flow": flow_view(d, lambda text, kind: b.english(text, kind, False), lambda c: str(names.get(c) or title(c)),
-                              lambda z: str((zones.get(z) or {}).get("name") or title(z))),
+                              lambda z: str((zones[z].printed.declared if z in zones else None) or title(z))),
             "flow_title": "How the game is played" if isinstance(d.get("flow"), dict) else "How the bots play",
             "stand_ins": stand_in_view(d, marked_modules)}
 

@@ -45,6 +45,8 @@ class GoodSpec:
     name: str
     signed: bool  # may go below zero (a debt)
     printed: Printed = _NO_PRINT
+    kind: str | None = None  # what sort of Good it is, for the reference ("currency", "score"…)
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class ZoneSpec:
     others_only: bool      # ``access: others``: effects may use only another player's (S07/S08)
     card_piles: bool       # ``piles: card``: one pile per card id (a deck-builder's supply)
     printed: Printed = _NO_PRINT
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,8 @@ class ThingSpec:
     per_player: bool                 # looked for in the owners' zones (else the game's shared zones)
     others_only: bool                # declared so, or selects from an ``access: others`` zone
     printed: Printed = _NO_PRINT
+    listed_kinds: tuple[str, ...] = ()  # ``kinds`` as game.yaml lists them (the reference keeps that order)
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -81,6 +86,8 @@ class IconSpec:
     name: str
     good: str | None  # the Good the icon-to-Good table gives it
     printed: Printed = _NO_PRINT
+    uncertain: str | None = None  # why the reading of the icon (from the rulebook's art) is uncertain
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +99,7 @@ class CardSource:
     bottom: bool
     face: str | None
     printed: Printed = _NO_PRINT
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -100,6 +108,7 @@ class PhaseSpec:
     name: str
     skip_in_round: frozenset  # rounds in which the phase does not happen (Moloch's Assault in round 1)
     declared: str | None = None  # the name game.yaml gives it (``name`` falls back to the key)
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +117,7 @@ class SlotSpec:
     name: str
     kind: str                          # "effect" | "trigger" | "condition"
     listens_in: tuple[str, ...] | None  # a trigger slot's zones (None: the game's rules.in_play)
+    declared: str | None = None  # the name game.yaml gives it
 
 
 @dataclass(frozen=True)
@@ -115,6 +125,10 @@ class KindSpec:
     key: str
     name: str
     slots: tuple[SlotSpec, ...]  # in game.yaml's order
+    declared: str | None = None  # the name game.yaml gives it
+    note: str | None = None
+    fields: tuple[tuple[str, str | None], ...] = ()  # (field, the title game.yaml gives it), in order
+    faces: tuple[tuple[str, str | None], ...] = ()   # (face, the name game.yaml gives it), in order
 
 
 @dataclass(frozen=True)
@@ -157,6 +171,8 @@ class GameModel:
     name: str = ""  # the game's printed name
     players: Mapping[str, Printed] = field(default_factory=lambda: _EMPTY)  # player nouns a game adds
     card_flags: tuple[str, ...] = ()
+    provenance: str | None = None  # game.yaml ``source``: where the rules come from
+    note: str | None = None
     # the vocabulary it was read from, for pickling only (a mappingproxy does not pickle): a pickled
     # model is rebuilt from it
     source: dict | None = field(default=None, compare=False, repr=False)
@@ -244,6 +260,11 @@ def _mapping(value) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+def _text(value) -> str | None:
+    """An optional text of game.yaml (a name, a note): None when absent or empty."""
+    return str(value) if value not in (None, "") and not isinstance(value, (dict, list)) else None
+
+
 def _names(value) -> tuple:
     return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
@@ -253,7 +274,8 @@ def build_model(vocab: dict) -> GameModel:
     game; a value of the wrong shape (which the validator reports) reads as absent."""
     zones_raw = _section(vocab, "zones")
     zones = {k: ZoneSpec(k, str(z.get("name") or k.replace("_", " ")), z.get("per", "player") == "player",
-                         bool(z.get("hidden")), z.get("access") == "others", z.get("piles") == "card", _printed(z))
+                         bool(z.get("hidden")), z.get("access") == "others", z.get("piles") == "card", _printed(z),
+                         _text(z.get("note")))
              for k, z in zones_raw.items()}
     things = {}
     for k, t in _section(vocab, "things").items():
@@ -265,7 +287,8 @@ def build_model(vocab: dict) -> GameModel:
             tuple((f, _values(v)) for f, v in _mapping(t.get("where")).items()),
             t.get("engine_filter") if isinstance(t.get("engine_filter"), str) else None,
             bool(t.get("top_only")), t.get("per", "player") == "player",
-            t.get("access") == "others" or any(zones[z].others_only for z in tz if z in zones), _printed(t))
+            t.get("access") == "others" or any(zones[z].others_only for z in tz if z in zones), _printed(t),
+            _names(t.get("kinds")), _text(t.get("note")))
     rules_raw = _mapping(vocab.get("rules"))
     rules = Rules(**{name: rules_raw[name] for name in _RULE_NAMES if isinstance(rules_raw.get(name), str)},
                   in_play=_names(rules_raw.get("in_play")), tableau=_names(rules_raw.get("tableau")),
@@ -274,19 +297,26 @@ def build_model(vocab: dict) -> GameModel:
     kinds = {}
     for k, spec in _section(vocab, "card_kinds").items():
         slots = tuple(SlotSpec(slot, str(ss.get("name") or slot), str(ss.get("kind") or "effect"),
-                               _names(ss.get("listens_in")) or None)
+                               _names(ss.get("listens_in")) or None, _text(ss.get("name")))
                       for slot, ss in _section(spec, "slots").items())
-        kinds[k] = KindSpec(k, str(spec.get("name") or k), slots)
+        fields = tuple((f, _text(v.get("title")) if isinstance(v, dict) else None)
+                       for f, v in _mapping(spec.get("fields")).items())
+        faces = tuple((f, _text(v.get("name"))) for f, v in _section(spec, "faces").items())
+        kinds[k] = KindSpec(k, str(spec.get("name") or k), slots, _text(spec.get("name")), _text(spec.get("note")),
+                            fields, faces)
     return GameModel(
         game=str(vocab.get("game", "")), engine=str(vocab.get("engine") or "core"),
-        goods=MappingProxyType({k: GoodSpec(k, str(g.get("name") or k), bool(g.get("signed")), _printed(g))
+        goods=MappingProxyType({k: GoodSpec(k, str(g.get("name") or k), bool(g.get("signed")), _printed(g),
+                                            _text(g.get("kind")), _text(g.get("note")))
                                 for k, g in _section(vocab, "goods").items()}),
         zones=MappingProxyType(zones), things=MappingProxyType(things),
         icons=MappingProxyType({k: IconSpec(k, str(i.get("name") or k),
-                                            i.get("good") if isinstance(i.get("good"), str) else None, _printed(i))
+                                            i.get("good") if isinstance(i.get("good"), str) else None, _printed(i),
+                                            _text(i.get("uncertain")), _text(i.get("note")))
                                 for k, i in _section(vocab, "icons").items()}),
         good_groups=MappingProxyType({k: tuple(sorted(_names(v))) for k, v in _mapping(vocab.get("good_groups")).items()}),
-        card_sources=MappingProxyType({k: CardSource(k, s["zone"], s.get("end") == "bottom", s.get("face"), _printed(s))
+        card_sources=MappingProxyType({k: CardSource(k, s["zone"], s.get("end") == "bottom", s.get("face"), _printed(s),
+                                                     _text(s.get("note")))
                                        for k, s in _section(vocab, "card_sources").items()
                                        if isinstance(s.get("zone"), str)}),
         rules=rules,
@@ -297,6 +327,7 @@ def build_model(vocab: dict) -> GameModel:
         name=str(vocab.get("name") or vocab.get("game", "")),
         players=MappingProxyType({k: _printed(p) for k, p in _section(vocab, "players").items()}),
         card_flags=tuple(k for k in _mapping(vocab.get("card_flags")) if isinstance(k, str)),
+        provenance=_text(vocab.get("source")), note=_text(vocab.get("note")),
         source=vocab)
 
 
@@ -305,7 +336,7 @@ def _phase(ph) -> PhaseSpec:
         return PhaseSpec(ph, ph, frozenset())
     skip = ph.get("skip_in_round")
     return PhaseSpec(ph["id"], str(ph.get("name") or ph["id"]), frozenset(skip if isinstance(skip, list) else ()),
-                     str(ph["name"]) if ph.get("name") else None)
+                     str(ph["name"]) if ph.get("name") else None, _text(ph.get("note")))
 
 
 # One model per vocabulary dict: a compiled game's VOCAB is a module constant shared by every game
