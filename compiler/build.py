@@ -23,6 +23,7 @@ from runtime.words import did_you_mean
 
 from . import ast as A
 from .cache import CardEntry
+from .cardids import CardIds, loaded_cards
 from .check import Checker
 from .codegen import HEADER, CardPiece, Function, ModuleWriter, UnsafeValue, card_entry, comment, identifier, literal, make_body
 from .diagnostics import Diagnostics, display_path
@@ -49,6 +50,7 @@ class GameBuild:
     cards_compiled: int = 0  # cards checked and generated afresh (not taken from the per-card cache)
     icon_images: dict[str, str] = field(default_factory=dict)  # icon key -> its image as a data: URI
     game_dir: Path | None = None  # the game's folder: its fonts/ and pictures for the printed matter
+    card_ids: CardIds = field(default_factory=CardIds)  # every module's cards (incomplete: one failed to load)
 
     def effect_ir(self, text: str, kind: str, has_card: bool = True):
         """The checked IR of one of this game's effect texts: what the reference renders (it never
@@ -233,11 +235,15 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     module_names = []
     rel_root = data_root if game_dir != data_root else data_root.parent
     python_names: dict[str, Path] = {}  # generated module name -> the file that makes it
+    # False once a module's cards could not all be read (its error is reported): from then on no
+    # check calls a name an unknown card, since it may be one of them (compiler/cardids.py)
+    whole = True
     for path in module_files(game_dir):
         first = python_names.setdefault(identifier(path.stem), path)
         if identifier(path.stem) == FLOW_MODULE and ("flow" in gdoc.data or "bots" in gdoc.data):
             diags.error("E503", f"module file '{path.name}' would be compiled to '{FLOW_MODULE}.py', which "
                         "holds the game's flow: rename it", file=display_path(path), line=1, column=1)
+            whole = False
             continue
         if first != path:
             # 'a-b.yaml' and 'a_b.yaml' would both be written as a_b.py: one would silently replace
@@ -245,6 +251,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             diags.error("E503", f"module file '{path.name}' and '{first.name}' would both be compiled to "
                         f"'{identifier(path.stem)}.py': rename one of them", file=display_path(path),
                         line=1, column=1)
+            whole = False
             continue
         if cache is not None and cache.replay(path, game_dir, rel_root, result, gb, seen_ids, module_names):
             continue  # unchanged since it was last compiled (compiler/cache.py)
@@ -253,7 +260,9 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         doc = load_file(path, diags)
         t = timer.add("load", t)
         if doc is None:
+            whole = False
             continue
+        whole = loaded_cards(doc.data)[1] and whole
         if not validate(doc, "module", diags) and not _usable(doc):
             timer.add("validate", t)
             continue
@@ -262,7 +271,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         # next card's (a build with errors never writes anything, so nothing half-made escapes).
         cards = [c if isinstance(c, dict) else None for c in doc.data.get("cards") or []]
         # "other than <card>" may name a card of this module or of an earlier one
-        checker.card_ids = _AskedIds(set(seen_ids) | {c.get("id") for c in cards if c is not None})
+        checker.card_ids = _AskedIds(set(seen_ids) | {c.get("id") for c in cards if c is not None}, whole)
         rel = f"{rel_root.name}/{path.relative_to(rel_root).as_posix()}"
         doc.rel = rel  # generated code names this, never the cwd-dependent display path
         # watch mode: the cards made from the same data as last time come from the per-card cache
@@ -316,7 +325,8 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         timer.add("emit", t)
         if cache is not None:
             cache.store(path, game_dir, rel_root, result, gb, seen_ids, module_names, mark)
-    has_flow = _compile_flow(gdoc, vocab, checker, set(seen_ids), result, timer, gb, rel_root)
+    gb.card_ids = CardIds(seen_ids, whole)
+    has_flow = _compile_flow(gdoc, vocab, checker, gb.card_ids, result, timer, gb, rel_root)
     result.outputs[f"{vocab.game}/__init__.py"] = _game_init(vocab, module_names, gdoc, rel_root, has_flow)
     return gb
 
@@ -498,22 +508,27 @@ class _Memo:
 
 
 class _AskedIds(set):
-    """The card ids "other than <card>" may name; remembers which ids the checker asked about."""
+    """The card ids "other than <card>" may name; remembers which ids the checker asked about.
+    ``complete`` as in compiler/cardids.py: when False, every name may be a card."""
 
     asked: dict
 
-    def __init__(self, ids):
+    def __init__(self, ids, complete: bool = True):
         super().__init__(ids)
         self.asked = {}
+        self.complete = complete
+
+    def _has(self, key) -> bool:
+        return not self.complete or set.__contains__(self, key)
 
     def __contains__(self, key) -> bool:
-        found = set.__contains__(self, key)
+        found = self._has(key)
         self.asked[key] = found
         return found
 
     def still(self, asked: dict) -> bool:
         """True when every id in ``asked`` is (or is not) here as it was then."""
-        return all(set.__contains__(self, k) == v for k, v in asked.items())
+        return all(self._has(k) == v for k, v in asked.items())
 
 
 def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab: Vocabulary, checker: Checker,

@@ -33,6 +33,7 @@ from runtime.verbs import verbs_for
 
 from .. import ast as A
 from ..build import _PREFIX, GAME_FILE, Unique, check_game_file
+from ..cardids import CardIds, loaded_cards
 from ..check import Checker
 from ..diagnostics import Diagnostic, Diagnostics, display_path
 from ..flow import FlowCompiler, check_quantity, check_reshuffle
@@ -145,6 +146,7 @@ class ModuleChecker:
         self.file = display_path(path)
         self.ctx: GameContext | None = None
         self.earlier: dict | None = None
+        self.earlier_whole = True  # every earlier module's cards could be read (compiler/cardids.py)
         self.text: str | None = None
         self.lines: list[str] = []
         self.doc: Document | None = None
@@ -154,9 +156,13 @@ class ModuleChecker:
         self.rules: list | None = None
         self.incremental = False  # the last full load's card blocks can be re-read one by one
 
-    def check(self, text: str, ctx: GameContext, earlier: dict[str, str]) -> ModuleResult:
+    def check(self, text: str, ctx: GameContext, earlier: dict[str, str], earlier_whole: bool = True) -> ModuleResult:
         """Diagnostics for ``text``. ``earlier``: card id -> "file:line" of the game's modules that
-        come before this one (build order: sorted file names), for duplicate ids and "other than"."""
+        come before this one (build order: sorted file names), for duplicate ids and "other than";
+        ``earlier_whole``: False when one of those modules could not be read."""
+        if earlier_whole != self.earlier_whole:
+            self.earlier_whole = earlier_whole
+            self.card_ids = frozenset()  # "other than" texts are checked again (``_collect``)
         if not ctx.usable:
             self._forget()
             diags = Diagnostics()
@@ -278,7 +284,8 @@ class ModuleChecker:
         it decides whose texts are checked) and the rules made again."""
         doc = self.doc
         cards = doc.data.get("cards") or []
-        ids = frozenset(c.get("id") for c in cards if isinstance(c, dict)) | frozenset(self.earlier)
+        ids = CardIds(frozenset(c.get("id") for c in cards if isinstance(c, dict)) | frozenset(self.earlier),
+                      self.earlier_whole and loaded_cards(doc.data)[1])
         if ids != self.card_ids:
             self.card_ids = ids
             for c in self.cards:
@@ -501,7 +508,7 @@ def check_game_texts(ctx: GameContext, card_ids: frozenset) -> list[Diagnostic]:
         check_slot(ctx, gdoc, path, text, None, kind, card_ids, diags)
         return None if len(diags.errors) > before else fname
 
-    fc = FlowCompiler(gdoc, gdoc.data, set(card_ids), compile_text, diags)
+    fc = FlowCompiler(gdoc, gdoc.data, card_ids, compile_text, diags)
     if isinstance(gdoc.data.get("flow"), dict):
         fc.table()
     fc.bots()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..build import GAME_FILE, module_files
+from ..cardids import CardIds, loaded_cards
 from ..codegen import identifier
 from ..diagnostics import Diagnostic, Diagnostics, display_path
 from ..loader import MAX_FILE_BYTES, Document, load_file, read_regular
@@ -132,7 +133,7 @@ class Project:
         elif kind == "game":
             ctx = self.context(path.parent)
             # the flow's and bots' texts too; a setup step may create any card of the game's modules
-            ids = frozenset(cid for p in self.modules_of(path.parent) for cid, _ in self.card_ids_of(p))
+            ids = self.game_card_ids(path.parent)
             found = Diagnostics(ctx.diags)
             found.extend(check_game_texts(ctx, ids))
             result = Checked(kind, found.sorted(), ctx.gdoc)
@@ -161,7 +162,8 @@ class Project:
         checker = self.modules.get(path)
         if checker is None:
             checker = self.modules[path] = ModuleChecker(path)
-        result: ModuleResult = checker.check(text, ctx, self.earlier_ids(path, modules) if ctx.usable else {})
+        earlier = self.earlier_ids(path, modules) if ctx.usable else {}
+        result: ModuleResult = checker.check(text, ctx, earlier, self.game_card_ids(path.parent, path).complete)
         out = list(result.diagnostics)
         if not ctx.usable:
             # a note, not a finding of validate: it has no code of its own
@@ -197,6 +199,23 @@ class Project:
                 seen.setdefault(cid, where)
         return seen
 
+    def game_card_ids(self, game_dir: Path, before: Path | None = None) -> CardIds:
+        """The card ids of the game's modules (only those built before ``before``, when given),
+        incomplete when one of them could not be read: the build's rule (compiler/cardids.py)."""
+        ids, whole = [], True
+        names: set[str] = set()
+        for p in self.modules_of(game_dir):
+            if p == before:
+                break
+            if identifier(p.stem) in names:
+                whole = False  # E503: build.py never reads it
+                continue
+            names.add(identifier(p.stem))
+            ids += [cid for cid, _ in self.card_ids_of(p)]
+            known = self._ids.get(_norm(p))  # filled by card_ids_of, unless the file cannot be read
+            whole = whole and known is not None and known[2]
+        return CardIds(ids, whole)
+
     def card_ids_of(self, path: Path) -> list[tuple[str, str]]:
         """(id, "file:line") of a module's cards, as duplicate-id messages name them."""
         file = display_path(path)
@@ -224,6 +243,7 @@ class Project:
             text = self.text_of(path)
             doc = load_buffer(path, text, Diagnostics()) if text is not None else None
         found: list[tuple[str, int, int]] = []
+        whole = doc is not None and loaded_cards(doc.data)[1]  # every card of it read (compiler/cardids.py)
         if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("cards", []), (list, type(None))):
             for i, card in enumerate(doc.data.get("cards") or []):
                 if isinstance(card, dict) and isinstance(card.get("id"), str):
@@ -232,7 +252,7 @@ class Project:
                     if pos is not None and pos.style in ("'", '"'):
                         col += 1  # the id itself, inside its quotes
                     found.append((card["id"], line, col))
-        self._ids[path] = (stamp, found)
+        self._ids[path] = (stamp, found, whole)
         return found
 
     def dependents(self, path: Path) -> list[Path]:
