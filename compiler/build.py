@@ -31,6 +31,7 @@ from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, ta
 from .loader import Document, load_file, path_text
 from .parser import parse_effect
 from .schema import prepare_cards, validate
+from .reach import cards_no_setup_creates, e214_held_back, triggers_that_never_fire
 from .printassets import check_art, check_fonts, check_icons
 from .vocabulary import Vocabulary, check_names
 
@@ -120,10 +121,14 @@ class _Timer:
         return now
 
 
-def compile_tree(data_root: Path, only: set[str] | None = None, cache=None, emit: bool = True) -> BuildResult:
+def compile_tree(data_root: Path, only: set[str] | None = None, cache=None, emit: bool = True,
+                 scenarios: bool = True) -> BuildResult:
     """``cache``: a compiler.cache.ModuleCache (watch mode) that replays unchanged modules and, in a
     module that changed, unchanged cards. ``emit=False`` (``cardwright validate``): load, validate,
     parse and check everything, but generate no code (``outputs`` then holds no modules).
+    ``scenarios``: also check the names in every game's scenario files, as ``run`` does before it
+    plays one (compiler/scenario.py ``check_scenarios``); ``run`` itself, ``simulate`` and ``play``
+    build without, so that a broken scenario never stops the game from loading.
 
     The cyclic garbage collector is paused while the build runs: a build allocates millions of
     objects that all stay alive until it ends (documents, ASTs, generated lines), so every
@@ -135,7 +140,7 @@ def compile_tree(data_root: Path, only: set[str] | None = None, cache=None, emit
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _compile_tree(data_root, only, cache if emit else None, emit)
+        return _compile_tree(data_root, only, cache if emit else None, emit, scenarios)
     finally:
         if was_enabled:
             gc.enable()
@@ -145,7 +150,7 @@ def load_game_folder(game: str, data: str):
     """The compiled game ``game`` of the data folder ``data``, compiled in memory: how ``simulate``
     (SimConfig.loader), ``play`` and the Dask workers turn a folder into a game. ValueError (a usage
     error) when the data has errors or no such game."""
-    result = compile_tree(Path(data))
+    result = compile_tree(Path(data), scenarios=False)  # a broken scenario does not stop a game
     if not result.ok:
         first = result.diags.errors[0].headline()
         raise ValueError(f"the data in {data} has errors (first: {first}); run `cardwright validate`")
@@ -154,7 +159,7 @@ def load_game_folder(game: str, data: str):
     return load_from_sources(result.outputs, game)
 
 
-def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool) -> BuildResult:
+def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool, scenarios: bool = True) -> BuildResult:
     result = BuildResult(Diagnostics())
     diags = result.diags
     if not data_root.exists():
@@ -165,12 +170,22 @@ def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool) -> 
         diags.error("E101", f"no game folders with a {GAME_FILE} found", file=display_path(data_root))
     timer = _Timer(result.timings)
     result.outputs["__init__.py"] = _package_init()
+    checked, failed = [], set()
     for game_dir in games:
         if only and game_dir.name not in only:
             continue
+        checked.append(game_dir)
         gb = _compile_game(game_dir, data_root, result, timer, cache, emit)
         if gb is not None:
             result.games[gb.game] = gb
+        else:
+            failed.add(game_dir.name)
+    if scenarios:
+        from .scenario import check_scenarios  # it imports the runtime's agents: only when asked
+
+        t = time.perf_counter()
+        check_scenarios(checked, result.games, failed, diags)
+        timer.add("scenarios", t)
     return result
 
 
@@ -225,6 +240,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     if not check_game_file(gdoc, vocab, game_dir, diags, folder_named=game_dir != data_root):
         return None
     check_reshuffle(gdoc, diags)  # the core engine's refill rule (compiler/flow.py)
+    triggers_that_never_fire(gdoc, diags)  # warnings: what validates but can never happen (compiler/reach.py)
     gb.icon_images = check_icons(gdoc, game_dir, diags)  # icon pictures for the printed matter
     check_fonts(gdoc, game_dir, diags)
     checker = gb.checker = Checker(vocab, verbs_for(vocab.engine))
@@ -253,8 +269,11 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
                         line=1, column=1)
             whole = False
             continue
-        if cache is not None and cache.replay(path, game_dir, rel_root, result, gb, seen_ids, module_names):
-            continue  # unchanged since it was last compiled (compiler/cache.py)
+        replayed = cache.replay(path, game_dir, rel_root, result, gb, seen_ids, module_names) \
+            if cache is not None else False
+        if replayed is not False:  # unchanged since it was last compiled (compiler/cache.py)
+            whole = whole and replayed is True
+            continue
         mark = cache.mark(result, gb, seen_ids, module_names) if cache is not None else None
         t = time.perf_counter()
         doc = load_file(path, diags)
@@ -262,7 +281,9 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         if doc is None:
             whole = False
             continue
-        whole = loaded_cards(doc.data)[1] and whole
+        ids, module_whole = loaded_cards(doc.data)
+        module_whole = module_whole and seen_ids.keys().isdisjoint(ids)  # else E202: see loaded_cards
+        whole = whole and module_whole
         if not validate(doc, "module", diags) and not _usable(doc):
             timer.add("validate", t)
             continue
@@ -289,6 +310,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             engine_of(gdoc.data).check_map(doc.data["map"], gdoc.data, doc.reporter(diags, ("map",), "E601"))
         t = timer.add("validate", t)
         gb.modules[path.stem] = doc
+        cards_no_setup_creates(gdoc.data, doc, diags)
         mw = ModuleWriter(rel, cards=True)
         table_ok = _compile_cards(doc, cards, looked, vocab, checker, mw, diags, timer, gb, seen_ids, emit, pieces)
         if pieces is not None and looked is not None:
@@ -324,8 +346,10 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
                 diags.error("E501", f"generated code does not compile: {exc}", file=doc.file)
         timer.add("emit", t)
         if cache is not None:
-            cache.store(path, game_dir, rel_root, result, gb, seen_ids, module_names, mark)
+            cache.store(path, game_dir, rel_root, result, gb, seen_ids, module_names, mark, module_whole)
     gb.card_ids = CardIds(seen_ids, whole)
+    if e214_held_back(gdoc.data, gb.card_ids):  # "never created" would follow from a misspelt create
+        diags[:] = [d for d in diags if d.code != "E214"]
     has_flow = _compile_flow(gdoc, vocab, checker, gb.card_ids, result, timer, gb, rel_root)
     result.outputs[f"{vocab.game}/__init__.py"] = _game_init(vocab, module_names, gdoc, rel_root, has_flow)
     return gb

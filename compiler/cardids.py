@@ -13,7 +13,10 @@ The command line (compiler/build.py), watch mode (the same build) and the langua
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from functools import lru_cache
+
 
 
 class CardIds(frozenset):
@@ -46,15 +49,29 @@ class CardIds(frozenset):
 
 
 def loaded_cards(data) -> tuple[list, bool]:
-    """The card ids a loaded module declares, and whether every entry of its ``cards`` is a card
-    with a string id (an entry that is not, is a schema error already: its id is unknown)."""
+    """The card ids a loaded module declares, and whether they are all of its cards: False when its
+    shape is wrong (not a mapping, a top-level key the module schema does not know — a misspelt
+    ``cards:`` —, ``cards`` not a list), when an entry is not a card with an id the schema accepts
+    (those errors are reported by the schema), or when an id is used twice in it (E202: what the
+    second card was meant to be called is not known). Read from the data, not from diagnostics, so
+    that the build and the language server decide alike."""
     cards = data.get("cards") if isinstance(data, dict) else None
     if not isinstance(data, dict) or not isinstance(cards, (list, type(None))):
         return [], False
-    ids, whole = [], True
+    known_keys, id_pattern = _module_shape()
+    ids, whole = [], not (set(data) - known_keys)
     for card in cards or []:
-        if isinstance(card, dict) and isinstance(card.get("id"), str):
-            ids.append(card["id"])
-        else:
-            whole = False
-    return ids, whole
+        cid = card.get("id") if isinstance(card, dict) else None
+        if isinstance(cid, str):
+            ids.append(cid)
+        whole = whole and isinstance(cid, str) and id_pattern.search(cid) is not None
+    return ids, whole and len(set(ids)) == len(ids)
+
+
+@lru_cache(maxsize=None)
+def _module_shape() -> tuple[frozenset, re.Pattern]:
+    """The module schema's top-level keys and its card id pattern (data/schema/module.schema.json)."""
+    from .schema import ecma_regex, load_schema
+
+    schema = load_schema("module")
+    return frozenset(schema["properties"]), ecma_regex(schema["properties"]["cards"]["items"]["properties"]["id"]["pattern"])

@@ -39,6 +39,7 @@ from ..diagnostics import Diagnostic, Diagnostics, display_path
 from ..flow import FlowCompiler, check_quantity, check_reshuffle
 from ..loader import Document, load_text, path_text
 from ..parser import parse_effect
+from ..reach import triggers_that_never_fire
 from ..schema import Prepared, load_schema, prepare_cards, validate
 from ..vocabulary import Vocabulary, check_names
 
@@ -284,8 +285,9 @@ class ModuleChecker:
         it decides whose texts are checked) and the rules made again."""
         doc = self.doc
         cards = doc.data.get("cards") or []
+        own, own_whole = loaded_cards(doc.data)
         ids = CardIds(frozenset(c.get("id") for c in cards if isinstance(c, dict)) | frozenset(self.earlier),
-                      self.earlier_whole and loaded_cards(doc.data)[1])
+                      self.earlier_whole and own_whole and self.earlier.keys().isdisjoint(own))
         if ids != self.card_ids:
             self.card_ids = ids
             for c in self.cards:
@@ -500,6 +502,7 @@ def check_game_texts(ctx: GameContext, card_ids: frozenset) -> list[Diagnostic]:
     if not ctx.usable or gdoc is None:
         return []
     check_reshuffle(gdoc, diags)
+    triggers_that_never_fire(gdoc, diags)
     if not isinstance(gdoc.data.get("flow"), dict) and not isinstance(gdoc.data.get("bots"), dict):
         return diags.sorted()
 

@@ -14,6 +14,7 @@ from ..build import GAME_FILE, module_files
 from ..cardids import CardIds, loaded_cards
 from ..codegen import identifier
 from ..diagnostics import Diagnostic, Diagnostics, display_path
+from ..reach import cards_no_setup_creates, e214_held_back
 from ..loader import MAX_FILE_BYTES, Document, load_file, read_regular
 from .checking import (GameContext, ModuleChecker, ModuleResult, check_game_texts, check_scenario, file_kind,
                        load_buffer)
@@ -140,6 +141,8 @@ class Project:
         elif kind == "scenario":
             text = self.text_of(path, diags)
             found, doc = check_scenario(path, text) if text is not None else (diags.sorted(), None)
+            if doc is not None and not any(d.severity == "error" for d in found):
+                found = Diagnostics(found + self._scenario_names(path, doc)).sorted()
             result = Checked(kind, found, doc)
         else:
             result = self._check_module(path, diags)
@@ -148,6 +151,32 @@ class Project:
         if result.doc is not None:
             self.last_loaded[path] = result.doc
         return result
+
+    def _scenario_names(self, path: Path, doc: Document) -> list[Diagnostic]:
+        """The names of a scenario (Goods, cards, zones, steps, players) against the game it names,
+        with the function ``validate`` and ``run`` use (compiler/scenario.py ``check_names``)."""
+        from runtime.engine import ENGINES
+        from runtime.words import did_you_mean
+
+        from ..scenario import check_names
+
+        diags = Diagnostics()
+        name = doc.data["game"]
+        data_root = path.parent.parent.parent  # <data>/<game>/scenarios/<file>
+        here = path.parent.parent
+        folder = here if self.context(here).vocab is not None and self.context(here).vocab.game == name \
+            else data_root / str(name)
+        if not (folder / GAME_FILE).is_file():
+            games = sorted(p.name for p in data_root.iterdir() if (p / GAME_FILE).is_file())
+            line, col, src = doc.where(("game",))
+            diags.error("E701", f"cannot load game '{name}': no such game in the data folder", file=doc.file,
+                        line=line, column=col, source_line=src, hint=did_you_mean(str(name), games))
+            return list(diags)
+        ctx = self.context(folder)
+        if not ctx.usable:  # its game.yaml's errors are reported there; nothing here can be judged
+            return []
+        check_names(doc, ctx.vocab.model, self.game_card_ids(folder), ENGINES[ctx.vocab.engine], diags)
+        return list(diags)
 
     def _check_module(self, path: Path, diags: Diagnostics) -> Checked:
         game_dir = path.parent
@@ -165,6 +194,11 @@ class Project:
         earlier = self.earlier_ids(path, modules) if ctx.usable else {}
         result: ModuleResult = checker.check(text, ctx, earlier, self.game_card_ids(path.parent, path).complete)
         out = list(result.diagnostics)
+        if ctx.usable and result.doc is not None and isinstance(result.doc.data, dict) \
+                and not e214_held_back(ctx.gdoc.data, self.game_card_ids(game_dir)):
+            found = Diagnostics()
+            cards_no_setup_creates(ctx.gdoc.data, result.doc, found)  # as the build warns (compiler/reach.py)
+            out = Diagnostics(out + found).sorted()
         if not ctx.usable:
             # a note, not a finding of validate: it has no code of its own
             out.append(Diagnostic("", "the game's game.yaml has errors: this file's effect texts are checked once "
@@ -211,9 +245,11 @@ class Project:
                 whole = False  # E503: build.py never reads it
                 continue
             names.add(identifier(p.stem))
-            ids += [cid for cid, _ in self.card_ids_of(p)]
+            theirs = [cid for cid, _ in self.card_ids_of(p)]
             known = self._ids.get(_norm(p))  # filled by card_ids_of, unless the file cannot be read
-            whole = whole and known is not None and known[2]
+            # an id an earlier module already has is E202: as in the build (compiler/cardids.py)
+            whole = whole and known is not None and known[2] and set(ids).isdisjoint(theirs)
+            ids += theirs
         return CardIds(ids, whole)
 
     def card_ids_of(self, path: Path) -> list[tuple[str, str]]:
