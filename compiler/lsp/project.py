@@ -112,6 +112,17 @@ class Project:
             return path.parent
         if kind == "scenario":
             return path.parent.parent
+        return self.orphan_of(path)
+
+    def orphan_of(self, path: Path) -> Path | None:
+        """The folder of a game this server knew whose game.yaml is gone (deleted, renamed, not yet
+        checked out), when ``path`` is one of its data files; else None."""
+        path = _norm(path)
+        if path.suffix != ".yaml" or path.name == GAME_FILE and (path.parent / GAME_FILE).is_file():
+            return None
+        for folder in (path.parent, path.parent.parent if path.parent.name == "scenarios" else None):
+            if folder is not None and folder in self.contexts and not (folder / GAME_FILE).is_file():
+                return folder
         return None
 
     def modules_of(self, game_dir: Path) -> list[Path]:
@@ -130,7 +141,12 @@ class Project:
         kind = file_kind(path)
         diags = Diagnostics()
         if kind is None:
-            result = Checked(None, [])
+            gone = self.orphan_of(path)
+            # a game's file whose game.yaml is gone: said, rather than its diagnostics silently cleared
+            result = Checked(None, [] if gone is None else [Diagnostic(
+                "", f"no {GAME_FILE} in {display_path(gone)}: this file cannot be checked without its game's "
+                f"{GAME_FILE} (restore it, or create one with `cardwright new game`)", file=display_path(path),
+                line=1, column=1, severity="warning")])
         elif kind == "game":
             ctx = self.context(path.parent)
             # the flow's and bots' texts too; a setup step may create any card of the game's modules
