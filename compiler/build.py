@@ -30,9 +30,9 @@ from .diagnostics import Diagnostics, display_path
 from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, table_source
 from .loader import Document, load_file, path_text
 from .parser import parse_effect
-from .schema import prepare_cards, validate
-from .reach import cards_no_setup_creates, e214_held_back, triggers_that_never_fire
 from .printassets import check_art, check_fonts, check_icons
+from .reach import cards_no_setup_creates, e214_held_back, triggers_that_never_fire
+from .schema import prepare_cards, validate
 from .vocabulary import Vocabulary, check_names
 
 GAME_FILE = "game.yaml"
@@ -122,13 +122,14 @@ class _Timer:
 
 
 def compile_tree(data_root: Path, only: set[str] | None = None, cache=None, emit: bool = True,
-                 scenarios: bool = True) -> BuildResult:
+                 scenarios: bool = False) -> BuildResult:
     """``cache``: a compiler.cache.ModuleCache (watch mode) that replays unchanged modules and, in a
     module that changed, unchanged cards. ``emit=False`` (``cardwright validate``): load, validate,
     parse and check everything, but generate no code (``outputs`` then holds no modules).
-    ``scenarios``: also check the names in every game's scenario files, as ``run`` does before it
-    plays one (compiler/scenario.py ``check_scenarios``); ``run`` itself, ``simulate`` and ``play``
-    build without, so that a broken scenario never stops the game from loading.
+    ``scenarios``: also check every game's scenario files (YAML, schema, names) as ``run`` does
+    before it plays one (compiler/scenario.py ``check_scenarios``): the commands that report on the
+    data (``validate``, ``build``, ``compile``, ``watch``, …: cli.py's ``compile_tree``) ask for it;
+    ``run`` itself, ``simulate`` and ``play`` do not, so a broken scenario never stops a game loading.
 
     The cyclic garbage collector is paused while the build runs: a build allocates millions of
     objects that all stay alive until it ends (documents, ASTs, generated lines), so every
@@ -150,7 +151,7 @@ def load_game_folder(game: str, data: str):
     """The compiled game ``game`` of the data folder ``data``, compiled in memory: how ``simulate``
     (SimConfig.loader), ``play`` and the Dask workers turn a folder into a game. ValueError (a usage
     error) when the data has errors or no such game."""
-    result = compile_tree(Path(data), scenarios=False)  # a broken scenario does not stop a game
+    result = compile_tree(Path(data))  # without the scenario check: a broken scenario does not stop a game
     if not result.ok:
         first = result.diags.errors[0].headline()
         raise ValueError(f"the data in {data} has errors (first: {first}); run `cardwright validate`")
@@ -159,7 +160,7 @@ def load_game_folder(game: str, data: str):
     return load_from_sources(result.outputs, game)
 
 
-def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool, scenarios: bool = True) -> BuildResult:
+def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool, scenarios: bool) -> BuildResult:
     result = BuildResult(Diagnostics())
     diags = result.diags
     if not data_root.exists():

@@ -119,7 +119,7 @@ class Watcher:
     def build(self, changed: list[Path] | None = None) -> WatchReport:
         t0 = time.perf_counter()
         self.cache.begin_build()
-        result = compile_tree(self.data_root, cache=self.cache)
+        result = compile_tree(self.data_root, cache=self.cache, scenarios=True)
         self.cache.prune(self.cache.used)
         if self.run_scenarios and not result.ok:
             # the games cannot be played now: what their scenarios said when they last ran is not

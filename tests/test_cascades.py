@@ -51,7 +51,10 @@ def game(tmp_path) -> Path:
     gfile.write_text(text, encoding="utf-8")
     (data / "quick" / "more.yaml").write_text(MORE, encoding="utf-8")
     (data / "quick" / "zlater.yaml").write_text(LATER, encoding="utf-8")
-    assert compile_tree(data).ok, [d.render() for d in compile_tree(data).diags]
+    scen = data / "quick" / "scenarios" / "first_card.yaml"  # a scenario that names one of more.yaml's cards
+    scen.write_text(scen.read_text(encoding="utf-8").replace("zones: {deck: [first_card]}",
+                                                             "zones: {deck: [first_card, gear_02]}"), encoding="utf-8")
+    assert compile_tree(data, scenarios=True).ok, [d.render() for d in compile_tree(data, scenarios=True).diags]
     return data
 
 
@@ -66,7 +69,7 @@ def _break(data: Path, slip: str) -> None:
 @pytest.mark.parametrize("slip", sorted(SLIPS))
 def test_a_module_that_fails_to_load_gives_one_error_on_the_command_line(game, slip):
     _break(game, slip)
-    errors = compile_tree(game).diags.errors
+    errors = compile_tree(game, scenarios=True).diags.errors  # as `cardwright validate`
     assert [(d.code, Path(d.file).name) for d in errors] == [("E103", "more.yaml")], \
         [d.headline() for d in errors]
 
@@ -91,8 +94,9 @@ def test_the_language_server_holds_back_the_same_diagnostics(game, slip, monkeyp
     project = Project()
     folder = Path("data/quick")
     found = {name: [d.code for d in project.check(folder / name).diagnostics if d.severity == "error"]
-             for name in ("game.yaml", "base.yaml", "more.yaml", "zlater.yaml")}
-    assert found == {"game.yaml": [], "base.yaml": [], "more.yaml": ["E103"], "zlater.yaml": []}
+             for name in ("game.yaml", "base.yaml", "more.yaml", "zlater.yaml", "scenarios/first_card.yaml")}
+    assert found == {"game.yaml": [], "base.yaml": [], "more.yaml": ["E103"], "zlater.yaml": [],
+                     "scenarios/first_card.yaml": []}
 
 
 def test_a_name_that_is_really_unknown_is_still_reported_once_the_file_loads(game, monkeypatch):
@@ -104,7 +108,7 @@ def test_a_name_that_is_really_unknown_is_still_reported_once_the_file_loads(gam
     later.write_text(LATER.replace("other than gear_03", "other than gear_3"), encoding="utf-8")
     want = [("E201", "game.yaml", "unknown card 'gear_5' in the game's flow"),
             ("E201", "zlater.yaml", "unknown card 'gear_3'")]
-    got = [(d.code, Path(d.file).name, d.message) for d in compile_tree(game).diags.sorted()]
+    got = [(d.code, Path(d.file).name, d.message) for d in compile_tree(game, scenarios=True).diags.sorted()]
     assert got == want
     project = Project()
     lsp = [(d.code, Path(d.file).name, d.message) for name in ("game.yaml", "zlater.yaml")
@@ -112,4 +116,4 @@ def test_a_name_that_is_really_unknown_is_still_reported_once_the_file_loads(gam
     assert lsp == want
     # ... and held back while more.yaml is broken
     _break(game, "tab")
-    assert [d.code for d in compile_tree(game).diags.errors] == ["E103"]
+    assert [d.code for d in compile_tree(game, scenarios=True).diags.errors] == ["E103"]

@@ -56,7 +56,7 @@ def test_a_scenarios_names_are_checked_in_the_editor_as_validate_checks_them(old
     got = [(d.code, d.message) for d in project.check(path).diagnostics if d.severity == "error"]
     assert got == [("E201", message)]
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    want = [(d.code, d.message) for d in compile_tree(Path("data")).diags.errors]
+    want = [(d.code, d.message) for d in compile_tree(Path("data"), scenarios=True).diags.errors]
     assert want == got
 
 

@@ -177,7 +177,7 @@ def test_validate_and_build_check_scenarios_with_runs_code(quick, runner, tmp_pa
 def test_a_scenario_of_a_game_whose_module_is_broken_is_not_judged_on_its_cards(quick):
     _misspell_scenario(quick)
     _edit(quick / "quick" / "base.yaml", "    effect: \"spend 1 coin", "\teffect: \"spend 1 coin")
-    assert [d.code for d in compile_tree(quick).diags.errors] == ["E103"]
+    assert [d.code for d in compile_tree(quick, scenarios=True).diags.errors] == ["E103"]
 
 
 def test_simulate_and_play_load_a_game_whose_scenario_is_broken(quick):

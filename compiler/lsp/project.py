@@ -14,8 +14,8 @@ from ..build import GAME_FILE, module_files
 from ..cardids import CardIds, loaded_cards
 from ..codegen import identifier
 from ..diagnostics import Diagnostic, Diagnostics, display_path
-from ..reach import cards_no_setup_creates, e214_held_back
 from ..loader import MAX_FILE_BYTES, Document, load_file, read_regular
+from ..reach import cards_no_setup_creates, e214_held_back
 from .checking import (GameContext, ModuleChecker, ModuleResult, check_game_texts, check_scenario, file_kind,
                        load_buffer)
 
