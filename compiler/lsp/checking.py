@@ -148,6 +148,8 @@ class ModuleChecker:
         self.ctx: GameContext | None = None
         self.earlier: dict | None = None
         self.earlier_whole = True  # every earlier module's cards could be read (compiler/cardids.py)
+        self._shape: tuple | None = None  # the module's ids, card count and keys when _own_whole was found
+        self._own_whole = True
         self.text: str | None = None
         self.lines: list[str] = []
         self.doc: Document | None = None
@@ -285,9 +287,12 @@ class ModuleChecker:
         it decides whose texts are checked) and the rules made again."""
         doc = self.doc
         cards = doc.data.get("cards") or []
-        own, own_whole = loaded_cards(doc.data)
-        ids = CardIds(frozenset(c.get("id") for c in cards if isinstance(c, dict)) | frozenset(self.earlier),
-                      self.earlier_whole and own_whole and self.earlier.keys().isdisjoint(own))
+        own = frozenset(c.get("id") for c in cards if isinstance(c, dict))
+        shape = (own, len(cards), tuple(doc.data))  # what loaded_cards' answer depends on, cheaply compared
+        if shape != self._shape:  # a keystroke in one card's text changes none of it: not read again
+            self._shape, self._own_whole = shape, loaded_cards(doc.data)[1]
+        ids = CardIds(own | frozenset(self.earlier),
+                      self.earlier_whole and self._own_whole and self.earlier.keys().isdisjoint(own))
         if ids != self.card_ids:
             self.card_ids = ids
             for c in self.cards:

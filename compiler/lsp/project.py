@@ -15,7 +15,7 @@ from ..cardids import CardIds, loaded_cards
 from ..codegen import identifier
 from ..diagnostics import Diagnostic, Diagnostics, display_path
 from ..loader import MAX_FILE_BYTES, Document, load_file, read_regular
-from ..reach import cards_no_setup_creates, e214_held_back
+from ..reach import cards_no_setup_creates, created_by_setup, e214_held_back
 from .checking import (GameContext, ModuleChecker, ModuleResult, check_game_texts, check_scenario, file_kind,
                        load_buffer)
 
@@ -208,13 +208,16 @@ class Project:
         if checker is None:
             checker = self.modules[path] = ModuleChecker(path)
         earlier = self.earlier_ids(path, modules) if ctx.usable else {}
-        result: ModuleResult = checker.check(text, ctx, earlier, self.game_card_ids(path.parent, path).complete)
+        result: ModuleResult = checker.check(text, ctx, earlier,
+                                             self.game_card_ids(game_dir, path, modules=modules).complete)
         out = list(result.diagnostics)
         if ctx.usable and result.doc is not None and isinstance(result.doc.data, dict) \
-                and not e214_held_back(ctx.gdoc.data, self.game_card_ids(game_dir)):
+                and created_by_setup(ctx.gdoc.data) is not None:  # a flow that lists the cards it creates
             found = Diagnostics()
             cards_no_setup_creates(ctx.gdoc.data, result.doc, found)  # as the build warns (compiler/reach.py)
-            out = Diagnostics(out + found).sorted()
+            if found and not e214_held_back(ctx.gdoc.data, self.game_card_ids(game_dir, own=(path, result.doc),
+                                                                              modules=modules)):
+                out = Diagnostics(out + found).sorted()
         if not ctx.usable:
             # a note, not a finding of validate: it has no code of its own
             out.append(Diagnostic("", "the game's game.yaml has errors: this file's effect texts are checked once "
@@ -249,22 +252,29 @@ class Project:
                 seen.setdefault(cid, where)
         return seen
 
-    def game_card_ids(self, game_dir: Path, before: Path | None = None) -> CardIds:
+    def game_card_ids(self, game_dir: Path, before: Path | None = None, own: tuple | None = None,
+                      modules: list[Path] | None = None) -> CardIds:
         """The card ids of the game's modules (only those built before ``before``, when given),
-        incomplete when one of them could not be read: the build's rule (compiler/cardids.py)."""
+        incomplete when one of them could not be read: the build's rule (compiler/cardids.py).
+        ``own``: (path, document) of the module being checked, whose document is read as it is
+        (not loaded a second time from its buffer: a keystroke in a big module)."""
         ids, whole = [], True
         names: set[str] = set()
-        for p in self.modules_of(game_dir):
+        for p in modules if modules is not None else self.modules_of(game_dir):
             if p == before:
                 break
             if identifier(p.stem) in names:
                 whole = False  # E503: build.py never reads it
                 continue
             names.add(identifier(p.stem))
-            theirs = [cid for cid, _ in self.card_ids_of(p)]
-            known = self._ids.get(_norm(p))  # filled by card_ids_of, unless the file cannot be read
+            if own is not None and p == own[0]:
+                theirs, read = loaded_cards(own[1].data)
+            else:
+                theirs = [cid for cid, _ in self.card_ids_of(p)]
+                known = self._ids.get(_norm(p))  # filled by card_ids_of, unless the file cannot be read
+                read = known is not None and known[2]
             # an id an earlier module already has is E202: as in the build (compiler/cardids.py)
-            whole = whole and known is not None and known[2] and set(ids).isdisjoint(theirs)
+            whole = whole and read and set(ids).isdisjoint(theirs)
             ids += theirs
         return CardIds(ids, whole)
 
