@@ -19,7 +19,7 @@ from compiler.diagnostics import Diagnostics, display_path
 # error) then costs Python and click, not the whole compiler (bench/scale.py measures it).
 
 
-def compile_tree(data: Path, only: set[str] | None = None, emit: bool = True):
+def compile_tree(data: Path, only: set[str] | None = None, emit: bool = True, scenarios: bool = True):
     """compiler.build.compile_tree, for a command that exits when it is done.
 
     Run as the ``cardwright`` program (``entry``), the cyclic garbage collector stays off from here
@@ -37,7 +37,7 @@ def compile_tree(data: Path, only: set[str] | None = None, emit: bool = True):
 
         gc.disable()
         _FAST_EXIT = True
-    return build_tree(data, only=only, emit=emit)
+    return build_tree(data, only=only, emit=emit, scenarios=scenarios)
 
 
 def stale_files(result, out_dir: Path) -> list[str]:
@@ -509,8 +509,8 @@ def _compiled_for(data: Path):
     cache: dict = {}
 
     def get(game: str):
-        if "result" not in cache:
-            cache["result"] = compile_tree(data)
+        if "result" not in cache:  # the scenario files are `run`'s own to check (load_scenario)
+            cache["result"] = compile_tree(data, scenarios=False)
         result = cache["result"]
         if not result.ok:
             raise LookupError("the game's data has errors; run `cardwright validate`")
@@ -836,7 +836,7 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
     import time
 
     from compiler.build import load_game_folder
-    from runtime.simulate import SimConfig, check_config, render_html
+    from runtime.simulate import SimConfig, check_config, refusals_text, render_html
     from runtime.simulate import simulate as run_sim
 
     data = None
@@ -892,6 +892,7 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
     inv = result["invariants"]
     click.echo(f"  invariants checked {inv['checked']}: {inv['games_broken']} games broke one")
     click.echo(f"  cards never activated: {', '.join(result['never_activated']) or 'none'}")
+    click.echo("  " + refusals_text(result["flow_refusals"]))
     click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")
     if compare_with:
         _simulate_compare(cfg, result, compare_with, Path(data_path) if data_path else default_data(), out_dir, stem)
@@ -1062,6 +1063,10 @@ def play(game, data_path, players, seat, bots, seed, name):
     res = match.result()
     scores = ", ".join(f"{g.players[s].name} {v}" for s, v in enumerate(res.scores))
     click.echo(f"game over: {res.reason}" + (f" (scores: {scores})" if scores else ""))
+    if g.flow_refusals:  # the trace showed each; the summary says they cut the flow's texts short
+        from runtime.simulate import flow_refusals, refusals_text
+
+        click.echo(refusals_text(flow_refusals([{"index": 0, "flow_refusals": g.flow_refusals}])))
 
 
 def _goods_text(game, seat: int) -> str:

@@ -23,14 +23,16 @@ from runtime.words import did_you_mean
 
 from . import ast as A
 from .cache import CardEntry
+from .cardids import CardIds, loaded_cards
 from .check import Checker
 from .codegen import HEADER, CardPiece, Function, ModuleWriter, UnsafeValue, card_entry, comment, identifier, literal, make_body
 from .diagnostics import Diagnostics, display_path
 from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, table_source
 from .loader import Document, load_file, path_text
 from .parser import parse_effect
-from .schema import prepare_cards, validate
 from .printassets import check_art, check_fonts, check_icons
+from .reach import cards_no_setup_creates, e214_held_back, triggers_that_never_fire
+from .schema import prepare_cards, validate
 from .vocabulary import Vocabulary, check_names
 
 GAME_FILE = "game.yaml"
@@ -49,6 +51,7 @@ class GameBuild:
     cards_compiled: int = 0  # cards checked and generated afresh (not taken from the per-card cache)
     icon_images: dict[str, str] = field(default_factory=dict)  # icon key -> its image as a data: URI
     game_dir: Path | None = None  # the game's folder: its fonts/ and pictures for the printed matter
+    card_ids: CardIds = field(default_factory=CardIds)  # every module's cards (incomplete: one failed to load)
 
     def effect_ir(self, text: str, kind: str, has_card: bool = True):
         """The checked IR of one of this game's effect texts: what the reference renders (it never
@@ -118,10 +121,15 @@ class _Timer:
         return now
 
 
-def compile_tree(data_root: Path, only: set[str] | None = None, cache=None, emit: bool = True) -> BuildResult:
+def compile_tree(data_root: Path, only: set[str] | None = None, cache=None, emit: bool = True,
+                 scenarios: bool = False) -> BuildResult:
     """``cache``: a compiler.cache.ModuleCache (watch mode) that replays unchanged modules and, in a
     module that changed, unchanged cards. ``emit=False`` (``cardwright validate``): load, validate,
     parse and check everything, but generate no code (``outputs`` then holds no modules).
+    ``scenarios``: also check every game's scenario files (YAML, schema, names) as ``run`` does
+    before it plays one (compiler/scenario.py ``check_scenarios``): the commands that report on the
+    data (``validate``, ``build``, ``compile``, ``watch``, …: cli.py's ``compile_tree``) ask for it;
+    ``run`` itself, ``simulate`` and ``play`` do not, so a broken scenario never stops a game loading.
 
     The cyclic garbage collector is paused while the build runs: a build allocates millions of
     objects that all stay alive until it ends (documents, ASTs, generated lines), so every
@@ -133,7 +141,7 @@ def compile_tree(data_root: Path, only: set[str] | None = None, cache=None, emit
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _compile_tree(data_root, only, cache if emit else None, emit)
+        return _compile_tree(data_root, only, cache if emit else None, emit, scenarios)
     finally:
         if was_enabled:
             gc.enable()
@@ -143,7 +151,7 @@ def load_game_folder(game: str, data: str):
     """The compiled game ``game`` of the data folder ``data``, compiled in memory: how ``simulate``
     (SimConfig.loader), ``play`` and the Dask workers turn a folder into a game. ValueError (a usage
     error) when the data has errors or no such game."""
-    result = compile_tree(Path(data))
+    result = compile_tree(Path(data))  # without the scenario check: a broken scenario does not stop a game
     if not result.ok:
         first = result.diags.errors[0].headline()
         raise ValueError(f"the data in {data} has errors (first: {first}); run `cardwright validate`")
@@ -152,7 +160,7 @@ def load_game_folder(game: str, data: str):
     return load_from_sources(result.outputs, game)
 
 
-def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool) -> BuildResult:
+def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool, scenarios: bool) -> BuildResult:
     result = BuildResult(Diagnostics())
     diags = result.diags
     if not data_root.exists():
@@ -163,12 +171,22 @@ def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool) -> 
         diags.error("E101", f"no game folders with a {GAME_FILE} found", file=display_path(data_root))
     timer = _Timer(result.timings)
     result.outputs["__init__.py"] = _package_init()
+    checked, failed = [], set()
     for game_dir in games:
         if only and game_dir.name not in only:
             continue
+        checked.append(game_dir)
         gb = _compile_game(game_dir, data_root, result, timer, cache, emit)
         if gb is not None:
             result.games[gb.game] = gb
+        else:
+            failed.add(game_dir.name)
+    if scenarios:
+        from .scenario import check_scenarios  # it imports the runtime's agents: only when asked
+
+        t = time.perf_counter()
+        check_scenarios(checked, result.games, failed, diags)
+        timer.add("scenarios", t)
     return result
 
 
@@ -223,6 +241,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     if not check_game_file(gdoc, vocab, game_dir, diags, folder_named=game_dir != data_root):
         return None
     check_reshuffle(gdoc, diags)  # the core engine's refill rule (compiler/flow.py)
+    triggers_that_never_fire(gdoc, diags)  # warnings: what validates but can never happen (compiler/reach.py)
     gb.icon_images = check_icons(gdoc, game_dir, diags)  # icon pictures for the printed matter
     check_fonts(gdoc, game_dir, diags)
     checker = gb.checker = Checker(vocab, verbs_for(vocab.engine))
@@ -233,11 +252,15 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     module_names = []
     rel_root = data_root if game_dir != data_root else data_root.parent
     python_names: dict[str, Path] = {}  # generated module name -> the file that makes it
+    # False once a module's cards could not all be read (its error is reported): from then on no
+    # check calls a name an unknown card, since it may be one of them (compiler/cardids.py)
+    whole = True
     for path in module_files(game_dir):
         first = python_names.setdefault(identifier(path.stem), path)
         if identifier(path.stem) == FLOW_MODULE and ("flow" in gdoc.data or "bots" in gdoc.data):
             diags.error("E503", f"module file '{path.name}' would be compiled to '{FLOW_MODULE}.py', which "
                         "holds the game's flow: rename it", file=display_path(path), line=1, column=1)
+            whole = False
             continue
         if first != path:
             # 'a-b.yaml' and 'a_b.yaml' would both be written as a_b.py: one would silently replace
@@ -245,15 +268,23 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             diags.error("E503", f"module file '{path.name}' and '{first.name}' would both be compiled to "
                         f"'{identifier(path.stem)}.py': rename one of them", file=display_path(path),
                         line=1, column=1)
+            whole = False
             continue
-        if cache is not None and cache.replay(path, game_dir, rel_root, result, gb, seen_ids, module_names):
-            continue  # unchanged since it was last compiled (compiler/cache.py)
+        replayed = cache.replay(path, game_dir, rel_root, result, gb, seen_ids, module_names) \
+            if cache is not None else False
+        if replayed is not False:  # unchanged since it was last compiled (compiler/cache.py)
+            whole = whole and replayed is True
+            continue
         mark = cache.mark(result, gb, seen_ids, module_names) if cache is not None else None
         t = time.perf_counter()
         doc = load_file(path, diags)
         t = timer.add("load", t)
         if doc is None:
+            whole = False
             continue
+        ids, module_whole = loaded_cards(doc.data)
+        module_whole = module_whole and seen_ids.keys().isdisjoint(ids)  # else E202: see loaded_cards
+        whole = whole and module_whole
         if not validate(doc, "module", diags) and not _usable(doc):
             timer.add("validate", t)
             continue
@@ -262,7 +293,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         # next card's (a build with errors never writes anything, so nothing half-made escapes).
         cards = [c if isinstance(c, dict) else None for c in doc.data.get("cards") or []]
         # "other than <card>" may name a card of this module or of an earlier one
-        checker.card_ids = _AskedIds(set(seen_ids) | {c.get("id") for c in cards if c is not None})
+        checker.card_ids = _AskedIds(set(seen_ids) | {c.get("id") for c in cards if c is not None}, whole)
         rel = f"{rel_root.name}/{path.relative_to(rel_root).as_posix()}"
         doc.rel = rel  # generated code names this, never the cwd-dependent display path
         # watch mode: the cards made from the same data as last time come from the per-card cache
@@ -280,6 +311,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             engine_of(gdoc.data).check_map(doc.data["map"], gdoc.data, doc.reporter(diags, ("map",), "E601"))
         t = timer.add("validate", t)
         gb.modules[path.stem] = doc
+        cards_no_setup_creates(gdoc.data, doc, diags)
         mw = ModuleWriter(rel, cards=True)
         table_ok = _compile_cards(doc, cards, looked, vocab, checker, mw, diags, timer, gb, seen_ids, emit, pieces)
         if pieces is not None and looked is not None:
@@ -315,8 +347,11 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
                 diags.error("E501", f"generated code does not compile: {exc}", file=doc.file)
         timer.add("emit", t)
         if cache is not None:
-            cache.store(path, game_dir, rel_root, result, gb, seen_ids, module_names, mark)
-    has_flow = _compile_flow(gdoc, vocab, checker, set(seen_ids), result, timer, gb, rel_root)
+            cache.store(path, game_dir, rel_root, result, gb, seen_ids, module_names, mark, module_whole)
+    gb.card_ids = CardIds(seen_ids, whole)
+    if e214_held_back(gdoc.data, gb.card_ids):  # "never created" would follow from a misspelt create
+        diags[:] = [d for d in diags if d.code != "E214"]
+    has_flow = _compile_flow(gdoc, vocab, checker, gb.card_ids, result, timer, gb, rel_root)
     result.outputs[f"{vocab.game}/__init__.py"] = _game_init(vocab, module_names, gdoc, rel_root, has_flow)
     return gb
 
@@ -498,22 +533,27 @@ class _Memo:
 
 
 class _AskedIds(set):
-    """The card ids "other than <card>" may name; remembers which ids the checker asked about."""
+    """The card ids "other than <card>" may name; remembers which ids the checker asked about.
+    ``complete`` as in compiler/cardids.py: when False, every name may be a card."""
 
     asked: dict
 
-    def __init__(self, ids):
+    def __init__(self, ids, complete: bool = True):
         super().__init__(ids)
         self.asked = {}
+        self.complete = complete
+
+    def _has(self, key) -> bool:
+        return not self.complete or set.__contains__(self, key)
 
     def __contains__(self, key) -> bool:
-        found = set.__contains__(self, key)
+        found = self._has(key)
         self.asked[key] = found
         return found
 
     def still(self, asked: dict) -> bool:
         """True when every id in ``asked`` is (or is not) here as it was then."""
-        return all(set.__contains__(self, k) == v for k, v in asked.items())
+        return all(self._has(k) == v for k, v in asked.items())
 
 
 def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab: Vocabulary, checker: Checker,

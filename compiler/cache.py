@@ -38,7 +38,7 @@ from .diagnostics import Diagnostic
 from .loader import leaves_game_folder
 from .resources import GRAMMAR_DIR, SCHEMA_DIR
 
-FORMAT = 1
+FORMAT = 2
 _HERE = Path(__file__).resolve().parent
 _RUNTIME = _HERE.parent / "runtime"
 
@@ -71,6 +71,7 @@ class Entry:
     cards: int
     effects: int
     module: str  # the module's stem (its name in the game package)
+    whole: bool = True  # every card of it could be read (compiler/cardids.py): its replay says so too
 
     @cached_property
     def id_map(self) -> dict:
@@ -79,14 +80,15 @@ class Entry:
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "diags": [asdict(d) for d in self.diags], "output": self.output,
-                "ids": self.ids, "cards": self.cards, "effects": self.effects, "module": self.module}
+                "ids": self.ids, "cards": self.cards, "effects": self.effects, "module": self.module,
+                "whole": self.whole}
 
     @classmethod
     def from_json(cls, data: dict) -> "Entry":
         if data.get("format") != FORMAT:
             raise ValueError("cache format")
         return cls([Diagnostic(**d) for d in data["diags"]], data["output"], [tuple(x) for x in data["ids"]],
-                   int(data["cards"]), int(data["effects"]), str(data["module"]))
+                   int(data["cards"]), int(data["effects"]), str(data["module"]), bool(data["whole"]))
 
 
 @dataclass
@@ -285,8 +287,9 @@ class ModuleCache:
         return f"{gb.game}/{identifier(path.stem)}.py"
 
     def replay(self, path: Path, game_dir: Path, rel_root: Path, result, gb, seen_ids: dict,
-               module_names: list) -> bool:
-        """Apply a cached module to the build in progress; False (a miss) when it must be compiled."""
+               module_names: list) -> bool | None:
+        """Apply a cached module to the build in progress; False (a miss) when it must be compiled,
+        else whether its cards could all be read (True, or None when not)."""
         try:
             key = self._key_for(path, game_dir, rel_root)
         except OSError:
@@ -306,14 +309,14 @@ class ModuleCache:
             module_names.append(entry.module)
         if not result.diags.errors and entry.output is not None:
             result.outputs[self._output_key(gb, path)] = entry.output
-        return True
+        return True if entry.whole else None
 
     @staticmethod
     def mark(result, gb, seen_ids: dict, module_names: list) -> tuple:
         return (len(result.diags), len(seen_ids), len(module_names), gb.card_count, gb.effect_count)
 
     def store(self, path: Path, game_dir: Path, rel_root: Path, result, gb, seen_ids: dict,
-              module_names: list, mark: tuple) -> None:
+              module_names: list, mark: tuple, whole: bool = True) -> None:
         """Remember what compiling this module added to the build (not when ids collided)."""
         n_diags, n_ids, n_mods, n_cards, n_effects = mark
         diags = list(result.diags[n_diags:])
@@ -326,6 +329,6 @@ class ModuleCache:
         ids = list(seen_ids.items())[n_ids:]
         entry = Entry(diags, result.outputs.get(self._output_key(gb, path)), ids,
                       gb.card_count - n_cards, gb.effect_count - n_effects,
-                      module_names[-1] if len(module_names) > n_mods else "")
+                      module_names[-1] if len(module_names) > n_mods else "", whole)
         self.used.add(key)
         self.put(key, entry)

@@ -31,6 +31,8 @@ CODES = {
     "E206": "unknown reference",
     "E207": "names a pile an effect may not target (your own)",
     "E211": "two icons print alike (same letter and shape)",
+    "E213": "a trigger slot that listens in no zone (a warning)",
+    "E214": "a card no setup step creates (a warning)",
     "E212": "an image cannot be embedded (missing, outside the game folder, or remote)",
     "E301": "effect syntax error",
     "E302": "unknown verb",

@@ -881,15 +881,18 @@ class Interpreter(Visitor):
         return self.count(e.query)
 
     def visit_FieldOf(self, e: ir.FieldOf) -> int:
-        """``the cost of t``: one chosen card's number field; a choice that found nothing counts 0."""
+        """``the cost of t``: one chosen card's number field; a choice that found nothing counts 0,
+        and so does a card that prints no such field."""
         chosen = self.names.get(e.card.name)
         if chosen is not None and not chosen.values:
             return 0
         if chosen is None or len(chosen.values) != 1 or chosen.values[0] not in self.game.instances:
             raise Refused(f"{e.card.name!r} is not a card")
         got = self.face(chosen.values[0]).get(e.field)
+        if got is None:
+            return 0
         if not isinstance(got, int) or isinstance(got, bool):
-            raise Refused(f"the card has no {e.field}")
+            raise Refused(f"the card's {e.field} is not a whole number")
         return got
 
     def visit_History(self, e: ir.History) -> int:

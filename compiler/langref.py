@@ -183,7 +183,8 @@ CONSTRUCTS: tuple[Construct, ...] = (
     _c("Selectors", "Number fields", "costing BOUND · with FIELD BOUND · BOUND: N · exactly Q · up to Q · "
        "at least Q (after costing) · more than Q · less than Q · N or more · N or less",
        "Compare a numeric card field (declared `int` in a card kind; `costing` reads `cost`). A card "
-       "without the field never matches. Q may be a parenthesised expression or `the FIELD of NAME`.",
+       "without the field never matches. Q may be a parenthesised expression or `the FIELD of NAME`; in "
+       "arithmetic, `the FIELD of NAME` of a card that has no such field counts 0.",
        [("discard 1 card costing up to 2 from your hand", "truth"),
         ("choose 1 card in your hand as t; discard 1 card costing more than (the cost of t) from your hand", "truth")],
        ["costing", "costing_at_least", "with_field", "bound", "bound_eq", "bound_exactly", "bound_le", "bound_or_less", "bound_ge", "bound_gt",

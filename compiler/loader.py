@@ -10,6 +10,7 @@ PyYAML's C parser is used when present (``yaml.__with_libyaml__``), the pure-Pyt
 """
 from __future__ import annotations
 
+import dataclasses
 import errno
 import math
 import os
@@ -182,6 +183,7 @@ class _Builder:
         self.diags = diags
         self.failed = False
         self.refused_numbers = False  # an E109: the file is read to its end, then not used
+        self.refused_at: list[tuple[int, Path_]] = []  # (index in diags, path) of each E109
 
     def _err(self, code: str, message: str, mark, length: int = 1, path: Path_ = (), hint=None) -> None:
         line0 = mark.line if mark is not None else 0
@@ -231,7 +233,18 @@ class _Builder:
         except _BadNumber as exc:
             self._err("E109", str(exc), ev.start_mark, max(1, min(len(ev.value), 40)), path)
             self.refused_numbers = True
+            self.refused_at.append((len(self.diags) - 1, path))
             return None
+
+    def name_cards(self, data: Any) -> None:
+        """Name the card of each E109 once the whole file is read: when the number was read, the
+        card's ``id`` (often written after it) was not known yet."""
+        cards = data.get("cards") if isinstance(data, dict) else None
+        for i, path in self.refused_at:
+            if len(path) >= 2 and path[0] == "cards" and isinstance(cards, list) and type(path[1]) is int \
+                    and path[1] < len(cards) and isinstance(cards[path[1]], dict) \
+                    and isinstance(cards[path[1]].get("id"), str):
+                self.diags[i] = dataclasses.replace(self.diags[i], card=cards[path[1]]["id"])
 
     def _node(self, ev, it, path: Path_) -> Any:
         """One value. The common case (a plain or quoted scalar without anchor or tag) is inlined in
@@ -361,6 +374,10 @@ def _path_text(path: Path_) -> str:
 path_text = _path_text
 
 
+# what YAML 1.2 does not allow in a stream (its c-printable set, inverted), as PyYAML's reader checks it
+_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+
+
 def load_text(text: str, file: str, diags: Diagnostics, path: Path | None = None) -> Document | None:
     """Load YAML text. Returns None (with diagnostics) when the file cannot be used at all."""
     doc = Document(file=file, path=path or Path(file), text=text, data=None)
@@ -387,9 +404,14 @@ def load_text(text: str, file: str, diags: Diagnostics, path: Path | None = None
                     column=(mark.column if mark else 0) + 1, source_line=doc.source_line(line0), hint=hint)
         return None
     except yaml.reader.ReaderError as exc:  # a character YAML forbids (control characters)
-        before = text[:exc.position]
+        # libyaml counts exc.position in bytes of UTF-8, the pure-Python reader in characters: after
+        # any non-ASCII text the two differ (a wrong column, or a wrong line). The reader stops at the
+        # first character it forbids, so that character is found in the text itself (issue 26).
+        bad = _NON_PRINTABLE.search(text)
+        position = bad.start() if bad is not None else min(exc.position, len(text))
+        before = text[:position]
         line0 = before.count("\n")
-        col0 = exc.position - (before.rfind("\n") + 1)
+        col0 = position - (before.rfind("\n") + 1)
         ch = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
         diags.error("E103", f"malformed YAML: control character U+{ch:04X} is not allowed in a YAML file",
                     file=file, line=line0 + 1, column=col0 + 1, source_line=doc.source_line(line0))
@@ -397,6 +419,8 @@ def load_text(text: str, file: str, diags: Diagnostics, path: Path | None = None
     except yaml.YAMLError as exc:  # pragma: no cover - PyYAML raises marked errors for text input
         diags.error("E103", f"malformed YAML: {exc}", file=file, line=1, column=1)
         return None
+    if builder.refused_numbers and not builder.failed:
+        builder.name_cards(doc.data)
     if builder.failed or builder.refused_numbers:
         return None
     return doc

@@ -202,66 +202,107 @@ class Scenario:
 
     # checking names before anything runs --------------------------------------------------------
     def check(self) -> bool:
-        """Every name of the scenario — players, Goods, zones, cards, step keys — against the game,
-        as located E201 errors with "did you mean". True when all are known. Without this an
-        expectation on an undeclared Good would compare against a default 0 and pass."""
-        before = len(self.diags)
-        model = model_of(self.compiled.vocab)
-        goods, zones = set(model.goods), set(model.zones)
-        cards = set(self.compiled.cards)
+        """Every name of the scenario against the game (``check_names``). True when all are known."""
+        return check_names(self.doc, model_of(self.compiled.vocab), set(self.compiled.cards),
+                           engine_for(self.compiled), self.diags)
 
-        def known(path: tuple, name, what: str, choices) -> bool:
-            if name in choices:
-                return True
-            line, col, src = self.doc.where(path)
-            kp = self.doc.key_positions.get(path)
-            if kp is not None:  # a mapping key: point at the key itself
-                line, col, src = kp.line + 1, kp.column + 1, self.doc.source_line(kp.line)
-            self.diags.error("E201", f"unknown {what} '{name}'", file=self.doc.file, line=line, column=col,
-                             length=len(str(name)), source_line=src, path=path_text(path),
-                             hint=did_you_mean(str(name), [str(c) for c in choices]))
-            return False
 
-        def holder(path: tuple, spec: dict, player: bool) -> None:
-            for g in (spec.get("goods") or {}) if player else ():
-                known(path + ("goods", g), g, "good", goods)
-            for z, entries in (spec.get("zones") or {}).items():
-                known(path + ("zones", z), z, "zone", zones)
-                for j, entry in enumerate(entries if isinstance(entries, list) else ()):
-                    card = entry if isinstance(entry, str) else \
-                        entry.get("card") if isinstance(entry, dict) else None
-                    if isinstance(card, str):
-                        where = path + ("zones", z, j) + (() if isinstance(entry, str) else ("card",))
-                        known(where, card, "card", cards)
+def check_names(doc: Document, model, cards, engine, diags: Diagnostics) -> bool:
+    """Every name of the scenario — players, Goods, zones, cards, step keys — against the game, as
+    located E201 errors with "did you mean". True when all are known. Without this an expectation on
+    an undeclared Good would compare against a default 0 and pass. ``run`` calls it with the compiled
+    game; ``validate``/``build`` (``check_scenarios``) and the language server with the game as
+    checked (``cards``: compiler/cardids.py's ids, which accept any name while a module is broken)."""
+    data = doc.data
+    before = len(diags)
+    goods, zones = set(model.goods), set(model.zones)
+    players = set(data["players"])
 
-        players = set(self.players)
-        for name, spec in (self.data.get("state") or {}).items():
-            if known(("state", name), name, "player", players | {"game"}):
-                holder(("state", name), spec, name != "game")
-        for name in self.data.get("answers") or {}:
-            known(("answers", name), name, "player", players)
-        exp = self.data.get("expect") or {}
-        for name, spec in (exp.get("players") or {}).items():
-            if known(("expect", "players", name), name, "player", players):
-                zones_named = {z: [] for z in spec.get("zones") or {}}  # a count or a list: only the names
-                holder(("expect", "players", name), {**spec, "zones": zones_named}, True)
-        if exp.get("game"):
-            holder(("expect", "game"), {"zones": {z: [] for z in exp["game"].get("zones") or {}}}, False)
-        actions, options = engine_for(self.compiled).step_words()
-        for i, step in enumerate(self.data["steps"]):
-            for key in step:
-                known(("steps", i, key), key, "step key", actions | options)
-            if not any(k in actions for k in step):
-                self.err(f"step {i + 1} says nothing to do: it needs one of {', '.join(sorted(actions))}",
-                         ("steps", i))
-            for key in ("player", "opponent"):
-                if isinstance(step.get(key), str):
-                    known(("steps", i, key), step[key], "player", players)
-        return len(self.diags) == before
+    def err(message: str, path: tuple) -> None:
+        line, col, src = doc.where(path)
+        diags.error("E701", message, file=doc.file, line=line, column=col, source_line=src, path=path_text(path))
+
+    def known(path: tuple, name, what: str, choices) -> bool:
+        if name in choices:
+            return True
+        line, col, src = doc.where(path)
+        kp = doc.key_positions.get(path)
+        if kp is not None:  # a mapping key: point at the key itself
+            line, col, src = kp.line + 1, kp.column + 1, doc.source_line(kp.line)
+        diags.error("E201", f"unknown {what} '{name}'", file=doc.file, line=line, column=col,
+                    length=len(str(name)), source_line=src, path=path_text(path),
+                    hint=did_you_mean(str(name), [str(c) for c in choices]))
+        return False
+
+    def holder(path: tuple, spec: dict, player: bool) -> None:
+        for g in (spec.get("goods") or {}) if player else ():
+            known(path + ("goods", g), g, "good", goods)
+        for z, entries in (spec.get("zones") or {}).items():
+            known(path + ("zones", z), z, "zone", zones)
+            for j, entry in enumerate(entries if isinstance(entries, list) else ()):
+                card = entry if isinstance(entry, str) else \
+                    entry.get("card") if isinstance(entry, dict) else None
+                if isinstance(card, str):
+                    where = path + ("zones", z, j) + (() if isinstance(entry, str) else ("card",))
+                    known(where, card, "card", cards)
+
+    for name, spec in (data.get("state") or {}).items():
+        if known(("state", name), name, "player", players | {"game"}):
+            holder(("state", name), spec, name != "game")
+    for name in data.get("answers") or {}:
+        known(("answers", name), name, "player", players)
+    exp = data.get("expect") or {}
+    for name, spec in (exp.get("players") or {}).items():
+        if known(("expect", "players", name), name, "player", players):
+            zones_named = {z: [] for z in spec.get("zones") or {}}  # a count or a list: only the names
+            holder(("expect", "players", name), {**spec, "zones": zones_named}, True)
+    if exp.get("game"):
+        holder(("expect", "game"), {"zones": {z: [] for z in exp["game"].get("zones") or {}}}, False)
+    actions, options = engine.step_words()
+    for i, step in enumerate(data["steps"]):
+        misspelt = [key for key in step if not known(("steps", i, key), key, "step key", actions | options)]
+        if not misspelt and not any(k in actions for k in step):  # else it follows from the misspelt key
+            err(f"step {i + 1} says nothing to do: it needs one of {', '.join(sorted(actions))}", ("steps", i))
+        for key in ("player", "opponent"):
+            if isinstance(step.get(key), str):
+                known(("steps", i, key), step[key], "player", players)
+    return len(diags) == before
 
 
 class _StepFailed(Exception):
     pass
+
+
+def scenario_files(game_dir: Path) -> list[Path]:
+    """The scenario files of a game folder, in name order (what ``watch`` re-runs, what ``validate``
+    and ``build`` check)."""
+    return sorted((game_dir / "scenarios").glob("*.yaml"))
+
+
+def check_scenarios(game_dirs: list[Path], games: dict, failed: set[str], diags: Diagnostics) -> None:
+    """``validate`` and ``build``: load every scenario file of every game folder and check its names
+    with ``check_names`` — what ``run`` checks before it plays a scenario, against the game as this
+    build checked it (``games``: id -> GameBuild; ``failed``: the folder names of games whose
+    game.yaml could not be read, whose scenarios are not judged: that error is already reported).
+    Playing them is ``run``'s (and ``watch``'s) job."""
+    from runtime.engine import ENGINES
+
+    for game_dir in game_dirs:
+        for path in scenario_files(game_dir):
+            doc = load_file(path, diags)
+            if doc is None or not validate(doc, "scenario", diags):
+                continue
+            name = doc.data["game"]
+            gb = games.get(name)
+            if gb is None or gb.vocab is None:
+                if name in failed or (name == game_dir.name and game_dir.name in failed):
+                    continue
+                line, col, src = doc.where(("game",))
+                diags.error("E701", f"cannot load game '{name}': no such game in the data folder", file=doc.file,
+                            line=line, column=col, source_line=src,
+                            hint=did_you_mean(str(name), list(games)))
+                continue
+            check_names(doc, gb.vocab.model, gb.card_ids, ENGINES[gb.vocab.engine], diags)
 
 
 def load_scenario(path: Path, compiled_for, diags: Diagnostics) -> Scenario | None:

@@ -53,8 +53,17 @@ def _pattern(validator, patrn, instance, schema):
         yield ValidationError(f"{instance!r} does not match {patrn!r}")
 
 
-# the draft 2020-12 validator with the ECMA reading of "pattern" (and so of "propertyNames" patterns)
-_Validator = validators.extend(Draft202012Validator, {"pattern": _pattern})
+def _whole_number(checker, instance) -> bool:
+    """JSON Schema's "integer" takes 3.0 and 1e3 (a number with no fraction); cardwright does not: a
+    field declared ``int`` holds an int in every output (the reference would print "1000.0"), and a
+    designer who wrote 3.0 may have meant 3.5. So a float is never a whole number here (issue 26)."""
+    return type(instance) is int
+
+
+# the draft 2020-12 validator with the ECMA reading of "pattern" (and so of "propertyNames" patterns),
+# and "integer" meaning a number written without a decimal point or exponent
+_Validator = validators.extend(Draft202012Validator, {"pattern": _pattern},
+                               type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
 
 
 class Prepared:
@@ -169,6 +178,11 @@ def _message(err) -> str:
             hint = did_you_mean(str(extra[0]), err.schema.get("properties", {}))
             return f"unknown field '{extra[0]}'" + (f" ({hint})" if hint else "")
     if v == "type":
+        if type(err.instance) is float and "integer" in (err.validator_value if isinstance(err.validator_value, list)
+                                                         else [err.validator_value]):
+            exact = err.instance.is_integer() and abs(err.instance) < 2 ** 53
+            return (f"expected {_type_words(err.validator_value)}, found {_short(err.instance)} (a number with a "
+                    "decimal point or an exponent)" + (f": write {int(err.instance)}" if exact else ""))
         return f"expected {_type_words(err.validator_value)}, found {_found(err.instance)}"
     if v == "enum":
         choices = ', '.join(map(str, err.validator_value))
@@ -375,7 +389,7 @@ _ANNOTATIONS = {"description", "title", "$schema", "$id", "$comment", "default",
                 "markdownDescription", "deprecated", "readOnly", "writeOnly"}
 _TYPES: dict[str, Callable[[Any], bool]] = {
     "string": lambda v: type(v) is str,
-    "integer": lambda v: type(v) is int,  # jsonschema also takes 1.0; we say "not sure" then
+    "integer": lambda v: type(v) is int,  # as _whole_number
     "number": lambda v: type(v) in (int, float),
     "boolean": lambda v: type(v) is bool,
     "object": lambda v: type(v) is dict,

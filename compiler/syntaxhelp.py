@@ -265,7 +265,29 @@ def _amount_after_colon(text: str, at: int, st: Statement) -> Help | None:
     return None
 
 
+# English prepositions that begin no phrase of the language (grammar/effects.lark's ``prep`` and the
+# fixed "instead of", "on top of", "at the bottom of", "until" do). Lark reads such a word as one more
+# word of the noun before it ("fuel under") and stops at the word after it, where "put ';' before it"
+# would only mislead (issue 26, item 7): the preposition is the mistake, and is named.
+_STRAY_PREPS = frozenset({"under", "over", "beneath", "below", "above", "behind", "beside", "between", "by",
+                          "through", "across", "toward", "towards", "within", "inside", "upon", "off",
+                          "out", "near", "beyond", "underneath", "atop"})
+_PHRASE_WORDS = "'from', 'to', 'onto', 'into', 'on', 'at', 'instead of' or 'until'"
+
+
+def _stray_preposition(text: str, at: int, st: Statement) -> Help | None:
+    """"gain 1 fuel under 1 of your locations": 'under' is no preposition of the language."""
+    words = [m for m in _tokens_before(text, at) if m.start() >= st.start]
+    if len(words) < 2 or words[-1].group() not in _STRAY_PREPS or not re.match(r"[a-z]", words[-2].group()):
+        return None
+    word = words[-1].group()
+    return Help(f"'{word}' is not a word of effect text here: the phrases a verb takes after its objects begin "
+                f"with {_PHRASE_WORDS} (read as it is, '{words[-2].group()} {word}' would be one name)",
+                words[-1].start(), len(word))
+
+
 TEXT_RULES: tuple[Callable[[str, int, Statement], Help | None], ...] = (
+    _stray_preposition,
     _head_needs_colon("if", "if 1 gun: gain 2 fuel"),
     _head_needs_colon("for each", "for each of your locations: gain 1 fuel"),
     _choose_without_as,

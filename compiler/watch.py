@@ -57,6 +57,7 @@ class Watcher:
         self.data_root = data_root
         self.run_scenarios = run_scenarios
         self.scenario_diags: dict[str, list[Diagnostic]] = {}
+        self.scenario_seen: dict[str, tuple] = {}  # game -> its scenario files and their stamps at the last run
         self.last_outputs: dict[str, str] = {}
         self.out_dir = out_dir
         self.cache = cache if cache is not None else ModuleCache()
@@ -118,8 +119,12 @@ class Watcher:
     def build(self, changed: list[Path] | None = None) -> WatchReport:
         t0 = time.perf_counter()
         self.cache.begin_build()
-        result = compile_tree(self.data_root, cache=self.cache)
+        result = compile_tree(self.data_root, cache=self.cache, scenarios=True)
         self.cache.prune(self.cache.used)
+        if self.run_scenarios and not result.ok:
+            # the games cannot be played now: what their scenarios said when they last ran is not
+            # known to hold any more, so it is not kept (a stale error); they run again once it builds
+            self.scenario_diags.clear()
         ran = self._scenarios(result, changed) if self.run_scenarios and result.ok else []
         current = {_ident(d): d for d in result.diags.errors}
         for diags in self.scenario_diags.values():
@@ -148,9 +153,8 @@ class Watcher:
         from runtime.engine import load_from_sources
 
         from .diagnostics import Diagnostics
-        from .scenario import load_scenario
+        from .scenario import load_scenario, scenario_files
 
-        touched = {p.resolve() for p in changed or []}
         ran = []
         loaded: dict = {}
 
@@ -163,12 +167,15 @@ class Watcher:
 
         for game in sorted(result.games):
             folder = (self.data_root / game) if (self.data_root / game).is_dir() else self.data_root
-            files = sorted((folder / "scenarios").glob("*.yaml"))
+            files = scenario_files(folder)
             code_changed = any(v != self.last_outputs.get(k) for k, v in result.outputs.items()
                                if k.startswith(f"{game}/")) or not self.last_outputs
-            if not code_changed and not any(f.resolve() in touched for f in files) \
-                    and game in self.scenario_diags:
+            # the scenario files as they are now, against those the last run saw: a file saved (or
+            # deleted) while the build was broken is run again too, not only one saved just now
+            seen = tuple((str(f), _stamp(f)) for f in files)
+            if not code_changed and seen == self.scenario_seen.get(game) and game in self.scenario_diags:
                 continue
+            self.scenario_seen[game] = seen
             diags = Diagnostics()
             for f in files:
                 try:
@@ -200,6 +207,14 @@ class Watcher:
                     written.append(gone + " (removed)")
         self.outputs = dict(result.outputs)
         return written
+
+
+def _stamp(path: Path) -> tuple | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
 def _yaml_only(change, path: str) -> bool:

@@ -270,8 +270,10 @@ class Ctx:
             raise Refused(f"{bound!r} is not a card")
         inst = self.game.instances[uid]
         value = face_view(self.game.cards[inst.card_id], inst).get(name)
+        if value is None:
+            return 0  # a card that prints no such number counts 0, as at the table (docs/decisions.md)
         if not isinstance(value, int) or isinstance(value, bool):
-            raise Refused(f"{self.describe(uid)} has no {name.replace('_', ' ')}")
+            raise Refused(f"the {name.replace('_', ' ')} of {self.describe(uid)} is not a whole number")
         return value
 
     def count(self, sel: Query) -> int:

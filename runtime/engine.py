@@ -69,6 +69,7 @@ class Outcome:
     status: str  # "done" | "unmet" | "refused"
     reason: str = ""
     halt: Halt | None = field(default=None, compare=False)  # set when an engine's Halt stopped the effect
+    where: str | None = field(default=None, compare=False)  # a refusal: the YAML place of the refused statement
 
     @property
     def ok(self) -> bool:
@@ -302,7 +303,7 @@ class Engine:
             return Outcome("unmet", exc.reason)
         except Refused as exc:
             game.emit("refused", player, f"refused: {exc.reason}")
-            return Outcome("refused", exc.reason)
+            return Outcome("refused", exc.reason, where=where_from(exc))
         except Halt as exc:  # what ran so far stands (an elimination mid-effect, I12)
             return Outcome("done", f"stopped: {exc.reason}", exc)
         except Exception as exc:  # not a refusal: name the YAML place of the card text that was running

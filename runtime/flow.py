@@ -125,6 +125,20 @@ def _seats_for(game: GameState, who: str) -> list[int]:
 # --- the match ----------------------------------------------------------------------------------
 
 
+def _note_refusal(g, step: dict, outcome) -> None:
+    """A flow text (a step, an action, final scoring) that was refused did nothing from the refused
+    statement on, and the flow went on: counted by its YAML place, with the first reason, for
+    simulate's report and play's terminal (a silent failure otherwise: issue 26)."""
+    if outcome.status != "refused":
+        return
+    place = outcome.where or f"the flow text '{step.get('text', '?')}'"
+    seen = g.flow_refusals.get(place)
+    if seen is None:
+        g.flow_refusals[place] = [1, outcome.reason]
+    else:
+        seen[0] += 1
+
+
 class FlowMatch:
     """A game whose flow is data, behind the game protocol."""
 
@@ -268,7 +282,7 @@ class FlowMatch:
                 self.run.counts[key] = self.run.counts.get(key, 0) + 1
         self.run.counts[("*", seat, "phase")] = self.run.counts.get(("*", seat, "phase"), 0) + 1
         bindings = {MOVE_CHOICE: option} if action.get("per_choice") else None
-        g.engine.run(g, action["fn"], seat, bindings=bindings)
+        _note_refusal(g, action, g.engine.run(g, action["fn"], seat, bindings=bindings))
         if action.get("starting_player") and g.starting_player != seat:
             # the turn order of the round under way stays; the next round starts from this player
             g.starting_player = seat
@@ -307,7 +321,7 @@ class FlowMatch:
             for seat in _seats_for(g, step.get("for", default)):
                 if g.players[seat].out:
                     continue
-                g.engine.run(g, step["fn"], seat)
+                _note_refusal(g, step, g.engine.run(g, step["fn"], seat))
 
     def _advance(self) -> None:
         """Run the flow on until a player must decide, or the game ends."""

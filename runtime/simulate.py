@@ -129,7 +129,8 @@ def play_one(args: tuple) -> dict:
             "tableau_by": _tableau_by_player(eng, g, players),
             "scores": list(result.scores) if result else [], "reason": result.reason if result else "",
             "plays": dict(stats.get("plays") or {}), "activations": dict(stats.get("activations") or {}),
-            "counts_activations": "activations" in stats, "problems": problems[:20]}
+            "counts_activations": "activations" in stats, "problems": problems[:20],
+            "flow_refusals": {k: list(v) for k, v in sorted(g.flow_refusals.items())}}
 
 
 def _from_events(g, players: int) -> dict:
@@ -397,7 +398,22 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
                       "player-games, which are not independent within a game: a screen, not a proof.",
         "never_activated": never,
         "stand_ins": stand_ins(compiled),
+        "flow_refusals": flow_refusals(records),
     }
+
+
+def flow_refusals(records: list[dict]) -> list[dict]:
+    """Every place of the flow's texts that was refused in some game (runtime/flow.py): how often,
+    in how many games, and the reason of the first refusal there (in game order). A refused text did
+    nothing from that statement on — final scoring cut short — so it is reported, never averaged away."""
+    found: dict[str, dict] = {}
+    for r in sorted(records, key=lambda r: r["index"]):
+        for where, (times, reason) in (r.get("flow_refusals") or {}).items():
+            f = found.setdefault(where, {"where": where, "count": 0, "games": 0, "first": reason,
+                                         "first_game": r["index"]})
+            f["count"] += times
+            f["games"] += 1
+    return sorted(found.values(), key=lambda f: (-f["count"], f["where"]))
 
 
 def compare(this: dict, other: dict) -> dict:
@@ -710,6 +726,7 @@ tie-breaks left): {r.get('shared_wins', 0)}.</p>
 <p class="{'finding' if r['invariants']['games_broken'] else ''}">Invariants (every card in exactly one
 zone; a running game always has a legal move), checked {_E(r['invariants']['checked'])}:
 {r['invariants']['games_broken']} games broke one.{_E(' ' + '; '.join(r['invariants']['problems'])) if r['invariants']['problems'] else ''}</p>
+{_refusals_html(r)}
 <p>Agents: {_E(', '.join(f'{p} {a}' for p, a in r['agents_by_player'].items()))}.
 Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['win_rate_by_agent'].items()))}.</p>
 <h2>Game length ({_E(r['length'].get('unit', 'turns'))})</h2>
@@ -803,6 +820,30 @@ def _seat_html(r: dict, seats: list) -> str:
                             lambda v: f"{v:.0%}")
             + f'\n<p class="{"finding" if found else ""}">Seat advantage beyond noise: '
               f'{_E(", ".join(found)) if found else "none (every interval holds an even share)"}.</p>')
+
+
+def refusals_text(found: list[dict]) -> str:
+    """One line for the terminal (simulate, play): how many refusals inside the flow's texts, and
+    the first place and reason of each (``flow_refusals``' items)."""
+    if not found:
+        return "refusals inside the flow's texts: none"
+    total = sum(f["count"] for f in found)
+    places = "; ".join(f"{f['where']}: {f['count']}× (first: {f['first']})" for f in found[:5])
+    more = f"; and {len(found) - 5} more places" if len(found) > 5 else ""
+    return (f"WARNING: {total} refusal{'s' if total != 1 else ''} inside the flow's texts, each cutting its text "
+            f"short — {places}{more}")
+
+
+def _refusals_html(r: dict) -> str:
+    """The flow's texts that were refused: each did nothing from the refused statement on."""
+    found = r.get("flow_refusals") or []
+    if not found:
+        return "<p>Refusals inside the flow's texts (setup, steps, actions, final scoring): none.</p>"
+    items = "".join(f"<li>{_E(f['where'])}: refused {f['count']} times in {f['games']} games; first "
+                    f"(game {f['first_game']}): {_E(f['first'])}</li>" for f in found)
+    return (f"<div class=\"finding\"><p>Refusals inside the flow's texts: {sum(f['count'] for f in found)}. "
+            "A refused text did nothing from the refused statement on (a final scoring cut short), so "
+            f"the scores above may be wrong:</p><ul>{items}</ul></div>")
 
 
 def _stand_in_html(r: dict) -> str:

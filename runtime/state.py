@@ -94,6 +94,9 @@ class GameState:
         self.running = 0              # effects running now (nested: a played card's, a trigger's)
         self.budget = Budget()        # the work the running effect and move may still do (runtime/budget.py)
         self.set_aside_from: dict = {}  # card set aside by reveal/look -> the pile it came from
+        # the flow's own texts that were refused (runtime/flow.py): their YAML place -> [times, the
+        # first reason]; simulate and play report them, since the flow goes on past a refusal
+        self.flow_refusals: dict[str, list] = {}
         self.engine = None            # the engine playing this state, and the compiled game it plays:
         self.compiled = None          # set by Engine.new_game (a scenario's bare state has neither)
         self._next_uid = 1

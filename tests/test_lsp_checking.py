@@ -14,6 +14,7 @@ from compiler.diagnostics import display_path
 from compiler.lsp.checking import GameContext, ModuleChecker
 from compiler.lsp.project import Project
 from compiler.resources import BUNDLED_DATA
+from compiler.scenario import scenario_files
 
 from .test_bad_inputs import BAD, CASES, MINI, overlay
 
@@ -24,14 +25,14 @@ def _key(d):
 
 def _same_as_validate(data: Path) -> None:
     want: dict[str, list] = {}
-    for d in compile_tree(data).diags:
+    for d in compile_tree(data, scenarios=True).diags:  # as `cardwright validate` builds
         want.setdefault(d.file, []).append(d)
     project = Project()
     files = []
     for game_dir in discover_games(data):
-        files += [game_dir / "game.yaml", *module_files(game_dir)]
+        files += [game_dir / "game.yaml", *module_files(game_dir), *scenario_files(game_dir)]
     for path in files:
-        got = [d for d in project.check(path).diagnostics if d.severity == "error"]
+        got = [d for d in project.check(path).diagnostics if d.severity != "information"]
         assert sorted(map(_key, got)) == sorted(map(_key, want.pop(display_path(path), []))), path
     assert not want, f"validate reported more files: {sorted(want)}"
 

@@ -123,7 +123,7 @@ def test_watch_once_command(runner, mini_game, tmp_path):
     assert "build: ok" in res.output and "1 module recompiled" in res.output
     assert list((tmp_path / "cache" / "modules").glob("*.json"))
     entry = json.loads(next((tmp_path / "cache" / "modules").glob("*.json")).read_text(encoding="utf-8"))
-    assert entry["format"] == 1 and "def " in entry["output"]
+    assert entry["format"] == 2 and "def " in entry["output"]
     res = runner.invoke(main, ["watch", str(mini_game), "--once", "--no-write", "--cache-dir", str(tmp_path / "cache")])
     assert res.exit_code == 0 and "0 modules recompiled (0 cards), 1 reused" in res.output
     base = mini_game / "mini" / "base.yaml"

@@ -33,11 +33,13 @@ from runtime.verbs import verbs_for
 
 from .. import ast as A
 from ..build import _PREFIX, GAME_FILE, Unique, check_game_file
+from ..cardids import CardIds, loaded_cards
 from ..check import Checker
 from ..diagnostics import Diagnostic, Diagnostics, display_path
 from ..flow import FlowCompiler, check_quantity, check_reshuffle
 from ..loader import Document, load_text, path_text
 from ..parser import parse_effect
+from ..reach import triggers_that_never_fire
 from ..schema import Prepared, load_schema, prepare_cards, validate
 from ..vocabulary import Vocabulary, check_names
 
@@ -145,6 +147,9 @@ class ModuleChecker:
         self.file = display_path(path)
         self.ctx: GameContext | None = None
         self.earlier: dict | None = None
+        self.earlier_whole = True  # every earlier module's cards could be read (compiler/cardids.py)
+        self._shape: tuple | None = None  # the module's ids, card count and keys when _own_whole was found
+        self._own_whole = True
         self.text: str | None = None
         self.lines: list[str] = []
         self.doc: Document | None = None
@@ -154,9 +159,13 @@ class ModuleChecker:
         self.rules: list | None = None
         self.incremental = False  # the last full load's card blocks can be re-read one by one
 
-    def check(self, text: str, ctx: GameContext, earlier: dict[str, str]) -> ModuleResult:
+    def check(self, text: str, ctx: GameContext, earlier: dict[str, str], earlier_whole: bool = True) -> ModuleResult:
         """Diagnostics for ``text``. ``earlier``: card id -> "file:line" of the game's modules that
-        come before this one (build order: sorted file names), for duplicate ids and "other than"."""
+        come before this one (build order: sorted file names), for duplicate ids and "other than";
+        ``earlier_whole``: False when one of those modules could not be read."""
+        if earlier_whole != self.earlier_whole:
+            self.earlier_whole = earlier_whole
+            self.card_ids = frozenset()  # "other than" texts are checked again (``_collect``)
         if not ctx.usable:
             self._forget()
             diags = Diagnostics()
@@ -278,7 +287,12 @@ class ModuleChecker:
         it decides whose texts are checked) and the rules made again."""
         doc = self.doc
         cards = doc.data.get("cards") or []
-        ids = frozenset(c.get("id") for c in cards if isinstance(c, dict)) | frozenset(self.earlier)
+        own = frozenset(c.get("id") for c in cards if isinstance(c, dict))
+        shape = (own, len(cards), tuple(doc.data))  # what loaded_cards' answer depends on, cheaply compared
+        if shape != self._shape:  # a keystroke in one card's text changes none of it: not read again
+            self._shape, self._own_whole = shape, loaded_cards(doc.data)[1]
+        ids = CardIds(own | frozenset(self.earlier),
+                      self.earlier_whole and self._own_whole and self.earlier.keys().isdisjoint(own))
         if ids != self.card_ids:
             self.card_ids = ids
             for c in self.cards:
@@ -493,6 +507,7 @@ def check_game_texts(ctx: GameContext, card_ids: frozenset) -> list[Diagnostic]:
     if not ctx.usable or gdoc is None:
         return []
     check_reshuffle(gdoc, diags)
+    triggers_that_never_fire(gdoc, diags)
     if not isinstance(gdoc.data.get("flow"), dict) and not isinstance(gdoc.data.get("bots"), dict):
         return diags.sorted()
 
@@ -501,7 +516,7 @@ def check_game_texts(ctx: GameContext, card_ids: frozenset) -> list[Diagnostic]:
         check_slot(ctx, gdoc, path, text, None, kind, card_ids, diags)
         return None if len(diags.errors) > before else fname
 
-    fc = FlowCompiler(gdoc, gdoc.data, set(card_ids), compile_text, diags)
+    fc = FlowCompiler(gdoc, gdoc.data, card_ids, compile_text, diags)
     if isinstance(gdoc.data.get("flow"), dict):
         fc.table()
     fc.bots()

@@ -89,9 +89,45 @@ class EffectAt:
     offset: int  # the cursor's offset inside the text
 
 
-def effect_slots(doc: Document, vocab: Vocabulary):
-    """(path, text, slot kind, card id) of every effect text of a module document."""
+def game_texts(doc: Document) -> list[tuple[tuple, str, str]]:
+    """(path, text, slot kind) of every effect text of a game.yaml — its flow's setup, steps, actions
+    (their ``requires`` conditions), end condition, scores, tie-breaks and ``bots.greedy`` — found by
+    the compiler's own FlowCompiler (compiler/flow.py), so the editor knows exactly the texts the
+    build compiles. Memoised on the document."""
+    found = getattr(doc, "_flow_texts", None)
+    if found is not None:
+        return found
+    from ..cardids import CardIds
+    from ..diagnostics import Diagnostics
+    from ..flow import FlowCompiler
+
+    found = []
+
+    def note(path, text, kind, fname):
+        if isinstance(text, str):
+            found.append((tuple(path), text, kind))
+        return fname
+
     data = doc.data if isinstance(doc.data, dict) else {}
+    fc = FlowCompiler(doc, data, CardIds((), complete=False), note, Diagnostics())
+    try:
+        if isinstance(data.get("flow"), dict):
+            fc.table()
+        if isinstance(data.get("bots"), dict):
+            fc.bots()
+    except (KeyError, TypeError, AttributeError, ValueError):  # a half-typed flow: what was found so far
+        pass
+    doc._flow_texts = found  # a document never changes once loaded
+    return found
+
+
+def effect_slots(doc: Document, vocab: Vocabulary):
+    """(path, text, slot kind, card id) of every effect text of a module document, or of a game.yaml."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if "card_kinds" in data and "cards" not in data:  # a game file: its flow's texts
+        for path, text, kind in game_texts(doc):
+            yield path, text, kind, None
+        return
     cards = data.get("cards") if isinstance(data.get("cards"), list) else []
     for i, card in enumerate(cards):
         if isinstance(card, dict):

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..build import GAME_FILE, module_files
+from ..cardids import CardIds, loaded_cards
 from ..codegen import identifier
 from ..diagnostics import Diagnostic, Diagnostics, display_path
 from ..loader import MAX_FILE_BYTES, Document, load_file, read_regular
+from ..reach import cards_no_setup_creates, created_by_setup, e214_held_back
 from .checking import (GameContext, ModuleChecker, ModuleResult, check_game_texts, check_scenario, file_kind,
                        load_buffer)
 
@@ -110,6 +112,17 @@ class Project:
             return path.parent
         if kind == "scenario":
             return path.parent.parent
+        return self.orphan_of(path)
+
+    def orphan_of(self, path: Path) -> Path | None:
+        """The folder of a game this server knew whose game.yaml is gone (deleted, renamed, not yet
+        checked out), when ``path`` is one of its data files; else None."""
+        path = _norm(path)
+        if path.suffix != ".yaml" or path.name == GAME_FILE and (path.parent / GAME_FILE).is_file():
+            return None
+        for folder in (path.parent, path.parent.parent if path.parent.name == "scenarios" else None):
+            if folder is not None and folder in self.contexts and not (folder / GAME_FILE).is_file():
+                return folder
         return None
 
     def modules_of(self, game_dir: Path) -> list[Path]:
@@ -128,17 +141,24 @@ class Project:
         kind = file_kind(path)
         diags = Diagnostics()
         if kind is None:
-            result = Checked(None, [])
+            gone = self.orphan_of(path)
+            # a game's file whose game.yaml is gone: said, rather than its diagnostics silently cleared
+            result = Checked(None, [] if gone is None else [Diagnostic(
+                "", f"no {GAME_FILE} in {display_path(gone)}: this file cannot be checked without its game's "
+                f"{GAME_FILE} (restore it, or create one with `cardwright new game`)", file=display_path(path),
+                line=1, column=1, severity="warning")])
         elif kind == "game":
             ctx = self.context(path.parent)
             # the flow's and bots' texts too; a setup step may create any card of the game's modules
-            ids = frozenset(cid for p in self.modules_of(path.parent) for cid, _ in self.card_ids_of(p))
+            ids = self.game_card_ids(path.parent)
             found = Diagnostics(ctx.diags)
             found.extend(check_game_texts(ctx, ids))
             result = Checked(kind, found.sorted(), ctx.gdoc)
         elif kind == "scenario":
             text = self.text_of(path, diags)
             found, doc = check_scenario(path, text) if text is not None else (diags.sorted(), None)
+            if doc is not None and not any(d.severity == "error" for d in found):
+                found = Diagnostics(found + self._scenario_names(path, doc)).sorted()
             result = Checked(kind, found, doc)
         else:
             result = self._check_module(path, diags)
@@ -147,6 +167,32 @@ class Project:
         if result.doc is not None:
             self.last_loaded[path] = result.doc
         return result
+
+    def _scenario_names(self, path: Path, doc: Document) -> list[Diagnostic]:
+        """The names of a scenario (Goods, cards, zones, steps, players) against the game it names,
+        with the function ``validate`` and ``run`` use (compiler/scenario.py ``check_names``)."""
+        from runtime.engine import ENGINES
+        from runtime.words import did_you_mean
+
+        from ..scenario import check_names
+
+        diags = Diagnostics()
+        name = doc.data["game"]
+        data_root = path.parent.parent.parent  # <data>/<game>/scenarios/<file>
+        here = path.parent.parent
+        folder = here if self.context(here).vocab is not None and self.context(here).vocab.game == name \
+            else data_root / str(name)
+        if not (folder / GAME_FILE).is_file():
+            games = sorted(p.name for p in data_root.iterdir() if (p / GAME_FILE).is_file())
+            line, col, src = doc.where(("game",))
+            diags.error("E701", f"cannot load game '{name}': no such game in the data folder", file=doc.file,
+                        line=line, column=col, source_line=src, hint=did_you_mean(str(name), games))
+            return list(diags)
+        ctx = self.context(folder)
+        if not ctx.usable:  # its game.yaml's errors are reported there; nothing here can be judged
+            return []
+        check_names(doc, ctx.vocab.model, self.game_card_ids(folder), ENGINES[ctx.vocab.engine], diags)
+        return list(diags)
 
     def _check_module(self, path: Path, diags: Diagnostics) -> Checked:
         game_dir = path.parent
@@ -161,8 +207,17 @@ class Project:
         checker = self.modules.get(path)
         if checker is None:
             checker = self.modules[path] = ModuleChecker(path)
-        result: ModuleResult = checker.check(text, ctx, self.earlier_ids(path, modules) if ctx.usable else {})
+        earlier = self.earlier_ids(path, modules) if ctx.usable else {}
+        result: ModuleResult = checker.check(text, ctx, earlier,
+                                             self.game_card_ids(game_dir, path, modules=modules).complete)
         out = list(result.diagnostics)
+        if ctx.usable and result.doc is not None and isinstance(result.doc.data, dict) \
+                and created_by_setup(ctx.gdoc.data) is not None:  # a flow that lists the cards it creates
+            found = Diagnostics()
+            cards_no_setup_creates(ctx.gdoc.data, result.doc, found)  # as the build warns (compiler/reach.py)
+            if found and not e214_held_back(ctx.gdoc.data, self.game_card_ids(game_dir, own=(path, result.doc),
+                                                                              modules=modules)):
+                out = Diagnostics(out + found).sorted()
         if not ctx.usable:
             # a note, not a finding of validate: it has no code of its own
             out.append(Diagnostic("", "the game's game.yaml has errors: this file's effect texts are checked once "
@@ -197,6 +252,32 @@ class Project:
                 seen.setdefault(cid, where)
         return seen
 
+    def game_card_ids(self, game_dir: Path, before: Path | None = None, own: tuple | None = None,
+                      modules: list[Path] | None = None) -> CardIds:
+        """The card ids of the game's modules (only those built before ``before``, when given),
+        incomplete when one of them could not be read: the build's rule (compiler/cardids.py).
+        ``own``: (path, document) of the module being checked, whose document is read as it is
+        (not loaded a second time from its buffer: a keystroke in a big module)."""
+        ids, whole = [], True
+        names: set[str] = set()
+        for p in modules if modules is not None else self.modules_of(game_dir):
+            if p == before:
+                break
+            if identifier(p.stem) in names:
+                whole = False  # E503: build.py never reads it
+                continue
+            names.add(identifier(p.stem))
+            if own is not None and p == own[0]:
+                theirs, read = loaded_cards(own[1].data)
+            else:
+                theirs = [cid for cid, _ in self.card_ids_of(p)]
+                known = self._ids.get(_norm(p))  # filled by card_ids_of, unless the file cannot be read
+                read = known is not None and known[2]
+            # an id an earlier module already has is E202: as in the build (compiler/cardids.py)
+            whole = whole and read and set(ids).isdisjoint(theirs)
+            ids += theirs
+        return CardIds(ids, whole)
+
     def card_ids_of(self, path: Path) -> list[tuple[str, str]]:
         """(id, "file:line") of a module's cards, as duplicate-id messages name them."""
         file = display_path(path)
@@ -224,6 +305,7 @@ class Project:
             text = self.text_of(path)
             doc = load_buffer(path, text, Diagnostics()) if text is not None else None
         found: list[tuple[str, int, int]] = []
+        whole = doc is not None and loaded_cards(doc.data)[1]  # every card of it read (compiler/cardids.py)
         if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("cards", []), (list, type(None))):
             for i, card in enumerate(doc.data.get("cards") or []):
                 if isinstance(card, dict) and isinstance(card.get("id"), str):
@@ -232,7 +314,7 @@ class Project:
                     if pos is not None and pos.style in ("'", '"'):
                         col += 1  # the id itself, inside its quotes
                     found.append((card["id"], line, col))
-        self._ids[path] = (stamp, found)
+        self._ids[path] = (stamp, found, whole)
         return found
 
     def dependents(self, path: Path) -> list[Path]:

@@ -253,7 +253,7 @@ def completion(ls: CardwrightServer, params: types.CompletionParams):
     path = ls.path_of(params.text_document.uri)
     line, col = ls.server_position(path, params.position)
     kind = file_kind(path)
-    if kind not in ("module", "scenario"):
+    if kind not in ("module", "scenario", "game"):
         return None
     checked = ls.current(path)
     game_dir = ls.project.game_dir_of(path)
@@ -262,12 +262,16 @@ def completion(ls: CardwrightServer, params: types.CompletionParams):
     doc = checked.doc if checked is not None else None
     lines = ls.lines_of(path)
     line_text = lines[line] if line < len(lines) else ""
-    if kind == "module" and ctx.vocab is not None and ctx.usable:
-        eff = effect_at(doc, ctx.vocab, line, col) if doc is not None else _effect_on_line(ctx, line_text, col)
+    if kind in ("module", "game") and ctx.vocab is not None and ctx.usable:
+        # a game.yaml's flow texts are effect texts too (compiler/lsp/locate.py game_texts)
+        eff = effect_at(doc, ctx.vocab, line, col) if doc is not None else \
+            _effect_on_line(ctx, line_text, col) if kind == "module" else None
         if eff is not None:
             start, items = complete.effect_completions(eff.text, eff.offset, ctx.vocab, ctx.verbs, eff.slot_kind, ids)
             start_col = col - (eff.offset - start)
             return _items(ls, path, line, start_col, col, items)
+    if kind == "game":
+        return None  # its keys are the JSON Schema's: a YAML language server completes them
     # a key being typed does not load as YAML ("    ro"): the card is found in the last text that did
     shape = doc if doc is not None else ls.project.last_loaded.get(path)
     card, card_col, faces = _card_at(shape, line) if shape is not None else (None, None, {})
@@ -323,14 +327,14 @@ def hover(ls: CardwrightServer, params: types.HoverParams):
     path = ls.path_of(params.text_document.uri)
     line, col = ls.server_position(path, params.position)
     checked = ls.current(path)
-    if checked is None or checked.doc is None or checked.kind not in ("module", "scenario"):
+    if checked is None or checked.doc is None or checked.kind not in ("module", "scenario", "game"):
         return None
     game_dir = ls.project.game_dir_of(path)
     ctx = ls.project.context(game_dir)
     if not ctx.usable:
         return None
     doc = checked.doc
-    eff = effect_at(doc, ctx.vocab, line, col) if checked.kind == "module" else None
+    eff = effect_at(doc, ctx.vocab, line, col) if checked.kind in ("module", "game") else None
     if eff is not None:
         ids = _checker_ids(ls, path, ctx) or frozenset(navigate.card_declarations(ls.project, game_dir))
         text = navigate.hover_effect(ctx, eff, ids)
@@ -381,7 +385,7 @@ def definition(ls: CardwrightServer, params: types.DefinitionParams):
         return None
     doc = checked.doc
     game_file = game_dir / "game.yaml"
-    eff = effect_at(doc, ctx.vocab, line, col) if checked.kind == "module" else None
+    eff = effect_at(doc, ctx.vocab, line, col) if checked.kind in ("module", "game") else None
     if eff is not None:
         cards = navigate.card_declarations(ls.project, game_dir)
         word = _word(eff.text, eff.offset)
