@@ -130,6 +130,25 @@ class Vocabulary:
         (the checker and the English ask it for every noun)."""
         return model_of(self.data)
 
+    @cached_property
+    def written_names(self) -> frozenset[str]:
+        """Every noun phrase that is written somewhere — in game.yaml (a key's words, an alias, a pile's
+        "supply pile") or among the built-in nouns — rather than derived as a plural (what the language
+        server offers to complete); worked out once per vocabulary."""
+        data = self.data
+        out = set(BUILTIN_NOUNS)
+        for section in ("goods", "zones", "things", "icons", "card_sources", "good_groups", "players"):
+            for key, spec in (data.get(section) or {}).items():
+                out.add(key.replace("_", " "))
+                if isinstance(spec, dict):
+                    out |= {a for a in spec.get("aliases") or [] if isinstance(a, str)}
+        for key, spec in (data.get("zones") or {}).items():
+            if (spec or {}).get("piles") == "card":
+                for n in [key.replace("_", " "), *((spec or {}).get("aliases") or [])]:
+                    out |= {f"{n} pile", f"{n} piles", f"empty {n} pile", f"empty {n} piles"}
+        out |= {(ph if isinstance(ph, str) else ph.get("id", "")).replace("_", " ") for ph in data.get("phases") or []}
+        return frozenset(out)
+
     def others_only(self, category: str, key: str) -> bool:
         """True when effects may name only ANOTHER player's one (``access: others``): the model's rule."""
         return self.model.others_only(category, key)

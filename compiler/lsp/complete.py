@@ -151,7 +151,7 @@ def _category(vocab: Vocabulary, cat: str) -> list[Item]:
     The plurals the checker derives ("deployeds" of a thing ``deployed``, "states" of a zone each
     player has one of) are accepted in a text but never offered: they need not be words (issue 26)."""
     out = []
-    written = _written_names(vocab)
+    written = vocab.written_names
     for phrase in vocab.names_in(cat):
         if phrase not in written:
             continue
@@ -159,36 +159,6 @@ def _category(vocab: Vocabulary, cat: str) -> list[Item]:
         out.append(Item(phrase, "name", f"{CATEGORY_WORDS.get(cat, cat)} {keys[0] if keys else ''}".strip(),
                         describe_name(vocab, cat, keys[0]) if keys else ""))
     return out
-
-
-def _written_names(vocab: Vocabulary) -> frozenset[str]:
-    """Every noun phrase that is written somewhere — in game.yaml (a key's words, an alias, a pile's
-    "supply pile") or among the built-in nouns — rather than derived as a plural; memoised per vocabulary."""
-    from ..vocabulary import BUILTIN_NOUNS
-
-    cached = _WRITTEN.get(id(vocab))
-    if cached is not None and cached[0] is vocab:
-        return cached[1]
-    data = vocab.data
-    out = set(BUILTIN_NOUNS)
-    for section in ("goods", "zones", "things", "icons", "card_sources", "good_groups", "players"):
-        for key, spec in (data.get(section) or {}).items():
-            out.add(key.replace("_", " "))
-            if isinstance(spec, dict):
-                out |= {a for a in spec.get("aliases") or [] if isinstance(a, str)}
-    for key, spec in (data.get("zones") or {}).items():
-        if (spec or {}).get("piles") == "card":
-            for n in [key.replace("_", " "), *((spec or {}).get("aliases") or [])]:
-                out |= {f"{n} pile", f"{n} piles", f"empty {n} pile", f"empty {n} piles"}
-    out |= {(ph if isinstance(ph, str) else ph.get("id", "")).replace("_", " ") for ph in data.get("phases") or []}
-    found = frozenset(out)
-    if len(_WRITTEN) > 64:
-        _WRITTEN.clear()
-    _WRITTEN[id(vocab)] = (vocab, found)
-    return found
-
-
-_WRITTEN: dict[int, tuple] = {}
 
 
 def _verbs(verbs: dict) -> list[Item]:
