@@ -28,6 +28,7 @@ from .codegen import HEADER, CardPiece, Function, ModuleWriter, UnsafeValue, car
 from .diagnostics import Diagnostics, display_path
 from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, table_source
 from .loader import Document, load_file, path_text
+from .options import check_options
 from .parser import parse_effect
 from .schema import prepare_cards, validate
 from .printassets import check_art, check_fonts, check_icons
@@ -223,6 +224,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     if not check_game_file(gdoc, vocab, game_dir, diags, folder_named=game_dir != data_root):
         return None
     check_reshuffle(gdoc, diags)  # the core engine's refill rule (compiler/flow.py)
+    check_options(gdoc, diags)  # seats and options: defaults among the values (compiler/options.py)
     gb.icon_images = check_icons(gdoc, game_dir, diags)  # icon pictures for the printed matter
     check_fonts(gdoc, game_dir, diags)
     checker = gb.checker = Checker(vocab, verbs_for(vocab.engine))

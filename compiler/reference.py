@@ -164,6 +164,8 @@ class Game:
     flow: list = field(default_factory=list)  # the game flow's sections (compiler/flowref.py)
     flow_title: str = "How the game is played"  # a game with bots but no flow: "How the bots play"
     stand_ins: list = field(default_factory=list)  # rules and cards marked stand-in (compiler/flowref.py)
+    seats: str | None = None  # game.yaml ``seats``: "2 to 4 players"
+    options: list = field(default_factory=list)  # game.yaml ``options``: what is chosen at setup (issue 24)
     css: list[str] = field(default_factory=list)  # stylesheet rules of the engine field types its cards use
 
     @property
@@ -692,7 +694,24 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
                 # a table a field type's legend shows is not listed again as a plain table
                 tables=b.tables(d.get("tables") or {}, skip={t for ft in used for t in ft.tables}),
                 modules=modules, css=[ft.css for ft in used if ft.css] + _font_css(gb),
-                **_flow_views(d, b, marked_modules))
+                **_flow_views(d, b, marked_modules), **_option_views(d))
+
+
+def _option_views(d: dict) -> dict:
+    """game.yaml ``seats`` and ``options`` (runtime/options.py reads the same declaration), in words."""
+    from runtime.options import option_specs, seats
+
+    span = seats(d)
+    views = []
+    for spec in option_specs(d).values():
+        values = "on or off" if spec.flag else ", ".join(spec.values)
+        views.append({"name": spec.name, "key": spec.key,
+                      "choices": values + (" (any of them)" if spec.many else ""),
+                      "default": spec.describe(list(spec.default) if spec.many else spec.default),
+                      "rules": ", ".join(spec.rules), "note": spec.note})
+    note = (d.get("seats") or {}).get("note") if isinstance(d.get("seats"), dict) else None
+    text = None if span is None else (f"{span[0]} players" if span[0] == span[1] else f"{span[0]} to {span[1]} players")
+    return {"seats": f"{text}. {note}" if text and note else text, "options": views}
 
 
 def _flow_views(d: dict, b: "_GameViewBuilder", marked_modules: list) -> dict:

@@ -9,12 +9,12 @@ _C_4a9f7f6c8490 = Sel(category='thing', noun='location', place=Sel(category='zon
 
 
 def flow__bots__greedy(ctx):
-    # data/fifty_first_state/game.yaml:284 greedy
+    # data/fifty_first_state/game.yaml:312 greedy
     # 'number of vp + number of locations in your state'
     ctx.let_x((ctx.count(_C_5babf767eae2) + ctx.count(_C_4a9f7f6c8490)), None, 'x is number of vp + number of locations in your state')
 
 
-LINE_MAP = {'flow__bots__greedy': 'data/fifty_first_state/game.yaml:284 greedy'}
+LINE_MAP = {'flow__bots__greedy': 'data/fifty_first_state/game.yaml:312 greedy'}
 
 FLOW = None
 

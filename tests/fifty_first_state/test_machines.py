@@ -135,7 +135,8 @@ def test_bad_difficulty_in_a_scenario_is_a_located_diagnostic(tmp_path, runner):
                    "options: {difficulty: expert}\nsteps:\n  - {phase: deploy}\n")
     res = runner.invoke(main, ["run", str(bad)])
     assert res.exit_code == 1
-    assert "bad.yaml:5:10: E701 cannot start the game: unknown difficulty 'expert'" in res.output
+    assert ("bad.yaml:5:23: E701 cannot start the game: option 'difficulty' (Difficulty (Moloch)): 'expert' is not "
+            "one of recruit, private, veteran") in res.output  # checked against game.yaml's options
     assert "Traceback" not in res.output
 
 

@@ -61,6 +61,8 @@ class Pack:
 
 
 PACKS: dict[str, Pack] = {}
+# card kinds only a pack brings (a Location says its pack by its ``set``)
+PACK_KINDS = {"machine": "moloch", "connection": "scavengers"}
 
 
 def register_pack(pack: Pack) -> Pack:
@@ -87,6 +89,20 @@ class FiftyFirstState(FiftyScenario, Engine):
             opts["round_cap"] = int(turn_cap)
         return new_fifty_match(self, compiled, players, seed, agents=agents, options=opts)
 
+    def cards_left_out(self, compiled, options: dict) -> set[str]:
+        """The cards of the packs not in play (``options["packs"]``): their Locations (``set``) and the
+        cards of their own kinds (Moloch's Machines, Scavengers' Connection cards)."""
+        names = options.get("packs")
+        if names is None:
+            return set()
+        playing = {PACKS[n].module for n in names if n in PACKS}
+        out = set()
+        for cid, rec in compiled.cards.items():
+            home = rec.get("set") if rec.get("kind") == "location" else PACK_KINDS.get(rec.get("kind"))
+            if home not in (None, "base") and home not in playing:
+                out.add(cid)
+        return out
+
     # --- packs -------------------------------------------------------------------------------
     def packs(self, game: GameState) -> list[Pack]:
         """The packs in play: ``options["packs"]``, else every registered pack compiled into the game."""
@@ -105,6 +121,8 @@ class FiftyFirstState(FiftyScenario, Engine):
         return super().new_game(compiled, players, seed=seed, agents=agents, options=options, setup=setup)
 
     step_options = Engine.step_options | {"with"}
+    # a scenario's own settings besides the declared options (docs/fifty_first_state.md, Options)
+    scenario_settings = frozenset({"start_player", "draft_rounds", "starting_hand"})
 
     def step_words(self) -> tuple[set[str], set[str]]:
         actions, options = super().step_words()
