@@ -179,6 +179,27 @@ def require_game(game: str, data: Path) -> None:
         sys.exit(2)
 
 
+def game_options(fn):
+    """``--option NAME=VALUE`` and ``--pack NAME``: the options a game declares (game.yaml ``options``,
+    runtime/options.py), for the commands that set a game up (simulate, play)."""
+    fn = click.option("--pack", "packs", multiple=True, metavar="NAME",
+                      help="A State Pack / expansion to play (repeat for several): the game's option 'packs'.")(fn)
+    return click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
+                        help="A game option declared in its game.yaml, e.g. difficulty=veteran (repeat for several).")(fn)
+
+
+def given_options(pairs, packs) -> dict:
+    """The options as typed; a malformed one is a usage error (exit 2). Their values are checked
+    against the game's declaration where the game is set up (Engine.match_options)."""
+    from runtime.options import OptionError, parse_assignments
+
+    try:
+        return parse_assignments(pairs, packs)
+    except OptionError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
 # A PATH argument or --data option that does not exist is a usage error (exit 2), as click has it.
 DATA_PATH = click.Path(exists=True)
 
@@ -300,7 +321,8 @@ def build(path, out, reference_out, fmt):
               help="players: a rulebook for playtesters (page numbers, turn summary, no file paths, test names "
                    "or clause table); designers: every traceability detail.")
 @click.option("--coords", is_flag=True, help="Print each hex's coordinates on the maps.")
-def reference(game, formats, out, data_path, paper, audience, coords):
+@game_options
+def reference(game, formats, out, data_path, paper, audience, coords, option_pairs, packs):
     """Render the printable rules reference of GAME (default: every game) as HTML, Markdown or PDF."""
     from compiler.reference import PdfError, render_all
 
@@ -314,11 +336,19 @@ def reference(game, formats, out, data_path, paper, audience, coords):
         _emit(result.diags, "json" if as_json else "text")
         sys.exit(1)
     out_dir = output_dir(data, "build", out, "reference")
+    given = given_options(option_pairs, packs)
+    if given and not game:
+        click.echo("error: --option and --pack choose one game's options: name the GAME", err=True)
+        sys.exit(2)
     try:
-        written = render_all(result, data, out_dir, formats=kinds, paper=paper, audience=audience, coords=coords)
+        written = render_all(result, data, out_dir, formats=kinds, paper=paper, audience=audience, coords=coords,
+                             options=given)
     except PdfError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
+    except ValueError as exc:  # OptionError: an option the game does not declare, a value it does not allow
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
     if as_json:
         _emit(result.diags, "json", {"references": [display_path(w) for w in written]})
         return
@@ -795,27 +825,6 @@ def schema(game, data_path, out, in_data):
     for p in written:
         click.echo(f"wrote {display_path(p)}")
     sys.exit(1 if diags.errors else 0)
-
-
-def game_options(fn):
-    """``--option NAME=VALUE`` and ``--pack NAME``: the options a game declares (game.yaml ``options``,
-    runtime/options.py), for the commands that set a game up (simulate, play)."""
-    fn = click.option("--pack", "packs", multiple=True, metavar="NAME",
-                      help="A State Pack / expansion to play (repeat for several): the game's option 'packs'.")(fn)
-    return click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
-                        help="A game option declared in its game.yaml, e.g. difficulty=veteran (repeat for several).")(fn)
-
-
-def given_options(pairs, packs) -> dict:
-    """The options as typed; a malformed one is a usage error (exit 2). Their values are checked
-    against the game's declaration where the game is set up (Engine.match_options)."""
-    from runtime.options import OptionError, parse_assignments
-
-    try:
-        return parse_assignments(pairs, packs)
-    except OptionError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
 
 
 @main.command()

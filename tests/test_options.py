@@ -146,3 +146,17 @@ def test_the_reference_lists_the_players_and_options(runner, tmp_path):
     assert "## Players and options" in md and "Players: 2 to 4 players." in md
     assert "| `difficulty` | Difficulty (Moloch) | recruit, private, veteran | recruit | M02, M06 |" in md
     assert "| `collaboration` | Collaboration variant (Moloch) | on or off | off | M20 |" in md
+
+
+def test_the_reference_of_a_game_set_up_with_options_leaves_out_the_packs_not_played(runner, tmp_path):
+    from cli import main
+
+    res = runner.invoke(main, ["reference", "fifty_first_state", "--format", "md", "--out", str(tmp_path),
+                               "--pack", "moloch", "--option", "difficulty=veteran"])
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "fifty_first_state.md").read_text(encoding="utf-8")
+    assert ("This reference is of the game set up with** State Packs: moloch; Difficulty (Moloch): veteran; "
+            "Collaboration variant (Moloch): off") in md
+    assert "## 51st State: Master Set — Moloch" in md and "Scouring the Ruins" not in md
+    bad = runner.invoke(main, ["reference", "fifty_first_state", "--option", "difficulty=x", "--out", str(tmp_path)])
+    assert bad.exit_code == 2 and "'x' is not one of recruit, private, veteran" in bad.output
