@@ -179,6 +179,27 @@ def require_game(game: str, data: Path) -> None:
         sys.exit(2)
 
 
+def game_options(fn):
+    """``--option NAME=VALUE`` and ``--pack NAME``: the options a game declares (game.yaml ``options``,
+    runtime/options.py), for the commands that set a game up (simulate, play)."""
+    fn = click.option("--pack", "packs", multiple=True, metavar="NAME",
+                      help="A State Pack / expansion to play (repeat for several): the game's option 'packs'.")(fn)
+    return click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
+                        help="A game option declared in its game.yaml, e.g. difficulty=veteran (repeat for several).")(fn)
+
+
+def given_options(pairs, packs) -> dict:
+    """The options as typed; a malformed one is a usage error (exit 2). Their values are checked
+    against the game's declaration where the game is set up (Engine.match_options)."""
+    from runtime.options import OptionError, parse_assignments
+
+    try:
+        return parse_assignments(pairs, packs)
+    except OptionError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
 # A PATH argument or --data option that does not exist is a usage error (exit 2), as click has it.
 DATA_PATH = click.Path(exists=True)
 
@@ -300,7 +321,8 @@ def build(path, out, reference_out, fmt):
               help="players: a rulebook for playtesters (page numbers, turn summary, no file paths, test names "
                    "or clause table); designers: every traceability detail.")
 @click.option("--coords", is_flag=True, help="Print each hex's coordinates on the maps.")
-def reference(game, formats, out, data_path, paper, audience, coords):
+@game_options
+def reference(game, formats, out, data_path, paper, audience, coords, option_pairs, packs):
     """Render the printable rules reference of GAME (default: every game) as HTML, Markdown or PDF."""
     from compiler.reference import PdfError, render_all
 
@@ -314,11 +336,19 @@ def reference(game, formats, out, data_path, paper, audience, coords):
         _emit(result.diags, "json" if as_json else "text")
         sys.exit(1)
     out_dir = output_dir(data, "build", out, "reference")
+    given = given_options(option_pairs, packs)
+    if given and not game:
+        click.echo("error: --option and --pack choose one game's options: name the GAME", err=True)
+        sys.exit(2)
     try:
-        written = render_all(result, data, out_dir, formats=kinds, paper=paper, audience=audience, coords=coords)
+        written = render_all(result, data, out_dir, formats=kinds, paper=paper, audience=audience, coords=coords,
+                             options=given)
     except PdfError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
+    except ValueError as exc:  # OptionError: an option the game does not declare, a value it does not allow
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
     if as_json:
         _emit(result.diags, "json", {"references": [display_path(w) for w in written]})
         return
@@ -825,8 +855,9 @@ def schema(game, data_path, out, in_data):
                    "scheduler and workers can run code as you, so use only a cluster you run, over TLS or a "
                    "private network (docs/security.md).")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
+@game_options
 def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check_moves, compare_with, executor,
-             scheduler, out, fmt):
+             scheduler, out, fmt, option_pairs, packs):
     """Play GAME many times with seeded agents and report the deck's balance (JSON + HTML).
 
     Any game plays: a bundled one by name, or the game of a data folder with --data (GAME may then
@@ -853,8 +884,10 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
         if game not in compiled:
             click.echo(unknown_game(str(game), compiled, "generated/"), err=True)
             sys.exit(2)
+    given = given_options(option_pairs, packs)
     cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs, data, check_moves, executor, scheduler,
-                    loader=load_game_folder)
+                    loader=load_game_folder,
+                    options=tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(given.items())))
     start = time.perf_counter()
     try:
         check_config(cfg)
@@ -869,7 +902,9 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
     elapsed = time.perf_counter() - start
     out_dir = output_dir(Path("."), "", out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"{game}-{players}p-seed{seed}"
+    # options given on the command line name the files, so that runs of other options do not overwrite them
+    stem = f"{game}-{players}p-seed{seed}" + "".join(
+        f"-{k}-{'+'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in sorted(given.items()))
     json_path, html_path = out_dir / f"{stem}.json", out_dir / f"{stem}.html"
     json_path.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     html_path.write_text(render_html(result), encoding="utf-8")
@@ -878,6 +913,8 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
         return
     click.echo(f"{games} games of {game}, {players} players, agents {agent}, seed {seed}: "
                f"{games / elapsed:.0f} games/s with {jobs} job{'s' if jobs != 1 else ''}")
+    if result.get("options_text"):
+        click.echo("  options: " + "; ".join(result["options_text"]))
     if result["stand_ins"]:
         click.echo(f"  played with {len(result['stand_ins'])} stand-in rules (not the published game): "
                    + "; ".join(i["what"] for i in result["stand_ins"]))
@@ -986,7 +1023,8 @@ class _progress:
               help="The other seats' agents (first, random, greedy, mcts, mcts:N), one per seat separated by commas.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--name", default="You", show_default=True, help="Your name in the trace.")
-def play(game, data_path, players, seat, bots, seed, name):
+@game_options
+def play(game, data_path, players, seat, bots, seed, name, option_pairs, packs):
     """Play GAME in the terminal against bots: choose from the numbered legal moves; the trace of
     what happens is shown as it happens. Type q to stop."""
     from runtime.engine import engine_for, load_compiled
@@ -1031,6 +1069,15 @@ def play(game, data_path, players, seat, bots, seed, name):
     except (RulesError, Refused) as exc:
         click.echo(f"error: {compiled.game} cannot be played by {players} players: {exc}", err=True)
         sys.exit(2)
+    from runtime.options import describe, option_specs
+
+    try:
+        options = eng.match_options(compiled, given_options(option_pairs, packs))
+    except ValueError as exc:  # OptionError: an option the game does not declare, a value it does not allow
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    if options:
+        click.echo("Options: " + "; ".join(describe(option_specs(compiled.vocab), options)))
     # before the setup, which may already ask you something (51st State: the 2 cards to discard)
     marks = stand_ins(compiled)
     if marks:
@@ -1039,7 +1086,7 @@ def play(game, data_path, players, seat, bots, seed, name):
         for m in marks:
             click.echo(f"  ‡ {m['what']}: {m['note']}")
     try:
-        match = eng.new_match(compiled, names_, seed=seed, agents=agents)
+        match = eng.new_match(compiled, names_, seed=seed, agents=agents, options=options)
     except (RulesError, Refused) as exc:
         click.echo(f"error: {compiled.game} cannot be played by {players} players: {exc}", err=True)
         sys.exit(2)

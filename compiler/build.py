@@ -29,6 +29,7 @@ from .codegen import HEADER, CardPiece, Function, ModuleWriter, UnsafeValue, car
 from .diagnostics import Diagnostics, display_path
 from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, table_source
 from .loader import Document, load_file, path_text
+from .options import check_options
 from .parser import parse_effect
 from .printassets import check_art, check_fonts, check_icons
 from .reach import cards_no_setup_creates, e214_held_back, triggers_that_never_fire
@@ -242,6 +243,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         return None
     check_reshuffle(gdoc, diags)  # the core engine's refill rule (compiler/flow.py)
     triggers_that_never_fire(gdoc, diags)  # warnings: what validates but can never happen (compiler/reach.py)
+    check_options(gdoc, diags)  # seats and options: defaults among the values (compiler/options.py)
     gb.icon_images = check_icons(gdoc, game_dir, diags)  # icon pictures for the printed matter
     check_fonts(gdoc, game_dir, diags)
     checker = gb.checker = Checker(vocab, verbs_for(vocab.engine))

@@ -1,7 +1,7 @@
 """The typed IR between the checker and the back end (DESIGN §9).
 
-The checker's last step (``compiler/lower.py``) turns an accepted AST into this tree of frozen
-dataclasses: every noun resolved to a category and a vocabulary key, owners typed (:class:`Who` or
+The checker (``compiler/check.py``, one pass) builds this tree of frozen dataclasses from an
+accepted AST: every noun resolved to a category and a vocabulary key, owners typed (:class:`Who` or
 :class:`Bound`, never strings such as ``"var:t"``), amounts, filters and quantities typed, each
 action with its resolved verb and the text's origin. ``Checked.ir`` is all that leaves the
 checker: code generation, the English renderer (and through it the reference, card sheets and

@@ -164,6 +164,9 @@ class Game:
     flow: list = field(default_factory=list)  # the game flow's sections (compiler/flowref.py)
     flow_title: str = "How the game is played"  # a game with bots but no flow: "How the bots play"
     stand_ins: list = field(default_factory=list)  # rules and cards marked stand-in (compiler/flowref.py)
+    seats: str | None = None  # game.yaml ``seats``: "2 to 4 players"
+    options: list = field(default_factory=list)  # game.yaml ``options``: what is chosen at setup (issue 24)
+    chosen: list = field(default_factory=list)  # the options this reference was rendered with (--option, --pack)
     css: list[str] = field(default_factory=list)  # stylesheet rules of the engine field types its cards use
 
     @property
@@ -685,7 +688,38 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
                 # a table a field type's legend shows is not listed again as a plain table
                 tables=b.tables(dict(m.tables), skip={t for ft in used for t in ft.tables}),
                 modules=modules, css=[ft.css for ft in used if ft.css] + _font_css(gb),
-                **_flow_views(d, b, marked_modules))
+                **_flow_views(d, b, marked_modules), **_option_views(d))
+
+
+def choose_options(view: Game, vocab: dict, given: dict) -> Game:
+    """The reference of the game set up with ``given``: the chosen options are said (``chosen``), and
+    a module an option leaves out — a value of a several-values option (``many``, e.g. ``packs``) that
+    names a module of the game and is not chosen — is not printed (its cards, tables and rules)."""
+    from runtime.options import describe, option_specs, resolve
+
+    specs = option_specs(vocab)
+    chosen = resolve(specs, given)
+    left_out = {v for k, spec in specs.items() if spec.many for v in spec.values if v not in chosen[k]}
+    view.modules = [m for m in view.modules if m.id not in left_out]
+    view.chosen = describe(specs, chosen)
+    return view
+
+
+def _option_views(d: dict) -> dict:
+    """game.yaml ``seats`` and ``options`` (runtime/options.py reads the same declaration), in words."""
+    from runtime.options import option_specs, seats
+
+    span = seats(d)
+    views = []
+    for spec in option_specs(d).values():
+        values = "on or off" if spec.flag else ", ".join(spec.values)
+        views.append({"name": spec.name, "key": spec.key,
+                      "choices": values + (" (any of them)" if spec.many else ""),
+                      "default": spec.describe(list(spec.default) if spec.many else spec.default),
+                      "rules": ", ".join(spec.rules), "note": spec.note})
+    note = (d.get("seats") or {}).get("note") if isinstance(d.get("seats"), dict) else None
+    text = None if span is None else (f"{span[0]} players" if span[0] == span[1] else f"{span[0]} to {span[1]} players")
+    return {"seats": f"{text}. {note}" if text and note else text, "options": views}
 
 
 def _declared(spec) -> str | None:
@@ -972,11 +1006,16 @@ def build_views(result, data_root: Path, only: set[str] | None = None,
 
 
 def render_all(result, data_root, out_dir, formats=("html",), only: set[str] | None = None,
-               paper: str = "a4", audience: str = "designers", coords: bool = False) -> list[str]:
-    """Write the reference of every game (and an index with every rule clause); return the paths."""
+               paper: str = "a4", audience: str = "designers", coords: bool = False,
+               options: dict | None = None) -> list[str]:
+    """Write the reference of every game (and an index with every rule clause); return the paths.
+    ``options`` (game.yaml's, as given: ``--pack``, ``--option``) make it the reference of a game set
+    up so (``choose_options``); a wrong one raises OptionError (a ValueError) before anything is written."""
+    games, clauses, known = build_views(result, Path(data_root), only, coords=coords)
+    if options:
+        games = [choose_options(g, result.games[g.id].vocab.data, options) for g in games]
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    games, clauses, known = build_views(result, Path(data_root), only, coords=coords)
     written: list[str] = []
     if audience not in AUDIENCES:
         raise ValueError(f"unknown audience {audience!r} (use one of {', '.join(AUDIENCES)})")

@@ -97,6 +97,12 @@ class Scenario:
                 self.err(f"answers for unknown player '{name}'", ("answers", name))
                 return run
             agents[self.players.index(name)] = Scripted(ans, fallback=None)
+        try:  # the options the game declares (game.yaml ``options``) and the engine's own scenario settings
+            engine.match_options(self.compiled, self.data.get("options") or {}, fill=False)
+        except ValueError as exc:
+            option = getattr(exc, "option", None)
+            self.err(f"cannot start the game: {exc}", ("options", option) if option else ("options",))
+            return run
         try:
             game = engine.new_game(self.compiled, self.players, seed=self.data.get("seed", 0), agents=agents,
                                    options=self.data.get("options") or {}, setup=bool(self.data.get("setup")))

@@ -158,17 +158,18 @@ class Engine:
                 f"{self.name} engine has no match of its own")
 
     def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
-                  turn_cap: int = 10_000):
+                  turn_cap: int = 10_000, options: dict | None = None):
         """A new game through the one protocol. The core engine plays the game's flow (game.yaml
         ``flow:``, runtime/flow.py); a game without one cannot be played through. ``turn_cap`` is a
         safety bound of the flow (a flow with no end and no decisions would otherwise run for ever);
-        the simulator applies its own, smaller cap between moves."""
+        the simulator applies its own, smaller cap between moves. ``options`` (game.yaml's, resolved by
+        ``match_options``) are kept in ``game.options``; no flow step reads them yet."""
         if compiled.flow is None:
             raise RulesError(f"{compiled.game} has no flow in its game.yaml, so it cannot be played "
                              "through (see docs/authoring.md, Game flow)")
         from .flow import FlowMatch
 
-        game = self.new_game(compiled, players, seed=seed, agents=agents)
+        game = self.new_game(compiled, players, seed=seed, agents=agents, options=options)
         return FlowMatch.start(game, turn_cap)
 
     def evaluate(self, game: GameState, seat: int) -> float:
@@ -229,8 +230,25 @@ class Engine:
             return factory(int(arg))
         return factory()
 
+    # settings an engine's scenarios may give under ``options:`` besides the options game.yaml declares
+    scenario_settings: frozenset = frozenset()
+
+    def match_options(self, compiled: CompiledGame, given: dict | None, fill: bool = True) -> dict:
+        """The options a game is played with: ``given`` checked against game.yaml ``options``
+        (runtime/options.py) and, with ``fill``, the defaults of the rest. Raises OptionError (a
+        ValueError) naming the option and what it allows."""
+        from .options import option_specs, resolve
+
+        return resolve(option_specs(compiled.vocab), given, self.scenario_settings, fill=fill)
+
     def check_players(self, compiled: CompiledGame, players: int) -> None:
-        """Raise RulesError when the game cannot seat ``players`` (a flow's ``players``)."""
+        """Raise RulesError when the game cannot seat ``players``: game.yaml ``seats``, else a flow's
+        ``players``."""
+        from .options import check_seats
+
+        why = check_seats(compiled.vocab, players)
+        if why:
+            raise RulesError(why)
         seats = (compiled.flow or {}).get("players") or {}
         if players < seats.get("min", 1) or players > seats.get("max", players):
             raise RulesError(f"the game seats {seats.get('min', 1)} to {seats.get('max', 'any number of')} players")
@@ -238,6 +256,11 @@ class Engine:
     def reported_cards(self, compiled: CompiledGame) -> set[str]:
         """The cards a simulation report lists (every card; an engine leaves out what never enters play)."""
         return set(compiled.cards)
+
+    def cards_left_out(self, compiled: CompiledGame, options: dict) -> set[str]:
+        """The cards the chosen options leave out of the game (an expansion not played): a simulation
+        report does not list them. None by default."""
+        return set()
 
     def count_stats(self, game: GameState) -> None:
         """Start counting what ``stats`` reports; the core engine counts from the typed events."""

@@ -50,6 +50,13 @@ class SimConfig:
     # the compiler's (compiler.build.load_game_folder); runtime/ never imports compiler/ (DESIGN §9).
     # A module-level function, so it pickles by name to the worker processes and the Dask workers.
     loader: Callable | None = None
+    # the game's options (game.yaml ``options``, runtime/options.py) as given: ((name, value), …), a list
+    # value as a tuple (the config is frozen and pickled); checked and completed with the defaults by
+    # ``check_config`` / ``play_one`` through ``Engine.match_options``
+    options: tuple = ()
+
+    def given_options(self) -> dict:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.options}
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -88,14 +95,14 @@ def agent_list(spec: str, players: int, engine=None) -> list[str]:
 
 def play_one(args: tuple) -> dict:
     """Play game ``index`` of a run and return its record (plain values only, for pickling)."""
-    game_name, data, players, seed, index, agent, turn_cap, check_moves, loader = args
+    game_name, data, players, seed, index, agent, turn_cap, check_moves, loader, options = args
     compiled = _compiled(game_name, data, loader)
     eng = engine_for(compiled)
     gs = game_seed(seed, index)
     kinds = agent_list(agent, players, eng)
     agents = {i: eng.make_agent(kinds[i]) for i in range(players)}
     # the protocol's new_match (runtime/protocol.py): the turn cap is the simulator's, not the engine's
-    match = eng.new_match(compiled, [f"P{i + 1}" for i in range(players)], seed=gs, agents=agents)
+    match = _new_match(eng, compiled, players, gs, agents, dict(options))
     g = match.game
     g.tracing = False
     eng.count_stats(g)
@@ -131,6 +138,11 @@ def play_one(args: tuple) -> dict:
             "plays": dict(stats.get("plays") or {}), "activations": dict(stats.get("activations") or {}),
             "counts_activations": "activations" in stats, "problems": problems[:20],
             "flow_refusals": {k: list(v) for k, v in sorted(g.flow_refusals.items())}}
+
+
+def _new_match(eng, compiled, players: int, seed: int, agents, options: dict):
+    """A new game through the protocol, with the game's options (game.yaml ``options``, resolved)."""
+    return eng.new_match(compiled, [f"P{i + 1}" for i in range(players)], seed=seed, agents=agents, options=options)
 
 
 def _from_events(g, players: int) -> dict:
@@ -250,8 +262,16 @@ def copy_effects(records: list[dict], players: int, copies: dict[str, int]) -> d
 
 
 def _tasks(cfg: SimConfig) -> Iterable[tuple]:
+    options = tuple(sorted(_chosen_options(cfg).items()))
     for i in range(cfg.games):
-        yield (cfg.game, cfg.data, cfg.players, cfg.seed, i, cfg.agent, cfg.turn_cap, cfg.check_moves, cfg.loader)
+        yield (cfg.game, cfg.data, cfg.players, cfg.seed, i, cfg.agent, cfg.turn_cap, cfg.check_moves, cfg.loader,
+               options)
+
+
+def _chosen_options(cfg: SimConfig) -> dict:
+    """The options every game of the run is played with: the given ones checked, the rest defaults."""
+    return engine_for(_compiled(cfg.game, cfg.data, cfg.loader)).match_options(
+        _compiled(cfg.game, cfg.data, cfg.loader), cfg.given_options())
 
 
 def run_games(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> list[dict]:
@@ -315,8 +335,9 @@ def play_many(tasks: list[tuple]) -> list[dict]:
 # --- aggregation ------------------------------------------------------------------------------
 
 
-def deck_counts(compiled) -> dict[str, dict]:
-    shown = engine_for(compiled).reported_cards(compiled)
+def deck_counts(compiled, options: dict | None = None) -> dict[str, dict]:
+    eng = engine_for(compiled)
+    shown = eng.reported_cards(compiled) - eng.cards_left_out(compiled, options or {})
     return {cid: {"name": rec.get("name", cid), "kind": rec.get("kind"), "copies": int(rec.get("count", 1)),
                   "source": rec.get("source", ""), "has_effect": bool(rec.get("slots"))}
             for cid, rec in compiled.cards.items() if cid in shown}
@@ -352,7 +373,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         played_games.update(r["plays"].keys())
     from .stats import rate
 
-    deck = deck_counts(compiled)
+    deck = deck_counts(compiled, _chosen_options(cfg))
     cards = []
     for cid, info in deck.items():
         cards.append({"id": cid, "name": info["name"], "kind": info["kind"], "copies": info["copies"],
@@ -369,6 +390,10 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     return {
         "game": cfg.game, "name": model_of(compiled.vocab).name or cfg.game, "games": n, "players": cfg.players,
         "seed": cfg.seed, "agent": cfg.agent, "turn_cap": cfg.turn_cap,
+        # the options the games were played with (game.yaml ``options``, defaults included); a game
+        # that declares none has none to report
+        **({"options": _chosen_options(cfg), "options_text": _options_text(compiled, _chosen_options(cfg))}
+           if _chosen_options(cfg) else {}),
         "seat_note": "seat 1 is the player who decided first",
         "wins_by_seat": {str(s + 1): seats.get(s, 0) for s in range(cfg.players)},
         "win_rate_by_seat": {str(s + 1): round(seats.get(s, 0) / n, 4) if n else 0.0 for s in range(cfg.players)},
@@ -414,6 +439,12 @@ def flow_refusals(records: list[dict]) -> list[dict]:
             f["count"] += times
             f["games"] += 1
     return sorted(found.values(), key=lambda f: (-f["count"], f["where"]))
+
+
+def _options_text(compiled, chosen: dict) -> list[str]:
+    from .options import describe, option_specs
+
+    return describe(option_specs(compiled.vocab), chosen)
 
 
 def compare(this: dict, other: dict) -> dict:
@@ -557,9 +588,10 @@ def check_config(cfg: SimConfig) -> None:
     why_not = eng.playable(compiled)
     if why_not:
         raise ValueError(why_not)
+    options = eng.match_options(compiled, cfg.given_options())  # OptionError is a ValueError: a usage error
     try:
         eng.check_players(compiled, cfg.players)
-        eng.new_match(compiled, [f"P{i + 1}" for i in range(cfg.players)], seed=0)
+        _new_match(eng, compiled, cfg.players, 0, None, options)
     except (RulesError, Refused) as exc:  # an engine may refuse the seating (Moon: a map for 3 to 4)
         raise ValueError(f"{cfg.game} cannot be played by {cfg.players} players: {exc}") from None
 
@@ -718,7 +750,7 @@ td:first-child, th:first-child, td:nth-child(2) {{ text-align: left; }}
 <h1>{_E(r.get('name', r['game']))} — balance simulation</h1>
 <p>{r['games']} games · {r['players']} players · agent: {_E(r['agent'])} · seed {r['seed']} ·
 turn cap {r['turn_cap']}. {_E(r['seat_note'])}.</p>
-{_stand_in_html(r)}
+{_options_html(r)}{_stand_in_html(r)}
 <h2>Win rate by seat</h2>
 {_seat_html(r, seats)}
 <p>Games without a winner (everyone out at once): {r['no_winner']}. Games won jointly (a tie the
@@ -844,6 +876,14 @@ def _refusals_html(r: dict) -> str:
     return (f"<div class=\"finding\"><p>Refusals inside the flow's texts: {sum(f['count'] for f in found)}. "
             "A refused text did nothing from the refused statement on (a final scoring cut short), so "
             f"the scores above may be wrong:</p><ul>{items}</ul></div>")
+
+
+def _options_html(r: dict) -> str:
+    """The game's options these games were played with (game.yaml ``options``), when it declares any."""
+    items = r.get("options_text") or []
+    if not items:
+        return ""
+    return "<p>Played with: " + " · ".join(_E(t) for t in items) + ".</p>\n"
 
 
 def _stand_in_html(r: dict) -> str:

@@ -256,6 +256,12 @@ def contacts_action__action(ctx):
     ctx.call('gain', (_C_81dec07de8ef,), {})
 
 
+def rule__starting_discard(ctx):
+    # data/fifty_first_state/base.yaml:196 starting_discard
+    # 'discard 2 cards from your hand'
+    ctx.call('discard', (_C_e9791b878e9a,), {'from': _C_57a8581dbe1e})
+
+
 CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/fifty_first_state/base.yaml', (
     (11, '{"id": "brick_supplier", "kind": "location", "name": "Brick Supplier", "set": "base", "source": "rulebook 000_3e37b2ec99b6decd.txt", "note": "The example\'s text calls it \'Brick Provider\'; the pictured card is printed \'Brick Supplier\'.", "rows": ["production"], "icons": ["orange", "worker"], "distance": 2, "provisional": {"rows": "not printed in the rulebook text; a Brick Location taken to be a Production Location", "icons": "not printed in the text; chosen so that the rulebook\'s example works as it says: Mother (green or worker) can hit only this one, Juggernaut (orange or purple) either", "distance": "not printed in the rulebook text", "production": "not printed in the rulebook text", "spoils": "not printed in the rulebook text"}, "at": null, "texts": {"production": "gain 1 brick", "deal": "gain 1 brick", "spoils": "gain 2 brick"}, "slots": {"production": ["brick_supplier__production", 9, [[3, 9, 17]]], "deal": ["brick_supplier__deal", 10, [[3, 10, 11]]], "spoils": ["brick_supplier__spoils", 11, [[3, 11, 13]]]}, "faces": {}}'),
     (29, '{"id": "brick_storage", "kind": "location", "name": "Brick Storage", "set": "base", "source": "rulebook 000_3e37b2ec99b6decd.txt", "note": "The example\'s text calls it \'Brick Depot\'; the pictured card is printed \'Brick Storage\'.", "rows": ["feature"], "icons": ["orange"], "distance": 2, "provisional": {"rows": "not printed in the rulebook text", "icons": "not printed in the text; see brick_supplier", "distance": "not printed in the rulebook text", "feature": "not printed in the rulebook text", "spoils": "not printed in the rulebook text"}, "at": null, "texts": {"feature": "gain 1 brick", "deal": "gain 1 brick", "spoils": "gain 2 brick"}, "slots": {"feature": ["brick_storage__feature", 9, [[3, 9, 14]]], "deal": ["brick_storage__deal", 10, [[3, 10, 11]]], "spoils": ["brick_storage__spoils", 11, [[3, 11, 13]]]}, "faces": {}}'),
@@ -272,11 +278,11 @@ CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/fifty_first_state/base
     (167, '{"id": "salvage_action", "kind": "faction_action", "name": "Faction Action: Salvage", "source": "example", "icons": ["gear"], "provisional": {"action": "the base game\'s Faction board is not in the rulebooks; this Action is the project\'s stand-in", "icons": "the Action \'to gain a [gear icon]\' of the Appallach Federation clarification (M19), an uncertain reading"}, "at": null, "texts": {"action": "spend 1 worker: gain 1 card"}, "slots": {"action": ["salvage_action__action", 5, [[3, 5, 14], [4, 5, 30]]]}, "faces": {}}'),
     (176, '{"id": "recruit_action", "kind": "faction_action", "name": "Faction Action: Recruit", "source": "example", "icons": ["worker"], "provisional": {"action": "the base game\'s Faction board is not in the rulebooks; this Action is the project\'s stand-in"}, "at": null, "texts": {"action": "discard 2 cards from your hand: gain 1 worker"}, "slots": {"action": ["recruit_action__action", 5, [[3, 5, 14], [4, 5, 46]]]}, "faces": {}}'),
     (184, '{"id": "contacts_action", "kind": "faction_action", "name": "Faction Action: Contacts", "source": "example", "provisional": {"action": "the base game\'s Faction board is not in the rulebooks; this Action is the project\'s stand-in (a source of Contacts, so that Deals, Razing and Destroying a Machine can happen in a played game)"}, "at": null, "texts": {"action": "spend 1 resource, 1 worker: gain 1 red contact and gain 1 blue contact"}, "slots": {"action": ["contacts_action__action", 4, [[3, 4, 14], [4, 4, 42], [5, 4, 65]]]}, "faces": {}}'),
-), {})
+), {'rule__starting_discard': 'data/fifty_first_state/base.yaml:196 starting_discard'})
 
 MODULE = {'id': 'base', 'name': '51st State — Base Set stand-ins', 'source': 'example', 'note': "Not the Base Set: the base game's 88 cards are not in the rulebooks. Examples and two cards named by the Moloch rulebook.", 'setup': [], 'file': 'data/fifty_first_state/base.yaml'}
 
-RULES = {}
+RULES = {'starting_discard': rule__starting_discard}
 
 TABLES = {}
 

@@ -11,12 +11,12 @@ _C_9c827fc80208 = Query(category='thing', key='location', place=Query(category='
 
 
 def flow__bots__greedy(ctx):
-    # data/fifty_first_state/game.yaml:271 greedy
+    # data/fifty_first_state/game.yaml:312 greedy
     # 'number of vp + number of locations in your state'
     ctx.let_x((ctx.count(_C_1854208d942f) + ctx.count(_C_9c827fc80208)), None, 'x is number of vp + number of locations in your state')
 
 
-LINE_MAP = {'flow__bots__greedy': 'data/fifty_first_state/game.yaml:271 greedy'}
+LINE_MAP = {'flow__bots__greedy': 'data/fifty_first_state/game.yaml:312 greedy'}
 
 FLOW = None
 

@@ -196,14 +196,8 @@ def black_market__play(ctx):
     ctx.call('gain', (_C_7eaac42dbb80,), {})
 
 
-def rule__starting_discard(ctx):
-    # data/fifty_first_state/scavengers.yaml:220 starting_discard
-    # 'discard 2 cards from your hand'
-    ctx.call('discard', (_C_e9791b878e9a,), {'from': _C_57a8581dbe1e})
-
-
 def rule__take_yellow_connection(ctx):
-    # data/fifty_first_state/scavengers.yaml:222 take_yellow_connection
+    # data/fifty_first_state/scavengers.yaml:215 take_yellow_connection
     # 'discard 2 cards from your hand: draw 1 yellow connection'
     ctx.call('discard', (_C_e9791b878e9a,), {'from': _C_57a8581dbe1e}, strict=True)
     ctx.call('draw', (_C_55382e673e1e,), {})
@@ -227,12 +221,12 @@ CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/fifty_first_state/scav
     (189, '{"id": "squatters", "kind": "connection", "name": "Yellow Connection: Squatters", "colour": "yellow", "source": "example", "at": null, "texts": {"play": "gain 1 ruins"}, "slots": {"play": ["squatters__play", 5, [[3, 5, 11]]]}, "faces": {}}'),
     (195, '{"id": "token_cache", "kind": "connection", "name": "Yellow Connection: Token Cache", "colour": "yellow", "source": "example", "at": null, "texts": {"play": "gain 1 token"}, "slots": {"play": ["token_cache__play", 5, [[3, 5, 11]]]}, "faces": {}}'),
     (201, '{"id": "black_market", "kind": "connection", "name": "Yellow Connection: Black Market", "colour": "yellow", "source": "example", "note": "Spending a Card discards it from hand (S09).", "at": null, "texts": {"play": "spend 1 card: gain 1 resource"}, "slots": {"play": ["black_market__play", 6, [[3, 6, 12], [4, 6, 26]]]}, "faces": {}}'),
-), {'rule__starting_discard': 'data/fifty_first_state/scavengers.yaml:220 starting_discard', 'rule__take_yellow_connection': 'data/fifty_first_state/scavengers.yaml:222 take_yellow_connection'})
+), {'rule__take_yellow_connection': 'data/fifty_first_state/scavengers.yaml:215 take_yellow_connection'})
 
 MODULE = {'id': 'scavengers', 'name': '51st State: Master Set — Scavengers', 'source': 'rulebook 001_98b215467e46d1ec.txt', 'note': "The rulebook's set has 44 Scavengers cards and 6 Yellow Connection cards; only the ones it names are transcribed, the rest here are examples.", 'setup': ['Shuffle the Scavengers cards into the Base Set cards: this is the Deck (S01).', 'The Yellow Connection cards form a face-down pile next to the Red and Blue piles (S01).', "Each player's Personal Discard pile is next to their Faction board; the 2 cards discarded from the starting hand go there (S02)."], 'file': 'data/fifty_first_state/scavengers.yaml'}
 
-RULES = {'starting_discard': rule__starting_discard, 'take_yellow_connection': rule__take_yellow_connection}
+RULES = {'take_yellow_connection': rule__take_yellow_connection}
 
-TABLES = {'starting_hand': {'cards': 5, 'discard': 2, 'note': "cards: provisional — the base game's starting hand is not in the rulebooks; discard 2 is printed (S02)."}}
+TABLES = {}
 
 MAP = None

@@ -58,11 +58,12 @@ def test_setup_deck_machine_deck_and_difficulty():
     c = compiled()
     eng = engine_for(c)
     game = eng.new_game(c, ["Ann", "Bob"], seed=5, options={"difficulty": "veteran", "packs": ["moloch"]})
-    deck = [game.instances[u].card_id for u in game.zone("deck")]
-    sets = Counter(c.cards[cid].get("set") for cid in deck)
+    # the Deck as setup made it: what is left of it, the starting hands and the discarded starting cards
+    made = game.zone("deck") + game.zone("discard") + [u for p in game.players for u in game.zone("hand", p.index)]
+    sets = Counter(c.cards[game.instances[u].card_id].get("set") for u in made)
     assert sets["moloch"] == sum(r.get("count", 1) for r in c.cards.values()
                                  if r["kind"] == "location" and r.get("set") == "moloch")
-    assert sets["base"] > 0
+    assert sets["base"] == c.table("base_set")["cards"] == 88  # M02: "the 88 cards of the Base Set"
     mdeck = sorted(game.instances[u].card_id for u in game.zone("machine_deck"))
     assert mdeck == sorted(machines())
     assert game.zone("machine_discard") == [] and game.zone("deployed") == []
@@ -134,7 +135,8 @@ def test_bad_difficulty_in_a_scenario_is_a_located_diagnostic(tmp_path, runner):
                    "options: {difficulty: expert}\nsteps:\n  - {phase: deploy}\n")
     res = runner.invoke(main, ["run", str(bad)])
     assert res.exit_code == 1
-    assert "bad.yaml:5:10: E701 cannot start the game: unknown difficulty 'expert'" in res.output
+    assert ("bad.yaml:5:23: E701 cannot start the game: option 'difficulty' (Difficulty (Moloch)): 'expert' is not "
+            "one of recruit, private, veteran") in res.output  # checked against game.yaml's options
     assert "Traceback" not in res.output
 
 

@@ -18,7 +18,7 @@ from .helpers import compiled
 
 from runtime.engine import engine_for
 
-STAND_INS = ("lookout_draft", "starting_player", "starting_goods", "construct_cost", "features", "action_phase",
+STAND_INS = ("lookout_draft", "starting_player", "starting_hand", "starting_goods", "construct_cost", "features", "action_phase",
              "deck_out", "game_end", "final_scoring")
 
 
@@ -181,13 +181,6 @@ def test_a_stand_in_mark_without_a_note_is_a_located_schema_error():
     assert not validate(doc, "game", diags)
     errs = [d for d in diags.errors if d.code.startswith("E4")]
     assert errs and errs[0].line == 5 and "note" in errs[0].message, [d.render() for d in diags]
-
-
-def test_the_deck_running_out_ends_the_game_at_the_end_of_that_round():
-    m = match(8, players=("Ann", "Bob", "Cid", "Dee"))
-    play_out(m, random.Random(8))
-    g = m.game
-    assert g.zone("deck") == [] and "the Deck ran out (stand-in)" in m.result().reason
 
 
 def test_final_scoring_counts_locations_after_the_moloch_penalty():

@@ -44,6 +44,8 @@ class AgeOfSteam(MoonScenario, Engine):
     steps = {**Engine.steps, "build": "step_build", "action": "step_action", "move": "step_move",
              "satellite": "step_satellite"}
     step_options = Engine.step_options | {"cube", "dice", "hex"}
+    # what a scenario may set under `options:` (game.yaml declares no options for the Moon yet)
+    scenario_settings = frozenset({"map", "satellite"})
 
     # --- creating a game -----------------------------------------------------------------------
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,

@@ -55,8 +55,14 @@ class Pack:
     def refill(self, engine: "FiftyFirstState", game: GameState, zone) -> None:
         """Refill an empty pile the pack owns (Moloch: the Machine deck, M06); default: nothing."""
 
+    def reshufflable(self, engine: "FiftyFirstState", game: GameState) -> int:
+        """How many cards of the pack's piles a refill of the empty Deck would take; default: none."""
+        return 0
+
 
 PACKS: dict[str, Pack] = {}
+# card kinds only a pack brings (a Location says its pack by its ``set``)
+PACK_KINDS = {"machine": "moloch", "connection": "scavengers"}
 
 
 def register_pack(pack: Pack) -> Pack:
@@ -83,6 +89,20 @@ class FiftyFirstState(FiftyScenario, Engine):
             opts["round_cap"] = int(turn_cap)
         return new_fifty_match(self, compiled, players, seed, agents=agents, options=opts)
 
+    def cards_left_out(self, compiled, options: dict) -> set[str]:
+        """The cards of the packs not in play (``options["packs"]``): their Locations (``set``) and the
+        cards of their own kinds (Moloch's Machines, Scavengers' Connection cards)."""
+        names = options.get("packs")
+        if names is None:
+            return set()
+        playing = {PACKS[n].module for n in names if n in PACKS}
+        out = set()
+        for cid, rec in compiled.cards.items():
+            home = rec.get("set") if rec.get("kind") == "location" else PACK_KINDS.get(rec.get("kind"))
+            if home not in (None, "base") and home not in playing:
+                out.add(cid)
+        return out
+
     # --- packs -------------------------------------------------------------------------------
     def packs(self, game: GameState) -> list[Pack]:
         """The packs in play: ``options["packs"]``, else every registered pack compiled into the game."""
@@ -101,6 +121,8 @@ class FiftyFirstState(FiftyScenario, Engine):
         return super().new_game(compiled, players, seed=seed, agents=agents, options=options, setup=setup)
 
     step_options = Engine.step_options | {"with"}
+    # a scenario's own settings besides the declared options (docs/fifty_first_state.md, Options)
+    scenario_settings = frozenset({"start_player", "draft_rounds", "starting_hand"})
 
     def step_words(self) -> tuple[set[str], set[str]]:
         actions, options = super().step_words()
@@ -117,11 +139,16 @@ class FiftyFirstState(FiftyScenario, Engine):
 
     # --- setup -------------------------------------------------------------------------------
     def setup(self, game: GameState) -> None:
-        """The base setup the packs need: the Deck, the Faction boards; then each pack's changes.
+        """The base setup the packs need: the Deck, the Faction boards; then each pack's changes;
+        then the starting hands, whichever packs are in play.
 
-        The Deck holds every Location card of the packs in play (``count`` copies each). The
-        base game's hands, draft and Faction choice are not in the rulebooks and are not modelled.
-        """
+        The Deck holds every Location card of the base set and of the packs in play (``count``
+        copies each; the Base Set's 88 are the examples of base.yaml and the stand-ins of
+        base_stand_in.yaml, table ``base_set``). The starting hand is the stand-in table
+        ``starting_hand``: each player draws that many cards and discards 2 (rule
+        ``starting_discard``, S02) — to the central discard pile, or with Scavengers to their own
+        Personal Discard pile (the packs' ``discard_pile`` hook). A scenario lays out its own hands
+        (``setup: false``) or sets ``options.starting_hand: 0``."""
         packs = {p.module for p in self.packs(game)} | {"base"}
         deck = game.zone_key("deck", None)
         for cid, rec in sorted(game.cards.items()):
@@ -135,11 +162,62 @@ class FiftyFirstState(FiftyScenario, Engine):
         game.emit("setup", None, f"the Deck holds {len(game.zones[deck])} cards")
         for pack in self.packs(game):
             pack.setup(self, game)
+        self.deal_starting_hands(game)
+
+    def deal_starting_hands(self, game: GameState) -> None:
+        """Stand-in ``starting_hand`` (game.yaml): each player draws its ``cards`` from the Deck, then
+        discards 2 of them (rule ``starting_discard``, printed in S02)."""
+        spec = game.compiled.table("starting_hand") or {}
+        size = int(game.options.get("starting_hand", spec.get("cards", 0)))
+        rule = game.compiled.rules.get("starting_discard")
+        deck = game.zone_key("deck", None)
+        for p in game.active_players():
+            if size <= 0:
+                break
+            hand = game.zone_key("hand", p)
+            for _ in range(size):
+                if not game.zones[deck]:
+                    self.refill(game, deck)
+                if not game.zones[deck]:
+                    break
+                uid = game.zones[deck][-1]
+                game.move(uid, hand)
+                game.instances[uid].owner = p
+            game.emit("setup", p, f"draws a starting hand of {len(game.zones[hand])} cards (stand-in)")
+            if rule is not None:
+                self.run(game, rule, p)
 
     def refill(self, game: GameState, zone) -> None:
-        """An empty pile is refilled where the rules say so (packs: the Machine deck, M06)."""
+        """An empty pile is refilled where the rules say so: the packs' piles (the Machine deck, M06;
+        the Yellow Connection pile), and the Deck by the stand-in ``deck_out``: the central discard
+        pile — and what the packs add (Scavengers: each Personal Discard pile but its top card) — is
+        shuffled into a new Deck."""
         for pack in self.packs(game):
             pack.refill(self, game, zone)
+        deck = game.zone_key("deck", None)
+        rule = game.compiled.table("deck_out") or {}
+        if zone != deck or not rule.get("reshuffle"):
+            return
+        pile = game.zone_key(str(rule["reshuffle"]), None)
+        for uid in list(game.zones.get(pile, ())):
+            game.move(uid, deck)
+        if not game.zones[deck]:
+            return
+        for uid in game.zones[deck]:
+            inst = game.instances[uid]
+            inst.face, inst.owner = "front", None
+            inst.props.pop("revealed", None)
+        game.shuffle(deck)
+        game.emit("reshuffle", None, f"the Deck ran out: the discarded cards are shuffled into a new Deck of "
+                  f"{len(game.zones[deck])} cards (stand-in)")
+
+    def reshufflable(self, game: GameState) -> int:
+        """How many cards a refill of the empty Deck would shuffle into it (stand-in ``deck_out``)."""
+        rule = game.compiled.table("deck_out") or {}
+        if not rule.get("reshuffle"):
+            return 0
+        return len(game.zones.get(game.zone_key(str(rule["reshuffle"]), None), ())) + sum(
+            pack.reshufflable(self, game) for pack in self.packs(game))
 
     # --- phases ------------------------------------------------------------------------------
     def phase_order(self, game: GameState) -> list[str]:
@@ -273,7 +351,15 @@ class FiftyFirstState(FiftyScenario, Engine):
     def deal_draft(self, game) -> list[int]:
         """One drafting round's offer: the top (players + 1) cards of the Deck, revealed."""
         deck = game.zone_key("deck", None)
-        shown = game.top(deck, len(game.active_players()) + 1)
+        want = len(game.active_players()) + 1
+        pile = game.zones[deck]
+        if len(pile) < want:
+            # the cards still there are dealt first; the reshuffled discards (stand-in deck_out) go under them
+            kept = pile[:]
+            del pile[:]  # off the pile for the refill's shuffle; they stay in it (game.where) throughout
+            self.refill(game, deck)
+            pile.extend(kept)
+        shown = game.top(deck, want)
         if shown:
             game.emit("lookout", None, "reveals " + ", ".join(self.name_of(game, u) for u in shown))
         return shown

@@ -53,8 +53,8 @@ class Scavengers(Pack):
     # --- setup (S01, S02) --------------------------------------------------------------------
     def setup(self, engine: FiftyFirstState, game) -> None:
         """S01: the Scavengers cards are already in the Deck (their ``set``); the Yellow
-        Connection cards form a face-down pile. S02: starting hands; each player discards 2 of
-        them (rule ``starting_discard``) to their own Personal Discard pile."""
+        Connection cards form a face-down pile. (S02: the starting hands are the base setup's; the
+        2 cards each player discards go to their own Personal Discard pile by ``discard_pile``.)"""
         pile = game.zone_key("yellow_connections", None)
         for cid, rec in sorted(game.cards.items()):
             if rec.get("kind") == "connection" and rec.get("colour") == "yellow":
@@ -62,16 +62,6 @@ class Scavengers(Pack):
                     game.create(cid, pile)
         game.shuffle(pile)
         game.emit("setup", None, f"the Yellow Connection pile holds {len(game.zones[pile])} cards, face down")
-        size = int((game.compiled.table("starting_hand") or {}).get("cards", 0))
-        deck = game.zone_key("deck", None)
-        for p in game.active_players():
-            hand = game.zone_key("hand", p)
-            for _ in range(min(size, len(game.zones[deck]))):
-                uid = game.zones[deck][-1]
-                game.move(uid, hand)
-                game.instances[uid].owner = p
-            game.emit("setup", p, f"draws a starting hand of {len(game.zones[hand])} cards")
-            engine.run(game, game.compiled.rules["starting_discard"], p)
 
     # --- piles (S02, S04) --------------------------------------------------------------------
     def discard_pile(self, engine, game, uid, player):
@@ -86,7 +76,15 @@ class Scavengers(Pack):
         return game.zone_key("personal_discard", player)
 
     def refill(self, engine, game, zone) -> None:
-        """Decision: an empty Yellow Connection pile is refilled from the Connection discard pile."""
+        """Decision: an empty Yellow Connection pile is refilled from the Connection discard pile.
+        Stand-in (game.yaml ``deck_out``): when the Deck runs out, each Personal Discard pile but its
+        top card (the [symbol] other players may still take, S07) goes into the new Deck."""
+        if zone == game.zone_key("deck", None) and (game.compiled.table("deck_out") or {}).get("reshuffle"):
+            for p in game.players:
+                pile = game.zones[game.zone_key("personal_discard", p.index)]
+                for uid in list(pile[:-1]):  # the pile's top is its last card
+                    game.move(uid, zone)
+            return
         if zone != game.zone_key("yellow_connections", None):
             return
         used = game.zone_key("connection_discard", None)
@@ -97,6 +95,9 @@ class Scavengers(Pack):
         game.shuffle(zone)
         game.emit("reshuffle", None, f"the Connection discard pile is shuffled into a new Yellow Connection pile "
                   f"({len(game.zones[zone])} cards)")
+
+    def reshufflable(self, engine, game) -> int:
+        return sum(max(0, len(game.zones[game.zone_key("personal_discard", p.index)]) - 1) for p in game.players)
 
     # --- phases (S03, S06) -------------------------------------------------------------------
     def phase(self, engine, game, name) -> None:

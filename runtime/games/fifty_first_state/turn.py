@@ -317,17 +317,28 @@ class FiftyMatch:
         end = table(g, "game_end")
         goal = end.get("vp")
         if goal is not None:
-            top = [g.players[p].name for p in g.active_players() if g.players[p].goods["vp"] >= int(goal)]
+            top = [g.players[p].name for p in g.active_players() if self.score_now(p) >= int(goal)]
             if top:
                 return f"{', '.join(top)} reached {goal} VP (stand-in)"
-        if table(g, "deck_out").get("ends_game") and not g.zone("deck"):
-            return "the Deck ran out (stand-in)"
+        if table(g, "deck_out").get("ends_game") and not g.zone("deck") and not g.engine.reshufflable(g):
+            return "the Deck ran out with nothing left to reshuffle (stand-in)"
         cap = g.options.get("round_cap")
         if cap is not None and g.round > int(cap) and (end.get("rounds") is None or int(cap) < int(end["rounds"])):
             return f"the round cap ({cap}) was reached"
         if end.get("rounds") is not None and g.round > int(end["rounds"]):
             return f"{end['rounds']} rounds were played (stand-in)"
         return ""
+
+    def score_now(self, p: int) -> int:
+        """The score the stand-in end (``game_end.counts: vp and locations``) reads during play: the VP
+        the player has plus what its Locations will score at the end (``final_scoring``), so that the
+        goal can be reached by play. Moloch's penalty (M10) is not anticipated: it is counted at the end
+        only, as the rulebook says, and may bring the winner below the goal."""
+        g = self.game
+        vp = g.players[p].goods["vp"]
+        if table(g, "game_end").get("counts") == "vp and locations":
+            vp += int(table(g, "final_scoring").get("vp_per_location", 0)) * len(locations(g, p))
+        return vp
 
     def _finish(self, why: str) -> None:
         """M10 first (before the Locations' VP), then each Location scores (stand-in)."""

@@ -548,10 +548,11 @@ class InfernalContraption(ICScenario, Engine):
 
     # --- the game protocol (runtime/protocol.py) ----------------------------------------------
     def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
-                  turn_cap: int | None = None) -> "ICMatch":
+                  turn_cap: int | None = None, options: dict | None = None) -> "ICMatch":
         """A new game through the one protocol: set up, first turn's draw step done, the first
-        player to decide. The moves are the attach step's decisions (``legal_moves``)."""
-        game = self.new_game(compiled, players, seed=seed, agents=agents)
+        player to decide. The moves are the attach step's decisions (``legal_moves``). ``options``:
+        game.yaml's (runtime/options.py; the game declares none yet)."""
+        game = self.new_game(compiled, players, seed=seed, agents=agents, options=options)
         if game.step == "start" and not game.over:
             self.begin_turn(game)
         return ICMatch(game, turn_cap)
