@@ -74,7 +74,7 @@ def play(game, data, players, seat, bots, seed, name):
     from runtime.errors import Refused, RulesError
     from runtime.simulate import agent_list
     from runtime.standins import stand_ins
-    from runtime.terminal import TerminalAgent
+    from runtime.terminal import Stopped, TerminalAgent, game_over
 
     game = only_game(data, game)
     try:
@@ -92,7 +92,7 @@ def play(game, data, players, seat, bots, seed, name):
         agents = {s: eng.make_agent(kinds[i]) for i, s in enumerate(x for x in range(players) if x != you)}
     except ValueError as exc:
         raise UsageProblem(str(exc)) from None
-    terminal = agents[you] = TerminalAgent()
+    terminal = agents[you] = TerminalAgent(you, console=_console())
     names_ = [name if s == you else f"Bot {s + 1}" for s in range(players)]
     try:
         eng.check_players(compiled, players)
@@ -109,35 +109,29 @@ def play(game, data, players, seat, bots, seed, name):
         match = eng.new_match(compiled, names_, seed=seed, agents=agents)
     except (RulesError, Refused) as exc:
         raise UsageProblem(f"{compiled.game} cannot be played by {players} players: {exc}") from None
+    except Stopped:
+        click.echo("stopped.")
+        return
     g = match.game
-    while not match.terminal():
-        terminal.show_trace(g)
-        who = match.to_act()
-        moves = match.legal_moves()
-        if who == you:
-            phase = f", {g.phase.replace('_', ' ')}" if g.phase else ""
-            click.echo(f"-- your move ({g.players[you].name}, round {g.round}{phase}): " + _goods_text(g, you))
-            move = TerminalAgent.pick_numbered(moves, "your move")
-            if move is None:
-                click.echo("stopped.")
-                return
-        else:
+    try:
+        while not match.terminal():
+            who = match.to_act()
+            moves = match.legal_moves()
             move = agents[who].pick(match, moves)
-        click.echo(f"{g.players[who].name} » {move.label}")
-        match.apply(move)
+            terminal.show_trace(g)
+            terminal.console.print(f"{g.players[who].name} » {move.label}", markup=False, highlight=False)
+            match.apply(move)
+    except Stopped:
+        click.echo("stopped.")
+        return
     terminal.show_trace(g)
-    res = match.result()
-    scores = ", ".join(f"{g.players[s].name} {v}" for s, v in enumerate(res.scores))
-    click.echo(f"game over: {res.reason}" + (f" (scores: {scores})" if scores else ""))
+    terminal.show_table(g)
+    click.echo(game_over(g, match.result(), you))
 
 
-def _goods_text(game, seat: int) -> str:
-    """What the player holds: Goods, and the cards in hand (``rules.hand``)."""
-    names = game.vocab.get("goods") or {}
-    goods = ", ".join(f"{n} {(names.get(k) or {}).get('name') or k}" for k, n in sorted(game.players[seat].goods.items())
-                      if n) or "no goods"
-    hand = (game.vocab.get("rules") or {}).get("hand")
-    if hand and (hand, seat) in game.zones:
-        cards = [str(game.cards[game.instances[u].card_id].get("name")) for u in game.zones[(hand, seat)]]
-        goods += "; hand: " + (", ".join(cards) or "empty")
-    return goods
+def _console():
+    """rich's console on standard output, looked up at each print (click's test runner swaps it) and
+    sized by the terminal; colour only on a terminal."""
+    from rich.console import Console
+
+    return Console(highlight=False)
