@@ -96,10 +96,28 @@ def _side(spec: str, hint: str, scratch: Path) -> Path:
     where = git_tree(spec, Path.cwd(), scratch)
     if isinstance(where, str):
         raise UsageProblem(where)
+    if where.is_symlink():  # git archive holds the link, not what it points to
+        raise click.BadParameter(f"'{spec}' is a symbolic link in that revision; name the folder it points to.",
+                                 param_hint=hint)
     if not where.is_dir():
         raise click.BadParameter(f"'{spec}' is not a folder in that revision; name a data folder.",
                                  param_hint=hint)
     return where
+
+
+def _named_as_typed(diags, sides: list[tuple[Path, str]]) -> None:
+    """A file of a REV:PATH side is named REV:PATH/…, as the designer typed it, not by the scratch
+    folder it was extracted into (which is gone when the command ends)."""
+    import dataclasses
+    import os
+
+    for i, d in enumerate(diags):
+        for root, spec in sides:
+            prefix = os.path.realpath(root)
+            if d.file and os.path.realpath(os.path.dirname(d.file)).startswith(prefix):
+                rel = os.path.relpath(os.path.join(os.path.realpath(os.path.dirname(d.file)),
+                                                   os.path.basename(d.file)), prefix)
+                diags[i] = dataclasses.replace(d, file=spec.rstrip("/") + "/" + rel.replace(os.sep, "/"))
 
 
 @click.command()
@@ -123,6 +141,8 @@ def diff(old_path, new_path, fmt):
     with tempfile.TemporaryDirectory(prefix="cardwright-diff-") as tmp:
         sides = [_side(old_path, "'OLD_PATH'", Path(tmp) / "0"), _side(new_path, "'NEW_PATH'", Path(tmp) / "1")]
         result = diff_trees(sides[0], sides[1])
+        _named_as_typed(result.diags, [(root, spec) for root, spec in zip(sides, (old_path, new_path))
+                                       if str(root).startswith(tmp)])
     if fmt == "json":
         click.echo(json.dumps(result.to_json(), indent=2, sort_keys=True, ensure_ascii=False))
     else:

@@ -30,7 +30,7 @@ def validate(path, data, check_fit, size, strict, fmt):
     # everything compile checks, without generating code (--fit lays the cards out: it needs the code in memory)
     result = compile_tree(data, emit=check_fit)
     if check_fit and result.ok:
-        from compiler.cardsheet import SheetError, SheetSpec, deck, fit_text, parse_size
+        from compiler.cardsheet import SheetError, SheetSpec, TemplateError, deck, fit_text, parse_size
         from compiler.reference import PdfError
 
         try:
@@ -42,6 +42,11 @@ def validate(path, data, check_fit, size, strict, fmt):
                 status(f"{g}: fitting the text of the cards")
             try:
                 fit_text(result, g, deck(result, g, spec, data / g), spec, result.diags, strict)
+            except TemplateError as exc:  # a designer's card template: located, like any content error
+                status(None)
+                result.diags.append(exc.diagnostic)
+                emit(result.diags, fmt, {"games": sorted(result.games)})
+                sys.exit(1)
             except PdfError as exc:
                 raise ContentError(str(exc)) from None
     status(None)

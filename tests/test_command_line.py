@@ -217,3 +217,81 @@ def test_the_real_program_prints_no_traceback_for_a_file_as_data(tmp_path):
                               env=dict(os.environ, PYTHONPATH=""))
         assert proc.returncode == 2, proc.stderr
         assert "Traceback" not in proc.stderr and "is a file" in proc.stderr
+
+
+# --- item 3: a committed tree with symbolic links under diff REV:PATH -------------------------------------
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.org"}
+
+
+def _commit(*links: tuple[str, str]) -> None:
+    for name, target in links:
+        os.symlink(target, name)
+    for cmd in (["git", "add", "-A"], ["git", "commit", "-qm", "links"]):
+        subprocess.run(cmd, check=True, env={**os.environ, **GIT_ENV}, capture_output=True)
+
+
+@pytest.fixture
+def repo(project):
+    subprocess.run(["git", "init", "-q"], check=True, capture_output=True)
+    return project
+
+
+def test_diff_reads_a_committed_tree_whose_links_stay_inside_it(repo, runner):
+    _commit(("data/mini/alias.yaml", "nowhere.yaml"))
+    res = runner.invoke(cli.main, ["diff", "HEAD:data", "data"])
+    assert res.exit_code == 1, res.output  # the dangling link is a located error on both sides
+    no_traceback(res)
+    # named as typed (HEAD:data/…), never by the scratch folder the revision was extracted into
+    assert "HEAD:data/mini/alias.yaml:1:1: E101 cannot read file: it is a symbolic link to 'nowhere.yaml'" \
+        in res.output
+    assert "cardwright-diff-" not in res.output
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "../../.."])
+def test_diff_refuses_a_committed_link_out_of_the_tree(repo, runner, target):
+    _commit(("data/mini/out.yaml", target))
+    res = runner.invoke(cli.main, ["diff", "HEAD:data", "data"])
+    assert res.exit_code == 2, res.output
+    no_traceback(res)
+    assert res.output.strip() == ("error: cannot read 'HEAD:data' from git: 'data/mini/out.yaml' is a symbolic "
+                                  "link that leads out of the committed tree; cardwright does not follow it")
+
+
+def test_diff_of_a_committed_link_named_as_the_path_is_a_usage_error(repo, runner):
+    _commit(("datalink", "data"))
+    res = runner.invoke(cli.main, ["diff", "HEAD:datalink", "data"])
+    assert res.exit_code == 2, res.output
+    no_traceback(res)
+    assert "'HEAD:datalink' is a symbolic link in that revision; name the folder it points to." in res.output
+
+
+# --- item 3: a card template that is not there ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make, why", [
+    (lambda p: os.symlink("nowhere.html.j2", p), "it is a symbolic link to 'nowhere.html.j2', which does not exist"),
+    (lambda p: p.mkdir(), "it is a folder, not a file"),
+])
+def test_a_template_that_is_not_there_is_a_located_error_not_the_default_face(project, runner, make, why):
+    (project / "data/mini/templates").mkdir()
+    make(project / "data/mini/templates/location.html.j2")
+    res = runner.invoke(cli.main, ["cards", "mini", "--output", "html", "--out", "out"])
+    assert res.exit_code == 1, res.output
+    no_traceback(res)
+    assert f"data/mini/templates/location.html.j2: E504 template 'location.html.j2' cannot be read: {why}" \
+        in res.output
+    assert not (project / "out" / "mini-cards.html").exists()
+
+
+@pytest.mark.parametrize("template", ['{% extends "nothere.html.j2" %}\n', "{% if %}\n"])
+def test_validate_fit_reports_a_broken_template_without_a_traceback(project, runner, template):
+    """`validate --fit` lays the faces out: a template that extends one that does not exist, or does
+    not parse, was a traceback there (the cards command already reported it)."""
+    (project / "data/mini/templates").mkdir()
+    (project / "data/mini/templates/location.html.j2").write_text(template)
+    res = runner.invoke(cli.main, ["validate", "--fit"])
+    assert res.exit_code == 1, res.output
+    no_traceback(res)
+    assert "data/mini/templates/location.html.j2:1:1: E504 template" in res.output
