@@ -82,6 +82,10 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("stopped.", err=True)
             sys.exit(130)
+        except OSError as exc:  # the disk or the system said no (full, read-only, not a folder): not a bug
+            where = f" ({exc.filename})" if exc.filename else ""
+            click.echo(f"error: cannot go on: {exc.strerror or exc}{where}", err=True)
+            sys.exit(1)
         except Exception as exc:  # noqa: BLE001 - the last line of defence, by design
             if os.environ.get("CARDWRIGHT_TRACEBACK", "") not in ("", "0"):
                 raise

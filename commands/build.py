@@ -60,7 +60,7 @@ def validate(path, data, check_fit, size, strict, fmt):
 
 @click.command("compile")
 @data_argument
-@click.option("--out", type=click.Path(), help="Output folder (default: generated/ beside the data).")
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: generated/ beside the data).")
 @click.option("--check", is_flag=True, help="Write nothing; fail listing stale files if generated/ is out of date.")
 @format_option
 def compile_cmd(path, data, out, check, fmt):
@@ -99,8 +99,8 @@ def compile_cmd(path, data, out, check, fmt):
 
 @click.command()
 @data_argument
-@click.option("--out", type=click.Path(), help="Folder for the generated code (default: generated/).")
-@click.option("--reference-out", type=click.Path(), help="Folder for the rules references (default: build/reference).")
+@click.option("--out", type=click.Path(file_okay=False), help="Folder for the generated code (default: generated/).")
+@click.option("--reference-out", type=click.Path(file_okay=False), help="Folder for the rules references (default: build/reference).")
 @format_option
 def build(path, data, out, reference_out, fmt):
     """Validate, compile and render the rules references: the main job.
@@ -157,7 +157,7 @@ def _watch_report(rep, first: bool) -> None:
 
 @click.command()
 @data_argument
-@click.option("--out", type=click.Path(), help="Output folder (default: generated/ beside the data).")
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: generated/ beside the data).")
 @click.option("--interval", type=float, default=0.3, show_default=True,
               help="Seconds between looks, where the folder's file events cannot be watched.")
 @click.option("--cache-dir", type=click.Path(file_okay=False),

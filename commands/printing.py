@@ -26,7 +26,7 @@ REFERENCE_KINDS = ("html", "md", "pdf")
 @click.option("--format", "formats", type=click.Choice(["text", "json", *REFERENCE_KINDS]), multiple=True,
               help="text (default) or json: how the written files are reported. (html, md, pdf: the old "
                    "spelling of --output, still accepted.)")
-@click.option("--out", type=click.Path(), help="Output folder (default: build/reference beside the data).")
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: build/reference beside the data).")
 @data_option
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper size for PDF (the HTML prints on both).")
@@ -82,7 +82,7 @@ def reference(game, outputs, formats, out, data, paper, audience, coords):
 @click.option("--png-size", help="Per-card PNGs of exactly WxH pixels at 300 dpi, a print service's template "
                                  "(e.g. 822x1122); default: the card with its bleed.")
 @click.option("--strict", is_flag=True, help="Text that does not fit on a card is an error (exit 1), not a warning.")
-@click.option("--out", type=click.Path(), help="Output folder (default: build/cards/GAME beside the data).")
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: build/cards/GAME beside the data).")
 @data_option
 @format_option
 def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, margin, png_size, strict, out, data, fmt):
@@ -163,7 +163,7 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, margin, pn
 @click.option("--coords", is_flag=True, help="Print each hex's coordinates.")
 @click.option("--output", "outputs", type=click.Choice(["pdf", "html"]), multiple=True,
               help="pdf and/or html (default both).")
-@click.option("--out", type=click.Path(), help="Output folder (default: build/board beside the data).")
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: build/board beside the data).")
 @data_option
 @format_option
 def board(game, hex_mm, paper, overlap, coords, outputs, out, data, fmt):

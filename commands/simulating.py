@@ -56,6 +56,7 @@ def simulate(game, data, games, players, seed, jobs, agent, turn_cap, check_move
     import time
 
     from compiler.build import load_game_folder
+    from runtime.errors import Refused, RulesError
     from runtime.simulate import SimConfig, check_config, render_html
     from runtime.simulate import simulate as run_sim
 
@@ -72,6 +73,8 @@ def simulate(game, data, games, players, seed, jobs, agent, turn_cap, check_move
         raise UsageProblem(f"no compiled game '{game}' (run `cardwright compile`)") from None
     except ValueError as exc:  # runtime/simulate.py words what cannot be run: agents, players, the data
         raise UsageProblem(str(exc)) from None
+    except (RulesError, Refused) as exc:  # the game's own setup refused these players (its tables, its deck)
+        raise UsageProblem(f"{game} cannot be played by {players} players: {exc}") from None
     elapsed = time.perf_counter() - start
     out_dir = output_dir(Path("."), "", out)
     out_dir.mkdir(parents=True, exist_ok=True)

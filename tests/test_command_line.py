@@ -295,3 +295,35 @@ def test_validate_fit_reports_a_broken_template_without_a_traceback(project, run
     assert res.exit_code == 1, res.output
     no_traceback(res)
     assert "data/mini/templates/location.html.j2:1:1: E504 template" in res.output
+
+
+# --- item 3: errors raised below the command line ---------------------------------------------------------
+
+
+def test_a_game_setup_that_refuses_the_players_is_a_usage_error(runner, tmp_path):
+    """51st State's deploy table has no column for 5 players: the setup's RulesError was a traceback."""
+    res = runner.invoke(cli.main, ["simulate", "fifty_first_state", "--players", "5", "--games", "1",
+                                   "--data", str(ROOT / "data"), "--out", str(tmp_path / "sim")])
+    assert res.exit_code == 2, res.output
+    no_traceback(res)
+    assert "\nerror: fifty_first_state cannot be played by 5 players" in res.output
+
+
+@pytest.mark.parametrize("args", [["compile", "--out", "afile"], ["build", "--reference-out", "afile"],
+                                  ["reference", "--out", "afile"], ["cards", "--out", "afile"],
+                                  ["board", "mini", "--out", "afile"], ["watch", "--out", "afile", "--once"],
+                                  ["simulate", "--out", "afile"], ["schema", "--out", "afile"]])
+def test_an_output_folder_that_is_a_file_is_a_usage_error(project, runner, args):
+    Path("afile").write_text("mine\n")
+    res = runner.invoke(cli.main, args)
+    assert res.exit_code == 2, res.output
+    no_traceback(res)
+    assert "'afile' is a file" in res.output and Path("afile").read_text() == "mine\n"
+
+
+def test_the_system_refusing_a_write_is_an_error_not_a_bug(project, runner):
+    Path("afile").write_text("mine\n")
+    res = runner.invoke(cli.main, ["docs", "--out", "afile/language.md"])
+    assert res.exit_code == 1, res.output
+    no_traceback(res)
+    assert res.output.startswith("error: cannot go on: ") and "internal error" not in res.output
