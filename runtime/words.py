@@ -61,3 +61,9 @@ def counted(n: int, name: str, plural: str | None = None) -> str:
     if plural:
         return f"{n} {plural}"
     return f"{n} {name if name.split(' ')[-1].lower() in MASS_NOUNS else english_plural(name)}"
+
+
+def has(subject: str, many: bool = False) -> str:
+    """"has" or "have" for a subject: several players, or a player named "You" (what `cardwright play`
+    calls the person at the terminal) — "You have 12 points", never "You has"."""
+    return "have" if many or subject.strip().lower() == "you" else "has"

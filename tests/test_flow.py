@@ -177,7 +177,7 @@ def test_tie_breaks_apply_in_order_and_a_surviving_tie_is_shared(tmp_path):
     res = match.result()
     # nobody bought anything: both have their 3 Estates, and the same cards: the tie stands
     assert res.scores == (3, 3) and res.winners == (0, 1) and "share" in res.reason
-    assert "1 rounds have been played" in res.reason
+    assert "1 round has been played" in res.reason
 
 
 def test_tie_break_by_most(tmp_path):

@@ -276,3 +276,22 @@ def test_play_in_a_real_terminal(tmp_path):
         wait_for("stopped.")
     finally:
         subprocess.run(["tmux", "-L", session, "kill-server"], capture_output=True, timeout=30)
+
+
+def test_the_result_of_a_player_named_you_has_the_grammar_of_you(tmp_path):
+    """The flow's result names the winner: "You have 14 points" when the person is called You (it
+    said "You has"), and "1 round has been played"."""
+    from commands.common import GameLoader
+    from runtime.words import has
+
+    assert (has("You"), has("Ann"), has("Ann and Bob", many=True)) == ("have", "has", "have")
+    shutil.copytree(ROOT / "tests/fixtures/flow", tmp_path / "data")
+    game_yaml = tmp_path / "data" / "deckbuild" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("    rounds: 40\n", "    rounds: 1\n"))
+    compiled = GameLoader(tmp_path / "data")("deckbuild")
+    m = engine_for(compiled).new_match(compiled, ["You", "Bot 2"], seed=0)
+    m.game.players[0].goods["vp"] += 10  # You win alone
+    while not m.terminal():
+        m.apply(m.legal_moves()[0])
+    reason = m.result().reason
+    assert reason.startswith("1 round has been played: You have ") and " has " not in reason.split(":")[1]
