@@ -52,6 +52,7 @@ class TableView:
     seats: tuple[SeatView, ...]
     hand: tuple[CardLine, ...]
     board: tuple[Section, ...]
+    has_hand: bool = True  # the game gives players a hand (the Moon does not)
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -183,7 +184,7 @@ def table_view(game, seat: int, to_act: int | None = None) -> TableView:
     board = engine.board_sections(game, seat) if engine is not None else default_board_sections(game, seat)
     phase = f", {game.phase.replace('_', ' ')}" if game.phase else ""
     title = f"{game.model.name or game.vocab.get('name', '')} — round {game.round}{phase}"
-    return TableView(title, tuple(seats), hand, tuple(board))
+    return TableView(title, tuple(seats), hand, tuple(board), (hand_zone, seat) in game.zones)
 
 
 def card_of(game, value):

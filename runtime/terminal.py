@@ -80,14 +80,15 @@ def render_table(view: TableView) -> Group:
     players = Table(title=Text(view.title, style="bold"), expand=False)
     players.add_column("player")
     players.add_column("Goods")
-    players.add_column("cards in hand", justify="right")
+    if view.has_hand:
+        players.add_column("cards in hand", justify="right")
     for s in view.seats:
         who = Text(s.name + (" (you)" if s.you else ""), style="bold" if s.you else "")
         if s.to_act:
             who.append(" ◀ to play", style="cyan")
         if s.out:
             who.append(" — out of the game", style="red")
-        players.add_row(who, Text(s.goods), Text(str(s.hand)))
+        players.add_row(who, Text(s.goods), *([Text(str(s.hand))] if view.has_hand else []))
     parts.append(players)
     for s in view.seats:
         if s.sections:
@@ -95,7 +96,7 @@ def render_table(view: TableView) -> Group:
                                title_align="left", expand=False))
     for sec in view.board:
         parts.append(Panel(_section_body(sec), title=Text(sec.title), title_align="left", expand=False))
-    if any(s.you for s in view.seats):
+    if view.has_hand:
         hand = Table(title=Text("your hand"), title_justify="left", show_header=False, box=None, pad_edge=False)
         hand.add_column()
         hand.add_column(style="dim")
@@ -290,7 +291,8 @@ def game_over(game, result, you: int) -> str:
         verb = "win" if w == "you" else "wins"
         line = f"{w[0].upper()}{w[1:]} {verb}"
     else:
-        line = " and ".join(winners).capitalize() + " share the win"
+        both = " and ".join(winners)
+        line = both[0].upper() + both[1:] + " share the win"
     if scores:
         best = scores[result.winners[0]]
         line += f" with {best} point{'s' if best != 1 else ''}"

@@ -99,7 +99,7 @@ def test_the_moon_map_puts_every_hex_once_where_its_neighbours_are():
     g = m.game
     sec = next(s for s in g.engine.board_sections(g, 0) if s.title == "The Moon")
     hexes = g.moon.map.hexes
-    names = [ln for ln in sec.lines[:-3:2]]  # the first line of each row of hexes
+    names = [ln for ln in sec.lines[:-4:2]]  # the first line of each row of hexes
     cells = [c for line in names for c in re.findall(r"\[[A-Z]{3}\]|\([a-z]{3}\)|<LND>|-?[0-9]+,-?[0-9]+", line)]
     assert len(cells) == len(hexes) == 61
     assert cells.count("<LND>") == 1 and "[TYC]" in cells and "(had)" in cells
@@ -110,6 +110,9 @@ def test_the_moon_map_puts_every_hex_once_where_its_neighbours_are():
     assert abs(middle(row, "1,-4") - middle(row, "(des)") - 6) <= 0.5
     assert abs(middle(below, "0,-3") - middle(row, "(des)") - 3) <= 0.5  # (0,-3) is south-east of (0,-4)
     assert "Day: the top right side" in "\n".join(sec.lines)
+    console, out = _console()
+    console.print(render_table(table_view(g, 0)))
+    assert "The Moon" in out.getvalue() and "hand" not in out.getvalue()  # the Moon deals no hands
 
 
 def test_track_appears_on_the_moon_map_under_its_hex():
@@ -223,6 +226,9 @@ def test_the_end_is_said_with_the_grammar_of_you():
     assert game_over(g, Result((2, 3), (1,), "Bot 2 has 3 points"), 0) == \
         "Game over: Bot 2 wins with 3 points; you have 2 (scores: you 2, Bot 2 3)."
     assert game_over(g, Result((), (1,), "last player left"), 0) == "Game over: Bot 2 wins."
+    three = _match("age_of_steam", ["You", "Bot 2", "Bot 3"]).game
+    assert game_over(three, Result((0, 4, 4), (1, 2), "tie"), 0) == \
+        "Game over: Bot 2 and Bot 3 share the win with 4 points; you have 0 (scores: you 0, Bot 2 4, Bot 3 4)."
 
 
 def test_the_trace_names_zones_and_choices_in_printed_words(runner):

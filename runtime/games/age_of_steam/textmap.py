@@ -70,7 +70,7 @@ def map_lines(engine, game) -> list[str]:
 def map_sections(engine, game) -> list[Section]:
     m = game.moon
     out = [Section("The Moon", tuple(map_lines(engine, game)) + (
-        "", "[ABC] City  (abc) Town  <LND> Landing hex  =N= seat N's track  ● cube  ^^^ Mountain",
+        "", "[ABC] City  (abc) Town  <LND> Landing hex", "=N= seat N's track  ● cube  ^^^ Mountain",
         f"Day: {engine.day_label(game)}" + (f"; Satellite on {m.satellite_at} with {len(m.satellite_cubes)} cubes"
                                             if m.satellite_at else ""),))]
     waiting = [f"{engine.label(game, h)}: {', '.join(c)}" for h, c in sorted(m.cubes.items()) if c]
