@@ -168,6 +168,7 @@ def test_a_card_name_from_the_data_is_never_read_as_markup():
     m = _match("infernal_contraption", ["Ann", "Bob"], seed=3)
     g = m.game
     uid = g.zones[("hand", 0)][0]
+    g.cards = dict(g.cards)  # this game's own table: the compiled game's is shared by every later test
     g.cards[g.instances[uid].card_id] = dict(g.record(uid), name="[bold red]Boom[/bold red]")
     console, out = _console()
     console.print(render_table(table_view(g, 0)))
