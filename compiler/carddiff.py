@@ -333,6 +333,10 @@ def git_tree(spec: str, workdir: Path, scratch: Path) -> Path | str:
     try:
         with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
             tf.extractall(dest, filter="data")
+    except (tarfile.LinkOutsideDestinationError, tarfile.AbsoluteLinkError) as exc:
+        # named as committed, not by the scratch folder it would have been extracted into
+        return (f"cannot read '{spec}' from git: '{exc.tarinfo.name}' is a symbolic link that leads out of "
+                "the committed tree; cardwright does not follow it")
     except (tarfile.TarError, OSError) as exc:
         return f"cannot read '{spec}' from git: {exc}"
     where = dest / f"{prefix}{path}"

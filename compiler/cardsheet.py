@@ -577,6 +577,26 @@ def _template_diagnostic(exc: Exception, names: list[str], card: str | None):
                       column=1 if line else None, card=card)
 
 
+def _check_template_files(folder: Path) -> None:
+    """A template the designer named that is not there to read — a link to nothing, a folder named
+    like a template — is an E504 at its name: jinja2 would take it for a missing template and quietly
+    print the default face instead."""
+    from .diagnostics import Diagnostic, display_path
+
+    for p in sorted(folder.iterdir(), key=lambda p: p.name):
+        if not p.name.endswith(".j2") or p.is_file():
+            continue
+        if p.is_symlink() and not p.exists():
+            why = f"a symbolic link to '{os.readlink(p)}', which does not exist"
+        elif p.is_dir():
+            why = "a folder, not a file"
+        else:
+            why = "not a regular file"
+        raise TemplateError(Diagnostic("E504", f"template {p.name!r} cannot be read: it is {why}",
+                                       file=display_path(p), hint="cardwright would otherwise print the "
+                                       "default face for it; fix it or remove it"))
+
+
 class _Faces:
     """Renders faces and backs with the game's templates first, then cardwright's."""
 
@@ -589,6 +609,7 @@ class _Faces:
         self.spec = spec
         loaders = []
         if game_dir is not None and (game_dir / "templates").is_dir():
+            _check_template_files(game_dir / "templates")
             loaders.append(_template_loader(game_dir))
         loaders.append(jinja2.FileSystemLoader(str(TEMPLATES)))
         # the bundled faces share the sandbox: a designer's template may extend them

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
-from runtime.words import title
+from runtime.words import MASS_NOUNS, english_plural, title  # noqa: F401 - MASS_NOUNS re-exported
 
 from . import ast as A
 from . import ir
@@ -40,12 +40,6 @@ ICON_START = "\x01"
 ICON_END = "\x02"
 _ICON_RE = re.compile("\x01([^\x02]*)\x02")
 
-# English mass nouns a game's Goods are often named by: "2 Fuel", not "2 Fuels". A game can say
-# otherwise for any Good with `plural:` in its game.yaml entry.
-MASS_NOUNS = {"fuel", "iron", "steel", "wood", "food", "water", "oil", "money", "gold", "silver", "coal", "stone",
-              "ore", "steam", "energy", "power", "scrap", "cash", "grain", "wheat", "sand", "clay", "cloth", "salt",
-              "spice", "sugar", "coffee", "tea", "rice", "meat", "fish", "copper", "lumber", "timber", "glass",
-              "livestock", "research", "influence", "prestige", "information", "knowledge", "fame", "corn"}
 _CMP_WORDS = {"=": "is", "!=": "is not", "<": "is less than", ">": "is more than", "<=": "is at most",
               ">=": "is at least"}
 _OP_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
@@ -102,15 +96,6 @@ def split_icons(marked: str) -> list[tuple[str, str]]:
     if pos < len(marked):
         out.append(("text", marked[pos:]))
     return out
-
-
-def english_plural(name: str) -> str:
-    if not name:
-        return name
-    last = name.split(" ")[-1]
-    if last.isupper() or last.endswith("s") or not last[-1:].isalpha():
-        return name
-    return (plurals(name) or [name])[0]
 
 
 def article(following: str) -> str:

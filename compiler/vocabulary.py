@@ -13,7 +13,7 @@ from typing import Any
 
 from runtime.model import GameModel, model_of
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, ZONE
-from runtime.words import did_you_mean
+from runtime.words import did_you_mean, plurals  # noqa: F401 - plurals re-exported
 
 # Nouns every game has. "card"/"cards" select cards in a place; players are who acts and who is
 # acted on. A game may add more players' nouns in its vocabulary.
@@ -31,18 +31,6 @@ POSSESSIVES = {
     ("each", "player"): "each", ("its", "owner"): "owner", (None, "owner"): "owner",
     ("another", "opponent"): "another",
 }
-
-
-def plurals(name: str) -> list[str]:
-    last = name.split(" ")[-1]
-    head = name[: len(name) - len(last)]
-    if last.endswith("s"):
-        return []
-    if last.endswith("y") and len(last) > 1 and last[-2] not in "aeiou":
-        return [head + last[:-1] + "ies"]
-    if last.endswith(("sh", "ch", "x")):
-        return [head + last + "es"]
-    return [head + last + "s"]
 
 
 @dataclass

@@ -86,8 +86,8 @@ class Ctx:
             if made not in options:
                 raise Refused(f"{self.describe(made)} is not a {sel.key} to choose now")
             self.bindings[name] = made
-            if self.game.tracing:
-                self.game.emit("choose", self.player, f"chooses {self.describe(made)} as {name}")
+            if self.game.tracing:  # the name a text binds ("as c") is the designer's, not the player's
+                self.game.emit("choose", self.player, f"chooses {self.describe(made)}")
             return made
         n = self.amount(sel, default=1)
         if isinstance(sel.amount, UpToN):
@@ -100,7 +100,7 @@ class Ctx:
         value = picks[0] if len(picks) == 1 and not isinstance(sel.amount, UpToN) else picks
         self.bindings[name] = value
         if self.game.tracing:
-            self.game.emit("choose", self.player, f"chooses {self.describe(value)} as {name}")
+            self.game.emit("choose", self.player, f"chooses {self.describe(value)}")
         return value
 
     def each(self, sel: Query) -> list:
@@ -708,7 +708,8 @@ class Ctx:
             self.publish_card(Drawn, uid)
         if g.tracing:
             g.emit("draw", self.player, f"draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}"
-                   f" from {zone[0]}" + (f" (of {n})" if len(drawn) < n else ""), n=len(drawn))
+                   f" from {g.zone_words(zone, self.player)}" + (f" (of {n})" if len(drawn) < n else ""),
+                   n=len(drawn))
         self.engine.after_draw(g, zone)
         return drawn
 
@@ -725,7 +726,7 @@ class Ctx:
         uids = list(reversed(g.zones[zone][-n:])) if n > 0 else []
         names = ", ".join(str(g.cards[g.instances[u].card_id].get("name", g.instances[u].card_id)) for u in uids)
         g.emit("reveal" if verb == "reveals" else "look", self.player,
-               f"{verb} {len(uids)} card{'s' if len(uids) != 1 else ''} of {zone[0].replace('_', ' ')}"
+               f"{verb} {len(uids)} card{'s' if len(uids) != 1 else ''} of {g.zone_words(zone, self.player)}"
                + (f": {names}" if verb == "reveals" and names else ""), n=len(uids))
         if verb != "reveals":  # looking moves nothing: the cards stay on top of the pile
             return Revealed(uids, zone)
@@ -779,8 +780,8 @@ class Ctx:
         if callable(to):
             to = to(picks[0]) if picks else (None, None)
         if g.tracing:
-            g.emit(verb, self.player, f"{verb}s {len(picks)} card{'s' if len(picks) != 1 else ''} to {to[0]}"
-                   + (f" of {g.players[to[1]].name}" if to[1] is not None and to[1] != self.player else ""),
+            where = g.zone_words(to, self.player) if to[0] is not None else "nowhere"
+            g.emit(verb, self.player, f"{verb}s {len(picks)} card{'s' if len(picks) != 1 else ''} to {where}",
                    n=len(picks))
         return picks
 

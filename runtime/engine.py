@@ -128,7 +128,8 @@ class Engine:
         for uid in list(game.zones[from_key]):
             game.move(uid, zone)
         game.shuffle(zone)
-        game.emit("reshuffle", zone[1], f"shuffles the {src.replace('_', ' ')} into the {zone[0].replace('_', ' ')}")
+        game.emit("reshuffle", zone[1],
+                  f"shuffles {game.zone_words(from_key, zone[1])} into {game.zone_words(zone, zone[1])}")
 
     def drawable(self, game: GameState, zone) -> int | None:
         """How many cards a draw from ``zone`` can take, refills included, so that a draw that is a
@@ -205,6 +206,29 @@ class Engine:
         """The zones whose order nobody sees (``determinize`` redraws them): those game.yaml declares
         ``hidden``. An engine whose hidden zone is face up but uncountable says otherwise."""
         return {name for name, z in game.model.zones.items() if z.hidden}
+
+    # --- what a player at the table sees (runtime/tableview.py, drawn by `cardwright play`) --------
+    def name_of(self, game: GameState, uid: int) -> str:
+        """A card's printed name as a player sees it (engines add faces: a Ruins, a Hacked card)."""
+        return str(game.record(uid).get("name", game.instances[uid].card_id))
+
+    def may_count(self, game: GameState, zone: str) -> bool:
+        """Whether a player may count the cards of a face-down zone (Infernal Contraption: nobody may)."""
+        return True
+
+    def seat_sections(self, game: GameState, player: int, seat: int) -> list:
+        """What ``seat`` sees in front of ``player``: by default every zone the player has, the hand
+        aside (an engine lays out its own: a State's rows, a Machine)."""
+        from .tableview import default_seat_sections
+
+        return default_seat_sections(game, player, seat)
+
+    def board_sections(self, game: GameState, seat: int) -> list:
+        """What ``seat`` sees of the shared board: by default the game's shared zones (an engine adds
+        its own board: the Moon's hex map)."""
+        from .tableview import default_board_sections
+
+        return default_board_sections(game, seat)
 
     def heuristic(self, game: GameState, seat: int) -> float:
         """The engine's own heuristic, when game.yaml declares none: for a game whose flow is data,

@@ -26,6 +26,7 @@ from .context import MOVE_CHOICE, PROBE, ChoiceOptions, Ctx
 from .errors import Refused, RulesError, Unmet
 from .protocol import Move, Result, refuse_unless_legal
 from .state import GameState
+from .words import has
 
 PASS = ("pass",)
 ANYONE = -1  # the seat a limit `by: anyone` counts under (all players' uses together)
@@ -431,7 +432,8 @@ class FlowMatch:
             self._finish("the end condition holds at the end of a round")
             return
         if end.get("rounds") and g.round > end["rounds"]:
-            self._finish(f"{end['rounds']} rounds have been played")
+            n = end["rounds"]
+            self._finish(f"{n} round{'s have' if n != 1 else ' has'} been played")
             return
         if g.round > self.run.turn_cap:
             self._cap()
@@ -475,7 +477,8 @@ class FlowMatch:
         scores = self._scores()
         best = max((scores[s] for s in seats), default=0)
         winners = [s for s in seats if scores[s] == best]
-        reason = f"{' and '.join(g.players[s].name for s in winners)} {'has' if len(winners) == 1 else 'have'} {best} points"
+        who = " and ".join(g.players[s].name for s in winners)
+        reason = f"{who} {has(who, len(winners) > 1)} {best} points"
         for tb in score.get("tie_breaks") or []:
             if len(winners) < 2:
                 break

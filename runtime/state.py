@@ -245,6 +245,21 @@ class GameState:
             name = self.players[player].name if player is not None else None
             self.log.append(Event(verb, name, text, data))
 
+    def zone_words(self, key: ZoneKey, actor: int | None) -> str:
+        """A zone as the trace names it, with whose it is: "the Deck", "their Parts pile" (the actor's
+        own), "Ann's Hand" — the game's printed name, never the key."""
+        name = self.model.zone_name(key[0])
+        if key[1] is None:
+            return f"the {name}"
+        return "their " + name if key[1] == actor else f"{self.players[key[1]].name}'s {name}"
+
+    def goods_words(self, good: str, n: int) -> str:
+        """A number of a Good as the trace says it: the printed name, counted ("2 Coins", "2 Fuel")."""
+        from .words import counted
+
+        spec = self.model.goods.get(good)
+        return counted(n, self.model.good_name(good), spec.printed.plural if spec is not None else None)
+
     def trace_text(self) -> str:
         return "\n".join(str(e) for e in self.log)
 

@@ -62,7 +62,7 @@ def test_validate_bad_content_json(project, runner):
 @pytest.mark.parametrize("command", ["validate", "compile", "build", "watch"])
 def test_a_path_that_does_not_exist_is_a_usage_error(project, runner, command):
     res = runner.invoke(cli.main, [command, "nowhere"])
-    assert res.exit_code == 2 and "Path 'nowhere' does not exist" in res.output
+    assert res.exit_code == 2 and "'nowhere' does not exist" in res.output
     no_traceback(res)
 
 

@@ -275,7 +275,10 @@ def test_interrupted_write_leaves_no_temp_files_and_no_partial_file(tmp_path, mo
 
 def test_unwritable_output_is_a_diagnostic(tmp_path, monkeypatch, runner):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "gen").write_text("a file where a folder should be")
+    # a file where the game's generated package must go (--out itself a file is a usage error, exit 2:
+    # tests/test_command_line.py)
+    (tmp_path / "gen").mkdir()
+    (tmp_path / "gen" / "mini").write_text("a file where a folder should be")
     res = runner.invoke(cli.main, ["compile", str(MINI), "--out", "gen"])
     assert res.exit_code == 1 and "Traceback" not in res.output
     assert "E502" in res.output

@@ -177,7 +177,7 @@ def test_tie_breaks_apply_in_order_and_a_surviving_tie_is_shared(tmp_path):
     res = match.result()
     # nobody bought anything: both have their 3 Estates, and the same cards: the tie stands
     assert res.scores == (3, 3) and res.winners == (0, 1) and "share" in res.reason
-    assert "1 rounds have been played" in res.reason
+    assert "1 round has been played" in res.reason
 
 
 def test_tie_break_by_most(tmp_path):
@@ -366,9 +366,9 @@ def test_cli_play_shows_numbered_moves_and_the_trace(runner):
 
     res = runner.invoke(main, ["play", "--data", str(FLOW), "--seed", "1", "--bots", "first"], input="1\n1\nq\n")
     assert res.exit_code == 0, res.output
-    assert "   1. " in res.output and "pass (end your" in res.output
+    assert "1.  Buy a card: " in res.output and "pass (end your Buy phase)" in res.output
     assert "Bot 2 » Buy a card: " in res.output  # the bot's move, by its label
-    assert "Bot 2: draws 5 cards from deck" in res.output  # the trace
+    assert "Bot 2: draws 5 cards from their Deck" in res.output  # the trace, in printed names
     assert "You » " in res.output and res.output.rstrip().endswith("stopped.")
 
 
@@ -376,9 +376,9 @@ def test_cli_play_to_the_end(runner, tmp_path):
     from cli import main
 
     data = _variant(tmp_path, ("    rounds: 40\n", "    rounds: 2\n"))
-    res = runner.invoke(main, ["play", "--data", str(data), "--bots", "random"], input="\n" * 200)
+    res = runner.invoke(main, ["play", "--data", str(data), "--bots", "random"], input="1\n" * 200)
     assert res.exit_code == 0, res.output
-    assert "game over: 2 rounds have been played" in res.output
+    assert "Game over: " in res.output and " with " in res.output and " points" in res.output
 
 
 def test_the_reference_shows_the_flow_and_marks_stand_ins(runner, tmp_path):
@@ -412,7 +412,7 @@ def test_an_empty_deck_is_refilled_from_the_discard_pile_as_the_data_says(deckbu
 
     drawn = Ctx(game, 0).draw_cards(Query(CARD, "card").with_amount(2), None, False)
     assert len(drawn) == 2 and len(game.zone("deck", 0)) == 1 and not game.zone("discard", 0)
-    assert any("shuffles the discard into the deck" in str(e) for e in game.log)
+    assert any("shuffles their Discard pile into their Deck" in str(e) for e in game.log)
     # a draw that is a cost counts the refill before anything moves: 1 + 0 cards cannot pay 2
     before = game.snapshot()
     with pytest.raises(Refused):

@@ -45,7 +45,7 @@ def test_every_command_names_an_unknown_game_the_same_way(project, runner, name)
 def test_simulate_names_an_unknown_game_with_did_you_mean(runner, tmp_path):
     res = runner.invoke(cli.main, ["simulate", "infernal_contraptoin", "--games", "1", "--out", str(tmp_path)])
     assert res.exit_code == 2 and isinstance(res.exception, SystemExit)
-    assert "no game 'infernal_contraptoin' under generated/ (did you mean 'infernal_contraption'?)" in res.output
+    assert "no game 'infernal_contraptoin' under data (did you mean 'infernal_contraption'?)" in res.output
     assert not list(tmp_path.iterdir())
 
 

@@ -25,6 +25,14 @@ def test_runtime_imports_nothing_from_the_compiler():
     assert found == []
 
 
+def test_only_the_application_layer_imports_the_command_line():
+    """cli.py and its command package compose compiler/ and runtime/; neither of those imports them."""
+    found = [f"{p.relative_to(ROOT)}:{line} imports {name}"
+             for p in sorted([*(ROOT / "runtime").rglob("*.py"), *(ROOT / "compiler").rglob("*.py")])
+             for line, name in _imported(p) if name.split(".")[0] in ("cli", "commands")]
+    assert found == []
+
+
 def test_the_check_sees_an_import_inside_a_function(tmp_path):
     # the guard above must find the kind of import it forbids, wherever it is written
     sample = tmp_path / "m.py"
@@ -36,7 +44,8 @@ def _module_graph() -> dict[str, set[str]]:
     """module -> the project modules it imports (at the top or inside a function; an import under
     ``if TYPE_CHECKING:`` is an annotation, not an import)."""
     files = {}
-    for p in [*(ROOT / "compiler").rglob("*.py"), *(ROOT / "runtime").rglob("*.py"), ROOT / "cli.py"]:
+    for p in [*(ROOT / "compiler").rglob("*.py"), *(ROOT / "runtime").rglob("*.py"), ROOT / "cli.py",
+              *(ROOT / "commands").rglob("*.py")]:
         name = ".".join(p.relative_to(ROOT).with_suffix("").parts)
         files[name.removesuffix(".__init__")] = p
     graph: dict[str, set[str]] = {}

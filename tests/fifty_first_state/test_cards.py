@@ -68,7 +68,7 @@ def test_draw_1_hacked_takes_the_bottom_machine_hacked_side_up():
     sc, run = run_scenario("hacked_cards")
     g = run.game
     assert [g.instances[x].card_id for x in g.zone("machine_deck")] == ["leech"]  # Wrecker was the bottom card
-    assert "Ann: draws 1 card from machine_deck" in g.trace_text()
+    assert "Ann: draws 1 card from the Machine deck" in g.trace_text()
 
 
 @pytest.mark.rule("M13")
@@ -149,7 +149,7 @@ def test_hacked_conflagrator_may_not_target_a_production_location_with_a_feature
     eng.phase(game, "production")
     assert game.players[0].goods["iron"] == 0 and game.players[1].goods["iron"] == 1
     # nothing to choose: the name holds nothing and the gain that uses it gains nothing (issue 22)
-    assert "Ann: chooses nothing as target" in game.trace_text()
+    assert "Ann: chooses nothing" in game.trace_text()
 
 
 @pytest.mark.rule("M18")

@@ -86,21 +86,22 @@ def test_cli_play_infernal_contraption(runner):
     # the opening mulligan asks first (the last option, "done", keeps the hand); then q stops
     res = runner.invoke(main, ["play", "infernal_contraption", "--seed", "1"], input="8\nq\n")
     assert res.exit_code == 0, res.output
-    assert "done" in res.output and "-- your move (You, round 1" in res.output
-    assert "1. end the attach step (turn the machine on)" in res.output
-    assert "You: draws 7 cards from parts_pile" in res.output and res.output.rstrip().endswith("stopped.")
+    assert "done (choose no more)" in res.output and "Infernal Contraption — round 1" in res.output
+    assert "end the attach step (turn the machine on)" in res.output
+    assert "You: draws 7 cards from their Parts pile" in res.output and res.output.rstrip().endswith("stopped.")
 
 
-def test_cli_play_enter_at_an_up_to_choice_takes_nothing_more():
-    # the opening "scrap any number of cards and draw as many" (I10): Enter is "done", never
-    # "scrap the first card" — a person pressing Enter keeps their hand
+def test_cli_play_an_empty_enter_chooses_nothing():
+    # the opening "scrap any number of cards and draw as many" (I10): an empty Enter takes no
+    # option at all (issue 26: it used to take one silently); it asks again, and "done" keeps the hand
     from click.testing import CliRunner
 
     from cli import main
 
-    res = CliRunner().invoke(main, ["play", "infernal_contraption", "--bots", "first"], input="\nq\n")
+    res = CliRunner().invoke(main, ["play", "infernal_contraption", "--bots", "first"], input="\n8\nq\n")
     assert res.exit_code == 0, res.output
-    assert "[1-8, Enter = 8, q to stop]" in res.output and "You: scraps 0 cards from hand" in res.output
+    assert "type a number from 1 to 8 (? for help)" in res.output
+    assert "You: scraps 0 cards from their Hand" in res.output
 
 
 @pytest.mark.rule("I11")

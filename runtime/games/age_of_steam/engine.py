@@ -104,6 +104,25 @@ class AgeOfSteam(MoonScenario, Engine):
 
         return SIZE
 
+    # --- what a player at the table sees (runtime/tableview.py) ------------------------------------
+    def board_sections(self, game: MoonGame, seat: int) -> list:
+        """The Moon as a text hex map (runtime/games/age_of_steam/textmap.py), the Cities' waiting
+        cubes, each player's links, the Sun and the Satellite."""
+        from .textmap import map_sections
+
+        return map_sections(self, game)
+
+    def seat_sections(self, game: MoonGame, player: int, seat: int) -> list:
+        from runtime.tableview import Section
+
+        links = [ln for ln in game.moon.links.values() if ln.owner == player]
+        if not links:
+            return []
+        done = sum(1 for ln in links if ln.complete)
+        return [Section("Track", (f"{len(links)} link{'s' if len(links) != 1 else ''}, {done} complete; "
+                                  f"{sum(len(ln.hexes) for ln in links)} track tiles (=" + str(player + 1)
+                                  + "= on the map)",))]
+
     def setup(self, game: MoonGame) -> None:
         """A02 and A11: cubes on Cities and the Landing hex, New Cities, Goods Display, Sun, Satellite."""
         m = game.moon

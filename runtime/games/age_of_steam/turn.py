@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from runtime.errors import Refused
 from runtime.hexgrid import fmt
 from runtime.protocol import Move, Result, refuse_unless_legal
+from runtime.words import has
 
 from .playout import routes
 from .state import cube_total
@@ -116,7 +117,7 @@ class MoonMatch:
         winners = tuple(p for p in tied if money[p] == best) if "most money" in (
             table(g, "final_score").get("tie_breaks") or []) else tuple(tied)
         names = ", ".join(g.players[w].name for w in winners)
-        reason = f"{names} {'has' if len(winners) == 1 else 'share'} {top} points"
+        reason = f"{names} {has(names) if len(winners) == 1 else 'share'} {top} points"
         if len(tied) > 1:
             reason += " (tie broken by most money)" if len(winners) == 1 else " (a tie that survives the tie-breaks)"
         return Result(scores, winners, f"{reason}; the game ended: {self.t.ended}")

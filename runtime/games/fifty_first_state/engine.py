@@ -410,6 +410,23 @@ class FiftyFirstState(FiftyScenario, Engine):
         name = rec.get("name", inst.card_id)
         return f"{name} (Hacked)" if inst.face == "hacked" else name
 
+    def seat_sections(self, game: GameState, player: int, seat: int) -> list:
+        """A player's State by its rows (M15), then the other zones as the default shows them."""
+        from runtime.tableview import Section, card_name, default_seat_sections
+
+        out = []
+        for sec in default_seat_sections(game, player, seat):
+            if sec.title != game.model.zone_name("state"):
+                out.append(sec)
+                continue
+            rows: dict[str, list[str]] = {}
+            for uid in game.zones.get(("state", player), []):
+                row = game.instances[uid].props.get("row") or "no row"
+                rows.setdefault(str(row).replace("_", " "), []).append(card_name(game, uid))
+            out.append(Section(sec.title, tuple(f"{r}: {', '.join(names)}" for r, names in rows.items())
+                               or ("empty",)))
+        return out
+
     def row_of(self, game: GameState, uid: int) -> str | None:
         inst = game.instances[uid]
         rows = face_view(game.record(uid), inst).get("rows") or []

@@ -586,7 +586,7 @@ class InfernalContraption(ICScenario, Engine):
         if mv.kind == "end":
             return "end the attach step (turn the machine on)"
         if mv.kind == "refit":
-            return "scrap cards from your hand and draw as many, instead of playing (I14)"
+            return "scrap cards from your hand and draw as many, instead of playing"  # I14
         seat = game.turn_player if seat is None else seat
         where = "" if mv.machine == seat else f" in {game.players[mv.machine].name}'s machine"
         return f"attach {self.name_of(game, mv.card)} {mv.side} of {self.name_of(game, mv.anchor)}{where}"
@@ -614,6 +614,38 @@ class InfernalContraption(ICScenario, Engine):
         return out
 
     # --- helpers ----------------------------------------------------------------------------------
+    # --- what a player at the table sees (runtime/tableview.py) ------------------------------------
+    def may_count(self, game: ICGame, zone: str) -> bool:
+        """Nobody may count a parts pile or the scrap pile (I10)."""
+        return not game.model.zones[zone].hidden
+
+    def seat_sections(self, game: ICGame, player: int, seat: int) -> list:
+        """A player's Machine as it lies: the main line left to right, each card's plugs above and below
+        it (I01); then the parts pile, face down and not counted (I10)."""
+        from runtime.tableview import Section, zone_lines
+
+        m = game.machines[player]
+        out = []
+        if m.main:
+            def row(plugs: dict) -> tuple[str, ...]:
+                return tuple(self.name_of(game, plugs[u]) if u in plugs else "" for u in m.main)
+
+            rows = [row(m.top)] if m.top else []
+            rows.append(tuple(self.name_of(game, u) for u in m.main))
+            rows += [row(m.bottom)] if m.bottom else []
+            out.append(Section("Machine", grid=tuple(rows)))
+        if ("parts_pile", player) in game.zones:
+            out.append(Section(game.model.zone_name("parts_pile"), zone_lines(game, ("parts_pile", player), seat)))
+        return out
+
+    def board_sections(self, game: ICGame, seat: int) -> list:
+        """The scrap pile: its top card is face up (I11); nobody may count it (I10)."""
+        from runtime.tableview import Section
+
+        scrap = game.zones.get(("scrap", None), [])
+        top = f"on top: {self.name_of(game, scrap[-1])}" if scrap else "empty"
+        return [Section(game.model.zone_name("scrap"), (top + (" (not counted: the rules forbid it)" if scrap else ""),))]
+
     def name_of(self, game: ICGame, uid: int) -> str:
         return game.cards[game.instances[uid].card_id].get("name", game.instances[uid].card_id)
 

@@ -101,9 +101,8 @@ def scrap(ctx, objs, ph, strict):
     n = _move_all(ctx, picks, ("scrap", None), None)
     g = ctx.game
     if g.tracing:
-        src = f" from {zone[0].replace('_', ' ')}" if zone else ""
-        whose = f" of {g.players[zone[1]].name}" if zone and zone[1] is not None and zone[1] != ctx.player else ""
-        g.emit("scrap", ctx.player, f"scraps {n} card{'s' if n != 1 else ''}{src}{whose}", n=n)
+        src = f" from {g.zone_words(zone, ctx.player)}" if zone else ""
+        g.emit("scrap", ctx.player, f"scraps {n} card{'s' if n != 1 else ''}{src}", n=n)
 
 
 @verb("take", template="take {obj} from {from}", example="take 1 card from opponent's hand",
@@ -117,8 +116,8 @@ def take(ctx, objs, ph, strict):
     n = _move_all(ctx, picks, ("hand", ctx.player), ctx.player)
     g = ctx.game
     if g.tracing:
-        whose = f" of {g.players[zone[1]].name}" if zone and zone[1] is not None and zone[1] != ctx.player else ""
-        g.emit("take", ctx.player, f"takes {n} card{'s' if n != 1 else ''} from {zone[0].replace('_', ' ') if zone else 'play'}{whose}", n=n)
+        g.emit("take", ctx.player, f"takes {n} card{'s' if n != 1 else ''} from "
+               f"{g.zone_words(zone, ctx.player) if zone else 'play'}", n=n)
 
 
 @verb("put", template="put {obj}[ from {from}] onto {onto}", example="put 2 cards from your hand onto your parts pile",
@@ -133,8 +132,7 @@ def put(ctx, objs, ph, strict):
     n = _move_all(ctx, picks, dest, dest[1])
     g = ctx.game
     if g.tracing:
-        g.emit("put", ctx.player, f"puts {n} card{'s' if n != 1 else ''} onto {dest[0].replace('_', ' ')}"
-               + (f" of {g.players[dest[1]].name}" if dest[1] is not None and dest[1] != ctx.player else ""), n=n)
+        g.emit("put", ctx.player, f"puts {n} card{'s' if n != 1 else ''} onto {g.zone_words(dest, ctx.player)}", n=n)
 
 
 @verb("repeat", template="repeat the effect of the Contraption it is attached to", example="repeat",
