@@ -114,7 +114,7 @@ def test_play_reports_refusals_in_the_flow_at_the_end(quick, runner):
     _refused_final_scoring(quick)
     res = runner.invoke(main, ["play", "quick", "--data", str(quick), "--seed", "1", "--bots", "first"],
                         input="1\n" * 400)
-    assert "game over" in res.output, res.output[-2000:]
+    assert "game over" in res.output.lower(), res.output[-2000:]
     assert "refusals inside the flow's texts" in res.output and "not enough coin" in res.output
 
 
