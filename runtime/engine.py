@@ -227,6 +227,34 @@ class Engine:
             return factory(int(arg))
         return factory()
 
+    # --- invariants: what the rules imply must hold in every state (``simulate --check-moves``) ----
+    # name -> method(game) returning the problems found (empty when it holds). Every game is held to
+    # these two; an engine extends the table with the ones its own rules imply (the Moon's track
+    # geometry, 51st State's Deployed Machines, …), as ``steps`` is extended.
+    invariants: dict[str, str] = {"card conservation": "invariant_cards",
+                                  "Goods never negative unless signed": "invariant_goods"}
+
+    def check_invariants(self, game: GameState) -> list[str]:
+        """Every declared invariant on ``game`` now: the problems, each named by its invariant."""
+        out: list[str] = []
+        for name, method in self.invariants.items():
+            out += [f"{name}: {p}" for p in getattr(self, method)(game)]
+        return out
+
+    def invariant_cards(self, game: GameState) -> list[str]:
+        """Every card instance is in exactly one zone (engines extend ``GameState.check_conservation``)."""
+        return game.check_conservation()
+
+    def invariant_goods(self, game: GameState) -> list[str]:
+        """No player and no card holds fewer than zero of a Good, unless game.yaml declares it
+        ``signed`` (a debt); an engine's own counters kept as Goods are held to the same rule."""
+        signed = game.model.signed_goods
+        out = [f"{p.name} has {n} {k}" for p in game.players for k, n in sorted(p.goods.items())
+               if n < 0 and k not in signed]
+        out += [f"{c} holds {n} {k}" for uid, c in sorted(game.instances.items()) for k, n in sorted(c.goods.items())
+                if n < 0 and k not in signed]
+        return out
+
     def check_players(self, compiled: CompiledGame, players: int) -> None:
         """Raise RulesError when the game cannot seat ``players`` (a flow's ``players``)."""
         seats = (compiled.flow or {}).get("players") or {}

@@ -14,9 +14,11 @@ Determinism: game ``i`` is seeded from ``(seed, i)`` alone (``game_seed``) and r
 aggregated in game order, so the result is identical whatever ``jobs`` is. Timings are not part of
 the result (they vary from run to run); the caller measures them.
 
-Invariants: after every game (and after every move with ``check_moves``) each card is in exactly
-one zone (``GameState.check_conservation``, which engines extend) and the legal moves of a running
-game are never empty; a broken invariant is recorded in the game's record and counted in the result.
+Invariants: after every game (and after every move with ``check_moves``) every invariant the engine
+declares holds (``Engine.invariants``: card conservation and Goods never negative unless signed for
+every game, plus what each game's rules imply — the Moon's track geometry, …), and the legal moves of
+a running game are never empty; a broken invariant is recorded in the game's record and counted in
+the result, which names the invariants checked.
 
 This module never prints: progress is reported through a callback (``cli.py`` draws the bar).
 """
@@ -114,8 +116,8 @@ def play_one(args: tuple) -> dict:
         match.apply(agents[match.to_act()].pick(match, legal))
         moves += 1
         if check_moves:
-            problems += g.check_conservation()
-    problems += g.check_conservation()
+            problems += eng.check_invariants(g)
+    problems += eng.check_invariants(g)
     result = match.result() if match.terminal() else None
     winners = list(result.winners) if result else []
     capped = stopped or (bool(result) and not winners and result.reason.startswith("turn cap"))
@@ -386,6 +388,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
                    "median": statistics.median(turns) if turns else 0, "min": min(turns, default=0),
                    "max": max(turns, default=0), "histogram": {str(k): hist[k] for k in sorted(hist)}},
         "invariants": {"checked": "after every move" if cfg.check_moves else "after every game",
+                       "names": [*engine_for(compiled).invariants, "a running game has a legal move"],
                        "games_broken": len(broken),
                        "problems": [f"game {r['index']}: {p}" for r in broken[:10] for p in r["problems"][:3]]},
         "activations_counted": counts_acts,
@@ -707,8 +710,8 @@ turn cap {r['turn_cap']}. {_E(r['seat_note'])}.</p>
 {_seat_html(r, seats)}
 <p>Games without a winner (everyone out at once): {r['no_winner']}. Games won jointly (a tie the
 tie-breaks left): {r.get('shared_wins', 0)}.</p>
-<p class="{'finding' if r['invariants']['games_broken'] else ''}">Invariants (every card in exactly one
-zone; a running game always has a legal move), checked {_E(r['invariants']['checked'])}:
+<p class="{'finding' if r['invariants']['games_broken'] else ''}">Invariants ({_E('; '.join(r['invariants'].get('names') or []))}),
+checked {_E(r['invariants']['checked'])}:
 {r['invariants']['games_broken']} games broke one.{_E(' ' + '; '.join(r['invariants']['problems'])) if r['invariants']['problems'] else ''}</p>
 <p>Agents: {_E(', '.join(f'{p} {a}' for p, a in r['agents_by_player'].items()))}.
 Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['win_rate_by_agent'].items()))}.</p>

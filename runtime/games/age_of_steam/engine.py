@@ -33,7 +33,7 @@ from runtime.verbs import verbs_for
 from . import verbs  # noqa: F401  (registers the game's verbs)
 from .maps import check_map
 from .scenario import MoonScenario
-from .state import Link, MoonGame, MoonState
+from .state import Link, MoonGame, MoonState, cube_total
 from .turn import MoonMatch
 from .turn import new_match as new_moon_match
 from .verbs import ENGINE
@@ -44,6 +44,8 @@ class AgeOfSteam(MoonScenario, Engine):
     steps = {**Engine.steps, "build": "step_build", "action": "step_action", "move": "step_move",
              "satellite": "step_satellite"}
     step_options = Engine.step_options | {"cube", "dice", "hex"}
+    # what the Moon's rules imply in every state, checked by `simulate --check-moves` (runtime/engine.py)
+    invariants = {**Engine.invariants, "track geometry": "invariant_track", "cube conservation": "invariant_cubes"}
 
     # --- creating a game -----------------------------------------------------------------------
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
@@ -221,6 +223,20 @@ class AgeOfSteam(MoonScenario, Engine):
     def sections_at_town(self, game: MoonGame, h: tuple) -> int:
         return sum((ln.start == h) + (ln.end == h) for ln in game.moon.links.values())
 
+    def side_key(self, game: MoonGame, a: tuple, b: tuple) -> tuple:
+        """The hex side between adjacent hexes ``a`` and ``b`` (a wrap-around edge included, A05), the
+        same whichever end it is named from: the two (hex, side) halves, sorted."""
+        mp = game.moon.map
+        return tuple(sorted(((a, mp.link_side(a, b)), (b, mp.link_side(b, a)))))
+
+    def track_sides(self, game: MoonGame) -> dict:
+        """Every hex side that carries a track section -> the link whose section it is."""
+        out: dict = {}
+        for ln in game.moon.links.values():
+            for a, b in ln.sections():
+                out.setdefault(self.side_key(game, a, b), ln.id)
+        return out
+
     # --- building track ------------------------------------------------------
     def build(self, game: MoonGame, player: int, hexes: list, start=None, cont: str | None = None,
               free: bool = False, check_only: bool = False) -> Link | int | None:
@@ -258,9 +274,19 @@ class AgeOfSteam(MoonScenario, Engine):
             origin = start_node
         prev, cost, tiles, end, parts = origin, 0, 0, None, []
         seen = set()
+        # Decision (docs/decisions.md, "one track section per hex side"): track is simple track tiles
+        # joined at hex sides, and a hex side carries one track section. Without this a Town next to
+        # the Landing hex could be linked to it again and again over the same side, each copy adding a
+        # "track section leading to the Town" (A06) that is not there.
+        sides = self.track_sides(game)
         for i, h in enumerate(path):
             if m.map.link_side(prev, h) is None:
                 raise Refused(f"{self.label(game, h)} is not next to {self.label(game, prev)}")
+            side = self.side_key(game, prev, h)
+            if side in sides and h not in m.track:  # a hex with track: refused below, as such
+                raise Refused(f"the hex side between {self.label(game, prev)} and {self.label(game, h)} already "
+                              f"carries track ({sides[side]}): a hex side takes one track section")
+            sides[side] = "this build"
             kind = self.node_kind(game, h)
             last = i == len(path) - 1
             if kind is not None:
@@ -465,6 +491,54 @@ class AgeOfSteam(MoonScenario, Engine):
         cands.sort(key=lambda ln: (ln.id != borrow, ln.owner != player, int(ln.id[1:])))
         return cands[0]
 
+    # --- invariants ----------------------------------------------------------------------------
+    def invariant_track(self, game: MoonGame) -> list[str]:
+        """Track geometry: the track index matches the links; a hex holds one track (simple tiles, no
+        crossings); a link runs hex to adjacent hex, its track on no node; a Complete Link ends on a
+        node next to its last hex; a hex side carries one track section (A03, A06: so a Town is not
+        linked twice over one side); nothing lies off the map."""
+        m = game.moon
+        problems = []
+        owned: dict = {}
+        sides: dict = {}
+        for lid, ln in sorted(m.links.items()):
+            prev = ln.start
+            for hx in ln.hexes:
+                if hx in owned:
+                    problems.append(f"{fmt(hx)} is in {owned[hx]} and {lid}")
+                owned[hx] = lid
+                if m.map.link_side(prev, hx) is None:
+                    problems.append(f"{lid}: {fmt(hx)} is not next to {fmt(prev)}")
+                if self.node_kind(game, hx) is not None:
+                    problems.append(f"{lid}: track on node {fmt(hx)}")
+                prev = hx
+            if ln.end is not None and (self.node_kind(game, ln.end) is None or m.map.link_side(prev, ln.end) is None):
+                problems.append(f"{lid}: ends on {fmt(ln.end)}, not a node next to its last hex")
+                continue
+            for a, b in ln.sections():
+                if m.map.link_side(a, b) is None:
+                    continue  # reported above
+                side = self.side_key(game, a, b)
+                if side in sides:
+                    problems.append(f"{lid} and {sides[side]} both cross the hex side between {fmt(a)} and {fmt(b)}")
+                sides.setdefault(side, lid)
+        if owned != m.track:
+            problems.append("the track index does not match the links")
+        for hx in m.cubes:
+            if hx not in m.map.hexes:
+                problems.append(f"cubes off the map at {fmt(hx)}")
+        return problems
+
+    def invariant_cubes(self, game: MoonGame) -> list[str]:
+        """Cubes are neither made nor lost: those on the board, the Goods Display and the Satellite plus
+        those delivered are those of setup (a game played through the stand-in turn keeps the count)."""
+        t = game.turn_state
+        if t is None:
+            return []  # a scenario lays out its own cubes: there is no count from setup to keep
+        if cube_total(game) + t.delivered != t.cubes_at_start:
+            return [f"{cube_total(game)} cubes in play + {t.delivered} delivered, but {t.cubes_at_start} at setup"]
+        return []
+
     # --- phases --------------------------------------------------------------------------------
     def phase(self, game: MoonGame, name: str, **kw) -> None:
         m = game.moon
@@ -589,31 +663,5 @@ def _map_of(compiled: CompiledGame, name: str | None = None) -> tuple[str, dict]
 
 
 def check_invariants(game: MoonGame) -> list[str]:
-    """Problems with the map state (empty when sound): the track index matches the links, no hex holds
-    two tracks, links run hex to adjacent hex, Complete Links end on a node, nothing is out of the map."""
-    m, e = game.moon, game.engine
-    problems = []
-    owned: dict = {}
-    for lid, ln in sorted(m.links.items()):
-        prev = ln.start
-        for hx in ln.hexes:
-            if hx in owned:
-                problems.append(f"{fmt(hx)} is in {owned[hx]} and {lid}")
-            owned[hx] = lid
-            if m.map.link_side(prev, hx) is None:
-                problems.append(f"{lid}: {fmt(hx)} is not next to {fmt(prev)}")
-            if e.node_kind(game, hx) is not None:
-                problems.append(f"{lid}: track on node {fmt(hx)}")
-            prev = hx
-        if ln.end is not None and (e.node_kind(game, ln.end) is None or m.map.link_side(prev, ln.end) is None):
-            problems.append(f"{lid}: ends on {fmt(ln.end)}, not a node next to its last hex")
-    if owned != m.track:
-        problems.append("the track index does not match the links")
-    for hx in m.cubes:
-        if hx not in m.map.hexes:
-            problems.append(f"cubes off the map at {fmt(hx)}")
-    if any(p.goods["money"] < 0 for p in game.players):
-        problems.append("negative money")
-    return problems
-
-
+    """Every invariant the engine declares (``AgeOfSteam.invariants``) on ``game`` now: empty when sound."""
+    return game.engine.check_invariants(game)

@@ -102,6 +102,21 @@ class FiftyFirstState(FiftyScenario, Engine):
 
     step_options = Engine.step_options | {"with"}
 
+    # what the rules imply in every state, checked by `simulate --check-moves` (runtime/engine.py)
+    invariants = {**Engine.invariants, "Deployed Machines Machine side up": "invariant_deployed",
+                  "a hand or State holds its player's cards": "invariant_owners"}
+
+    def invariant_deployed(self, game: GameState) -> list[str]:
+        """M06: a Deployed Machine lies Machine side up."""
+        return [f"{game.instances[u]} is Deployed but not Machine side up" for u in game.zone("deployed")
+                if game.instances[u].face != "front"]
+
+    def invariant_owners(self, game: GameState) -> list[str]:
+        """A card in a player's hand or State belongs to that player."""
+        return [f"{game.instances[u]} in {p.name}'s {z} belongs to seat {game.instances[u].owner}"
+                for p in game.players for z in ("hand", "state") for u in game.zone(z, p.index)
+                if game.instances[u].owner != p.index]
+
     def step_words(self) -> tuple[set[str], set[str]]:
         actions, options = super().step_words()
         for pack in PACKS.values():
