@@ -819,14 +819,17 @@ def schema(game, data_path, out, in_data):
               help="Also play OTHER — another data folder, or REV:PATH of a git revision as `diff` reads — with "
                    "the same seeds, and report what changed in the data beside what changed in the results.")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-              help="local: this machine's processes (--jobs); dask: a Dask distributed cluster (--scheduler).")
+              help="local: this machine's processes (--jobs); dask: a Dask distributed cluster (--scheduler; "
+                   "without it a local cluster of --jobs workers is started for the run).")
 @click.option("--scheduler", metavar="ADDRESS",
               help="The Dask scheduler's address, e.g. tls://10.0.0.5:8786. Its results are unpickled: the "
                    "scheduler and workers can run code as you, so use only a cluster you run, over TLS or a "
                    "private network (docs/security.md).")
+@click.option("--trace", "trace", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="Write the full trace of the first N games beside the report (<stem>-trace-<i>.txt).")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check_moves, compare_with, executor,
-             scheduler, out, fmt):
+             scheduler, out, fmt, trace):
     """Play GAME many times with seeded agents and report the deck's balance (JSON + HTML).
 
     Any game plays: a bundled one by name, or the game of a data folder with --data (GAME may then
@@ -854,12 +857,13 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
             click.echo(unknown_game(str(game), compiled, "generated/"), err=True)
             sys.exit(2)
     cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs, data, check_moves, executor, scheduler,
-                    loader=load_game_folder)
+                    trace=trace, loader=load_game_folder)
+    traces: dict[int, str] = {}
     start = time.perf_counter()
     try:
         check_config(cfg)
         with _progress(games, f"simulating {game}") as step:
-            result = run_sim(cfg, progress=step)
+            result = run_sim(cfg, progress=step, traces=traces)
     except ModuleNotFoundError:
         click.echo(f"error: no compiled game '{game}' (run `cardwright compile`)", err=True)
         sys.exit(2)
@@ -873,8 +877,12 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
     json_path, html_path = out_dir / f"{stem}.json", out_dir / f"{stem}.html"
     json_path.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     html_path.write_text(render_html(result), encoding="utf-8")
+    trace_paths = [out_dir / f"{stem}-trace-{i}.txt" for i in sorted(traces)]
+    for i, path in zip(sorted(traces), trace_paths):
+        path.write_text(traces[i] + "\n", encoding="utf-8")
     if fmt == "json":
-        click.echo(json.dumps({"result": str(json_path), "report": str(html_path), "seconds": round(elapsed, 3)}))
+        click.echo(json.dumps({"result": str(json_path), "report": str(html_path), "seconds": round(elapsed, 3),
+                               "traces": [str(p) for p in trace_paths]}))
         return
     click.echo(f"{games} games of {game}, {players} players, agents {agent}, seed {seed}: "
                f"{games / elapsed:.0f} games/s with {jobs} job{'s' if jobs != 1 else ''}")
@@ -889,10 +897,13 @@ def simulate(game, data_path, games, players, seed, jobs, agent, turn_cap, check
     ln = result["length"]
     click.echo(f"  game length in {ln.get('unit', 'turns')}: mean {ln['mean']}, median {ln['median']}, min {ln['min']}, max {ln['max']}")
     click.echo(f"  games that hit the turn cap ({turn_cap}): {result['capped']['count']}")
+    click.echo("  how the games ended: " + "; ".join(f"{why} x{k}" for why, k in result["end_reasons"].items()))
     inv = result["invariants"]
     click.echo(f"  invariants checked {inv['checked']}: {inv['games_broken']} games broke one")
     click.echo(f"  cards never activated: {', '.join(result['never_activated']) or 'none'}")
     click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")
+    if trace_paths:
+        click.echo(f"  wrote the traces of games 0 to {len(trace_paths) - 1}: {display_path(trace_paths[0])} …")
     if compare_with:
         _simulate_compare(cfg, result, compare_with, Path(data_path) if data_path else default_data(), out_dir, stem)
     if inv["games_broken"]:
@@ -931,6 +942,8 @@ def _simulate_compare(cfg, result: dict, other_spec: str, this_root: Path, out_d
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
         changes = diff_trees(other_root, this_root)
+        # the same game only: the folders may hold other games, whose changes are not this comparison's
+        changes.games = [gd for gd in changes.games if gd.game == cfg.game]
         lines = render_text(changes)
     cmp = compare(result, other)
     cmp["data_changes"] = lines

@@ -47,7 +47,9 @@ class SimConfig:
     data: str | None = None  # a data folder compiled in memory; None: the compiled generated/ package
     check_moves: bool = False  # check the invariants after every move, not only after every game
     executor: str = "local"  # "local": this machine's processes (--jobs); "dask": a Dask distributed cluster
-    scheduler: str | None = None  # the Dask scheduler's address ("tcp://host:8786"), for executor "dask"
+    scheduler: str | None = None  # the Dask scheduler's address ("tcp://host:8786"), for executor "dask";
+    # None: a local Dask cluster is started for the run (as ``distributed.Client()`` does), --jobs workers
+    trace: int = 0  # the first ``trace`` games keep their full trace (``traces``); the rest trace nothing
     # How ``data`` becomes a compiled game: loader(game, data) -> CompiledGame. The application passes
     # the compiler's (compiler.build.load_game_folder); runtime/ never imports compiler/ (DESIGN §9).
     # A module-level function, so it pickles by name to the worker processes and the Dask workers.
@@ -90,7 +92,7 @@ def agent_list(spec: str, players: int, engine=None) -> list[str]:
 
 def play_one(args: tuple) -> dict:
     """Play game ``index`` of a run and return its record (plain values only, for pickling)."""
-    game_name, data, players, seed, index, agent, turn_cap, check_moves, loader = args
+    game_name, data, players, seed, index, agent, turn_cap, check_moves, loader, traced = args
     compiled = _compiled(game_name, data, loader)
     eng = engine_for(compiled)
     gs = game_seed(seed, index)
@@ -99,7 +101,8 @@ def play_one(args: tuple) -> dict:
     # the protocol's new_match (runtime/protocol.py): the turn cap is the simulator's, not the engine's
     match = eng.new_match(compiled, [f"P{i + 1}" for i in range(players)], seed=gs, agents=agents)
     g = match.game
-    g.tracing = False
+    # tracing changes nothing of a game's course (the pinned reports hold it): it only writes the log
+    g.tracing = traced
     eng.count_stats(g)
     problems: list[str] = []
     first = match.to_act()
@@ -124,14 +127,36 @@ def play_one(args: tuple) -> dict:
     winner = winners[0] if len(winners) == 1 else None
     seat = None if winner is None or first is None else (winner - first) % players
     stats = eng.stats(g)
-    return {"index": index, "seed": gs, "first": first, "winner": winner, "winners": winners,
-            "winner_seat": seat, "turns": g.turn_number, "moves": moves, "capped": capped,
+    if stopped:
+        ended = f"stopped at the simulator's turn cap ({turn_cap})"
+    elif result is None:
+        ended = "no legal move in a running game"
+    else:
+        ended = end_reason(result)
+    extra = {}
+    if traced:  # the game's own log, between a line saying which game it is and one saying how it ended
+        seats = ", ".join(f"{g.players[i].name} {kinds[i]}" for i in range(players))
+        extra["trace"] = (f"{game_name}, game {index} of the run (game seed {gs}); agents: {seats}\n"
+                          f"{g.trace_text()}\n"
+                          f"result: {result.reason if result else ended}")
+    return {**extra, "ended": ended, "index": index, "seed": gs, "first": first, "winner": winner,
+            "winners": winners, "winner_seat": seat, "turns": g.turn_number, "moves": moves, "capped": capped,
             # a game played in rounds of simultaneous phases (51st State, the Moon) begins no turns
             **_from_events(g, players),
             "tableau_by": _tableau_by_player(eng, g, players),
             "scores": list(result.scores) if result else [], "reason": result.reason if result else "",
             "plays": dict(stats.get("plays") or {}), "activations": dict(stats.get("activations") or {}),
             "counts_activations": "activations" in stats, "problems": problems[:20]}
+
+
+def end_reason(result) -> str:
+    """How a game ended, in words that name no player and no score, so that games can be counted by
+    it: the engine's ``Result.ended``; an engine that does not say has its reason's clause after "the
+    game ended: ", else its whole reason."""
+    if result.ended:
+        return result.ended
+    head, sep, tail = result.reason.rpartition("the game ended: ")
+    return tail if sep else result.reason
 
 
 def _from_events(g, players: int) -> dict:
@@ -252,7 +277,8 @@ def copy_effects(records: list[dict], players: int, copies: dict[str, int]) -> d
 
 def _tasks(cfg: SimConfig) -> Iterable[tuple]:
     for i in range(cfg.games):
-        yield (cfg.game, cfg.data, cfg.players, cfg.seed, i, cfg.agent, cfg.turn_cap, cfg.check_moves, cfg.loader)
+        yield (cfg.game, cfg.data, cfg.players, cfg.seed, i, cfg.agent, cfg.turn_cap, cfg.check_moves, cfg.loader,
+               i < cfg.trace)
 
 
 def run_games(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> list[dict]:
@@ -288,10 +314,16 @@ def _run_on_dask(cfg: SimConfig, progress: Callable[[int], None] | None) -> list
         from distributed import Client, as_completed
     except ImportError as exc:  # an optional extra: say how to get it
         raise ValueError("the dask executor needs Dask distributed: pip install 'cardwright[dask]'") from exc
-    if not cfg.scheduler:
-        raise ValueError("the dask executor needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     tasks = list(_tasks(cfg))
-    with Client(cfg.scheduler, set_as_default=False) as client:
+    if cfg.scheduler:
+        client = Client(cfg.scheduler, set_as_default=False)
+    else:
+        # no scheduler named: a cluster of this machine, started for the run and closed after it, as
+        # ``distributed.Client()`` starts one — ``jobs`` worker processes of one thread each (a game
+        # holds the GIL), no dashboard (it would need a free port and bokeh)
+        client = Client(n_workers=cfg.jobs, threads_per_worker=1, processes=True, dashboard_address=None,
+                        set_as_default=False)
+    with client:
         # games in chunks: a scheduler's per-task overhead (milliseconds) outweighs a short game;
         # about eight chunks per worker thread still balance the load
         threads = max(1, sum(client.nthreads().values()))
@@ -343,6 +375,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     shared = sum(1 for r in records if len(r["winners"]) > 1)
     no_winner = sum(1 for r in records if not r["winners"] and not r["capped"])
     broken = [r for r in records if r["problems"]]
+    ended = Counter(r["ended"] for r in records)
     plays: Counter = Counter()
     acts: Counter = Counter()
     played_games: Counter = Counter()
@@ -382,6 +415,8 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
                                        / (n * kinds.count(a)), 4) if n else 0.0 for a in sorted(set(kinds))},
         "no_winner": no_winner,
         "shared_wins": shared,
+        # how the games ended (reason -> games), most frequent first
+        "end_reasons": {why: k for why, k in sorted(ended.items(), key=lambda wk: (-wk[1], wk[0]))},
         "capped": {"count": len(capped), "games": capped[:50],
                    "note": "games that reached the turn cap without a winner: a deck that cannot finish"},
         "length": {"unit": unit, "mean": round(statistics.fmean(turns), 3) if turns else 0.0,
@@ -409,6 +444,10 @@ def compare(this: dict, other: dict) -> dict:
     with the difference (this − other) and its 95 % interval; a change is a finding only when the
     interval excludes zero. The data change itself is the caller's (``cardwright diff``)."""
     from .stats import effect
+
+    for key in ("game", "players", "seed", "games", "agent"):
+        if this.get(key) != other.get(key):  # only the same run of the same game compares
+            raise ValueError(f"cannot compare runs with different {key}: {this.get(key)!r} and {other.get(key)!r}")
 
     def delta(a: dict, b: dict) -> dict:
         e = effect(a["k"], a["n"], b["k"], b["n"])
@@ -519,9 +558,14 @@ def _seat_rate(k: int, n: int, players: int) -> dict:
     return r
 
 
-def simulate(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> dict:
+def simulate(cfg: SimConfig, progress: Callable[[int], None] | None = None, traces: dict | None = None) -> dict:
+    """The run's result; ``traces``, when given, receives game index -> full trace of the first
+    ``cfg.trace`` games (kept out of the result: a trace is long and a report is a summary)."""
     check_config(cfg)
-    return aggregate(cfg, run_games(cfg, progress))
+    records = run_games(cfg, progress)
+    if traces is not None:
+        traces.update({r["index"]: r["trace"] for r in records if "trace" in r})
+    return aggregate(cfg, records)
 
 
 def check_config(cfg: SimConfig) -> None:
@@ -531,8 +575,8 @@ def check_config(cfg: SimConfig) -> None:
         raise ValueError("games and jobs must be at least 1, players at least 2")
     if cfg.executor not in ("local", "dask"):
         raise ValueError(f"unknown executor {cfg.executor!r}: local or dask")
-    if cfg.executor == "dask" and not cfg.scheduler:
-        raise ValueError("the dask executor needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    if cfg.trace < 0:
+        raise ValueError("--trace must be 0 or more")
     compiled = _compiled(cfg.game, cfg.data, cfg.loader)
     eng = engine_for(compiled)
     kinds = agent_list(cfg.agent, cfg.players, eng)
@@ -706,6 +750,7 @@ td:first-child, th:first-child, td:nth-child(2) {{ text-align: left; }}
 <p>{r['games']} games · {r['players']} players · agent: {_E(r['agent'])} · seed {r['seed']} ·
 turn cap {r['turn_cap']}. {_E(r['seat_note'])}.</p>
 {_stand_in_html(r)}
+{_end_reasons_html(r)}
 <h2>Win rate by seat</h2>
 {_seat_html(r, seats)}
 <p>Games without a winner (everyone out at once): {r['no_winner']}. Games won jointly (a tie the
@@ -737,6 +782,18 @@ Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['w
 {_copies_html(r)}
 </body></html>
 """
+
+
+def _end_reasons_html(r: dict) -> str:
+    """How the games ended, by count (a game that ends the same way every time says so too)."""
+    reasons = r.get("end_reasons") or {}
+    if not reasons:
+        return ""
+    n = max(1, r["games"])
+    rows = "\n".join(f"<tr><td>{_E(why)}</td><td>{k}</td><td>{k / n:.1%}</td></tr>"
+                     for why, k in sorted(reasons.items(), key=lambda wk: (-wk[1], wk[0])))
+    return ("<h2>How the games ended</h2>\n<table><thead><tr><th>The game ended because</th><th>games</th>"
+            f"<th>share</th></tr></thead><tbody>\n{rows}\n</tbody></table>")
 
 
 def _play_rate_cell(c: dict) -> str:

@@ -309,7 +309,9 @@ def test_simulate_a_data_folder_same_result_whatever_jobs():
     one = simulate(SimConfig(**cfg, jobs=1))
     two = simulate(SimConfig(**cfg, jobs=2))
     assert one == two
-    assert one["invariants"] == {"checked": "after every move", "games_broken": 0, "problems": []}
+    assert one["invariants"] == {"checked": "after every move", "games_broken": 0, "problems": [],
+                                 "names": ["card conservation", "Goods never negative unless signed",
+                                           "a running game has a legal move"]}
     assert sum(one["wins_by_seat"].values()) + one["shared_wins"] + one["no_winner"] + one["capped"]["count"] >= 6
     played = {c["id"]: c["plays"] for c in one["cards"]}
     assert played["copper"] > 0  # the buy phase's step plays every treasure

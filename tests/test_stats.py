@@ -2,6 +2,8 @@
 published values, and as the simulation report uses them."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from compiler.build import load_game_folder
@@ -95,14 +97,18 @@ def test_a_dask_run_matches_the_local_run_byte_for_byte():
     assert json.dumps(remote, sort_keys=True) == json.dumps(local, sort_keys=True)
 
 
-def test_the_dask_executor_without_a_scheduler_is_a_usage_error():
+@pytest.mark.slow
+def test_the_dask_executor_without_a_scheduler_runs_on_a_local_cluster(tmp_path):
+    # issue 24: as `distributed.Client()` does, a local cluster is started for the run (it used to refuse)
     from click.testing import CliRunner
 
     from cli import main
 
+    pytest.importorskip("distributed")
     res = CliRunner().invoke(main, ["simulate", "deckbuild", "--data", str(ROOT / "tests/fixtures/flow"), "--games", "2",
-                                    "--executor", "dask"])
-    assert res.exit_code == 2 and "--scheduler" in res.output
+                                    "--executor", "dask", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert json.loads((tmp_path / "deckbuild-2p-seed0.json").read_text(encoding="utf-8"))["games"] == 2
 
 
 def test_tableau_effects_and_score_spread_where_the_game_has_them():
