@@ -919,6 +919,7 @@ def _simulate_compare(cfg, result: dict, other_spec: str, this_root: Path, out_d
 
     from compiler.carddiff import diff_trees, git_tree, render_text
     from runtime.simulate import compare, render_compare_html
+    from runtime.stats import interval_text
     from runtime.simulate import simulate as run_sim
 
     with tempfile.TemporaryDirectory(prefix="cardwright-compare-") as tmp:
@@ -954,7 +955,7 @@ def _simulate_compare(cfg, result: dict, other_spec: str, this_root: Path, out_d
     for s, d in cmp["seats"].items():
         if d["difference"] is not None:
             click.echo(f"    seat {s}: {d['this']:.1%} against {d['other']:.1%}, change {d['difference']:+.1%} "
-                       f"[{d['low']:+.1%}, {d['high']:+.1%}]{' — beyond noise' if d['finding'] else ''}")
+                       f"{interval_text(d['low'], d['high'], 0.0, True)}{' — beyond noise' if d['finding'] else ''}")
     found = [c["name"] for c in cmp["cards"].values() if (c.get("won_when_played") or {}).get("finding")]
     click.echo(f"    cards whose win rate when played changed beyond noise: {', '.join(found) or 'none'}")
     click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")

@@ -265,6 +265,18 @@ class Engine:
         """The cards a simulation report lists (every card; an engine leaves out what never enters play)."""
         return set(compiled.cards)
 
+    def peer_key(self, card: dict) -> tuple:
+        """The cards a simulation report compares a card with (``card_effects``: its peers share this
+        key): the same kind and cost — the card record's ``kind`` and its ``cost`` field, when the
+        game's cards have one. An engine whose cards differ in another way that goes with winning
+        says so here."""
+        return (card.get("kind"), card.get("cost"))
+
+    # per-card comparisons a simulation report must not read as a card's effect: kind ("played",
+    # "drawn", "tableau") -> why it is confounded with how the game ends (shown as a caveat; such a
+    # comparison is never a finding)
+    confounded_effects: dict[str, str] = {}
+
     def count_stats(self, game: GameState) -> None:
         """Start counting what ``stats`` reports; the core engine counts from the typed events."""
 

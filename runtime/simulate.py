@@ -33,6 +33,7 @@ from typing import Callable, Iterable
 from .engine import Engine, engine_for, load_compiled
 from .errors import Refused, RulesError
 from .model import model_of
+from .stats import interval_text
 
 
 @dataclass(frozen=True)
@@ -190,47 +191,113 @@ _EFFECT_KINDS = (("played", "played_by"), ("drawn", "drawn_by"), ("tableau", "ta
 
 def _holdings(records: list[dict], players: int):
     """Per kind some game recorded (an engine that publishes no such events has none to compare):
-    (kind, games), each game a list of its player-games as (won, card id -> copies held)."""
+    (kind, games), each game a list of its player-games as (win credit, card id -> copies held)."""
     for kind, key in _EFFECT_KINDS:
         if not any(any(r.get(key) or ()) for r in records):
             continue
         games = []
         for r in records:
-            winners = set(r["winners"])
-            games.append([(p in winners, Counter(cards)) for p, cards in enumerate(r.get(key) or [[]] * players)])
+            games.append([(win_credit(r, p), Counter(cards)) for p, cards in enumerate(r.get(key) or [[]] * players)])
         yield kind, games
 
 
-def card_effects(records: list[dict], players: int, card_ids) -> dict:
-    """Per card and per kind ("played", "drawn", "tableau": in the final tableau): the win rate of the
-    player-games in which the player played (drew, ended with) the card against those in which it
-    did not, and the difference with its 95 % interval (runtime/stats.py). Only kinds some game
-    recorded are reported."""
+def win_credit(record: dict, player: int) -> float:
+    """How much of a win a player-game is: 1 for the sole winner, 1/k for each of k players sharing a
+    win (a tie the tie-breaks left), 0 otherwise. Every win rate of the report counts wins so: a
+    shared win is neither a loss nor a whole win, and the credits of a game sum to 1 (0 when nobody
+    won), so an even share stays 1 / players."""
+    winners = record["winners"]
+    return 1 / len(winners) if player in winners else 0.0
+
+
+METHOD_PEERS = "copy for copy against the other cards of the same kind and cost"
+METHOD_RAW = "against every other player-game (not controlled: no other card of the same kind and cost)"
+
+
+def card_effects(records: list[dict], players: int, card_ids, peer_keys: dict | None = None,
+                 confounded: dict | None = None) -> dict:
+    """Per card and per kind ("played", "drawn", "tableau": in the final tableau): does the card go
+    with winning, beyond what any card of its sort does?
+
+    The obvious confounder is that playing (holding) *any* card goes with winning — in 51st State
+    every Location built is worth a VP, so the players who built more won more, whatever they built.
+    So a card is compared with its **peers**, the other cards of the same kind and cost
+    (``peer_keys``: card id -> key, ``Engine.peer_key``), copy for copy: each copy of the card a
+    player played is one trial, scored with that player-game's win credit, against each copy of a
+    peer a player played (``method`` METHOD_PEERS). Copy for copy, a player who played more cards
+    of the sort weighs as much on both sides, so the count itself drops out; what remains is which
+    of them it was. Only that comparison may be a ``finding`` (its 95 % interval excludes zero,
+    runtime/stats.py). A card with no peer gets the plain comparison — player-games that played it
+    against every other player-game (METHOD_RAW) —, shown but never a finding; every card also
+    carries the plain one as ``raw``. A kind the engine declares confounded by how its game ends
+    (``confounded``: kind -> why; Infernal Contraption's "drawn": drawing empties your own parts
+    pile, which puts you out) carries the caveat and has no findings. Wins are credited as
+    ``win_credit`` says (a k-way shared win: 1/k)."""
     from .stats import effect
 
+    peer_keys = peer_keys or {}
+    confounded = confounded or {}
+
+    def key(cid):
+        return peer_keys.get(cid, ("card", cid))
+
+    groups: dict = {}
+    for cid in card_ids:
+        groups.setdefault(key(cid), set()).add(cid)
     out: dict = {}
-    n = len(records) * players  # every player-game is on one side of each comparison
+    n = len(records) * players  # every player-game is on one side of the plain comparison
     for kind, games in _holdings(records, players):
-        with_n: Counter = Counter()
+        with_n: Counter = Counter()  # player-games that held the card (the plain comparison)
         with_k: Counter = Counter()
-        wins = 0
+        copy_n: Counter = Counter()  # copies held, over all player-games (the comparison with peers)
+        copy_k: Counter = Counter()
+        wins = 0.0
         for game in games:
             for won, held in game:
                 wins += won
-                for cid in held:
+                for cid, m in held.items():
                     with_n[cid] += 1
                     with_k[cid] += won
-        out[kind] = {cid: effect(with_k[cid], with_n[cid], wins - with_k[cid], n - with_n[cid])
-                     for cid in card_ids if with_n[cid]}
+                    copy_n[cid] += m
+                    copy_k[cid] += m * won
+        group_n: Counter = Counter()
+        group_k: Counter = Counter()
+        for cid in copy_n:
+            group_n[key(cid)] += copy_n[cid]
+            group_k[key(cid)] += copy_k[cid]
+        per_card = {}
+        for cid in card_ids:
+            if not with_n[cid]:
+                continue
+            raw = effect(with_k[cid], with_n[cid], wins - with_k[cid], n - with_n[cid])
+            peers = sorted(groups[key(cid)] - {cid})
+            if peers:
+                g = key(cid)
+                e = effect(copy_k[cid], copy_n[cid], group_k[g] - copy_k[cid], group_n[g] - copy_n[cid])
+                e["method"] = METHOD_PEERS
+            else:
+                e = dict(raw, finding=False)
+                e["method"] = METHOD_RAW
+            e["peers"] = peers
+            e["raw"] = {k: raw[k] for k in ("difference", "low", "high")}
+            if kind in confounded:
+                e["finding"] = False
+                e["confounded"] = confounded[kind]
+            per_card[cid] = e
+        out[kind] = per_card
     return out
+
+
+METHOD_COPIES = ("two or more copies against exactly one (not controlled: a further copy is also one card more, "
+                 "so this is a screen, never a finding)")
 
 
 def copy_effects(records: list[dict], players: int, copies: dict[str, int]) -> dict:
     """For each card with several copies in the deck and each kind (played, drawn, in the final
     tableau): the win rate of the player-games by how many of its copies the player had (0, 1, 2 …,
     each with its 95 % interval), and whether a further copy matters — the player-games with two or
-    more against those with exactly one, the difference with its interval (a finding only when the
-    interval excludes zero). And per copy, how often a copy is played at all: the copy-games in which
+    more against those with exactly one, the difference with its interval (``beyond_noise`` when the
+    interval excludes zero; not controlled, so never a ``finding``: METHOD_COPIES). And per copy, how often a copy is played at all: the copy-games in which
     some player played it over copies × games."""
     from .stats import effect, rate
 
@@ -244,7 +311,7 @@ def copy_effects(records: list[dict], players: int, copies: dict[str, int]) -> d
         by_count: dict[str, Counter] = {cid: Counter() for cid in multi}
         won_by_count: dict[str, Counter] = {cid: Counter() for cid in multi}
         copy_games: Counter = Counter()  # copies of the card that some player had, summed over games
-        wins = 0
+        wins = 0.0
         for game in games:
             in_game: Counter = Counter()
             for won, held in game:
@@ -266,9 +333,14 @@ def copy_effects(records: list[dict], players: int, copies: dict[str, int]) -> d
             won[0] = wins - sum(won.values())
             two_n = sum(counts[m] for m in range(2, c + 1))
             two_k = sum(won[m] for m in range(2, c + 1))
+            more = effect(two_k, two_n, won[1], counts[1])
+            # a screen, never a finding: a player with two copies also played one card more, and
+            # every card played may go with winning (the confounder card_effects controls for)
+            more["beyond_noise"], more["finding"] = more["finding"], False
+            more["method"] = METHOD_COPIES
             per_card[cid] = {"copies": c,
                              "by_copies": {str(m): rate(won[m], counts[m]) for m in range(c + 1)},
-                             "more_than_one": effect(two_k, two_n, won[1], counts[1]),
+                             "more_than_one": more,
                              "per_copy": rate(copy_games[cid], c * n_games)}
         if per_card:
             out[kind] = per_card
@@ -366,8 +438,15 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     n = len(records)
     compiled = _compiled(cfg.game, cfg.data, cfg.loader)
     kinds = agent_list(cfg.agent, cfg.players, engine_for(compiled))
-    seats = Counter(r["winner_seat"] for r in records if r["winner_seat"] is not None)
-    by_player = Counter(r["winner"] for r in records if r["winner"] is not None)
+    eng = engine_for(compiled)
+    # win credits (``win_credit``: a k-way shared win is 1/k to each sharer) by seat and by player
+    seats: Counter = Counter()
+    by_player: Counter = Counter()
+    for r in records:
+        for w in r["winners"]:
+            by_player[w] += 1 / len(r["winners"])
+            if r["first"] is not None:
+                seats[(w - r["first"]) % cfg.players] += 1 / len(r["winners"])
     # the game's own unit of length: turns where it counts turns, else rounds (no game counts neither)
     unit = "turns" if any(r["turns"] for r in records) or not any(r.get("rounds") for r in records) else "rounds"
     turns = [r[unit] for r in records]
@@ -384,7 +463,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         plays.update(r["plays"])
         acts.update(r["activations"] if r["counts_activations"] else r["plays"])
         played_games.update(r["plays"].keys())
-    from .stats import rate
+    from .stats import count, rate
 
     deck = deck_counts(compiled)
     cards = []
@@ -404,13 +483,14 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         "game": cfg.game, "name": model_of(compiled.vocab).name or cfg.game, "games": n, "players": cfg.players,
         "seed": cfg.seed, "agent": cfg.agent, "turn_cap": cfg.turn_cap,
         "seat_note": "seat 1 is the player who decided first",
-        "wins_by_seat": {str(s + 1): seats.get(s, 0) for s in range(cfg.players)},
+        "ties": "a win shared by k players counts 1/k of a win to each of them, in every win rate here",
+        "wins_by_seat": {str(s + 1): count(seats.get(s, 0)) for s in range(cfg.players)},
         "win_rate_by_seat": {str(s + 1): round(seats.get(s, 0) / n, 4) if n else 0.0 for s in range(cfg.players)},
         # the same with 95 % Wilson intervals; a seat advantage is a finding only when the interval
         # excludes an even share (1 / players)
         "win_rate_by_seat_ci": {str(s + 1): _seat_rate(seats.get(s, 0), n, cfg.players) for s in range(cfg.players)},
         "agents_by_player": {f"P{i + 1}": kinds[i] for i in range(cfg.players)},
-        "wins_by_player": {f"P{i + 1}": by_player.get(i, 0) for i in range(cfg.players)},
+        "wins_by_player": {f"P{i + 1}": count(by_player.get(i, 0)) for i in range(cfg.players)},
         "win_rate_by_agent": {a: round(sum(by_player.get(i, 0) for i in range(cfg.players) if kinds[i] == a)
                                        / (n * kinds.count(a)), 4) if n else 0.0 for a in sorted(set(kinds))},
         "no_winner": no_winner,
@@ -428,11 +508,17 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
                        "problems": [f"game {r['index']}: {p}" for r in broken[:10] for p in r["problems"][:3]]},
         "activations_counted": counts_acts,
         "cards": cards,
-        "card_effects": card_effects(records, cfg.players, [c["id"] for c in cards]),
+        "card_effects": card_effects(records, cfg.players, [c["id"] for c in cards],
+                                     {c["id"]: eng.peer_key(compiled.cards[c["id"]]) for c in cards},
+                                     dict(eng.confounded_effects)),
+        "card_effects_caveats": dict(eng.confounded_effects),
         "copy_effects": copy_effects(records, cfg.players, {c["id"]: c["copies"] for c in cards}),
         "score_spread": _score_spread(records),
-        "stats_note": "95 % intervals (Wilson; a difference by Newcombe's method). Per-card figures count "
-                      "player-games, which are not independent within a game: a screen, not a proof.",
+        "stats_note": "95 % intervals (Wilson; a difference by Newcombe's method), rounded outward. A shared "
+                      "win counts 1/k to each of its k winners. Each card is compared with the other cards of "
+                      "its kind and cost (its peers), so that what any card of its sort does is not read as "
+                      "its effect; only that comparison is a finding. Per-card figures count player-games, "
+                      "which are not independent within a game: a screen, not a proof.",
         "never_activated": never,
         "stand_ins": stand_ins(compiled),
     }
@@ -488,8 +574,8 @@ def render_compare_html(this: dict, other: dict, cmp: dict, data_changes: list[s
         f"<tr><td>{_E(c['name'])}</td><td>{_fmt_num(c['plays_per_game']['this'])}</td>"
         f"<td>{_fmt_num(c['plays_per_game']['other'])}</td>"
         + (f"<td>{c['won_when_played']['this']:.1%}</td><td>{c['won_when_played']['other']:.1%}</td>"
-           f"<td>{c['won_when_played']['difference']:+.1%} [{c['won_when_played']['low']:+.1%}, "
-           f"{c['won_when_played']['high']:+.1%}]</td>"
+           f"<td>{c['won_when_played']['difference']:+.1%} "
+           f"{interval_text(c['won_when_played']['low'], c['won_when_played']['high'], 0.0, True)}</td>"
            if c.get("won_when_played") and c["won_when_played"]["difference"] is not None else
            "<td></td><td></td><td>not comparable</td>") + "</tr>"
         for c in cmp["cards"].values())
@@ -686,8 +772,10 @@ def _interval_chart(title: str, items: list[tuple[str, float, float, float, bool
             out.append(f'<line x1="{x(end):.1f}" y1="{y - 5:.1f}" x2="{x(end):.1f}" y2="{y + 5:.1f}" '
                        f'stroke="{colour}" stroke-width="2"/>')
         out.append(f'<circle cx="{x(v):.1f}" cy="{y:.1f}" r="4" fill="{colour}"/>')
+        # the bounds rounded outward (runtime/stats.interval_text): a whole percent unless more places
+        # are needed to show that the interval excludes the reference
         out.append(f'<text x="{label_w + plot_w + 6}" y="{y + 4:.1f}">{_E(fmt(v))} '
-                   f'[{_E(fmt(lo))}, {_E(fmt(hi))}]</text>')
+                   f'{_E(interval_text(lo, hi, ref, signed=lo_axis < 0, places=0))}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -697,7 +785,9 @@ _EFFECT_WORDS = {"played": ("played the card", "played"), "drawn": ("drew the ca
 
 
 def _effects_html(r: dict) -> str:
-    """Per card: does playing (drawing) it go with winning? Sorted by the size of the difference."""
+    """Per card: does playing (drawing, ending with) it go with winning, beyond what its peers — the
+    other cards of its kind and cost — do? Sorted by the size of the difference; each row says which
+    comparison produced it, and a kind confounded by how the game ends carries its caveat."""
     names = {c["id"]: c["name"] for c in r["cards"]}
     parts = []
     for kind, per_card in (r.get("card_effects") or {}).items():
@@ -707,22 +797,48 @@ def _effects_html(r: dict) -> str:
             continue
         items = [(names.get(cid, cid), e["difference"], e["low"], e["high"], e["finding"]) for cid, e in known]
         found = [names.get(cid, cid) for cid, e in known if e["finding"]]
+        raw_only = sum(1 for _, e in known if e.get("method") == METHOD_RAW)
         rows = "\n".join(
             f"<tr{' class=finding' if e['finding'] else ''}><td>{_E(names.get(cid, cid))}</td>"
+            f"<td>{_E(_compared_with(e, names))}</td>"
             f"<td>{e['with']['rate']:.1%} of {e['with']['n']}</td><td>{e['without']['rate']:.1%} of {e['without']['n']}"
-            f"</td><td>{e['difference']:+.1%}</td><td>[{e['low']:+.1%}, {e['high']:+.1%}]</td></tr>" for cid, e in known)
+            f"</td><td>{e['difference']:+.1%}</td><td>{interval_text(e['low'], e['high'], 0.0, True)}</td>"
+            f"<td>{_raw_cell(e)}</td></tr>" for cid, e in known)
         did, short = _EFFECT_WORDS.get(kind, (kind, kind))
+        caveat = (r.get("card_effects_caveats") or {}).get(kind)
         parts.append(
-            f"<h3>Win rate when the player {did}, against when it did not</h3>\n"
-            + _interval_chart(f"Difference in win rate when {short} (95 % interval)", items, 0.0, -1.0, 1.0,
-                              _signed_pct)
-            + f"\n<p class=\"{'finding' if found else ''}\">Intervals that exclude no effect: "
-            f"{_E(', '.join(found)) if found else 'none — every difference here is within noise'}.</p>\n"
-            f"<table><thead><tr><th>Card</th><th>won when {short}</th><th>won otherwise</th><th>difference</th>"
-            f"<th>95 % interval</th></tr></thead><tbody>\n{rows}\n</tbody></table>")
+            f"<h3>Win rate when the player {did}, against its peers</h3>\n"
+            + (f'<p class="finding">Confounded by how the game ends: {_E(caveat)}. These figures say who '
+               f"{_E(did.split(' the card')[0])} cards, not what a card does; none is a finding.</p>\n"
+               if caveat else "")
+            + _interval_chart(f"Difference in win rate when {short}, against its peers (95 % interval)", items, 0.0,
+                              -1.0, 1.0, _signed_pct)
+            + f"\n<p class=\"{'finding' if found else ''}\">Findings (the comparison with the card's peers, its "
+            f"interval excluding no effect): {_E(', '.join(found)) if found else 'none'}."
+            + (f" {raw_only} card{'s' * (raw_only != 1)} with no peer of the same kind and cost "
+               f"{'are' if raw_only != 1 else 'is'} compared with every other player-game instead: shown, not "
+               "controlled, never a finding." if raw_only else "") + "</p>\n"
+            f"<table><thead><tr><th>Card</th><th>compared with</th><th>won, per copy {short}</th><th>won, per "
+            f"copy of a peer (or otherwise)</th><th>difference</th><th>95 % interval</th><th>plain difference (every other "
+            f"player-game)</th></tr></thead><tbody>\n{rows}\n</tbody></table>")
     if not parts:
         return "<p>This engine records no per-player plays or draws: no per-card win effects.</p>"
     return "\n".join(parts)
+
+
+def _compared_with(e: dict, names: dict) -> str:
+    if e.get("method") != METHOD_PEERS:
+        return "every other player-game (no peer: not controlled)"
+    peers = [names.get(p, p) for p in e.get("peers") or []]
+    shown = ", ".join(peers[:3]) + (f" and {len(peers) - 3} more" if len(peers) > 3 else "")
+    return f"copies of its peers ({shown})"
+
+
+def _raw_cell(e: dict) -> str:
+    raw = e.get("raw") or {}
+    if raw.get("difference") is None:
+        return ""
+    return f"{raw['difference']:+.1%} {interval_text(raw['low'], raw['high'], 0.0, True)}"
 
 
 def render_html(result: dict) -> str:
@@ -754,7 +870,7 @@ turn cap {r['turn_cap']}. {_E(r['seat_note'])}.</p>
 <h2>Win rate by seat</h2>
 {_seat_html(r, seats)}
 <p>Games without a winner (everyone out at once): {r['no_winner']}. Games won jointly (a tie the
-tie-breaks left): {r.get('shared_wins', 0)}.</p>
+tie-breaks left): {r.get('shared_wins', 0)} — {_E(r.get('ties', ''))}.</p>
 <p class="{'finding' if r['invariants']['games_broken'] else ''}">Invariants ({_E('; '.join(r['invariants'].get('names') or []))}),
 checked {_E(r['invariants']['checked'])}:
 {r['invariants']['games_broken']} games broke one.{_E(' ' + '; '.join(r['invariants']['problems'])) if r['invariants']['problems'] else ''}</p>
@@ -800,7 +916,7 @@ def _play_rate_cell(c: dict) -> str:
     pr = c.get("play_rate")
     if not pr:
         return "<td></td>"
-    return f"<td>{pr['rate']:.1%} [{pr['low']:.1%}, {pr['high']:.1%}]</td>"
+    return f"<td>{pr['rate']:.1%} {interval_text(pr['low'], pr['high'])}</td>"
 
 
 def _copies_html(r: dict) -> str:
@@ -812,7 +928,7 @@ def _copies_html(r: dict) -> str:
         did, short = _EFFECT_WORDS.get(kind, (kind, kind))
         known = [(cid, e) for cid, e in per_card.items() if e["more_than_one"]["difference"] is not None]
         known.sort(key=lambda ce: (-abs(ce[1]["more_than_one"]["difference"]), ce[0]))
-        found = [names.get(cid, cid) for cid, e in known if e["more_than_one"]["finding"]]
+        found = [names.get(cid, cid) for cid, e in known if e["more_than_one"].get("beyond_noise")]
         chart = ""
         if known:
             items = [(names.get(cid, cid), e["more_than_one"]["difference"], e["more_than_one"]["low"],
@@ -828,12 +944,12 @@ def _copies_html(r: dict) -> str:
                 if str(m) in e["by_copies"] else "<td></td>" for m in range(width))
             pc = e["per_copy"]
             rows.append(f"<tr{' class=finding' if e['more_than_one']['finding'] else ''}><td>{_E(names.get(cid, cid))}</td>"
-                        f"<td>{e['copies']}</td>{cells}<td>{pc['rate']:.1%} [{pc['low']:.1%}, {pc['high']:.1%}]</td></tr>")
+                        f"<td>{e['copies']}</td>{cells}<td>{pc['rate']:.1%} {interval_text(pc['low'], pc['high'])}</td></tr>")
         parts.append(
             f"<h3>Copies {short}: win rate by how many copies the player {did.split(' the card')[0]}</h3>\n"
             + chart
-            + f"\n<p class=\"{'finding' if found else ''}\">A further copy beyond noise: "
-            f"{_E(', '.join(found)) if found else 'none — every difference here is within noise'}.</p>\n"
+            + f"\n<p>A further copy beyond noise (not controlled: a further copy is also one card more, so a "
+            f"screen, never a finding): {_E(', '.join(found)) if found else 'none — every difference here is within noise'}.</p>\n"
             f"<table><thead><tr><th>Card</th><th>Copies</th>{head}<th>a copy {short} in (95 % interval)</th>"
             f"</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>")
     if not parts:
@@ -862,7 +978,8 @@ def _seat_html(r: dict, seats: list) -> str:
     return (_interval_chart("Win rate by seat (95 % interval; dashed: an even share)", items, even, 0.0, 1.0,
                             lambda v: f"{v:.0%}")
             + f'\n<p class="{"finding" if found else ""}">Seat advantage beyond noise: '
-              f'{_E(", ".join(found)) if found else "none (every interval holds an even share)"}.</p>')
+              f'{_E(", ".join(found)) if found else "none (every interval holds an even share)"}. A shared win '
+              f'counts 1/k to each of its k winners, never as a loss.</p>')
 
 
 def _stand_in_html(r: dict) -> str:

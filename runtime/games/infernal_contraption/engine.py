@@ -45,6 +45,9 @@ class InfernalContraption(ICScenario, Engine):
     step_options = Engine.step_options | {"machine", "scrap", "at", "side"}
     # what the rules imply in every state, checked by `simulate --check-moves` (runtime/engine.py);
     # card conservation (Engine.invariants) includes each machine's layout matching its zone
+    confounded_effects = {
+        "drawn": "a player draws from its own parts pile, and a player whose parts pile is empty is out "
+                 "(I12): drawing more goes with going out, whatever the card drawn"}
     invariants = {**Engine.invariants, "machine shape": "invariant_machines",
                   "an eliminated player holds no cards": "invariant_out"}
 
