@@ -145,7 +145,25 @@ class Engine:
     # --- the game protocol (runtime/protocol.py) -----------------------------------------------
     # the bots a seat may be given by name (``--agents``); engines extend or override the table
     agents: dict[str, str] = {"first": "runtime.agents:FirstLegal", "random": "runtime.agents:SeededRandom",
-                              "greedy": "runtime.bots:Greedy", "mcts": "runtime.bots:FlatMonteCarlo"}
+                              "greedy": "runtime.bots:Greedy", "mcts": "runtime.bots:UCT",
+                              "flat": "runtime.bots:FlatMonteCarlo"}
+
+    # how many moves a Monte Carlo playout plays below the tree before the heuristic scores the
+    # position (None: the bot's own default); a game whose moves are costly to list and whose
+    # heuristic reads the position well plays shorter playouts (the Moon: none)
+    playout_depth: int | None = None
+    # the tree search's exploration constant (None: the bot's own, for rewards spread over [0, 1] as
+    # wins and losses are); a game whose leaves are scored by a heuristic whose moves differ by
+    # little explores less, or the search spreads its budget evenly and learns nothing
+    uct_exploration: float | None = None
+
+    def playout_agent(self, rng) -> Agent:
+        """The agent that plays every seat in a Monte Carlo playout (runtime/bots.py), seeded with
+        ``rng``: uniform random by default; an engine whose random play says little about a position
+        (a game random players rarely finish) names a cheap better one."""
+        from .agents import SeededRandom
+
+        return SeededRandom(rng)
 
     def playable(self, compiled: CompiledGame) -> str | None:
         """Why ``compiled`` cannot be played through the protocol, or None when it can: a game whose
@@ -214,7 +232,8 @@ class Engine:
         return float(quantity(game, flow["score"]["points"], seat))
 
     def make_agent(self, spec: str) -> Agent:
-        """A bot by name from the ``agents`` table; ``mcts:N`` gives the Monte Carlo bot N playouts."""
+        """A bot by name from the ``agents`` table; ``mcts:N`` gives the tree search N descents a
+        decision (``flat:N`` the flat Monte Carlo bot N playouts a move)."""
         name, _, arg = spec.partition(":")
         path = self.agents.get(name)
         if path is None:

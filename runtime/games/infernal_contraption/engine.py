@@ -45,6 +45,16 @@ class InfernalContraption(ICScenario, Engine):
     step_options = Engine.step_options | {"machine", "scrap", "at", "side"}
     # what the rules imply in every state, checked by `simulate --check-moves` (runtime/engine.py);
     # card conservation (Engine.invariants) includes each machine's layout matching its zone
+    def playout_agent(self, rng):
+        """Monte Carlo playouts follow the greedy agent, with one move in seven random: random play
+        here is a poor model of any opponent (it rarely powers its machine), so a tree search whose
+        playouts are random learns what beats random play, not what beats a player (issue 24)."""
+        from runtime.bots import EpsilonGreedy
+
+        from .agents import Greedy as ICGreedy
+
+        return EpsilonGreedy(ICGreedy(), rng)
+
     confounded_effects = {
         "drawn": "a player draws from its own parts pile, and a player whose parts pile is empty is out "
                  "(I12): drawing more goes with going out, whatever the card drawn"}
