@@ -62,7 +62,8 @@ def overheads() -> str:
     with mp.get_context("fork" if "fork" in methods else "spawn").Pool(2) as pool:
         pool.map(abs, [1, 2])
     start = time.perf_counter() - t
-    records = [play_one(("infernal_contraption", None, 2, 0, i, "random", 200, False)) for i in range(64)]
+    records = [play_one(("infernal_contraption", None, 2, 0, i, "random", 200, False, None, (), False))
+               for i in range(64)]
     blob = pickle.dumps(records)
     t = time.perf_counter()
     for _ in range(20):

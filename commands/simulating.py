@@ -34,15 +34,18 @@ from .common import (GAME, FORMATS, MAX_PLAYERS, Progress, UsageProblem, data_op
               help="Also play OTHER — another data folder, or REV:PATH of a git revision as `diff` reads — with "
                    "the same seeds, and report what changed in the data beside what changed in the results.")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-              help="local: this machine's processes (--jobs); dask: a Dask distributed cluster (--scheduler).")
+              help="local: this machine's processes (--jobs); dask: a Dask distributed cluster (--scheduler; "
+                   "without it a local cluster of --jobs workers is started for the run).")
 @click.option("--scheduler", metavar="ADDRESS",
               help="The Dask scheduler's address, e.g. tls://10.0.0.5:8786. Its results are unpickled: the "
                    "scheduler and workers can run code as you, so use only a cluster you run, over TLS or a "
                    "private network (docs/security.md).")
+@click.option("--trace", "trace", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="Write the full trace of the first N games beside the report (<stem>-trace-<i>.txt).")
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True)
 @game_options
 def simulate(game, data, games, players, seed, jobs, agent, turn_cap, check_moves, compare_with, executor,
-             scheduler, out, fmt, option_pairs, packs):
+             scheduler, out, fmt, option_pairs, packs, trace):
     """Play GAME many times with seeded agents and report the deck's balance (JSON + HTML).
 
     Any game of the data folder plays (default: ./data when it holds a game, else the bundled games,
@@ -66,13 +69,14 @@ def simulate(game, data, games, players, seed, jobs, agent, turn_cap, check_move
     given = given_options(option_pairs, packs)
     # the bundled games play from generated/ (data None); any other folder is compiled in memory
     cfg = SimConfig(game, games, players, seed, agent, turn_cap, jobs, None if is_bundled(data) else str(data),
-                    check_moves, executor, scheduler, loader=load_game_folder,
+                    check_moves, executor, scheduler, trace=trace, loader=load_game_folder,
                     options=tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(given.items())))
+    traces: dict[int, str] = {}
     start = time.perf_counter()
     try:
         check_config(cfg)
         with Progress(games, f"simulating {game}") as step:
-            result = run_sim(cfg, progress=step)
+            result = run_sim(cfg, progress=step, traces=traces)
     except ModuleNotFoundError:
         raise UsageProblem(f"no compiled game '{game}' (run `cardwright compile`)") from None
     except ValueError as exc:  # runtime/simulate.py words what cannot be run: agents, players, the data
@@ -88,8 +92,12 @@ def simulate(game, data, games, players, seed, jobs, agent, turn_cap, check_move
     json_path, html_path = out_dir / f"{stem}.json", out_dir / f"{stem}.html"
     json_path.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     html_path.write_text(render_html(result), encoding="utf-8")
+    trace_paths = [out_dir / f"{stem}-trace-{i}.txt" for i in sorted(traces)]
+    for i, path in zip(sorted(traces), trace_paths):
+        path.write_text(traces[i] + "\n", encoding="utf-8")
     if fmt == "json":
-        click.echo(json.dumps({"result": str(json_path), "report": str(html_path), "seconds": round(elapsed, 3)}))
+        click.echo(json.dumps({"result": str(json_path), "report": str(html_path), "seconds": round(elapsed, 3),
+                               "traces": [str(p) for p in trace_paths]}))
         return
     click.echo(f"{games} games of {game}, {players} players, agents {agent}, seed {seed}: "
                f"{games / elapsed:.0f} games/s with {jobs} job{'s' if jobs != 1 else ''}")
@@ -106,11 +114,14 @@ def simulate(game, data, games, players, seed, jobs, agent, turn_cap, check_move
     ln = result["length"]
     click.echo(f"  game length in {ln.get('unit', 'turns')}: mean {ln['mean']}, median {ln['median']}, min {ln['min']}, max {ln['max']}")
     click.echo(f"  games that hit the turn cap ({turn_cap}): {result['capped']['count']}")
+    click.echo("  how the games ended: " + "; ".join(f"{why} x{k}" for why, k in result["end_reasons"].items()))
     inv = result["invariants"]
     click.echo(f"  invariants checked {inv['checked']}: {inv['games_broken']} games broke one")
     click.echo(f"  cards never activated: {', '.join(result['never_activated']) or 'none'}")
     click.echo("  " + refusals_text(result["flow_refusals"]))
     click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")
+    if trace_paths:
+        click.echo(f"  wrote the traces of games 0 to {len(trace_paths) - 1}: {display_path(trace_paths[0])} …")
     if compare_with:
         _simulate_compare(cfg, result, compare_with, data, out_dir, stem)
     if inv["games_broken"]:
@@ -127,6 +138,7 @@ def _simulate_compare(cfg, result: dict, other_spec: str, this_root: Path, out_d
     from compiler.carddiff import diff_trees, git_tree, render_text
     from runtime.simulate import compare, render_compare_html
     from runtime.simulate import simulate as run_sim
+    from runtime.stats import interval_text
 
     with tempfile.TemporaryDirectory(prefix="cardwright-compare-") as tmp:
         if Path(other_spec).exists():
@@ -146,6 +158,8 @@ def _simulate_compare(cfg, result: dict, other_spec: str, this_root: Path, out_d
         except ValueError as exc:
             raise UsageProblem(str(exc)) from None
         changes = diff_trees(other_root, this_root)
+        # the same game only: the folders may hold other games, whose changes are not this comparison's
+        changes.games = [gd for gd in changes.games if gd.game == cfg.game]
         lines = render_text(changes)
     cmp = compare(result, other)
     cmp["data_changes"] = lines
@@ -156,7 +170,7 @@ def _simulate_compare(cfg, result: dict, other_spec: str, this_root: Path, out_d
     for s, d in cmp["seats"].items():
         if d["difference"] is not None:
             click.echo(f"    seat {s}: {d['this']:.1%} against {d['other']:.1%}, change {d['difference']:+.1%} "
-                       f"[{d['low']:+.1%}, {d['high']:+.1%}]{' — beyond noise' if d['finding'] else ''}")
+                       f"{interval_text(d['low'], d['high'], 0.0, True)}{' — beyond noise' if d['finding'] else ''}")
     found = [c["name"] for c in cmp["cards"].values() if (c.get("won_when_played") or {}).get("finding")]
     click.echo(f"    cards whose win rate when played changed beyond noise: {', '.join(found) or 'none'}")
     click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")

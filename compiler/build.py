@@ -152,7 +152,9 @@ def load_game_folder(game: str, data: str):
     """The compiled game ``game`` of the data folder ``data``, compiled in memory: how ``simulate``
     (SimConfig.loader), ``play`` and the Dask workers turn a folder into a game. ValueError (a usage
     error) when the data has errors or no such game."""
-    result = compile_tree(Path(data))  # without the scenario check: a broken scenario does not stop a game
+    # only this game (another game of the folder, broken or slow to build, is none of this run's business),
+    # without the scenario check: a broken scenario does not stop a game
+    result = compile_tree(Path(data), only={game}, scenarios=False)
     if not result.ok:
         first = result.diags.errors[0].headline()
         raise ValueError(f"the data in {data} has errors (first: {first}); run `cardwright validate`")

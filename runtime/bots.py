@@ -12,8 +12,22 @@
   cannot know (``Engine.determinize``: the order of face-down piles), so the bot never reads the
   real deck order.
 
-Choices inside an effect (``choose``) stay with the first-legal answer for both: what they improve
-on is the decision between effects.
+- ``UCT`` (the ``mcts`` agent, issue 24): Monte Carlo tree search with the UCB1 rule (UCT), one tree
+  per decision, ``iterations`` descents. Each descent plays on a fresh copy that first redraws what
+  the seat cannot know (``Engine.determinize``: a determinisation, so the tree averages over the hidden
+  orders rather than reading the real one) and reseeds the copy's RNG (dice, draws); the tree is keyed
+  by move keys, so the same decision in different determinisations shares its statistics, and at each
+  node only the moves legal in this determinisation compete (open-loop, "information set" MCTS in
+  the simple form). Below the tree a playout of at most ``depth`` moves follows the engine's playout
+  policy (``Engine.playout_agent``: seeded random unless the engine knows better); a finished playout
+  scores every seat its win credit (1/k for a k-way shared win), one cut short scores each seat
+  ``0.5 + 0.5·tanh(margin / scale)`` of its heuristic margin over the best other seat. Each node keeps
+  the total reward of the seat that moved into it, so every seat maximises its own (a max-n tree, for
+  any number of players). The move visited most at the root is played. Seeded from the game's seed and
+  the decision, so a seeded run is reproducible whatever process plays it.
+
+Choices inside an effect (``choose``) stay with the first-legal answer for the bots: what they
+improve on is the decision between effects.
 """
 from __future__ import annotations
 
@@ -102,3 +116,134 @@ class FlatMonteCarlo(FirstLegal):
         others = [evaluate(trial, s) for s in range(len(g.players)) if s != seat and not g.players[s].out]
         margin = mine - max(others, default=0.0)
         return 0.5 + 0.5 * math.tanh(margin / self.scale)
+
+
+class _Node:
+    """A tree node: the statistics of the moves tried from here, by move key."""
+
+    __slots__ = ("visits", "children")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.children: dict = {}  # move key -> [visits, total reward of the seat that chose it, _Node]
+
+
+class UCT(FirstLegal):
+    name = "mcts"
+
+    def __init__(self, iterations: int = 48, depth: int = 60, c: float = 0.7, scale: float = 5.0):
+        self.iterations = iterations
+        self.depth = depth  # playout moves below the tree before the heuristic scores the position
+        self.c = c  # exploration: rewards lie in [0, 1], so about 1/sqrt(2) (Kocsis & Szepesvári)
+        self.scale = scale  # a heuristic margin of `scale` counts as about three quarters of a win
+        self._greedy = None  # the engine's greedy agent, for choices inside effects
+
+    def choose(self, game, player, options, k=1, low=None, prompt=""):
+        """A choice inside an effect is answered as the engine's greedy agent answers it (Infernal
+        Contraption's scraps the least useful cards, turns on the opponent holding most): the search
+        is over moves, and answering first-legal here threw away what greedy knows (issue 24)."""
+        if self._greedy is None:
+            self._greedy = game.engine.make_agent("greedy")
+        return self._greedy.choose(game, player, options, k, low, prompt)
+
+    def pick(self, match, moves):
+        if len(moves) == 1:
+            return moves[0]
+        root = self.search(match)
+        by_key = {mv.key: mv for mv in moves}
+        best, best_visits = moves[0], -1
+        for mv in moves:  # most visited; ties to the move listed first
+            stats = root.children.get(mv.key)
+            if stats is not None and stats[0] > best_visits and mv.key in by_key:
+                best, best_visits = mv, stats[0]
+        return best
+
+    def search(self, match) -> _Node:
+        game = match.game
+        seat = match.to_act()
+        rng = random.Random(f"uct:{game.seed}:{len(game.events)}:{len(game.log)}:{seat}")
+        root = _Node()
+        c = game.engine.uct_exploration
+        self._c = self.c if c is None else c
+        for _ in range(self.iterations):
+            self._descend(match, root, seat, rng.getrandbits(64))
+        return root
+
+    def _descend(self, match, root: _Node, seat: int, seed: int) -> None:
+        trial = match.copy()
+        g = trial.game
+        g.tracing = False
+        g.rng = random.Random(seed)  # chance (dice, draws) differs between descents
+        g.engine.determinize(g, seat, random.Random(seed ^ 0x9E3779B9))  # hidden order: not the real one
+        walker = g.engine.playout_agent(random.Random(seed ^ 0x5DEECE66D))
+        g.agents = {s: walker for s in range(len(g.players))}
+        path = []  # (stats of the move taken, the seat that took it)
+        node = root
+        while not trial.terminal():
+            mover = trial.to_act()
+            legal = trial.legal_moves()
+            untried = [mv for mv in legal if mv.key not in node.children]
+            if untried:  # expand the first untried move (listed order: deterministic)
+                mv = untried[0]
+                stats = node.children[mv.key] = [0, 0.0, _Node()]
+                node.visits += 1
+                trial.apply(mv)
+                path.append((stats, mover))
+                break
+            log_n = math.log(max(1, sum(node.children[mv.key][0] for mv in legal)))
+            best, best_u = None, -math.inf
+            for mv in legal:
+                n, w, _ = node.children[mv.key]
+                u = w / n + self._c * math.sqrt(log_n / n)
+                if u > best_u:
+                    best, best_u = mv, u
+            stats = node.children[best.key]
+            node.visits += 1
+            trial.apply(best)
+            path.append((stats, mover))
+            node = stats[2]
+        depth = g.engine.playout_depth
+        for _ in range(self.depth if depth is None else depth):
+            if trial.terminal():
+                break
+            trial.apply(walker.pick(trial, trial.legal_moves()))
+        rewards = self._rewards(trial)
+        for stats, mover in path:
+            stats[0] += 1
+            stats[1] += rewards[mover]
+
+    def _rewards(self, trial) -> list[float]:
+        g = trial.game
+        n = len(g.players)
+        if trial.terminal():
+            winners = trial.result().winners
+            return [1.0 / len(winners) if s in winners else 0.0 for s in range(n)]
+        values = [evaluate(trial, s) for s in range(n)]
+        out = []
+        for s in range(n):
+            others = [values[o] for o in range(n) if o != s and not g.players[o].out]
+            margin = values[s] - max(others, default=0.0)
+            out.append(0.0 if g.players[s].out else 0.5 + 0.5 * math.tanh(margin / self.scale))
+        return out
+
+
+class EpsilonGreedy(FirstLegal):
+    """A playout policy (``Engine.playout_agent``): an engine's cheap agent ``inner`` most of the
+    time, a uniformly random legal move with probability ``epsilon`` (so playouts still explore), its
+    randomness from ``rng`` alone."""
+
+    name = "epsilon-greedy"
+
+    def __init__(self, inner, rng: random.Random, epsilon: float = 0.15):
+        self.inner = inner
+        self.rng = rng
+        self.epsilon = epsilon
+        self.walker = SeededRandom(rng)
+
+    def pick(self, match, moves):
+        if self.rng.random() < self.epsilon:
+            return self.walker.pick(match, moves)
+        return self.inner.pick(match, moves)
+
+    def choose(self, game, player, options, k=1, low=None, prompt=""):
+        return self.inner.choose(game, player, options, k, low, prompt)

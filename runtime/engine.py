@@ -148,7 +148,25 @@ class Engine:
     # --- the game protocol (runtime/protocol.py) -----------------------------------------------
     # the bots a seat may be given by name (``--agents``); engines extend or override the table
     agents: dict[str, str] = {"first": "runtime.agents:FirstLegal", "random": "runtime.agents:SeededRandom",
-                              "greedy": "runtime.bots:Greedy", "mcts": "runtime.bots:FlatMonteCarlo"}
+                              "greedy": "runtime.bots:Greedy", "mcts": "runtime.bots:UCT",
+                              "flat": "runtime.bots:FlatMonteCarlo"}
+
+    # how many moves a Monte Carlo playout plays below the tree before the heuristic scores the
+    # position (None: the bot's own default); a game whose moves are costly to list and whose
+    # heuristic reads the position well plays shorter playouts (the Moon: none)
+    playout_depth: int | None = None
+    # the tree search's exploration constant (None: the bot's own, for rewards spread over [0, 1] as
+    # wins and losses are); a game whose leaves are scored by a heuristic whose moves differ by
+    # little explores less, or the search spreads its budget evenly and learns nothing
+    uct_exploration: float | None = None
+
+    def playout_agent(self, rng) -> Agent:
+        """The agent that plays every seat in a Monte Carlo playout (runtime/bots.py), seeded with
+        ``rng``: uniform random by default; an engine whose random play says little about a position
+        (a game random players rarely finish) names a cheap better one."""
+        from .agents import SeededRandom
+
+        return SeededRandom(rng)
 
     def playable(self, compiled: CompiledGame) -> str | None:
         """Why ``compiled`` cannot be played through the protocol, or None when it can: a game whose
@@ -241,7 +259,8 @@ class Engine:
         return float(quantity(game, flow["score"]["points"], seat))
 
     def make_agent(self, spec: str) -> Agent:
-        """A bot by name from the ``agents`` table; ``mcts:N`` gives the Monte Carlo bot N playouts."""
+        """A bot by name from the ``agents`` table; ``mcts:N`` gives the tree search N descents a
+        decision (``flat:N`` the flat Monte Carlo bot N playouts a move)."""
         name, _, arg = spec.partition(":")
         path = self.agents.get(name)
         if path is None:
@@ -264,6 +283,33 @@ class Engine:
         from .options import option_specs, resolve
 
         return resolve(option_specs(compiled.vocab), given, self.scenario_settings, fill=fill)
+    # --- invariants: what the rules imply must hold in every state (``simulate --check-moves``) ----
+    # name -> method(game) returning the problems found (empty when it holds). Every game is held to
+    # these two; an engine extends the table with the ones its own rules imply (the Moon's track
+    # geometry, 51st State's Deployed Machines, …), as ``steps`` is extended.
+    invariants: dict[str, str] = {"card conservation": "invariant_cards",
+                                  "Goods never negative unless signed": "invariant_goods"}
+
+    def check_invariants(self, game: GameState) -> list[str]:
+        """Every declared invariant on ``game`` now: the problems, each named by its invariant."""
+        out: list[str] = []
+        for name, method in self.invariants.items():
+            out += [f"{name}: {p}" for p in getattr(self, method)(game)]
+        return out
+
+    def invariant_cards(self, game: GameState) -> list[str]:
+        """Every card instance is in exactly one zone (engines extend ``GameState.check_conservation``)."""
+        return game.check_conservation()
+
+    def invariant_goods(self, game: GameState) -> list[str]:
+        """No player and no card holds fewer than zero of a Good, unless game.yaml declares it
+        ``signed`` (a debt); an engine's own counters kept as Goods are held to the same rule."""
+        signed = game.model.signed_goods
+        out = [f"{p.name} has {n} {k}" for p in game.players for k, n in sorted(p.goods.items())
+               if n < 0 and k not in signed]
+        out += [f"{c} holds {n} {k}" for uid, c in sorted(game.instances.items()) for k, n in sorted(c.goods.items())
+                if n < 0 and k not in signed]
+        return out
 
     def check_players(self, compiled: CompiledGame, players: int) -> None:
         """Raise RulesError when the game cannot seat ``players``: game.yaml ``seats``, else a flow's
@@ -285,6 +331,19 @@ class Engine:
         """The cards the chosen options leave out of the game (an expansion not played): a simulation
         report does not list them. None by default."""
         return set()
+
+
+    def peer_key(self, card: dict) -> tuple:
+        """The cards a simulation report compares a card with (``card_effects``: its peers share this
+        key): the same kind and cost — the card record's ``kind`` and its ``cost`` field, when the
+        game's cards have one. An engine whose cards differ in another way that goes with winning
+        says so here."""
+        return (card.get("kind"), card.get("cost"))
+
+    # per-card comparisons a simulation report must not read as a card's effect: kind ("played",
+    # "drawn", "tableau") -> why it is confounded with how the game ends (shown as a caveat; such a
+    # comparison is never a finding)
+    confounded_effects: dict[str, str] = {}
 
     def count_stats(self, game: GameState) -> None:
         """Start counting what ``stats`` reports; the core engine counts from the typed events."""

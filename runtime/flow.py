@@ -465,7 +465,8 @@ class FlowMatch:
         self.run.over = True
         g.emit("cap", None, f"the turn cap ({self.run.turn_cap}) is reached: no winner")
         scores = self._scores()
-        self.run.result = Result(scores, (), f"turn cap ({self.run.turn_cap}) reached without a winner")
+        self.run.result = Result(scores, (), f"turn cap ({self.run.turn_cap}) reached without a winner",
+                                 ended="the turn cap was reached")
 
     def _finish(self, why: str) -> None:
         g = self.game
@@ -490,5 +491,5 @@ class FlowMatch:
             winners = kept
         if len(winners) > 1:
             reason += "; the tie stands: they share the win"
-        self.run.result = Result(scores, tuple(winners), f"{why}: {reason}")
+        self.run.result = Result(scores, tuple(winners), f"{why}: {reason}", ended=why)
         g.emit("game over", None, self.run.result.reason)

@@ -82,6 +82,10 @@ class Result:
     scores: tuple[int, ...]  # per seat, final VP (or the game's score); () when the game keeps none
     winners: tuple[int, ...]  # seats; several when a tie survives the tie-breaks
     reason: str  # English: "Ann has 31 VP", "tie broken by most Goods", "turn cap"
+    # how the game ended, in words that name no player and no score ("the Deck ran out", "8 turns
+    # were played"), so that a simulation report can count games by it (``end_reasons``); "" when
+    # the engine does not say (the report then reads it from ``reason``)
+    ended: str = ""
 
 
 @runtime_checkable

@@ -14,9 +14,11 @@ Determinism: game ``i`` is seeded from ``(seed, i)`` alone (``game_seed``) and r
 aggregated in game order, so the result is identical whatever ``jobs`` is. Timings are not part of
 the result (they vary from run to run); the caller measures them.
 
-Invariants: after every game (and after every move with ``check_moves``) each card is in exactly
-one zone (``GameState.check_conservation``, which engines extend) and the legal moves of a running
-game are never empty; a broken invariant is recorded in the game's record and counted in the result.
+Invariants: after every game (and after every move with ``check_moves``) every invariant the engine
+declares holds (``Engine.invariants``: card conservation and Goods never negative unless signed for
+every game, plus what each game's rules imply — the Moon's track geometry, …), and the legal moves of
+a running game are never empty; a broken invariant is recorded in the game's record and counted in
+the result, which names the invariants checked.
 
 This module never prints: progress is reported through a callback (``cli.py`` draws the bar).
 """
@@ -31,6 +33,7 @@ from typing import Callable, Iterable
 from .engine import Engine, engine_for, load_compiled
 from .errors import Refused, RulesError
 from .model import model_of
+from .stats import interval_text
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,9 @@ class SimConfig:
     data: str | None = None  # a data folder compiled in memory; None: the compiled generated/ package
     check_moves: bool = False  # check the invariants after every move, not only after every game
     executor: str = "local"  # "local": this machine's processes (--jobs); "dask": a Dask distributed cluster
-    scheduler: str | None = None  # the Dask scheduler's address ("tcp://host:8786"), for executor "dask"
+    scheduler: str | None = None  # the Dask scheduler's address ("tcp://host:8786"), for executor "dask";
+    # None: a local Dask cluster is started for the run (as ``distributed.Client()`` does), --jobs workers
+    trace: int = 0  # the first ``trace`` games keep their full trace (``traces``); the rest trace nothing
     # How ``data`` becomes a compiled game: loader(game, data) -> CompiledGame. The application passes
     # the compiler's (compiler.build.load_game_folder); runtime/ never imports compiler/ (DESIGN §9).
     # A module-level function, so it pickles by name to the worker processes and the Dask workers.
@@ -95,7 +100,7 @@ def agent_list(spec: str, players: int, engine=None) -> list[str]:
 
 def play_one(args: tuple) -> dict:
     """Play game ``index`` of a run and return its record (plain values only, for pickling)."""
-    game_name, data, players, seed, index, agent, turn_cap, check_moves, loader, options = args
+    game_name, data, players, seed, index, agent, turn_cap, check_moves, loader, options, traced = args
     compiled = _compiled(game_name, data, loader)
     eng = engine_for(compiled)
     gs = game_seed(seed, index)
@@ -104,7 +109,8 @@ def play_one(args: tuple) -> dict:
     # the protocol's new_match (runtime/protocol.py): the turn cap is the simulator's, not the engine's
     match = _new_match(eng, compiled, players, gs, agents, dict(options))
     g = match.game
-    g.tracing = False
+    # tracing changes nothing of a game's course (the pinned reports hold it): it only writes the log
+    g.tracing = traced
     eng.count_stats(g)
     problems: list[str] = []
     first = match.to_act()
@@ -121,16 +127,28 @@ def play_one(args: tuple) -> dict:
         match.apply(agents[match.to_act()].pick(match, legal))
         moves += 1
         if check_moves:
-            problems += g.check_conservation()
-    problems += g.check_conservation()
+            problems += eng.check_invariants(g)
+    problems += eng.check_invariants(g)
     result = match.result() if match.terminal() else None
     winners = list(result.winners) if result else []
     capped = stopped or (bool(result) and not winners and result.reason.startswith("turn cap"))
     winner = winners[0] if len(winners) == 1 else None
     seat = None if winner is None or first is None else (winner - first) % players
     stats = eng.stats(g)
-    return {"index": index, "seed": gs, "first": first, "winner": winner, "winners": winners,
-            "winner_seat": seat, "turns": g.turn_number, "moves": moves, "capped": capped,
+    if stopped:
+        ended = f"stopped at the simulator's turn cap ({turn_cap})"
+    elif result is None:
+        ended = "no legal move in a running game"
+    else:
+        ended = end_reason(result)
+    extra = {}
+    if traced:  # the game's own log, between a line saying which game it is and one saying how it ended
+        seats = ", ".join(f"{g.players[i].name} {kinds[i]}" for i in range(players))
+        extra["trace"] = (f"{game_name}, game {index} of the run (game seed {gs}); agents: {seats}\n"
+                          f"{g.trace_text()}\n"
+                          f"result: {result.reason if result else ended}")
+    return {**extra, "ended": ended, "index": index, "seed": gs, "first": first, "winner": winner,
+            "winners": winners, "winner_seat": seat, "turns": g.turn_number, "moves": moves, "capped": capped,
             # a game played in rounds of simultaneous phases (51st State, the Moon) begins no turns
             **_from_events(g, players),
             "tableau_by": _tableau_by_player(eng, g, players),
@@ -143,6 +161,16 @@ def play_one(args: tuple) -> dict:
 def _new_match(eng, compiled, players: int, seed: int, agents, options: dict):
     """A new game through the protocol, with the game's options (game.yaml ``options``, resolved)."""
     return eng.new_match(compiled, [f"P{i + 1}" for i in range(players)], seed=seed, agents=agents, options=options)
+
+
+def end_reason(result) -> str:
+    """How a game ended, in words that name no player and no score, so that games can be counted by
+    it: the engine's ``Result.ended``; an engine that does not say has its reason's clause after "the
+    game ended: ", else its whole reason."""
+    if result.ended:
+        return result.ended
+    head, sep, tail = result.reason.rpartition("the game ended: ")
+    return tail if sep else result.reason
 
 
 def _from_events(g, players: int) -> dict:
@@ -176,47 +204,113 @@ _EFFECT_KINDS = (("played", "played_by"), ("drawn", "drawn_by"), ("tableau", "ta
 
 def _holdings(records: list[dict], players: int):
     """Per kind some game recorded (an engine that publishes no such events has none to compare):
-    (kind, games), each game a list of its player-games as (won, card id -> copies held)."""
+    (kind, games), each game a list of its player-games as (win credit, card id -> copies held)."""
     for kind, key in _EFFECT_KINDS:
         if not any(any(r.get(key) or ()) for r in records):
             continue
         games = []
         for r in records:
-            winners = set(r["winners"])
-            games.append([(p in winners, Counter(cards)) for p, cards in enumerate(r.get(key) or [[]] * players)])
+            games.append([(win_credit(r, p), Counter(cards)) for p, cards in enumerate(r.get(key) or [[]] * players)])
         yield kind, games
 
 
-def card_effects(records: list[dict], players: int, card_ids) -> dict:
-    """Per card and per kind ("played", "drawn", "tableau": in the final tableau): the win rate of the
-    player-games in which the player played (drew, ended with) the card against those in which it
-    did not, and the difference with its 95 % interval (runtime/stats.py). Only kinds some game
-    recorded are reported."""
+def win_credit(record: dict, player: int) -> float:
+    """How much of a win a player-game is: 1 for the sole winner, 1/k for each of k players sharing a
+    win (a tie the tie-breaks left), 0 otherwise. Every win rate of the report counts wins so: a
+    shared win is neither a loss nor a whole win, and the credits of a game sum to 1 (0 when nobody
+    won), so an even share stays 1 / players."""
+    winners = record["winners"]
+    return 1 / len(winners) if player in winners else 0.0
+
+
+METHOD_PEERS = "copy for copy against the other cards of the same kind and cost"
+METHOD_RAW = "against every other player-game (not controlled: no other card of the same kind and cost)"
+
+
+def card_effects(records: list[dict], players: int, card_ids, peer_keys: dict | None = None,
+                 confounded: dict | None = None) -> dict:
+    """Per card and per kind ("played", "drawn", "tableau": in the final tableau): does the card go
+    with winning, beyond what any card of its sort does?
+
+    The obvious confounder is that playing (holding) *any* card goes with winning — in 51st State
+    every Location built is worth a VP, so the players who built more won more, whatever they built.
+    So a card is compared with its **peers**, the other cards of the same kind and cost
+    (``peer_keys``: card id -> key, ``Engine.peer_key``), copy for copy: each copy of the card a
+    player played is one trial, scored with that player-game's win credit, against each copy of a
+    peer a player played (``method`` METHOD_PEERS). Copy for copy, a player who played more cards
+    of the sort weighs as much on both sides, so the count itself drops out; what remains is which
+    of them it was. Only that comparison may be a ``finding`` (its 95 % interval excludes zero,
+    runtime/stats.py). A card with no peer gets the plain comparison — player-games that played it
+    against every other player-game (METHOD_RAW) —, shown but never a finding; every card also
+    carries the plain one as ``raw``. A kind the engine declares confounded by how its game ends
+    (``confounded``: kind -> why; Infernal Contraption's "drawn": drawing empties your own parts
+    pile, which puts you out) carries the caveat and has no findings. Wins are credited as
+    ``win_credit`` says (a k-way shared win: 1/k)."""
     from .stats import effect
 
+    peer_keys = peer_keys or {}
+    confounded = confounded or {}
+
+    def key(cid):
+        return peer_keys.get(cid, ("card", cid))
+
+    groups: dict = {}
+    for cid in card_ids:
+        groups.setdefault(key(cid), set()).add(cid)
     out: dict = {}
-    n = len(records) * players  # every player-game is on one side of each comparison
+    n = len(records) * players  # every player-game is on one side of the plain comparison
     for kind, games in _holdings(records, players):
-        with_n: Counter = Counter()
+        with_n: Counter = Counter()  # player-games that held the card (the plain comparison)
         with_k: Counter = Counter()
-        wins = 0
+        copy_n: Counter = Counter()  # copies held, over all player-games (the comparison with peers)
+        copy_k: Counter = Counter()
+        wins = 0.0
         for game in games:
             for won, held in game:
                 wins += won
-                for cid in held:
+                for cid, m in held.items():
                     with_n[cid] += 1
                     with_k[cid] += won
-        out[kind] = {cid: effect(with_k[cid], with_n[cid], wins - with_k[cid], n - with_n[cid])
-                     for cid in card_ids if with_n[cid]}
+                    copy_n[cid] += m
+                    copy_k[cid] += m * won
+        group_n: Counter = Counter()
+        group_k: Counter = Counter()
+        for cid in copy_n:
+            group_n[key(cid)] += copy_n[cid]
+            group_k[key(cid)] += copy_k[cid]
+        per_card = {}
+        for cid in card_ids:
+            if not with_n[cid]:
+                continue
+            raw = effect(with_k[cid], with_n[cid], wins - with_k[cid], n - with_n[cid])
+            peers = sorted(groups[key(cid)] - {cid})
+            if peers:
+                g = key(cid)
+                e = effect(copy_k[cid], copy_n[cid], group_k[g] - copy_k[cid], group_n[g] - copy_n[cid])
+                e["method"] = METHOD_PEERS
+            else:
+                e = dict(raw, finding=False)
+                e["method"] = METHOD_RAW
+            e["peers"] = peers
+            e["raw"] = {k: raw[k] for k in ("difference", "low", "high")}
+            if kind in confounded:
+                e["finding"] = False
+                e["confounded"] = confounded[kind]
+            per_card[cid] = e
+        out[kind] = per_card
     return out
+
+
+METHOD_COPIES = ("two or more copies against exactly one (not controlled: a further copy is also one card more, "
+                 "so this is a screen, never a finding)")
 
 
 def copy_effects(records: list[dict], players: int, copies: dict[str, int]) -> dict:
     """For each card with several copies in the deck and each kind (played, drawn, in the final
     tableau): the win rate of the player-games by how many of its copies the player had (0, 1, 2 …,
     each with its 95 % interval), and whether a further copy matters — the player-games with two or
-    more against those with exactly one, the difference with its interval (a finding only when the
-    interval excludes zero). And per copy, how often a copy is played at all: the copy-games in which
+    more against those with exactly one, the difference with its interval (``beyond_noise`` when the
+    interval excludes zero; not controlled, so never a ``finding``: METHOD_COPIES). And per copy, how often a copy is played at all: the copy-games in which
     some player played it over copies × games."""
     from .stats import effect, rate
 
@@ -230,7 +324,7 @@ def copy_effects(records: list[dict], players: int, copies: dict[str, int]) -> d
         by_count: dict[str, Counter] = {cid: Counter() for cid in multi}
         won_by_count: dict[str, Counter] = {cid: Counter() for cid in multi}
         copy_games: Counter = Counter()  # copies of the card that some player had, summed over games
-        wins = 0
+        wins = 0.0
         for game in games:
             in_game: Counter = Counter()
             for won, held in game:
@@ -252,9 +346,14 @@ def copy_effects(records: list[dict], players: int, copies: dict[str, int]) -> d
             won[0] = wins - sum(won.values())
             two_n = sum(counts[m] for m in range(2, c + 1))
             two_k = sum(won[m] for m in range(2, c + 1))
+            more = effect(two_k, two_n, won[1], counts[1])
+            # a screen, never a finding: a player with two copies also played one card more, and
+            # every card played may go with winning (the confounder card_effects controls for)
+            more["beyond_noise"], more["finding"] = more["finding"], False
+            more["method"] = METHOD_COPIES
             per_card[cid] = {"copies": c,
                              "by_copies": {str(m): rate(won[m], counts[m]) for m in range(c + 1)},
-                             "more_than_one": effect(two_k, two_n, won[1], counts[1]),
+                             "more_than_one": more,
                              "per_copy": rate(copy_games[cid], c * n_games)}
         if per_card:
             out[kind] = per_card
@@ -265,7 +364,7 @@ def _tasks(cfg: SimConfig) -> Iterable[tuple]:
     options = tuple(sorted(_chosen_options(cfg).items()))
     for i in range(cfg.games):
         yield (cfg.game, cfg.data, cfg.players, cfg.seed, i, cfg.agent, cfg.turn_cap, cfg.check_moves, cfg.loader,
-               options)
+               options, i < cfg.trace)
 
 
 def _chosen_options(cfg: SimConfig) -> dict:
@@ -307,10 +406,16 @@ def _run_on_dask(cfg: SimConfig, progress: Callable[[int], None] | None) -> list
         from distributed import Client, as_completed
     except ImportError as exc:  # an optional extra: say how to get it
         raise ValueError("the dask executor needs Dask distributed: pip install 'cardwright[dask]'") from exc
-    if not cfg.scheduler:
-        raise ValueError("the dask executor needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     tasks = list(_tasks(cfg))
-    with Client(cfg.scheduler, set_as_default=False) as client:
+    if cfg.scheduler:
+        client = Client(cfg.scheduler, set_as_default=False)
+    else:
+        # no scheduler named: a cluster of this machine, started for the run and closed after it, as
+        # ``distributed.Client()`` starts one — ``jobs`` worker processes of one thread each (a game
+        # holds the GIL), no dashboard (it would need a free port and bokeh)
+        client = Client(n_workers=cfg.jobs, threads_per_worker=1, processes=True, dashboard_address=None,
+                        set_as_default=False)
+    with client:
         # games in chunks: a scheduler's per-task overhead (milliseconds) outweighs a short game;
         # about eight chunks per worker thread still balance the load
         threads = max(1, sum(client.nthreads().values()))
@@ -354,8 +459,15 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     n = len(records)
     compiled = _compiled(cfg.game, cfg.data, cfg.loader)
     kinds = agent_list(cfg.agent, cfg.players, engine_for(compiled))
-    seats = Counter(r["winner_seat"] for r in records if r["winner_seat"] is not None)
-    by_player = Counter(r["winner"] for r in records if r["winner"] is not None)
+    eng = engine_for(compiled)
+    # win credits (``win_credit``: a k-way shared win is 1/k to each sharer) by seat and by player
+    seats: Counter = Counter()
+    by_player: Counter = Counter()
+    for r in records:
+        for w in r["winners"]:
+            by_player[w] += 1 / len(r["winners"])
+            if r["first"] is not None:
+                seats[(w - r["first"]) % cfg.players] += 1 / len(r["winners"])
     # the game's own unit of length: turns where it counts turns, else rounds (no game counts neither)
     unit = "turns" if any(r["turns"] for r in records) or not any(r.get("rounds") for r in records) else "rounds"
     turns = [r[unit] for r in records]
@@ -363,6 +475,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
     shared = sum(1 for r in records if len(r["winners"]) > 1)
     no_winner = sum(1 for r in records if not r["winners"] and not r["capped"])
     broken = [r for r in records if r["problems"]]
+    ended = Counter(r["ended"] for r in records)
     plays: Counter = Counter()
     acts: Counter = Counter()
     played_games: Counter = Counter()
@@ -371,7 +484,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         plays.update(r["plays"])
         acts.update(r["activations"] if r["counts_activations"] else r["plays"])
         played_games.update(r["plays"].keys())
-    from .stats import rate
+    from .stats import count, rate
 
     deck = deck_counts(compiled, _chosen_options(cfg))
     cards = []
@@ -395,32 +508,42 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         **({"options": _chosen_options(cfg), "options_text": _options_text(compiled, _chosen_options(cfg))}
            if _chosen_options(cfg) else {}),
         "seat_note": "seat 1 is the player who decided first",
-        "wins_by_seat": {str(s + 1): seats.get(s, 0) for s in range(cfg.players)},
+        "ties": "a win shared by k players counts 1/k of a win to each of them, in every win rate here",
+        "wins_by_seat": {str(s + 1): count(seats.get(s, 0)) for s in range(cfg.players)},
         "win_rate_by_seat": {str(s + 1): round(seats.get(s, 0) / n, 4) if n else 0.0 for s in range(cfg.players)},
         # the same with 95 % Wilson intervals; a seat advantage is a finding only when the interval
         # excludes an even share (1 / players)
         "win_rate_by_seat_ci": {str(s + 1): _seat_rate(seats.get(s, 0), n, cfg.players) for s in range(cfg.players)},
         "agents_by_player": {f"P{i + 1}": kinds[i] for i in range(cfg.players)},
-        "wins_by_player": {f"P{i + 1}": by_player.get(i, 0) for i in range(cfg.players)},
+        "wins_by_player": {f"P{i + 1}": count(by_player.get(i, 0)) for i in range(cfg.players)},
         "win_rate_by_agent": {a: round(sum(by_player.get(i, 0) for i in range(cfg.players) if kinds[i] == a)
                                        / (n * kinds.count(a)), 4) if n else 0.0 for a in sorted(set(kinds))},
         "no_winner": no_winner,
         "shared_wins": shared,
+        # how the games ended (reason -> games), most frequent first
+        "end_reasons": {why: k for why, k in sorted(ended.items(), key=lambda wk: (-wk[1], wk[0]))},
         "capped": {"count": len(capped), "games": capped[:50],
                    "note": "games that reached the turn cap without a winner: a deck that cannot finish"},
         "length": {"unit": unit, "mean": round(statistics.fmean(turns), 3) if turns else 0.0,
                    "median": statistics.median(turns) if turns else 0, "min": min(turns, default=0),
                    "max": max(turns, default=0), "histogram": {str(k): hist[k] for k in sorted(hist)}},
         "invariants": {"checked": "after every move" if cfg.check_moves else "after every game",
+                       "names": [*engine_for(compiled).invariants, "a running game has a legal move"],
                        "games_broken": len(broken),
                        "problems": [f"game {r['index']}: {p}" for r in broken[:10] for p in r["problems"][:3]]},
         "activations_counted": counts_acts,
         "cards": cards,
-        "card_effects": card_effects(records, cfg.players, [c["id"] for c in cards]),
+        "card_effects": card_effects(records, cfg.players, [c["id"] for c in cards],
+                                     {c["id"]: eng.peer_key(compiled.cards[c["id"]]) for c in cards},
+                                     dict(eng.confounded_effects)),
+        "card_effects_caveats": dict(eng.confounded_effects),
         "copy_effects": copy_effects(records, cfg.players, {c["id"]: c["copies"] for c in cards}),
         "score_spread": _score_spread(records),
-        "stats_note": "95 % intervals (Wilson; a difference by Newcombe's method). Per-card figures count "
-                      "player-games, which are not independent within a game: a screen, not a proof.",
+        "stats_note": "95 % intervals (Wilson; a difference by Newcombe's method), rounded outward. A shared "
+                      "win counts 1/k to each of its k winners. Each card is compared with the other cards of "
+                      "its kind and cost (its peers), so that what any card of its sort does is not read as "
+                      "its effect; only that comparison is a finding. Per-card figures count player-games, "
+                      "which are not independent within a game: a screen, not a proof.",
         "never_activated": never,
         "stand_ins": stand_ins(compiled),
         "flow_refusals": flow_refusals(records),
@@ -453,6 +576,10 @@ def compare(this: dict, other: dict) -> dict:
     with the difference (this − other) and its 95 % interval; a change is a finding only when the
     interval excludes zero. The data change itself is the caller's (``cardwright diff``)."""
     from .stats import effect
+
+    for key in ("game", "players", "seed", "games", "agent"):
+        if this.get(key) != other.get(key):  # only the same run of the same game compares
+            raise ValueError(f"cannot compare runs with different {key}: {this.get(key)!r} and {other.get(key)!r}")
 
     def delta(a: dict, b: dict) -> dict:
         e = effect(a["k"], a["n"], b["k"], b["n"])
@@ -493,8 +620,8 @@ def render_compare_html(this: dict, other: dict, cmp: dict, data_changes: list[s
         f"<tr><td>{_E(c['name'])}</td><td>{_fmt_num(c['plays_per_game']['this'])}</td>"
         f"<td>{_fmt_num(c['plays_per_game']['other'])}</td>"
         + (f"<td>{c['won_when_played']['this']:.1%}</td><td>{c['won_when_played']['other']:.1%}</td>"
-           f"<td>{c['won_when_played']['difference']:+.1%} [{c['won_when_played']['low']:+.1%}, "
-           f"{c['won_when_played']['high']:+.1%}]</td>"
+           f"<td>{c['won_when_played']['difference']:+.1%} "
+           f"{interval_text(c['won_when_played']['low'], c['won_when_played']['high'], 0.0, True)}</td>"
            if c.get("won_when_played") and c["won_when_played"]["difference"] is not None else
            "<td></td><td></td><td>not comparable</td>") + "</tr>"
         for c in cmp["cards"].values())
@@ -563,9 +690,14 @@ def _seat_rate(k: int, n: int, players: int) -> dict:
     return r
 
 
-def simulate(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> dict:
+def simulate(cfg: SimConfig, progress: Callable[[int], None] | None = None, traces: dict | None = None) -> dict:
+    """The run's result; ``traces``, when given, receives game index -> full trace of the first
+    ``cfg.trace`` games (kept out of the result: a trace is long and a report is a summary)."""
     check_config(cfg)
-    return aggregate(cfg, run_games(cfg, progress))
+    records = run_games(cfg, progress)
+    if traces is not None:
+        traces.update({r["index"]: r["trace"] for r in records if "trace" in r})
+    return aggregate(cfg, records)
 
 
 def check_config(cfg: SimConfig) -> None:
@@ -575,8 +707,8 @@ def check_config(cfg: SimConfig) -> None:
         raise ValueError("games and jobs must be at least 1, players at least 2")
     if cfg.executor not in ("local", "dask"):
         raise ValueError(f"unknown executor {cfg.executor!r}: local or dask")
-    if cfg.executor == "dask" and not cfg.scheduler:
-        raise ValueError("the dask executor needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    if cfg.trace < 0:
+        raise ValueError("--trace must be 0 or more")
     compiled = _compiled(cfg.game, cfg.data, cfg.loader)
     eng = engine_for(compiled)
     kinds = agent_list(cfg.agent, cfg.players, eng)
@@ -687,8 +819,10 @@ def _interval_chart(title: str, items: list[tuple[str, float, float, float, bool
             out.append(f'<line x1="{x(end):.1f}" y1="{y - 5:.1f}" x2="{x(end):.1f}" y2="{y + 5:.1f}" '
                        f'stroke="{colour}" stroke-width="2"/>')
         out.append(f'<circle cx="{x(v):.1f}" cy="{y:.1f}" r="4" fill="{colour}"/>')
+        # the bounds rounded outward (runtime/stats.interval_text): a whole percent unless more places
+        # are needed to show that the interval excludes the reference
         out.append(f'<text x="{label_w + plot_w + 6}" y="{y + 4:.1f}">{_E(fmt(v))} '
-                   f'[{_E(fmt(lo))}, {_E(fmt(hi))}]</text>')
+                   f'{_E(interval_text(lo, hi, ref, signed=lo_axis < 0, places=0))}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -698,7 +832,9 @@ _EFFECT_WORDS = {"played": ("played the card", "played"), "drawn": ("drew the ca
 
 
 def _effects_html(r: dict) -> str:
-    """Per card: does playing (drawing) it go with winning? Sorted by the size of the difference."""
+    """Per card: does playing (drawing, ending with) it go with winning, beyond what its peers — the
+    other cards of its kind and cost — do? Sorted by the size of the difference; each row says which
+    comparison produced it, and a kind confounded by how the game ends carries its caveat."""
     names = {c["id"]: c["name"] for c in r["cards"]}
     parts = []
     for kind, per_card in (r.get("card_effects") or {}).items():
@@ -708,22 +844,48 @@ def _effects_html(r: dict) -> str:
             continue
         items = [(names.get(cid, cid), e["difference"], e["low"], e["high"], e["finding"]) for cid, e in known]
         found = [names.get(cid, cid) for cid, e in known if e["finding"]]
+        raw_only = sum(1 for _, e in known if e.get("method") == METHOD_RAW)
         rows = "\n".join(
             f"<tr{' class=finding' if e['finding'] else ''}><td>{_E(names.get(cid, cid))}</td>"
+            f"<td>{_E(_compared_with(e, names))}</td>"
             f"<td>{e['with']['rate']:.1%} of {e['with']['n']}</td><td>{e['without']['rate']:.1%} of {e['without']['n']}"
-            f"</td><td>{e['difference']:+.1%}</td><td>[{e['low']:+.1%}, {e['high']:+.1%}]</td></tr>" for cid, e in known)
+            f"</td><td>{e['difference']:+.1%}</td><td>{interval_text(e['low'], e['high'], 0.0, True)}</td>"
+            f"<td>{_raw_cell(e)}</td></tr>" for cid, e in known)
         did, short = _EFFECT_WORDS.get(kind, (kind, kind))
+        caveat = (r.get("card_effects_caveats") or {}).get(kind)
         parts.append(
-            f"<h3>Win rate when the player {did}, against when it did not</h3>\n"
-            + _interval_chart(f"Difference in win rate when {short} (95 % interval)", items, 0.0, -1.0, 1.0,
-                              _signed_pct)
-            + f"\n<p class=\"{'finding' if found else ''}\">Intervals that exclude no effect: "
-            f"{_E(', '.join(found)) if found else 'none — every difference here is within noise'}.</p>\n"
-            f"<table><thead><tr><th>Card</th><th>won when {short}</th><th>won otherwise</th><th>difference</th>"
-            f"<th>95 % interval</th></tr></thead><tbody>\n{rows}\n</tbody></table>")
+            f"<h3>Win rate when the player {did}, against its peers</h3>\n"
+            + (f'<p class="finding">Confounded by how the game ends: {_E(caveat)}. These figures say who '
+               f"{_E(did.split(' the card')[0])} cards, not what a card does; none is a finding.</p>\n"
+               if caveat else "")
+            + _interval_chart(f"Difference in win rate when {short}, against its peers (95 % interval)", items, 0.0,
+                              -1.0, 1.0, _signed_pct)
+            + f"\n<p class=\"{'finding' if found else ''}\">Findings (the comparison with the card's peers, its "
+            f"interval excluding no effect): {_E(', '.join(found)) if found else 'none'}."
+            + (f" {raw_only} card{'s' * (raw_only != 1)} with no peer of the same kind and cost "
+               f"{'are' if raw_only != 1 else 'is'} compared with every other player-game instead: shown, not "
+               "controlled, never a finding." if raw_only else "") + "</p>\n"
+            f"<table><thead><tr><th>Card</th><th>compared with</th><th>won, per copy {short}</th><th>won, per "
+            f"copy of a peer (or otherwise)</th><th>difference</th><th>95 % interval</th><th>plain difference (every other "
+            f"player-game)</th></tr></thead><tbody>\n{rows}\n</tbody></table>")
     if not parts:
         return "<p>This engine records no per-player plays or draws: no per-card win effects.</p>"
     return "\n".join(parts)
+
+
+def _compared_with(e: dict, names: dict) -> str:
+    if e.get("method") != METHOD_PEERS:
+        return "every other player-game (no peer: not controlled)"
+    peers = [names.get(p, p) for p in e.get("peers") or []]
+    shown = ", ".join(peers[:3]) + (f" and {len(peers) - 3} more" if len(peers) > 3 else "")
+    return f"copies of its peers ({shown})"
+
+
+def _raw_cell(e: dict) -> str:
+    raw = e.get("raw") or {}
+    if raw.get("difference") is None:
+        return ""
+    return f"{raw['difference']:+.1%} {interval_text(raw['low'], raw['high'], 0.0, True)}"
 
 
 def render_html(result: dict) -> str:
@@ -751,12 +913,13 @@ td:first-child, th:first-child, td:nth-child(2) {{ text-align: left; }}
 <p>{r['games']} games · {r['players']} players · agent: {_E(r['agent'])} · seed {r['seed']} ·
 turn cap {r['turn_cap']}. {_E(r['seat_note'])}.</p>
 {_options_html(r)}{_stand_in_html(r)}
+{_end_reasons_html(r)}
 <h2>Win rate by seat</h2>
 {_seat_html(r, seats)}
 <p>Games without a winner (everyone out at once): {r['no_winner']}. Games won jointly (a tie the
-tie-breaks left): {r.get('shared_wins', 0)}.</p>
-<p class="{'finding' if r['invariants']['games_broken'] else ''}">Invariants (every card in exactly one
-zone; a running game always has a legal move), checked {_E(r['invariants']['checked'])}:
+tie-breaks left): {r.get('shared_wins', 0)} — {_E(r.get('ties', ''))}.</p>
+<p class="{'finding' if r['invariants']['games_broken'] else ''}">Invariants ({_E('; '.join(r['invariants'].get('names') or []))}),
+checked {_E(r['invariants']['checked'])}:
 {r['invariants']['games_broken']} games broke one.{_E(' ' + '; '.join(r['invariants']['problems'])) if r['invariants']['problems'] else ''}</p>
 {_refusals_html(r)}
 <p>Agents: {_E(', '.join(f'{p} {a}' for p, a in r['agents_by_player'].items()))}.
@@ -785,11 +948,23 @@ Win rate per player of each agent: {_E(', '.join(f'{a} {v:.1%}' for a, v in r['w
 """
 
 
+def _end_reasons_html(r: dict) -> str:
+    """How the games ended, by count (a game that ends the same way every time says so too)."""
+    reasons = r.get("end_reasons") or {}
+    if not reasons:
+        return ""
+    n = max(1, r["games"])
+    rows = "\n".join(f"<tr><td>{_E(why)}</td><td>{k}</td><td>{k / n:.1%}</td></tr>"
+                     for why, k in sorted(reasons.items(), key=lambda wk: (-wk[1], wk[0])))
+    return ("<h2>How the games ended</h2>\n<table><thead><tr><th>The game ended because</th><th>games</th>"
+            f"<th>share</th></tr></thead><tbody>\n{rows}\n</tbody></table>")
+
+
 def _play_rate_cell(c: dict) -> str:
     pr = c.get("play_rate")
     if not pr:
         return "<td></td>"
-    return f"<td>{pr['rate']:.1%} [{pr['low']:.1%}, {pr['high']:.1%}]</td>"
+    return f"<td>{pr['rate']:.1%} {interval_text(pr['low'], pr['high'])}</td>"
 
 
 def _copies_html(r: dict) -> str:
@@ -801,7 +976,7 @@ def _copies_html(r: dict) -> str:
         did, short = _EFFECT_WORDS.get(kind, (kind, kind))
         known = [(cid, e) for cid, e in per_card.items() if e["more_than_one"]["difference"] is not None]
         known.sort(key=lambda ce: (-abs(ce[1]["more_than_one"]["difference"]), ce[0]))
-        found = [names.get(cid, cid) for cid, e in known if e["more_than_one"]["finding"]]
+        found = [names.get(cid, cid) for cid, e in known if e["more_than_one"].get("beyond_noise")]
         chart = ""
         if known:
             items = [(names.get(cid, cid), e["more_than_one"]["difference"], e["more_than_one"]["low"],
@@ -817,12 +992,12 @@ def _copies_html(r: dict) -> str:
                 if str(m) in e["by_copies"] else "<td></td>" for m in range(width))
             pc = e["per_copy"]
             rows.append(f"<tr{' class=finding' if e['more_than_one']['finding'] else ''}><td>{_E(names.get(cid, cid))}</td>"
-                        f"<td>{e['copies']}</td>{cells}<td>{pc['rate']:.1%} [{pc['low']:.1%}, {pc['high']:.1%}]</td></tr>")
+                        f"<td>{e['copies']}</td>{cells}<td>{pc['rate']:.1%} {interval_text(pc['low'], pc['high'])}</td></tr>")
         parts.append(
             f"<h3>Copies {short}: win rate by how many copies the player {did.split(' the card')[0]}</h3>\n"
             + chart
-            + f"\n<p class=\"{'finding' if found else ''}\">A further copy beyond noise: "
-            f"{_E(', '.join(found)) if found else 'none — every difference here is within noise'}.</p>\n"
+            + f"\n<p>A further copy beyond noise (not controlled: a further copy is also one card more, so a "
+            f"screen, never a finding): {_E(', '.join(found)) if found else 'none — every difference here is within noise'}.</p>\n"
             f"<table><thead><tr><th>Card</th><th>Copies</th>{head}<th>a copy {short} in (95 % interval)</th>"
             f"</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>")
     if not parts:
@@ -851,7 +1026,8 @@ def _seat_html(r: dict, seats: list) -> str:
     return (_interval_chart("Win rate by seat (95 % interval; dashed: an even share)", items, even, 0.0, 1.0,
                             lambda v: f"{v:.0%}")
             + f'\n<p class="{"finding" if found else ""}">Seat advantage beyond noise: '
-              f'{_E(", ".join(found)) if found else "none (every interval holds an even share)"}.</p>')
+              f'{_E(", ".join(found)) if found else "none (every interval holds an even share)"}. A shared win '
+              f'counts 1/k to each of its k winners, never as a loss.</p>')
 
 
 def refusals_text(found: list[dict]) -> str:

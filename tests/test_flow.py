@@ -9,7 +9,7 @@ import pytest
 
 from compiler.build import compile_tree, load_game_folder
 from runtime.agents import FirstLegal, SeededRandom
-from runtime.bots import FlatMonteCarlo, Greedy
+from runtime.bots import UCT, FlatMonteCarlo, Greedy
 from runtime.engine import engine_for, load_from_sources
 from runtime.errors import Refused
 from runtime.protocol import Match, Move
@@ -309,7 +309,9 @@ def test_simulate_a_data_folder_same_result_whatever_jobs():
     one = simulate(SimConfig(**cfg, jobs=1))
     two = simulate(SimConfig(**cfg, jobs=2))
     assert one == two
-    assert one["invariants"] == {"checked": "after every move", "games_broken": 0, "problems": []}
+    assert one["invariants"] == {"checked": "after every move", "games_broken": 0, "problems": [],
+                                 "names": ["card conservation", "Goods never negative unless signed",
+                                           "a running game has a legal move"]}
     assert sum(one["wins_by_seat"].values()) + one["shared_wins"] + one["no_winner"] + one["capped"]["count"] >= 6
     played = {c["id"]: c["plays"] for c in one["cards"]}
     assert played["copper"] > 0  # the buy phase's step plays every treasure
@@ -322,6 +324,8 @@ def test_simulate_agents_per_seat_through_the_engine_table():
     r = simulate(SimConfig("deckbuild", games=2, players=3, seed=1, data=str(FLOW), agent="greedy,first", loader=load_game_folder))
     assert r["agents_by_player"] == {"P1": "greedy", "P2": "first", "P3": "greedy"}
     bot = engine_for(_compiled_deckbuild()).make_agent("mcts:7")
+    assert isinstance(bot, UCT) and bot.iterations == 7
+    bot = engine_for(_compiled_deckbuild()).make_agent("flat:7")
     assert isinstance(bot, FlatMonteCarlo) and bot.playouts == 7
     with pytest.raises(ValueError, match="unknown agent 'clever'"):
         simulate(SimConfig("deckbuild", games=1, data=str(FLOW), agent="clever", loader=load_game_folder))

@@ -117,7 +117,7 @@ def _expected_titles(r: dict) -> list[str]:
     short = {"played": "played", "drawn": "drawn", "tableau": "in the final tableau"}
     for kind, per_card in r["card_effects"].items():
         if any(e["difference"] is not None for e in per_card.values()):
-            titles.append(f"Difference in win rate when {short[kind]} (95 % interval)")
+            titles.append(f"Difference in win rate when {short[kind]}, against its peers (95 % interval)")
     for kind, per_card in r["copy_effects"].items():
         if any(e["more_than_one"]["difference"] is not None for e in per_card.values()):
             titles.append(f"Two or more copies {short[kind]} against one (difference in win rate, 95 % interval)")

@@ -2,10 +2,12 @@
 published values, and as the simulation report uses them."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from compiler.build import load_game_folder
-from runtime.simulate import SimConfig, render_html, simulate
+from runtime.simulate import METHOD_PEERS, METHOD_RAW, SimConfig, render_html, simulate
 from runtime.stats import MIN_SIDE, difference, effect, wilson
 from tests.conftest import ROOT
 
@@ -40,14 +42,22 @@ def test_the_report_carries_intervals_and_per_card_effects():
         assert seat["low"] <= seat["rate"] <= seat["high"] and seat["n"] == 120
     played = r["card_effects"]["played"]
     assert played, "the deck-builder publishes Played events"
-    for e in played.values():
+    methods = set()
+    for cid, e in played.items():
+        methods.add(e["method"])
         if e["difference"] is not None:
             assert e["low"] <= e["difference"] <= e["high"]
-            assert e["finding"] == (e["with"]["n"] >= MIN_SIDE and e["without"]["n"] >= MIN_SIDE
+            controlled = e["method"] == METHOD_PEERS
+            assert e["finding"] == (controlled and e["with"]["n"] >= MIN_SIDE and e["without"]["n"] >= MIN_SIDE
                                     and (e["low"] > 0 or e["high"] < 0))
-            assert e["with"]["n"] + e["without"]["n"] == 120 * 2  # every player-game on one side
+            # the deck-builder's kind is "card" for all: the peers are the cards of the same cost
+            assert controlled == (cid in ("silver", "village")) and e["peers"] == sorted({"silver", "village"} - {cid}) \
+                if controlled else e["peers"] == []
+            if not controlled:
+                assert e["with"]["n"] + e["without"]["n"] == 120 * 2  # every player-game on one side
+    assert methods == {METHOD_PEERS, METHOD_RAW}
     html = render_html(r)
-    assert "Win rate by seat (95 % interval" in html and "Difference in win rate when played" in html
+    assert "Win rate by seat (95 % interval" in html and "Difference in win rate when played, against its peers" in html
 
 
 def test_simulate_compare_reports_the_data_change_beside_the_result_change(tmp_path):
@@ -95,14 +105,18 @@ def test_a_dask_run_matches_the_local_run_byte_for_byte():
     assert json.dumps(remote, sort_keys=True) == json.dumps(local, sort_keys=True)
 
 
-def test_the_dask_executor_without_a_scheduler_is_a_usage_error():
+@pytest.mark.slow
+def test_the_dask_executor_without_a_scheduler_runs_on_a_local_cluster(tmp_path):
+    # issue 24: as `distributed.Client()` does, a local cluster is started for the run (it used to refuse)
     from click.testing import CliRunner
 
     from cli import main
 
+    pytest.importorskip("distributed")
     res = CliRunner().invoke(main, ["simulate", "deckbuild", "--data", str(ROOT / "tests/fixtures/flow"), "--games", "2",
-                                    "--executor", "dask"])
-    assert res.exit_code == 2 and "--scheduler" in res.output
+                                    "--executor", "dask", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert json.loads((tmp_path / "deckbuild-2p-seed0.json").read_text(encoding="utf-8"))["games"] == 2
 
 
 def test_tableau_effects_and_score_spread_where_the_game_has_them():
@@ -130,7 +144,8 @@ def test_per_copy_figures_count_copies_from_hand_built_records():
     assert set(out["played"]) == {"a"}  # a single-copy card has no per-copy figures
     assert {m: (v["k"], v["n"]) for m, v in a["by_copies"].items()} == {"0": (0, 15), "1": (0, 15), "2": (30, 30)}
     more = a["more_than_one"]
-    assert more["difference"] == 1.0 and more["finding"] and more["low"] > 0
+    assert more["difference"] == 1.0 and more["beyond_noise"] and more["low"] > 0
+    assert not more["finding"] and more["method"].startswith("two or more copies against exactly one (not controlled")
     # copies played per game: 2 by seat 0, plus seat 1's when it played one, capped at the 2 copies
     assert (a["per_copy"]["k"], a["per_copy"]["n"]) == (60, 60)
 
@@ -158,3 +173,88 @@ def test_a_player_who_went_out_keeps_its_machine_as_its_final_tableau():
     tab = r["card_effects"]["tableau"]
     losers_with_a_machine = sum(e["with"]["n"] - e["with"]["k"] for e in tab.values())
     assert losers_with_a_machine > 0, "every card in a final tableau was a winner's: losers' Machines were lost"
+
+
+# --- issue 24, item 5: findings that mean something ------------------------------------------------
+
+def test_a_card_is_compared_with_its_peers_so_what_every_card_of_its_kind_does_is_no_finding():
+    """The 51st State confounder in small: every Location built is worth a point, so the winner built
+    more Locations (two) than the loser (one), whichever they were. Locations a and b (same kind and
+    cost) are built alike: the plain comparison calls a a winner, the comparison with its peer does
+    not. Action c, a real edge over its peer d (the winner played it three times in four), is a finding."""
+    from runtime.simulate import card_effects
+
+    recs = []
+    for i in range(480):
+        win_locs = [["a", "b"], ["a", "a"], ["b", "b"]][i % 3]
+        lose_locs = [["a"], ["b"]][(i // 3) % 2]
+        win_act, lose_act = (["c"], ["d"]) if (i // 6) % 4 else (["d"], ["c"])
+        p_win, p_lose = win_locs + win_act, lose_locs + lose_act
+        recs.append({"winners": [i % 2], "played_by": [p_win, p_lose] if i % 2 == 0 else [p_lose, p_win]})
+        recs[-1]["winners"] = [0] if i % 2 == 0 else [1]
+    keys = {"a": ("location", 1), "b": ("location", 1), "c": ("action", 2), "d": ("action", 2)}
+    out = card_effects(recs, 2, ["a", "b", "c", "d"], keys)["played"]
+    assert out["a"]["raw"]["low"] > 0, "the confounder is there: plainly, building a goes with winning"
+    for cid in ("a", "b"):
+        assert out[cid]["method"] == METHOD_PEERS and not out[cid]["finding"]
+        assert out[cid]["low"] < 0 < out[cid]["high"]
+    assert out["c"]["peers"] == ["d"] and out["c"]["finding"] and out["c"]["low"] > 0
+    assert out["d"]["finding"] and out["d"]["high"] < 0
+
+
+def test_a_card_without_peers_is_shown_uncontrolled_and_never_a_finding():
+    from runtime.simulate import card_effects
+
+    recs = [{"winners": [0], "played_by": [["solo"], []]} for _ in range(50)]
+    e = card_effects(recs, 2, ["solo"], {"solo": ("unique", None)})["played"]["solo"]
+    assert e["method"] == METHOD_RAW and e["difference"] == 1.0 and e["low"] > 0 and not e["finding"]
+
+
+def test_a_kind_the_engine_calls_confounded_carries_the_caveat_and_no_finding():
+    from runtime.simulate import card_effects
+
+    recs = [{"winners": [0], "drawn_by": [["a"], ["b"]]} for _ in range(50)]
+    out = card_effects(recs, 2, ["a", "b"], {"a": ("k", 1), "b": ("k", 1)}, {"drawn": "drawing ends games"})
+    assert out["drawn"]["a"]["difference"] == 1.0 and not out["drawn"]["a"]["finding"]
+    assert out["drawn"]["a"]["confounded"] == "drawing ends games"
+
+
+def test_infernal_contraption_says_drawing_is_confounded_and_the_html_shows_it():
+    r = simulate(SimConfig("infernal_contraption", games=30))
+    assert "drawn" in r["card_effects_caveats"]
+    assert not any(e["finding"] for e in r["card_effects"]["drawn"].values())
+    assert "Confounded by how the game ends: a player draws from its own parts pile" in render_html(r)
+
+
+def test_a_shared_win_counts_one_kth_everywhere_and_never_as_a_loss():
+    """Issue 24: the seat test counted the 49 shared wins of a run as losses. Now a k-way shared win
+    is 1/k of a win to each sharer: in the seat rates, per player, per agent and per card."""
+    from runtime.simulate import card_effects, win_credit
+
+    shared = {"winners": [0, 1], "played_by": [["a"], ["a"]]}
+    assert win_credit(shared, 0) == win_credit(shared, 1) == 0.5 and win_credit({"winners": [1]}, 0) == 0
+    e = card_effects([shared] * 20, 2, ["a"], {"a": ("k", 0)})["played"]["a"]
+    assert e["with"]["k"] == 20 and e["with"]["n"] == 40 and e["with"]["rate"] == 0.5
+    # the Moon shares wins now and then: the seat credits still sum to the games won
+    r = simulate(SimConfig("age_of_steam", games=6, players=3, seed=4, agent="first"))
+    assert r["shared_wins"] >= 1, "the seeded run should hold a shared win (first-legal agents tie often)"
+    assert abs(sum(r["wins_by_seat"].values()) - (6 - r["no_winner"] - r["capped"]["count"])) < 1e-3
+    assert abs(sum(r["win_rate_by_seat"].values()) - 1.0) < 1e-3
+    assert "1/k" in r["ties"]
+
+
+def test_intervals_round_outward_and_print_what_they_exclude():
+    from runtime.stats import down, interval_text, rate, up
+
+    assert (down(0.47849), up(0.47841), down(0.25), up(0.25)) == (0.4784, 0.4785, 0.25, 0.25)
+    r = rate(478, 1000)
+    lo, hi = wilson(478, 1000)
+    assert r["low"] <= lo and r["high"] >= hi
+    # the issue's case: [45.6 %, 49.99 %] rounded to one place looked like [45.6 %, 50.0 %]
+    assert interval_text(0.4561, 0.4999, 0.5) == "[45.61%, 49.99%]"
+    assert interval_text(0.4561, 0.4999) == "[45.6%, 50.0%]"  # no reference: outward, one place
+    assert interval_text(0.0004, 0.1, 0.0, signed=True, places=0) == "[+0.04%, +10.00%]"
+    assert interval_text(-0.0004, 0.1, 0.0, signed=True, places=0) == "[-1%, +10%]"
+    # an effect's finding is decided on the interval it reports
+    e = effect(60, 100, 40, 100)
+    assert e["finding"] == (e["low"] > 0 or e["high"] < 0)

@@ -97,5 +97,8 @@ def test_every_simulated_game_keeps_the_invariants():
     move of every game, and a legal move whenever the game runs."""
     for agent in ("random", "greedy,mcts:1"):
         r = simulate(SimConfig("infernal_contraption", games=12, players=3, seed=8, agent=agent, check_moves=True))
-        assert r["invariants"] == {"checked": "after every move", "games_broken": 0, "problems": []}
+        assert r["invariants"] == {"checked": "after every move", "games_broken": 0, "problems": [],
+                                   "names": ["card conservation", "Goods never negative unless signed",
+                                             "machine shape", "an eliminated player holds no cards",
+                                             "a running game has a legal move"]}
         assert sum(r["wins_by_seat"].values()) + r["no_winner"] + r["capped"]["count"] == 12

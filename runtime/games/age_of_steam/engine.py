@@ -33,7 +33,7 @@ from runtime.verbs import verbs_for
 from . import verbs  # noqa: F401  (registers the game's verbs)
 from .maps import check_map
 from .scenario import MoonScenario
-from .state import Link, MoonGame, MoonState
+from .state import Link, MoonGame, MoonState, cube_total
 from .turn import MoonMatch
 from .turn import new_match as new_moon_match
 from .verbs import ENGINE
@@ -46,6 +46,8 @@ class AgeOfSteam(MoonScenario, Engine):
     step_options = Engine.step_options | {"cube", "dice", "hex"}
     # what a scenario may set under `options:` (game.yaml declares no options for the Moon yet)
     scenario_settings = frozenset({"map", "satellite"})
+    # what the Moon's rules imply in every state, checked by `simulate --check-moves` (runtime/engine.py)
+    invariants = {**Engine.invariants, "track geometry": "invariant_track", "cube conservation": "invariant_cubes"}
 
     # --- creating a game -----------------------------------------------------------------------
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
@@ -84,9 +86,100 @@ class AgeOfSteam(MoonScenario, Engine):
             opts["turn_cap"] = int(turn_cap)
         return new_moon_match(self, compiled, players, seed, agents=agents, options=opts)
 
+    # Monte Carlo: no random playout below the tree — listing the Moon's moves is costly (every
+    # build and route is checked) and random track says little; the tree's leaves are scored by the
+    # heuristic below, which values the turns still to play (issue 24)
+    playout_depth = 0
+    # the leaves' rewards differ by a few hundredths between moves (a tile is a point of some 50):
+    # explore little (pilot runs, 9 games against two greedy players at 48 descents: a win share of
+    # 0.61 at 0.01, 0.56 at 0, 0 at 0.1 — at 0.7 the budget spreads evenly)
+    uct_exploration = 0.01
+
     def heuristic(self, game: MoonGame, seat: int) -> float:
-        """What the greedy and Monte Carlo bots maximise when game.yaml declares no ``bots.greedy``: the stand-in final score now, money as a tie-break."""
-        return MoonMatch(game).score(seat) + game.players[seat].goods["money"] / 100.0
+        """What the greedy and Monte Carlo bots maximise when game.yaml declares no ``bots.greedy``:
+        the stand-in final score now, plus what the position is worth for the turns still to play.
+
+        Issue 24: the score alone (money a tie-break) made greedy spend its $12 on four loose tiles
+        in the first turn — a tile is a point now — and then, with no money and no Complete Link to
+        a City, never deliver a cube or earn income. So money counts at what it buys (a tile, a point,
+        per cheapest track cost), income also for the money it will bring in each remaining turn, and
+        the cubes the seat could deliver now over its own links for the income they would bring
+        (two deliveries a turn). All of it from the data (final_score, income, game_length, terrain).
+        """
+        m = game.moon
+        p = game.players[seat]
+        score = MoonMatch(game).score(seat)
+        turns = int((game.model.table("game_length") or {}).get("turns", 0))
+        left = max(0, turns - m.turn + 1) if turns else 0
+        if not left:
+            return score + p.goods["money"] / 100.0  # the game is over: money only breaks ties
+        rule = game.model.table("final_score") or {}
+        per_income = float(rule.get("per_income", 0))
+        per_tile = float(rule.get("per_track_tile", 0))
+        costs = [t["track_cost"] for t in m.terrain.values() if isinstance(t, dict) and t.get("track_cost")]
+        per_dollar = per_tile / min(costs) if costs and per_tile else 0.0
+        per_turn = float((game.model.table("income") or {}).get("money_per_income", 0))
+        income_value = per_income + per_turn * (left - 1) * per_dollar  # the points of one more income
+        deliveries = sorted(self._deliverable(game, seat), reverse=True)[:2]
+        # money is worth what it buys only once spent: held, half that (else a tile, a point for its
+        # price, is never worth building — and only track leads to deliveries)
+        return (score + 0.5 * p.goods["money"] * per_dollar
+                + p.goods["income"] * per_turn * (left - 1) * per_dollar
+                + 0.5 * income_value * sum(deliveries) + 0.25 * income_value * self._progress(game, seat))
+
+    def _progress(self, game: MoonGame, seat: int) -> float:
+        """How near the seat's unfinished links are to a City (1 next to one, 1/2 a hex further, 1/3
+        two further, nothing beyond): a link on its way to a City is on its way to deliveries."""
+        total = 0.0
+        for ln in game.moon.links.values():
+            if ln.owner == seat and not ln.complete and ln.hexes:
+                d = self._hexes_to_city(game, ln.tip(), ln.start, 3)
+                total += 0.0 if d is None else 1.0 / (d + 1)
+        return total
+
+    def _hexes_to_city(self, game: MoonGame, tip: tuple, start: tuple, limit: int) -> int | None:
+        """The fewest free hexes (no track, no node) between ``tip`` and a City other than ``start``,
+        up to ``limit``; None when there is none that near."""
+        m = game.moon
+        seen, frontier = {tip}, [tip]
+        for d in range(limit):
+            nxt = []
+            for h in frontier:
+                for _, n in m.map.neighbours(h):
+                    if n in seen:
+                        continue
+                    seen.add(n)
+                    if n != start and self.node_kind(game, n) == "city":
+                        return d
+                    if n not in m.track and self.node_kind(game, n) is None:
+                        nxt.append(n)
+            frontier = nxt
+        return None
+
+    def _deliverable(self, game: MoonGame, seat: int) -> list[int]:
+        """For each cube the seat could deliver now (any Move Goods round), the most of its own links
+        a delivery of it could use (0s left out): the income such a delivery would bring it."""
+        from .playout import routes
+
+        m = game.moon
+        out = []
+        for src in sorted(h for h, c in m.cubes.items() if c):
+            for cube in sorted(set(m.cubes[src])):
+                best = 0
+                for path in routes(game, src, cube):
+                    here, own = src, 0
+                    if self.node_kind(game, src) is None:  # on a track tile: along its link first
+                        ln = m.links.get(m.track.get(src))
+                        own += ln is not None and ln.owner == seat
+                        here, path = path[0], path[1:]
+                    for node in path:
+                        ln = self.link_between(game, seat, here, node, None)
+                        own += ln is not None and ln.owner == seat
+                        here = node
+                    best = max(best, own)
+                if best:
+                    out.append(best)
+        return out
 
     # --- hooks for the compiler and the reference: the Moon's map format is this game's ----------
     def check_map(self, data, game_data: dict, report) -> None:
@@ -242,6 +335,26 @@ class AgeOfSteam(MoonScenario, Engine):
     def sections_at_town(self, game: MoonGame, h: tuple) -> int:
         return sum((ln.start == h) + (ln.end == h) for ln in game.moon.links.values())
 
+    def side_key(self, game: MoonGame, a: tuple, b: tuple) -> tuple:
+        """The hex side between adjacent hexes ``a`` and ``b`` (a wrap-around edge included, A05), the
+        same whichever end it is named from: the two (hex, side) halves, sorted."""
+        mp = game.moon.map
+        return tuple(sorted(((a, mp.link_side(a, b)), (b, mp.link_side(b, a)))))
+
+    def side_taken(self, game: MoonGame, a: tuple, b: tuple) -> str | None:
+        """The link whose track crosses the hex side between ``a`` and ``b``, or None. Only a link
+        through ``a`` or ``b`` can (a track hex is in one link), or a link of no track hex joining
+        the two nodes; so only those are read — the legal moves ask this thousands of times."""
+        m = game.moon
+        cands = {lid for lid in (m.track.get(a), m.track.get(b)) if lid is not None}
+        if a not in m.track and b not in m.track:
+            cands |= {lid for lid, ln in m.links.items() if not ln.hexes and {ln.start, ln.end} == {a, b}}
+        key = self.side_key(game, a, b)
+        for lid in sorted(cands):
+            if any(self.side_key(game, x, y) == key for x, y in m.links[lid].sections() if {x, y} == {a, b}):
+                return lid
+        return None
+
     # --- building track ------------------------------------------------------
     def build(self, game: MoonGame, player: int, hexes: list, start=None, cont: str | None = None,
               free: bool = False, check_only: bool = False) -> Link | int | None:
@@ -279,9 +392,18 @@ class AgeOfSteam(MoonScenario, Engine):
             origin = start_node
         prev, cost, tiles, end, parts = origin, 0, 0, None, []
         seen = set()
+        # Decision (docs/decisions.md, "one track section per hex side"): track is simple track tiles
+        # joined at hex sides, and a hex side carries one track section. Without this a Town next to
+        # the Landing hex could be linked to it again and again over the same side, each copy adding a
+        # "track section leading to the Town" (A06) that is not there.
         for i, h in enumerate(path):
             if m.map.link_side(prev, h) is None:
                 raise Refused(f"{self.label(game, h)} is not next to {self.label(game, prev)}")
+            # (a side inside this build is new: its hexes are new track, refused below if not)
+            taken = None if h in m.track else self.side_taken(game, prev, h)  # a hex with track: refused below
+            if taken is not None:
+                raise Refused(f"the hex side between {self.label(game, prev)} and {self.label(game, h)} already "
+                              f"carries track ({taken}): a hex side takes one track section")
             kind = self.node_kind(game, h)
             last = i == len(path) - 1
             if kind is not None:
@@ -486,6 +608,54 @@ class AgeOfSteam(MoonScenario, Engine):
         cands.sort(key=lambda ln: (ln.id != borrow, ln.owner != player, int(ln.id[1:])))
         return cands[0]
 
+    # --- invariants ----------------------------------------------------------------------------
+    def invariant_track(self, game: MoonGame) -> list[str]:
+        """Track geometry: the track index matches the links; a hex holds one track (simple tiles, no
+        crossings); a link runs hex to adjacent hex, its track on no node; a Complete Link ends on a
+        node next to its last hex; a hex side carries one track section (A03, A06: so a Town is not
+        linked twice over one side); nothing lies off the map."""
+        m = game.moon
+        problems = []
+        owned: dict = {}
+        sides: dict = {}
+        for lid, ln in sorted(m.links.items()):
+            prev = ln.start
+            for hx in ln.hexes:
+                if hx in owned:
+                    problems.append(f"{fmt(hx)} is in {owned[hx]} and {lid}")
+                owned[hx] = lid
+                if m.map.link_side(prev, hx) is None:
+                    problems.append(f"{lid}: {fmt(hx)} is not next to {fmt(prev)}")
+                if self.node_kind(game, hx) is not None:
+                    problems.append(f"{lid}: track on node {fmt(hx)}")
+                prev = hx
+            if ln.end is not None and (self.node_kind(game, ln.end) is None or m.map.link_side(prev, ln.end) is None):
+                problems.append(f"{lid}: ends on {fmt(ln.end)}, not a node next to its last hex")
+                continue
+            for a, b in ln.sections():
+                if m.map.link_side(a, b) is None:
+                    continue  # reported above
+                side = self.side_key(game, a, b)
+                if side in sides:
+                    problems.append(f"{lid} and {sides[side]} both cross the hex side between {fmt(a)} and {fmt(b)}")
+                sides.setdefault(side, lid)
+        if owned != m.track:
+            problems.append("the track index does not match the links")
+        for hx in m.cubes:
+            if hx not in m.map.hexes:
+                problems.append(f"cubes off the map at {fmt(hx)}")
+        return problems
+
+    def invariant_cubes(self, game: MoonGame) -> list[str]:
+        """Cubes are neither made nor lost: those on the board, the Goods Display and the Satellite plus
+        those delivered are those of setup (a game played through the stand-in turn keeps the count)."""
+        t = game.turn_state
+        if t is None:
+            return []  # a scenario lays out its own cubes: there is no count from setup to keep
+        if cube_total(game) + t.delivered != t.cubes_at_start:
+            return [f"{cube_total(game)} cubes in play + {t.delivered} delivered, but {t.cubes_at_start} at setup"]
+        return []
+
     # --- phases --------------------------------------------------------------------------------
     def phase(self, game: MoonGame, name: str, **kw) -> None:
         m = game.moon
@@ -610,31 +780,5 @@ def _map_of(compiled: CompiledGame, name: str | None = None) -> tuple[str, dict]
 
 
 def check_invariants(game: MoonGame) -> list[str]:
-    """Problems with the map state (empty when sound): the track index matches the links, no hex holds
-    two tracks, links run hex to adjacent hex, Complete Links end on a node, nothing is out of the map."""
-    m, e = game.moon, game.engine
-    problems = []
-    owned: dict = {}
-    for lid, ln in sorted(m.links.items()):
-        prev = ln.start
-        for hx in ln.hexes:
-            if hx in owned:
-                problems.append(f"{fmt(hx)} is in {owned[hx]} and {lid}")
-            owned[hx] = lid
-            if m.map.link_side(prev, hx) is None:
-                problems.append(f"{lid}: {fmt(hx)} is not next to {fmt(prev)}")
-            if e.node_kind(game, hx) is not None:
-                problems.append(f"{lid}: track on node {fmt(hx)}")
-            prev = hx
-        if ln.end is not None and (e.node_kind(game, ln.end) is None or m.map.link_side(prev, ln.end) is None):
-            problems.append(f"{lid}: ends on {fmt(ln.end)}, not a node next to its last hex")
-    if owned != m.track:
-        problems.append("the track index does not match the links")
-    for hx in m.cubes:
-        if hx not in m.map.hexes:
-            problems.append(f"cubes off the map at {fmt(hx)}")
-    if any(p.goods["money"] < 0 for p in game.players):
-        problems.append("negative money")
-    return problems
-
-
+    """Every invariant the engine declares (``AgeOfSteam.invariants``) on ``game`` now: empty when sound."""
+    return game.engine.check_invariants(game)

@@ -29,6 +29,12 @@ class Link:
     def tip(self) -> tuple:
         return self.hexes[-1] if self.hexes else self.start
 
+    def sections(self) -> list[tuple]:
+        """The hex sides the link's track crosses, as pairs of adjacent hexes in building order: from
+        its start node through its track hexes (and into its end node when complete)."""
+        path = [self.start, *self.hexes] + ([self.end] if self.end is not None else [])
+        return list(zip(path, path[1:]))
+
 
 @dataclass
 class MoonState:

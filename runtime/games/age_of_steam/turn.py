@@ -120,7 +120,7 @@ class MoonMatch:
         reason = f"{names} {has(names) if len(winners) == 1 else 'share'} {top} points"
         if len(tied) > 1:
             reason += " (tie broken by most money)" if len(winners) == 1 else " (a tie that survives the tie-breaks)"
-        return Result(scores, winners, f"{reason}; the game ended: {self.t.ended}")
+        return Result(scores, winners, f"{reason}; the game ended: {self.t.ended}", ended=self.t.ended)
 
     def copy(self) -> "MoonMatch":
         return MoonMatch(self.game.copy())

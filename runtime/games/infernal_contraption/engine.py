@@ -43,6 +43,44 @@ class InfernalContraption(ICScenario, Engine):
     field_types = {SOCKETS.name: SOCKETS}  # a card's four sockets (fields.py)
     agents = {**Engine.agents, "greedy": "runtime.games.infernal_contraption.agents:Greedy"}
     step_options = Engine.step_options | {"machine", "scrap", "at", "side"}
+    # what the rules imply in every state, checked by `simulate --check-moves` (runtime/engine.py);
+    # card conservation (Engine.invariants) includes each machine's layout matching its zone
+    def playout_agent(self, rng):
+        """Monte Carlo playouts follow the greedy agent, with one move in seven random: random play
+        here is a poor model of any opponent (it rarely powers its machine), so a tree search whose
+        playouts are random learns what beats random play, not what beats a player (issue 24)."""
+        from runtime.bots import EpsilonGreedy
+
+        from .agents import Greedy as ICGreedy
+
+        return EpsilonGreedy(ICGreedy(), rng)
+
+    confounded_effects = {
+        "drawn": "a player draws from its own parts pile, and a player whose parts pile is empty is out "
+                 "(I12): drawing more goes with going out, whatever the card drawn"}
+    invariants = {**Engine.invariants, "machine shape": "invariant_machines",
+                  "an eliminated player holds no cards": "invariant_out"}
+
+    def invariant_out(self, game) -> list[str]:
+        """I12: the cards of a player who is out leave the game: no hand, machine or parts pile left."""
+        return [f"{pl.name} is out but has cards in {z}" for pl in game.players if pl.out
+                for z in ("hand", "machine", "parts_pile") if game.zones[(z, pl.index)]]
+
+    def invariant_machines(self, game) -> list[str]:
+        """I01, I03: a player still in has its Power Core in its machine; a plug hangs above or below a
+        main-line card and nothing hangs on a plug; no card is laid twice."""
+        out = []
+        for p, m in enumerate(game.machines):
+            who = game.players[p].name
+            if not game.players[p].out and not any(game.kind_of.get(u) == "power_core" for u in m.main):
+                out.append(f"{who}'s machine has no Power Core in its main line")
+            for plug, (anchor, side) in m.base.items():
+                if anchor not in m.main or (m.top if side == "top" else m.bottom).get(anchor) != plug:
+                    out.append(f"{who}'s plug #{plug} hangs on #{anchor}, not a main-line card holding it")
+            laid = m.cards()
+            if len(set(laid)) != len(laid):
+                out.append(f"{who}'s machine lays a card twice")
+        return out
 
     def __init__(self) -> None:
         self._verbs: dict | None = None

@@ -69,10 +69,12 @@ class ICMatch:
             raise RulesError("the game is not over")
         scores = ()  # the last player remaining wins: the game keeps no score (no VP to report)
         if g.capped:
-            return Result(scores, (), f"turn cap ({self.turn_cap} turns) reached without a winner")
+            return Result(scores, (), f"turn cap ({self.turn_cap} turns) reached without a winner",
+                          ended="the turn cap was reached")
         if g.winner is None:
-            return Result(scores, (), "nobody remains: no winner")
-        return Result(scores, (g.winner,), f"{g.players[g.winner].name} is the last player remaining")
+            return Result(scores, (), "nobody remains: no winner", ended="nobody remains")
+        return Result(scores, (g.winner,), f"{g.players[g.winner].name} is the last player remaining",
+                      ended="one player remains")
 
     def copy(self) -> "ICMatch":
         return ICMatch(self.game.copy(), self.turn_cap)
