@@ -52,7 +52,7 @@ def test_trace_writes_the_first_n_games_and_changes_no_result(tmp_path):
     text = (out / files[0]).read_text(encoding="utf-8")
     lines = text.splitlines()
     assert lines[0].startswith("infernal_contraption, game 0 of the run (game seed ")
-    assert "P1: draws 7 cards from parts_pile" in lines and len(lines) > 20
+    assert "P1: draws 7 cards from their Parts pile" in lines and len(lines) > 20
     assert lines[-1].startswith("result: ") and lines[-1].endswith("is the last player remaining")
     traced = json.loads((out / files[3]).read_text(encoding="utf-8"))
     plain = simulate(SimConfig("infernal_contraption", games=5))
