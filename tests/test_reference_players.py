@@ -39,6 +39,17 @@ def test_players_reference_has_no_file_path_test_name_or_clause_table(bundled, g
     assert PATHS.search(designers) and "Rule clauses" in designers
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_stand_in_whose_file_is_left_out_prints_no_empty_brackets(bundled, game):
+    # the players' view drops file paths: a whole module marked stand-in (51st State's Base Set
+    # stand-in) read "Base Set stand-in cards ():" in the list of stand-in rules
+    view = players_view(game_view(bundled, game))
+    icons = bundled.games[game].vocab.data.get("icons") or {}
+    for fmt in ("html", "md"):
+        page = render_game(view, fmt, icons, audience="players")
+        assert "()" not in page and "( )" not in page
+
+
 def test_players_html_numbers_its_pages_and_names_the_game_in_a_running_header(bundled):
     view = game_view(bundled, "age_of_steam")
     page = render_game(view, "html", {}, audience="players")
