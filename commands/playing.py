@@ -100,14 +100,15 @@ def play(game, data, players, seat, bots, seed, name, option_pairs, packs):
         eng.check_players(compiled, players)
     except (RulesError, Refused) as exc:
         raise UsageProblem(f"{compiled.game} cannot be played by {players} players: {exc}") from None
-    from runtime.options import describe, option_specs
+    from runtime.model import model_of
+    from runtime.options import describe
 
     try:
         options = eng.match_options(compiled, given_options(option_pairs, packs))
     except ValueError as exc:  # OptionError: an option the game does not declare, a value it does not allow
         raise UsageProblem(str(exc)) from None
     if options:
-        click.echo("Options: " + "; ".join(describe(option_specs(compiled.vocab), options)))
+        click.echo("Options: " + "; ".join(describe(model_of(compiled.vocab).options, options)))
     # before the setup, which may already ask you something (51st State: the 2 cards to discard)
     marks = stand_ins(compiled)
     if marks:

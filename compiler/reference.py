@@ -30,6 +30,7 @@ import yaml
 
 from runtime import escape
 from runtime.fieldtypes import Legend, Shown, field_type, field_types_of
+from runtime.model import model_of
 from runtime.words import title
 
 from . import resources
@@ -688,16 +689,16 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
                 # a table a field type's legend shows is not listed again as a plain table
                 tables=b.tables(dict(m.tables), skip={t for ft in used for t in ft.tables}),
                 modules=modules, css=[ft.css for ft in used if ft.css] + _font_css(gb),
-                **_flow_views(d, b, marked_modules), **_option_views(d))
+                **_flow_views(d, b, marked_modules), **_option_views(m))
 
 
 def choose_options(view: Game, vocab: dict, given: dict) -> Game:
     """The reference of the game set up with ``given``: the chosen options are said (``chosen``), and
     a module an option leaves out — a value of a several-values option (``many``, e.g. ``packs``) that
     names a module of the game and is not chosen — is not printed (its cards, tables and rules)."""
-    from runtime.options import describe, option_specs, resolve
+    from runtime.options import describe, resolve
 
-    specs = option_specs(vocab)
+    specs = dict(model_of(vocab).options)
     chosen = resolve(specs, given)
     left_out = {v for k, spec in specs.items() if spec.many for v in spec.values if v not in chosen[k]}
     view.modules = [m for m in view.modules if m.id not in left_out]
@@ -705,19 +706,17 @@ def choose_options(view: Game, vocab: dict, given: dict) -> Game:
     return view
 
 
-def _option_views(d: dict) -> dict:
-    """game.yaml ``seats`` and ``options`` (runtime/options.py reads the same declaration), in words."""
-    from runtime.options import option_specs, seats
-
-    span = seats(d)
+def _option_views(m) -> dict:
+    """game.yaml ``seats`` and ``options`` as the game's model holds them, in words."""
+    span = m.seats
     views = []
-    for spec in option_specs(d).values():
+    for spec in m.options.values():
         values = "on or off" if spec.flag else ", ".join(spec.values)
         views.append({"name": spec.name, "key": spec.key,
                       "choices": values + (" (any of them)" if spec.many else ""),
                       "default": spec.describe(list(spec.default) if spec.many else spec.default),
                       "rules": ", ".join(spec.rules), "note": spec.note})
-    note = (d.get("seats") or {}).get("note") if isinstance(d.get("seats"), dict) else None
+    note = m.seats_note
     text = None if span is None else (f"{span[0]} players" if span[0] == span[1] else f"{span[0]} to {span[1]} players")
     return {"seats": f"{text}. {note}" if text and note else text, "options": views}
 

@@ -280,9 +280,9 @@ class Engine:
         """The options a game is played with: ``given`` checked against game.yaml ``options``
         (runtime/options.py) and, with ``fill``, the defaults of the rest. Raises OptionError (a
         ValueError) naming the option and what it allows."""
-        from .options import option_specs, resolve
+        from .options import resolve
 
-        return resolve(option_specs(compiled.vocab), given, self.scenario_settings, fill=fill)
+        return resolve(dict(model_of(compiled.vocab).options), given, self.scenario_settings, fill=fill)
     # --- invariants: what the rules imply must hold in every state (``simulate --check-moves``) ----
     # name -> method(game) returning the problems found (empty when it holds). Every game is held to
     # these two; an engine extends the table with the ones its own rules imply (the Moon's track
@@ -316,7 +316,7 @@ class Engine:
         ``players``."""
         from .options import check_seats
 
-        why = check_seats(compiled.vocab, players)
+        why = check_seats(model_of(compiled.vocab).seats, players)
         if why:
             raise RulesError(why)
         seats = (compiled.flow or {}).get("players") or {}

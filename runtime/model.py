@@ -18,6 +18,8 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from .options import OptionSpec, option_specs, seats
+
 _EMPTY: Mapping = MappingProxyType({})
 
 
@@ -173,6 +175,9 @@ class GameModel:
     card_flags: tuple[str, ...] = ()
     provenance: str | None = None  # game.yaml ``source``: where the rules come from
     note: str | None = None
+    options: Mapping[str, OptionSpec] = field(default_factory=lambda: _EMPTY)  # what is chosen at setup
+    seats: tuple[int, int] | None = None  # (min, max) players, when game.yaml says
+    seats_note: str | None = None
     # the vocabulary it was read from, for pickling only (a mappingproxy does not pickle): a pickled
     # model is rebuilt from it
     source: dict | None = field(default=None, compare=False, repr=False)
@@ -328,6 +333,8 @@ def build_model(vocab: dict) -> GameModel:
         players=MappingProxyType({k: _printed(p) for k, p in _section(vocab, "players").items()}),
         card_flags=tuple(k for k in _mapping(vocab.get("card_flags")) if isinstance(k, str)),
         provenance=_text(vocab.get("source")), note=_text(vocab.get("note")),
+        options=MappingProxyType(option_specs(vocab)), seats=seats(vocab),
+        seats_note=_text(_mapping(vocab.get("seats")).get("note")),
         source=vocab)
 
 

@@ -54,7 +54,8 @@ class OptionSpec:
 
 
 def option_specs(vocab: dict) -> dict[str, OptionSpec]:
-    """The options a (validated) game.yaml declares, in its order."""
+    """The options a (validated) game.yaml declares, in its order. Read once into the game's model
+    (``GameModel.options``, runtime/model.py), where every other reader asks."""
     out: dict[str, OptionSpec] = {}
     raw = vocab.get("options") if isinstance(vocab, dict) else None
     for key, spec in (raw or {}).items() if isinstance(raw, dict) else ():
@@ -70,7 +71,8 @@ def option_specs(vocab: dict) -> dict[str, OptionSpec]:
 
 
 def seats(vocab: dict) -> tuple[int, int] | None:
-    """(min, max) players from game.yaml ``seats``, or None when the game does not say."""
+    """(min, max) players from game.yaml ``seats``, or None when the game does not say. Read once into
+    the game's model (``GameModel.seats``)."""
     raw = vocab.get("seats") if isinstance(vocab, dict) else None
     if not isinstance(raw, dict):
         return None
@@ -150,9 +152,8 @@ def describe(specs: dict[str, OptionSpec], chosen: dict) -> list[str]:
     return [f"{s.name}: {s.describe(chosen[k])}" for k, s in specs.items() if k in chosen]
 
 
-def check_seats(vocab: dict, players: int) -> str | None:
-    """Why ``players`` cannot sit at this game (game.yaml ``seats``), or None."""
-    span = seats(vocab)
+def check_seats(span: tuple[int, int] | None, players: int) -> str | None:
+    """Why ``players`` cannot sit at a game that seats ``span`` (game.yaml ``seats``), or None."""
     if span is None or span[0] <= players <= span[1]:
         return None
     return f"the game seats {span[0]} to {span[1]} players (game.yaml seats), not {players}"

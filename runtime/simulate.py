@@ -565,9 +565,9 @@ def flow_refusals(records: list[dict]) -> list[dict]:
 
 
 def _options_text(compiled, chosen: dict) -> list[str]:
-    from .options import describe, option_specs
+    from .options import describe
 
-    return describe(option_specs(compiled.vocab), chosen)
+    return describe(model_of(compiled.vocab).options, chosen)
 
 
 def compare(this: dict, other: dict) -> dict:

@@ -160,3 +160,14 @@ def test_the_reference_of_a_game_set_up_with_options_leaves_out_the_packs_not_pl
     assert "## 51st State: Master Set — Moloch" in md and "Scouring the Ruins" not in md
     bad = runner.invoke(main, ["reference", "fifty_first_state", "--option", "difficulty=x", "--out", str(tmp_path)])
     assert bad.exit_code == 2 and "'x' is not one of recruit, private, veteran" in bad.output
+
+
+def test_the_game_model_holds_the_options_and_seats():
+    # one reading of game.yaml's options (issue 22): the engine, simulate, play and the reference ask
+    # the model, never the vocabulary's section by name
+    from runtime.model import model_of
+
+    data = load_text(GAME, "game.yaml", Diagnostics()).data
+    m = model_of(data)
+    assert dict(m.options) == option_specs(data) and list(m.options) == ["packs", "level", "coop"]
+    assert m.seats == (2, 3) and m.options["coop"].flag and m.options["packs"].default == ("red", "blue")
