@@ -816,7 +816,11 @@ class Ctx:
             return "[" + ", ".join(self.describe(v) for v in value) + "]"
         if isinstance(value, int) and value in g.instances:
             inst = g.instances[value]
-            return f"{g.cards[inst.card_id].get('name', inst.card_id)} ({g.players[self.owner_of_card(value)].name})"
+            name = g.cards[inst.card_id].get("name", inst.card_id)
+            owner = inst.owner if inst.owner is not None else g.where[value][1]
+            # a card nobody owns (in the supply, a shared pile) is named alone: "(You)" after a supply
+            # card read as if it were yours already (issue 26's walkthrough)
+            return name if owner is None else f"{name} ({g.players[owner].name})"
         if isinstance(value, tuple) and value and value[0] == "player":
             return g.players[value[1]].name
         return str(value)

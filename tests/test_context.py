@@ -38,3 +38,17 @@ def test_matching_a_name_that_holds_a_card_is_a_check_time_error(mini):
     ex = explain_effect("choose 1 of your locations as t; for each of your locations matching t: gain 1 vp",
                         Vocabulary.from_data(mini.vocab))
     assert [(d.code, "needs an icon" in d.message) for d in ex.diags.errors] == [("E205", True)]
+
+
+def test_a_card_nobody_owns_is_named_alone_in_the_trace(mini):
+    # "chooses First Card (You)" of a card in the supply read as if it were the chooser's already
+    # (issue 26's walkthrough): a card in a shared zone with no owner is named without one
+    from runtime.context import Ctx
+
+    game = engine_for(mini).new_game(mini, ["Ann", "Bob"], setup=False)
+    shared = game.create("oil_rig", game.zone_key("deck", None)).uid
+    owned = game.create("barracks", game.zone_key("state", 1), owner=1).uid
+    ctx = Ctx(game, 0)
+    assert ctx.describe(shared) == "Oil Rig"
+    assert ctx.describe(owned) == "Barracks (Bob)"
+    assert ctx.describe([shared, owned]) == "[Oil Rig, Barracks (Bob)]"
