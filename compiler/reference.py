@@ -668,14 +668,10 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
     zones = [{"name": z.printed.declared or title(k), "per": "player" if z.per_player else "game", "hidden": z.hidden,
               "note": z.note} for k, z in m.zones.items()]
 
-    def zone_name(key: str) -> str:
-        z = m.zones.get(key)
-        return (z.printed.declared if z is not None else None) or title(key)
-
-    things = [{"name": title(k), "zones": ", ".join(zone_name(z) for z in t.zones),
+    things = [{"name": title(k), "zones": ", ".join(_zone_title(m, z) for z in t.zones),
                "kinds": ", ".join(_declared(m.kinds.get(kk)) or title(kk) for kk in t.listed_kinds),
                "note": t.note} for k, t in m.things.items()]
-    sources = [{"name": title(k), "zone": zone_name(s.zone), "end": "bottom" if s.bottom else "top",
+    sources = [{"name": title(k), "zone": _zone_title(m, s.zone), "end": "bottom" if s.bottom else "top",
                 "face": title(s.face) if s.face else None, "note": s.note}
                for k, s in m.card_sources.items()]
     kinds = [{"name": kind.declared or title(key), "note": kind.note,
@@ -725,15 +721,20 @@ def _declared(spec) -> str | None:
     return spec.declared if spec is not None else None
 
 
+def _zone_title(m, key: str) -> str:
+    """A zone as the reference prints it: the name game.yaml declares, else its key in title case."""
+    z = m.zones.get(key)
+    return (z.printed.declared if z is not None else None) or title(key)
+
+
 def _flow_views(d: dict, b: "_GameViewBuilder", marked_modules: list) -> dict:
     """The game flow and the stand-in marks (issue 13; compiler/flowref.py builds them)."""
     from .flowref import flow_view, stand_in_view
 
     names = {rec.get("id"): rec.get("name") for _, recs in marked_modules for rec in recs}
-    zones = b.v.model.zones
     # the flow's texts belong to no card ("this card" is not theirs): compiled with has_card False
     return {"flow": flow_view(d, lambda text, kind: b.english(text, kind, False), lambda c: str(names.get(c) or title(c)),
-                              lambda z: str((zones[z].printed.declared if z in zones else None) or title(z))),
+                              lambda z: _zone_title(b.v.model, z)),
             "flow_title": "How the game is played" if isinstance(d.get("flow"), dict) else "How the bots play",
             "stand_ins": stand_in_view(d, marked_modules)}
 

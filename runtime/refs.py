@@ -155,21 +155,18 @@ class Query:
     every: int | None = None
     syntax: object = backlink()
 
-    def with_amount(self, amount, _new=object.__new__) -> "Query":
-        """This query with another amount (an int is exact). Built without the frozen dataclass's
-        per-field ``__setattr__``: computed amounts make one per statement run."""
-        if type(amount) is int:
-            amount = Exactly(amount)
-        q = _new(Query)
-        q.__dict__.update(self.__dict__)
-        q.__dict__["amount"] = amount
-        return q
+    def with_amount(self, amount) -> "Query":
+        """This query with another amount (an int is exact): computed amounts make one per statement run."""
+        return self._with(amount=Exactly(amount) if type(amount) is int else amount)
 
     def at(self, place: "Query | None") -> "Query":
         """This query selecting in another place ("… from <zone>" given to the verb)."""
-        q = object.__new__(Query)
-        q.__dict__.update(self.__dict__)
-        q.__dict__["place"] = place
+        return self._with(place=place)
+
+    def _with(self, _new=object.__new__, **changed) -> "Query":
+        """A copy with ``changed`` fields, built without the frozen dataclass's per-field ``__setattr__``."""
+        q = _new(Query)
+        q.__dict__.update(self.__dict__, **changed)
         return q
 
 

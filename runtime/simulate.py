@@ -369,8 +369,8 @@ def _tasks(cfg: SimConfig) -> Iterable[tuple]:
 
 def _chosen_options(cfg: SimConfig) -> dict:
     """The options every game of the run is played with: the given ones checked, the rest defaults."""
-    return engine_for(_compiled(cfg.game, cfg.data, cfg.loader)).match_options(
-        _compiled(cfg.game, cfg.data, cfg.loader), cfg.given_options())
+    compiled = _compiled(cfg.game, cfg.data, cfg.loader)
+    return engine_for(compiled).match_options(compiled, cfg.given_options())
 
 
 def run_games(cfg: SimConfig, progress: Callable[[int], None] | None = None) -> list[dict]:
@@ -486,7 +486,8 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         played_games.update(r["plays"].keys())
     from .stats import count, rate
 
-    deck = deck_counts(compiled, _chosen_options(cfg))
+    options = _chosen_options(cfg)  # checked and filled once for the whole report
+    deck = deck_counts(compiled, options)
     cards = []
     for cid, info in deck.items():
         cards.append({"id": cid, "name": info["name"], "kind": info["kind"], "copies": info["copies"],
@@ -505,8 +506,7 @@ def aggregate(cfg: SimConfig, records: list[dict]) -> dict:
         "seed": cfg.seed, "agent": cfg.agent, "turn_cap": cfg.turn_cap,
         # the options the games were played with (game.yaml ``options``, defaults included); a game
         # that declares none has none to report
-        **({"options": _chosen_options(cfg), "options_text": _options_text(compiled, _chosen_options(cfg))}
-           if _chosen_options(cfg) else {}),
+        **({"options": options, "options_text": _options_text(compiled, options)} if options else {}),
         "seat_note": "seat 1 is the player who decided first",
         "ties": "a win shared by k players counts 1/k of a win to each of them, in every win rate here",
         "wins_by_seat": {str(s + 1): count(seats.get(s, 0)) for s in range(cfg.players)},
