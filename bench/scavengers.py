@@ -11,9 +11,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from compiler.explain import effect_function, explain_effect  # noqa: E402
-from compiler.vocabulary import Vocabulary  # noqa: E402
 from runtime.agents import SeededRandom  # noqa: E402
 from runtime.engine import engine_for, load_compiled  # noqa: E402
+from runtime.model import model_of  # noqa: E402
 
 
 def timed(fn, n):
@@ -26,7 +26,7 @@ def timed(fn, n):
 def main() -> None:
     c = load_compiled("fifty_first_state")
     eng = engine_for(c)
-    vocab = Vocabulary.from_data(c.vocab)
+    vocab = model_of(c.vocab)
     scouring = c.cards["scouring_the_ruins"]["slots"]["action"]
     symbol = effect_function(explain_effect("draw 1 symbol card", vocab))
     names = ["A", "B", "C", "D"]

@@ -13,8 +13,20 @@ import click
 
 from compiler.diagnostics import display_path
 
-from .common import (GAME, ContentError, UsageProblem, compile_tree, data_option, emit, format_option, game_options,
-                     given_options, output_dir, plural, status)
+from .common import (
+    GAME,
+    ContentError,
+    UsageProblem,
+    compile_tree,
+    data_option,
+    emit,
+    format_option,
+    game_options,
+    given_options,
+    output_dir,
+    plural,
+    status,
+)
 
 REFERENCE_KINDS = ("html", "md", "pdf")
 
@@ -103,8 +115,16 @@ def cards(game, size, paper, bleed, safe, duplex, outputs, image_url, margin, pn
     """
     import re
 
-    from compiler.cardsheet import (SheetError, SheetSpec, TemplateError, copies_of, fit, more_per_sheet,
-                                    parse_size, write_cards)
+    from compiler.cardsheet import (
+        SheetError,
+        SheetSpec,
+        TemplateError,
+        copies_of,
+        fit,
+        more_per_sheet,
+        parse_size,
+        write_cards,
+    )
     from compiler.reference import PdfError
 
     try:
@@ -195,7 +215,7 @@ def board(game, hex_mm, paper, overlap, coords, outputs, out, data, fmt):
         emit(result.diags, fmt)
         sys.exit(1)
     gb = result.games[game]
-    engine = engine_of(gb.vocab.data)  # the map format and its drawing are the engine's
+    engine = engine_of(gb.vocab.source)  # the map format and its drawing are the engine's
     hex_px = engine.map_hex_px()
     out_dir = output_dir(data, "build", out, "board")
     kinds = set(outputs) or {"pdf", "html"}

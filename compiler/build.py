@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from runtime.engine import ENGINES, engine_of, load_from_sources
+from runtime.model import GameModel, model_of
 from runtime.verbs import verbs_for
 from runtime.words import did_you_mean
 
@@ -25,7 +26,18 @@ from . import ast as A
 from .cache import CardEntry
 from .cardids import CardIds, loaded_cards
 from .check import Checker
-from .codegen import HEADER, CardPiece, Function, ModuleWriter, UnsafeValue, card_entry, comment, identifier, literal, make_body
+from .codegen import (
+    HEADER,
+    CardPiece,
+    Function,
+    ModuleWriter,
+    UnsafeValue,
+    card_entry,
+    comment,
+    identifier,
+    literal,
+    make_body,
+)
 from .diagnostics import Diagnostics, display_path
 from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, table_source
 from .loader import Document, load_file, path_text
@@ -34,7 +46,7 @@ from .parser import parse_effect
 from .printassets import check_art, check_fonts, check_icons
 from .reach import cards_no_setup_creates, e214_held_back, triggers_that_never_fire
 from .schema import prepare_cards, validate
-from .vocabulary import Vocabulary, check_names
+from .vocabulary import check_names
 
 GAME_FILE = "game.yaml"
 SKIP_DIRS = {"schema", "scenarios"}
@@ -43,7 +55,7 @@ SKIP_DIRS = {"schema", "scenarios"}
 @dataclass
 class GameBuild:
     game: str
-    vocab: Vocabulary | None = None
+    vocab: GameModel | None = None
     modules: dict[str, Document] = field(default_factory=dict)
     card_count: int = 0
     effect_count: int = 0
@@ -100,8 +112,8 @@ def module_files(game_dir: Path) -> list[Path]:
     return sorted(p for p in game_dir.glob("*.yaml") if p.name != GAME_FILE)
 
 
-def load_game(game_file: Path, diags: Diagnostics) -> tuple[Document | None, Vocabulary | None]:
-    """Load a game.yaml and validate it against its schema; the Vocabulary only when both succeed.
+def load_game(game_file: Path, diags: Diagnostics) -> tuple[Document | None, GameModel | None]:
+    """Load a game.yaml and validate it against its schema; the GameModel only when both succeed.
 
     Every command that needs a game's names goes through here, so a game file the schema rejects is
     always a located diagnostic, never a KeyError in ``Vocabulary.from_data``.
@@ -109,7 +121,7 @@ def load_game(game_file: Path, diags: Diagnostics) -> tuple[Document | None, Voc
     gdoc = load_file(game_file, diags)
     if gdoc is None or not validate(gdoc, "game", diags) or not check_names(gdoc, diags):
         return gdoc, None
-    return gdoc, Vocabulary.from_data(gdoc.data)
+    return gdoc, model_of(gdoc.data)
 
 
 class _Timer:
@@ -197,7 +209,7 @@ def _package_init() -> str:
     return HEADER.format(source="the data folder") + '"""Compiled games, one package per game."""\n'
 
 
-def check_game_file(gdoc: Document, vocab: Vocabulary, game_dir: Path, diags: Diagnostics,
+def check_game_file(gdoc: Document, vocab: GameModel, game_dir: Path, diags: Diagnostics,
                     folder_named: bool = True) -> bool:
     """The checks of a loaded game.yaml that come before its modules (the build's and the language
     server's): its game id is its folder's name (``folder_named``: unless the data folder is the
@@ -360,7 +372,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     return gb
 
 
-def _compile_flow(gdoc: Document, vocab: Vocabulary, checker: Checker, card_ids: set[str], result: BuildResult,
+def _compile_flow(gdoc: Document, vocab: GameModel, checker: Checker, card_ids: set[str], result: BuildResult,
                   timer: _Timer, gb: GameBuild, rel_root: Path) -> bool:
     """game.yaml's ``flow`` and ``bots`` (compiler/flow.py) → generated/<game>/flow.py (FLOW, None
     without a flow; BOTS). True when emitted; a game with neither writes no such module."""
@@ -394,7 +406,7 @@ def _compile_flow(gdoc: Document, vocab: Vocabulary, checker: Checker, card_ids:
     return True
 
 
-def _compile_cards(doc: Document, cards: list, looked, vocab: Vocabulary, checker: Checker,
+def _compile_cards(doc: Document, cards: list, looked, vocab: GameModel, checker: Checker,
                    mw: ModuleWriter, diags: Diagnostics, timer: _Timer, gb: GameBuild, seen_ids: dict,
                    emit: bool, pieces) -> bool:
     """Check and emit every card of one module into ``mw``, in file order, taking a card's piece from
@@ -466,22 +478,22 @@ class Unique:
         return self.diags.error(code, message, **kw)
 
 
-def _compile_card(doc: Document, i: int, card: dict, first: int, vocab: Vocabulary,
+def _compile_card(doc: Document, i: int, card: dict, first: int, vocab: GameModel,
                   checker: Checker, mw: ModuleWriter, diags: Diagnostics, timer: _Timer, gb: GameBuild,
                   emit: bool) -> CardPiece | None:
     """Check one card's texts and (``emit``) make its piece: its functions, named in ``mw``, and its
     record for the card table. ``first`` is the card's first line: the piece holds lines relative to it."""
     cid = card.get("id")  # as written, even if the schema refused it: diagnostics name the card so
     kind = card.get("kind")
-    spec = vocab.card_kinds.get(kind) or {}
+    spec = vocab.kinds.get(kind) if isinstance(kind, str) else None
     gb.card_count += 1
     record: dict[str, Any] = {}
     slots: dict[str, list] = {}
     texts: dict[str, str] = {}
     faces: dict[str, dict] = {}
     functions: list[Function] = []
-    slot_specs = spec.get("slots") or {}
-    face_specs = spec.get("faces") or {}
+    slot_specs = {sl.key: sl for sl in spec.slots} if spec is not None else {}
+    face_specs = {f.key: f for f in spec.faces} if spec is not None else {}
     who = f" card {cid!r}" if cid else ""
 
     def slot(path: tuple, text: str, kind: str, into: dict) -> None:
@@ -498,14 +510,14 @@ def _compile_card(doc: Document, i: int, card: dict, first: int, vocab: Vocabula
 
     for key, value in card.items():
         if key in slot_specs and isinstance(value, str):
-            slot(("cards", i, key), value, (slot_specs[key] or {}).get("kind", "effect"), slots)
+            slot(("cards", i, key), value, slot_specs[key].kind, slots)
             texts[key] = value
         elif key in face_specs and isinstance(value, dict):
             fslots, ftexts, ffields = {}, {}, {}
-            fspec = face_specs[key].get("slots") or {}
+            fspec = {sl.key: sl for sl in face_specs[key].slots}
             for fk, fv in value.items():
                 if fk in fspec and isinstance(fv, str):
-                    slot(("cards", i, key, fk), fv, (fspec[fk] or {}).get("kind", "effect"), fslots)
+                    slot(("cards", i, key, fk), fv, fspec[fk].kind, fslots)
                     ftexts[fk] = fv
                 else:
                     ffields[fk] = fv
@@ -560,7 +572,7 @@ class _AskedIds(set):
         return all(self._has(k) == v for k, v in asked.items())
 
 
-def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab: Vocabulary, checker: Checker,
+def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab: GameModel, checker: Checker,
                   diags: Diagnostics, timer: _Timer, gb: GameBuild, slot_kind: str, emit: bool = True):
     """Parse, check and (``emit``) generate one effect text. Returns its function body, or None."""
     gb.effect_count += 1
@@ -624,7 +636,7 @@ def _check_once(gb: GameBuild, checker: Checker, effect: A.Effect, text: str, sl
     return memo
 
 
-def _game_init(vocab: Vocabulary, modules: list[str], gdoc: Document, rel_root: Path,
+def _game_init(vocab: GameModel, modules: list[str], gdoc: Document, rel_root: Path,
                has_flow: bool = False) -> str:
     mods = [identifier(m) for m in modules]
     lines = [HEADER.format(source=comment(f"{rel_root.name}/{vocab.game}/")),

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import stat
 import os
+import stat
 from dataclasses import asdict, dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -173,7 +173,7 @@ class ModuleCache:
     _games: dict[str, tuple] = field(default_factory=dict)  # game.yaml -> (version, (doc, vocab, card schema))
 
     def game_file(self, game_file: Path):
-        """(Document, Vocabulary, prepared card schema) of a game.yaml loaded clean by an earlier build
+        """(Document, GameModel, prepared card schema) of a game.yaml loaded clean by an earlier build
         and unchanged since (same bytes, same compiler), or None."""
         try:
             digest = self._file_hash(game_file)

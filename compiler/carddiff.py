@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runtime.model import GameModel, model_of
+
 from .build import GAME_FILE, discover_games, module_files
 from .diagnostics import Diagnostics
 from .loader import load_file
 from .parser import parse_effect
 from .printer import print_effect
-from .vocabulary import Vocabulary
 
 
 @dataclass
@@ -100,7 +101,7 @@ class DiffResult:
 
 @dataclass
 class _Side:
-    vocab: Vocabulary | None
+    vocab: GameModel | None
     cards: dict[str, tuple[str, dict]]  # id -> (module file name, card)
     other: dict[str, Any] = field(default_factory=dict)  # "file: path" -> value, everything but cards
 
@@ -116,7 +117,7 @@ def _load_game(game_dir: Path, diags: Diagnostics) -> _Side:
     vocab = None
     if gdoc is not None and isinstance(gdoc.data, dict) and isinstance(gdoc.data.get("game"), str):
         try:
-            vocab = Vocabulary.from_data(gdoc.data)
+            vocab = model_of(gdoc.data)
         except (KeyError, TypeError, AttributeError, ValueError):
             vocab = None
     cards: dict[str, tuple[str, dict]] = {}
@@ -158,7 +159,7 @@ def _flatten(value: Any, prefix: str, out: dict) -> None:
 class _Effects:
     """Check and render the effect slots of one side, against that side's vocabulary."""
 
-    def __init__(self, vocab: Vocabulary | None):
+    def __init__(self, vocab: GameModel | None):
         self.vocab = vocab
         self.checker = None
         if vocab is not None:
@@ -171,11 +172,10 @@ class _Effects:
 
     def slots(self, kind: Any) -> tuple[dict, dict]:
         """(slot name -> slot kind, face name -> {slot name -> slot kind}) for a card kind."""
-        spec = (self.vocab.card_kinds.get(kind) if self.vocab and isinstance(kind, str) else None) or {}
-        slots = {s: (v or {}).get("kind", "effect") for s, v in (spec.get("slots") or {}).items()}
-        faces = {f: {s: (v or {}).get("kind", "effect") for s, v in ((fv or {}).get("slots") or {}).items()}
-                 for f, fv in (spec.get("faces") or {}).items()}
-        return slots, faces
+        spec = self.vocab.kinds.get(kind) if self.vocab and isinstance(kind, str) else None
+        if spec is None:
+            return {}, {}
+        return {sl.key: sl.kind for sl in spec.slots}, {f.key: {sl.key: sl.kind for sl in f.slots} for f in spec.faces}
 
     def read(self, text: Any, slot_kind: str) -> tuple:
         """(AST, IR) of a text; either is None when the text does not parse or does not check."""

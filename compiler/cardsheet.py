@@ -41,8 +41,20 @@ from runtime.fieldtypes import Shown, field_type
 from .cardfit import DEFAULT_MIN_PT, FitError, factors, measure, report, wrap
 from .diagnostics import Diagnostics
 from .printassets import data_uri, font_css
-from .reference import (CSP_META, Card, PdfError, _marked_html, _write, find_browser, g_icons, game_view, ink_for,
-                        players_view, print_pdf, title)
+from .reference import (
+    CSP_META,
+    Card,
+    PdfError,
+    _marked_html,
+    _write,
+    find_browser,
+    g_icons,
+    game_view,
+    ink_for,
+    players_view,
+    print_pdf,
+    title,
+)
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "cards"
 SIZES = {"poker": (63.0, 88.0), "bridge": (56.0, 88.0), "mini": (44.0, 63.0), "tarot": (70.0, 120.0),
@@ -337,7 +349,7 @@ def setup_copies(vocab, counts: dict[str, int]) -> Copies:
     player for a per-player zone, at the most players the game seats (a print run must serve a full
     table). ``create: all`` makes ``count`` of each. A card no ``create`` step names keeps its count and is
     listed, since a print-and-play sheet that prints cards the game never uses is worth a look."""
-    d = vocab.data
+    d = vocab.source
     flow = d.get("flow") if isinstance(d.get("flow"), dict) else {}
     steps = [st for st in flow.get("setup") or [] if isinstance(st, dict) and "create" in st]
     seats = (flow.get("players") or {}).get("max") or (flow.get("players") or {}).get("min")
@@ -346,7 +358,7 @@ def setup_copies(vocab, counts: dict[str, int]) -> Copies:
     made: dict[str, int] = {}
     any_per_player = False
     for st in steps:
-        zone = vocab.model.zones.get(st.get("into"))
+        zone = vocab.zones.get(st.get("into"))
         per_player = zone is None or zone.per_player
         times = int(seats or 1) if per_player else 1
         any_per_player |= per_player
@@ -604,7 +616,7 @@ class _Faces:
         import jinja2
 
         self.vocab = result.games[game].vocab
-        self.d = self.vocab.data
+        self.d = self.vocab.source
         self.game_dir = game_dir
         self.spec = spec
         loaders = []
@@ -632,15 +644,15 @@ class _Faces:
     def min_pt(self, kind: str) -> float:
         """The smallest body text of a kind's faces (``card_kinds.KIND.min_font_size``, points), never
         above the type size itself."""
-        spec = self.vocab.card_kinds.get(kind) or {}
-        v = spec.get("min_font_size")
-        v = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else DEFAULT_MIN_PT
+        spec = self.vocab.kinds.get(kind)
+        v = spec.min_font_size if spec is not None and spec.min_font_size is not None else DEFAULT_MIN_PT
         return min(v, self.size["font"])
 
     def kind(self, key: str) -> dict:
-        spec = self.vocab.card_kinds.get(key) or {}
-        colour = escape.css_colour(spec.get("colour"), "#444444")
-        return {"key": key, "name": spec.get("name") or title(key), "colour": colour, "ink": ink_for(colour)}
+        spec = self.vocab.kinds.get(key)
+        colour = escape.css_colour(spec.colour if spec is not None else None, "#444444")
+        name = (spec.declared if spec is not None else None) or title(key)
+        return {"key": key, "name": name, "colour": colour, "ink": ink_for(colour)}
 
     def _render(self, names: list[str], **ctx) -> Markup:
         import jinja2

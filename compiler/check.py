@@ -20,6 +20,7 @@ from typing import Callable
 
 from runtime import verbs as V
 from runtime.events import EVENT_VERBS
+from runtime.model import GameModel
 from runtime.refs import CARD, DEFAULT, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
 from runtime.verbs import Slot, Verb
 from runtime.words import did_you_mean
@@ -30,7 +31,7 @@ from .english import option_labeller
 from .printer import fmt
 from .syntaxhelp import RESERVED_NAMES
 from .visitor import Visitor
-from .vocabulary import POSSESSIVES, Vocabulary
+from .vocabulary import POSSESSIVES
 
 _CATEGORY_WORDS = {GOOD: "good", THING: "thing", ZONE: "zone or pile", PLAYER: "player", PHASE: "phase",
                    ICON: "icon", VAR: "chosen name", CARD: "card", PILE: "pile of a supply"}
@@ -63,7 +64,7 @@ class Checked:
 
 
 class Checker:
-    def __init__(self, vocab: Vocabulary, verbs: dict[str, Verb]):
+    def __init__(self, vocab: GameModel, verbs: dict[str, Verb]):
         self.vocab = vocab
         self.verbs = verbs
 
@@ -323,7 +324,7 @@ class _Check(Visitor):
         if sig.one_of and len(seen & set(sig.one_of)) != 1:
             where = " or ".join(f"'{p} …'" for p in sig.one_of)
             rep("E303", f"'{verb.name}' needs exactly one of {where} (for example: {verb.example})", act.span)
-        rules = self.vocab.model.rules
+        rules = self.vocab.rules
         for need in sig.needs:
             if isinstance(need, tuple):  # (category, rule): only objects of that category need it
                 cat, need = need
@@ -336,8 +337,8 @@ class _Check(Visitor):
                       strict, ir.Origin(act.span.start, act.span.end), act)
 
     def _phase(self, words: A.Words) -> None:
-        if words.text.replace(" ", "_") not in self.vocab.phases and words.text not in self.vocab.phases:
-            self.rep("E201", f"unknown phase '{words.text}'", words.span, did_you_mean(words.text, self.vocab.phases))
+        if words.text.replace(" ", "_") not in self.vocab.phase_keys and words.text not in self.vocab.phase_keys:
+            self.rep("E201", f"unknown phase '{words.text}'", words.span, did_you_mean(words.text, self.vocab.phase_keys))
 
     # --- conditions and quantities -----------------------------------------------------------
     def cond(self, cond, scope) -> ir.Cond:
@@ -478,7 +479,7 @@ class _Check(Visitor):
         if owner in self._NOT_YOU or isinstance(owner, ir.Bound):
             return owner
         said = f"{node.text} {noun.text}" if node is not None else noun.text
-        m = self.vocab.model
+        m = self.vocab
         if cat == CARD:  # a card source: the name it declares, if any
             source = m.card_sources.get(key)
             what = source.printed.declared if source is not None else None
@@ -516,11 +517,11 @@ class _Check(Visitor):
         return None
 
     def _field(self, name: str, span: A.Span) -> str | None:
-        numeric = self.vocab.numeric_fields()
+        numeric = self.vocab.numeric_fields
         key = name.replace(" ", "_")
         if key in numeric:
             return key
-        if key in self.vocab.field_names():
+        if key in self.vocab.field_names:
             self.rep("E205", f"card field '{name}' is not a number: a comparison needs a field declared 'int'", span)
         else:
             self.rep("E201", f"unknown number field '{name}'", span, did_you_mean(key, numeric))
@@ -563,14 +564,14 @@ class _Check(Visitor):
                 return None
             return ir.OtherThan(key)
         if isinstance(f, A.WithIcon):
-            icons = self.vocab.icon_names()
+            icons = sorted(self.vocab.icons)
             for i in f.icons:
                 if i.text not in icons:
                     rep("E201", f"unknown icon '{i.text}'", i.span, did_you_mean(i.text, icons))
             return ir.HasIcon(tuple(i.text for i in f.icons))
         if isinstance(f, (A.With, A.Without)):
             name = f.noun.text.replace(" ", "_")
-            fields = self.vocab.field_names()
+            fields = self.vocab.field_names
             if name not in fields and name.endswith("s") and name[:-1] in fields:
                 name = name[:-1]
             if name not in fields:

@@ -28,13 +28,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from runtime.model import GameModel
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
-from runtime.words import MASS_NOUNS, english_plural, title  # noqa: F401 - MASS_NOUNS re-exported
+from runtime.words import MASS_NOUNS, english_plural, plurals, title  # noqa: F401 - MASS_NOUNS re-exported
 
 from . import ast as A
 from . import ir
 from .visitor import Visitor
-from .vocabulary import Vocabulary, plurals
 
 ICON_START = "\x01"
 ICON_END = "\x02"
@@ -56,14 +56,14 @@ _ACTING = {"opponent": "each opponent", "other": "each other player", "each": "e
 # --- public API ----------------------------------------------------------------------------------
 
 
-def render_effect(effect, vocab: Vocabulary, verbs: dict | None = None, kind: str = "effect") -> str:
+def render_effect(effect, vocab: GameModel, verbs: dict | None = None, kind: str = "effect") -> str:
     """Card-style English for one checked effect's IR (``Checked.ir``; plain text, icons as their
     printed names). A bare-condition slot's IR (a card's ``requires``) renders as the condition
     alone: "You have at least 1 card in your Hand." Use :func:`english_of` for a text."""
     return plain(render_marked(effect, vocab, verbs, kind))
 
 
-def render_marked(effect, vocab: Vocabulary, verbs: dict | None = None, kind: str = "effect") -> str:
+def render_marked(effect, vocab: GameModel, verbs: dict | None = None, kind: str = "effect") -> str:
     """Like :func:`render_effect`, with icons left as markers for the HTML renderer."""
     if verbs is None:
         from runtime.verbs import verbs_for
@@ -72,7 +72,7 @@ def render_marked(effect, vocab: Vocabulary, verbs: dict | None = None, kind: st
     return _Renderer(vocab, verbs).effect(effect, kind)
 
 
-def option_labeller(vocab: Vocabulary, verbs: dict | None = None):
+def option_labeller(vocab: GameModel, verbs: dict | None = None):
     """How a menu's options are labelled for the agent (the checker, while lowering): the English
     of their lowered statements, as the reference prints them, so a player and a scenario see the
     same words."""
@@ -225,7 +225,7 @@ class _Renderer(Visitor):
     noun, a quantity's value — comes from the IR; how the designer worded it — "a card" or "1
     card", "2 fuel", "1 of your locations", "another player's" — from the node's ``syntax``."""
 
-    def __init__(self, vocab: Vocabulary, verbs: dict):
+    def __init__(self, vocab: GameModel, verbs: dict):
         self.v = vocab
         self.verbs = verbs
         self.scope: list[_Bound] = []
@@ -480,7 +480,7 @@ class _Renderer(Visitor):
     def _yours_by_default(self, q: ir.Query) -> bool:
         """A thing named without an owner is the acting player's (the model's rule, which Ctx.things
         follows)."""
-        return self.v.model.yours_by_default(q.key)
+        return self.v.yours_by_default(q.key)
 
     def _holder(self, owner: A.Owner | None) -> tuple[str, str]:
         if owner is None or owner.kind == "your":
@@ -684,19 +684,17 @@ class _Renderer(Visitor):
 
     def _field_names(self) -> dict[str, tuple[str, bool]]:
         out: dict[str, tuple[str, bool]] = {}
-        for spec in self.v.card_kinds.values():
-            spec = spec or {}
-            for k, s in (spec.get("fields") or {}).items():
-                label = s.get("title") if isinstance(s, dict) else None
-                out.setdefault(k, (label or title(k), False))
-            for k, s in (spec.get("slots") or {}).items():
-                out[k] = ((s or {}).get("name") or title(k), True)
-        for k in self.v.model.card_flags:
+        for spec in self.v.kinds.values():
+            for f in spec.fields:
+                out.setdefault(f.key, (f.title or title(f.key), False))
+            for sl in spec.slots:
+                out[sl.key] = (sl.declared or title(sl.key), True)
+        for k in self.v.card_flags:
             out.setdefault(k, (title(k), False))
         return out
 
     def icon(self, key: str) -> str:
-        printed = self.v.model.printed(ICON, key)
+        printed = self.v.printed(ICON, key)
         name = (printed.declared if printed else None) or title(key)
         return f"{ICON_START}{key}|{name}{ICON_END}"
 
@@ -723,7 +721,7 @@ class _Renderer(Visitor):
 
     def zone_default(self, q: ir.Query, text: str) -> str:
         """A zone without an owner: the acting player's own when zones are per player."""
-        zone = self.v.model.zones.get(q.key)
+        zone = self.v.zones.get(q.key)
         if zone is None or zone.per_player:
             return f"your {text}"
         return f"the {text}"
@@ -756,7 +754,7 @@ class _Renderer(Visitor):
                 "owner": "its owner"}.get(key)
         if base is not None:
             return base
-        printed = self.v.model.players.get(key)
+        printed = self.v.players.get(key)
         name = printed.declared if printed is not None else None
         if key == "player":
             name = "player"
@@ -770,7 +768,7 @@ class _Renderer(Visitor):
         return f"{article(name)} {name}"
 
     def phase_name(self, key: str) -> str:
-        for ph in self.v.model.phases:
+        for ph in self.v.phases:
             if ph.key == key and ph.declared:
                 return ph.declared
         return title(key)
@@ -827,7 +825,7 @@ class _Renderer(Visitor):
     def _plural_name(self, cat: str | None, key: str, name: str) -> str:
         """The printed plural: the vocabulary's ``plural:`` if given, the name itself for a mass
         noun ("2 Fuel", "3 Iron"), else the English plural ("2 Bricks", "2 Victory Points")."""
-        printed = self.v.model.printed(cat or "", key)
+        printed = self.v.printed(cat or "", key)
         if printed is not None and printed.plural:
             return printed.plural
         if name.split(" ")[-1].lower() in MASS_NOUNS:
@@ -843,7 +841,7 @@ class _Renderer(Visitor):
 
     def _printed(self, cat: str | None, key: str, words: str) -> tuple[str, list[str]]:
         """(printed singular name, the names the text may use for it in the singular)."""
-        m = self.v.model
+        m = self.v
         printed = m.printed(cat or "", key)
         if printed is not None:
             names = [key.replace("_", " "), *printed.aliases]

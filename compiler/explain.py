@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from runtime.model import GameModel
 from runtime.verbs import verbs_for
 
 from . import ast as A
@@ -14,7 +15,6 @@ from .check import Checker, slot_kind_of
 from .codegen import ModuleWriter
 from .diagnostics import Diagnostics
 from .parser import parse_effect
-from .vocabulary import Vocabulary
 
 
 @dataclass
@@ -27,7 +27,7 @@ class Explained:
     ir: object = None  # the typed IR (compiler/ir.py) codegen read
 
 
-def explain_effect(text: str, vocab: Vocabulary, where: str = "<effect>") -> Explained:
+def explain_effect(text: str, vocab: GameModel, where: str = "<effect>") -> Explained:
     diags = Diagnostics()
     effect, problem = parse_effect(text)
 
@@ -54,7 +54,7 @@ def effect_function(ex: Explained):
     return ns[ex.function]
 
 
-def english_of(text: str, vocab: Vocabulary, kind: str = "effect") -> str | None:
+def english_of(text: str, vocab: GameModel, kind: str = "effect") -> str | None:
     """The English of one effect text (parse, check, render its IR), or None when it does not check.
     For tools and tests that start from a text; the reference reads the build's IR instead."""
     from .english import render_effect

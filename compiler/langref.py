@@ -20,8 +20,21 @@ from functools import lru_cache
 from pathlib import Path
 
 from runtime.context import MAX_HELD
+from runtime.model import GameModel
 from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE
-from runtime.verbs import ALL, AMOUNTS, FILTERS, OWNERS, REFS, REGISTRY, UP_TO, Verb, amounts_for, honoured, verbs_for
+from runtime.verbs import (
+    ALL,
+    AMOUNTS,
+    FILTERS,
+    OWNERS,
+    REFS,
+    REGISTRY,
+    UP_TO,
+    Verb,
+    amounts_for,
+    honoured,
+    verbs_for,
+)
 
 from .build import load_game
 from .diagnostics import Diagnostics
@@ -29,7 +42,6 @@ from .explain import explain_effect
 from .grammar import _lark
 from .parser import MAX_LITERAL
 from .resources import BUNDLED_DATA, GRAMMAR_DIR, RESOURCE_ROOT
-from .vocabulary import Vocabulary
 
 # The mini fixture game (tests/fixtures/mini) is the home of the core constructs' examples: it is
 # small, uses only core verbs and never changes with the real games. Absent from an installed wheel.
@@ -336,11 +348,11 @@ def example_games() -> dict[str, Path]:
 
 
 @lru_cache(maxsize=None)
-def _vocab(path: str) -> Vocabulary | None:
+def _vocab(path: str) -> GameModel | None:
     return load_game(Path(path), Diagnostics())[1]
 
 
-def vocabulary_of(game: str) -> Vocabulary | None:
+def vocabulary_of(game: str) -> GameModel | None:
     path = example_games().get(game)
     return _vocab(str(path)) if path else None
 

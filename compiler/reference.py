@@ -30,13 +30,12 @@ import yaml
 
 from runtime import escape
 from runtime.fieldtypes import Legend, Shown, field_type, field_types_of
-from runtime.model import model_of
+from runtime.model import GameModel, model_of
 from runtime.words import title
 
 from . import resources
 from .codegen import identifier
 from .english import ICON_END, ICON_START, plain, render_marked, split_icons
-from .vocabulary import Vocabulary
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 FORMATS = ("html", "md", "pdf")
@@ -178,6 +177,10 @@ class Game:
 # --- building the views -----------------------------------------------------------------------------
 
 
+def _find_key(items: tuple, key: str):
+    return next((i for i in items if i.key == key), None)
+
+
 def _exec_generated(src: str, name: str) -> dict:
     """Run one generated module (the code generator's own output, never data text)."""
     ns: dict = {"__name__": name}
@@ -190,7 +193,7 @@ class _GameViewBuilder:
         self.gb = gb
         self.v = gb.vocab
         self.verbs = verbs
-        self.d = self.v.data
+        self.d = self.v.source
         self.engine_types = field_types_of(self.d)  # field type name -> FieldType, the engine's own
         self._cache: dict[tuple[str, str, bool], str] = {}
 
@@ -208,11 +211,11 @@ class _GameViewBuilder:
 
     # names ---------------------------------------------------------------------------------------
     def good_name(self, key: str) -> str:
-        g = self.v.model.goods.get(key)
+        g = self.v.goods.get(key)
         return (g.printed.declared if g is not None else None) or title(str(key))
 
     def icon_marker(self, key: str) -> str:
-        i = self.v.model.icons.get(key)
+        i = self.v.icons.get(key)
         return f"{ICON_START}{key}|{(i.printed.declared if i is not None else None) or title(str(key))}{ICON_END}"
 
     # cards ---------------------------------------------------------------------------------------
@@ -240,103 +243,104 @@ class _GameViewBuilder:
         """The engine's FieldType a field spec names, or None (a core type or a schema fragment)."""
         return self.engine_types.get(spec) if isinstance(spec, str) else None
 
-    def fields_of(self, rec: dict, fspecs: dict, marks: dict[str, tuple[str, str]]) -> list[Field]:
-        """The fields of core types; the engine's field types are ``engine_fields_of``'s."""
+    def fields_of(self, rec: dict, fspecs: tuple, marks: dict[str, tuple[str, str]]) -> list[Field]:
+        """The fields of core types (``fspecs``: the kind's or face's FieldSpecs); the engine's field
+        types are ``engine_fields_of``'s. A field the kind does not declare reads as text."""
         out = []
-        keys = [k for k in fspecs if k in rec] + [k for k in rec if k not in fspecs and k not in _RECORD_KEYS]
+        declared = {f.key: f for f in fspecs}
+        keys = [f.key for f in fspecs if f.key in rec] + [k for k in rec if k not in declared and k not in _RECORD_KEYS]
         for k in keys:
-            spec = fspecs.get(k, "str")
-            if self.engine_type(spec) is not None:
+            spec = declared.get(k)
+            ftype = spec.type if spec is not None else "str"
+            if self.engine_type(ftype) is not None:
                 continue
-            kind, value = self.field_value(spec, rec[k])
-            label = (spec.get("title") if isinstance(spec, dict) else None) or title(k)
+            kind, value = self.field_value(ftype, rec[k])
             mark, why = marks.get(k, ("", ""))
-            out.append(Field(label, kind, value, mark, why))
+            out.append(Field((spec.title if spec is not None else None) or title(k), kind, value, mark, why))
         return out
 
-    def engine_fields_of(self, rec: dict, fspecs: dict, marks: dict[str, tuple[str, str]]) -> list[Shown]:
+    def engine_fields_of(self, rec: dict, fspecs: tuple, marks: dict[str, tuple[str, str]]) -> list[Shown]:
         """The values of the engine's field types, in the kind's field order, as their type views them."""
         out = []
-        for k, spec in fspecs.items():
-            ft = self.engine_type(spec)
-            view = ft.view(rec[k], self.d) if ft is not None and k in rec else None
+        for f in fspecs:
+            ft = self.engine_type(f.type)
+            view = ft.view(rec[f.key], self.d) if ft is not None and f.key in rec else None
             if view is not None:
-                out.append(Shown(self.v.engine, ft.name, k, title(k), marks.get(k, ("", ""))[0], view))
+                out.append(Shown(self.v.engine, ft.name, f.key, title(f.key), marks.get(f.key, ("", ""))[0], view))
         return out
 
     def card(self, rec: dict) -> Card:
-        kind_spec = self.v.card_kinds.get(rec.get("kind")) or {}
-        face_specs = kind_spec.get("faces") or {}
+        kind = self.v.kinds.get(rec.get("kind")) if isinstance(rec.get("kind"), str) else None
         marks: dict[str, tuple[str, str]] = {}  # "field" or "face.field" -> (mark, why)
         notes = []
         for mark in ("provisional", "uncertain"):
             for k, why in (rec.get(mark) or {}).items():
                 marks[k] = (mark, why)
-                notes.append((mark, self.mark_label(k, kind_spec), why))
-        fspecs = dict(kind_spec.get("fields") or {})
+                notes.append((mark, self.mark_label(k, kind), why))
+        fspecs = kind.fields if kind is not None else ()
         fields = self.fields_of(rec, fspecs, marks)
         shown = self.engine_fields_of(rec, fspecs, marks)
-        slots = kind_spec.get("slots") or {}
-        effects = self.effects(rec.get("texts") or {}, slots, marks)
+        effects = self.effects(rec.get("texts") or {}, kind.slots if kind is not None else (), marks)
         faces = []
         for fname, face in (rec.get("faces") or {}).items():
-            fspec = face_specs.get(fname) or {}
+            fspec = kind.face(fname) if kind is not None else None
             fmarks = {k[len(fname) + 1:]: v for k, v in marks.items() if k.startswith(fname + ".")}
             ffields = {k: v for k, v in face.items() if k not in ("texts", "slots")}
-            face_fspecs = dict(fspec.get("fields") or {})
+            face_fspecs = fspec.fields if fspec is not None else ()
             faces.append(Face(self.face_name(fname, fspec),
                               self.fields_of(ffields, face_fspecs, fmarks),
-                              self.effects(face.get("texts") or {}, fspec.get("slots") or {}, fmarks),
+                              self.effects(face.get("texts") or {}, fspec.slots if fspec is not None else (), fmarks),
                               self.engine_fields_of(ffields, face_fspecs, fmarks), key=fname))
         src = rec.get("source") or ""
-        return Card(id=rec["id"], name=rec.get("name", rec["id"]), kind=kind_spec.get("name") or title(rec.get("kind", "")),
+        return Card(id=rec["id"], name=rec.get("name", rec["id"]),
+                    kind=(kind.declared if kind is not None else None) or title(rec.get("kind", "")),
                     count=rec.get("count"), source=src, fields=fields, effects=effects, faces=faces,
                     engine_fields=shown, notes=notes, note=rec.get("note"), printed=rec.get("text"), at=rec.get("at", ""),
                     kind_key=str(rec.get("kind", "")),
                     art=rec.get("art") if isinstance(rec.get("art"), str) else None)
 
     @staticmethod
-    def face_name(key: str, spec: dict) -> str:
-        name = spec.get("name") or title(key)
+    def face_name(key: str, face) -> str:
+        name = (face.declared if face is not None else None) or title(key)
         return name if name.lower().endswith("side") else f"{name} side"
 
-    def mark_label(self, key: str, kind_spec: dict) -> str:
-        """ "hacked.production" → "Hacked side: Production" (names from the card kind)."""
+    def mark_label(self, key: str, kind) -> str:
+        """ "hacked.production" → "Hacked side: Production" (names from the card kind's model)."""
         face, _, rest = key.partition(".")
         if rest:
-            fspec = (kind_spec.get("faces") or {}).get(face) or {}
+            fspec = kind.face(face) if kind is not None else None
             return f"{self.face_name(face, fspec)}: {self.part_name(rest, fspec)}"
-        return self.part_name(key, kind_spec)
+        return self.part_name(key, kind)
 
     @staticmethod
-    def part_name(key: str, spec: dict) -> str:
-        slot = (spec.get("slots") or {}).get(key)
-        if isinstance(slot, dict) and slot.get("name"):
-            return slot["name"]
-        f = (spec.get("fields") or {}).get(key)
-        if isinstance(f, dict) and f.get("title"):
-            return f["title"]
+    def part_name(key: str, spec) -> str:
+        """A slot's or field's printed name on a kind or face (KindSpec / FaceSpec), else its key titled."""
+        slot = _find_key(spec.slots, key) if spec is not None else None
+        if slot is not None and slot.declared:
+            return slot.declared
+        f = _find_key(spec.fields, key) if spec is not None else None
+        if f is not None and f.title:
+            return f.title
         return title(key)
 
-    def effects(self, texts: dict, slots: dict, marks: dict | None = None) -> list[Effect]:
+    def effects(self, texts: dict, slots: tuple, marks: dict | None = None) -> list[Effect]:
         # a bare condition (a requirement) first: it decides whether anything else happens
-        order = [s for s in slots if s in texts and (slots.get(s) or {}).get("kind") == "condition"]
-        order += [s for s in slots if s in texts and s not in order] + [s for s in texts if s not in slots]
+        declared = {sl.key: sl for sl in slots}
+        order = [sl.key for sl in slots if sl.key in texts and sl.kind == "condition"]
+        order += [sl.key for sl in slots if sl.key in texts and sl.key not in order] + [s for s in texts if s not in declared]
         out = []
         for s in order:
-            spec = slots.get(s) or {}
-            kind = spec.get("kind", "effect")
+            sl = declared.get(s)
+            kind = sl.kind if sl is not None else "effect"
             mark, why = (marks or {}).get(s, ("", ""))
-            out.append(Effect(spec.get("name") or title(s), self.english(texts[s], kind), kind, mark, why, key=s))
+            out.append(Effect((sl.declared if sl is not None else None) or title(s), self.english(texts[s], kind),
+                              kind, mark, why, key=s))
         return out
 
     def used_types(self) -> list:
         """The engine's field types that some card kind (or face) of the game has, in the engine's order."""
-        named = set()
-        for kind in self.v.card_kinds.values():
-            kind = kind or {}
-            for spec in [kind, *((kind.get("faces") or {}).values())]:
-                named |= {t for t in ((spec or {}).get("fields") or {}).values() if isinstance(t, str)}
+        named = {f.type for kind in self.v.kinds.values() for spec in (kind, *kind.faces) for f in spec.fields
+                 if isinstance(f.type, str)}
         return [ft for name, ft in self.engine_types.items() if name in named]
 
     def legends(self, used: list) -> list[Legend]:
@@ -637,7 +641,7 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
     gb = result.games[game]
     vocab = gb.vocab
     b = _GameViewBuilder(gb, verbs if verbs is not None else verbs_for(vocab.engine))
-    d = vocab.data
+    d = vocab.source
     used = b.used_types()  # the engine's field types the game's cards have
     modules = []
     marked_modules = []  # (MODULE table, card records) for the stand-in list
@@ -658,7 +662,7 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
                               tables=b.tables(ns.get("TABLES") or {}), map_svg=map_svg, map_note=map_note,
                               cards=cards, rules=rules, file=meta.get("file", "")))
     # the game's vocabulary as its model holds it (runtime/model.py): names as declared, else the key
-    m = vocab.model
+    m = vocab
     phases = [{"name": ph.declared or title(ph.key), "note": ph.note,
                "skip": ", ".join(str(r) for r in sorted(ph.skip_in_round))} for ph in m.phases]
     icons = [{"key": key, "marker": b.icon_marker(key), "name": i.printed.declared or title(key),
@@ -676,8 +680,8 @@ def game_view(result, game: str, verbs: dict | None = None, coords: bool = False
                for k, s in m.card_sources.items()]
     kinds = [{"name": kind.declared or title(key), "note": kind.note,
               "slots": ", ".join(sl.declared or title(sl.key) for sl in kind.slots),
-              "fields": ", ".join(t or title(f) for f, t in kind.fields),
-              "faces": ", ".join(n or title(f) for f, n in kind.faces)}
+              "fields": ", ".join(f.title or title(f.key) for f in kind.fields),
+              "faces": ", ".join(f.declared or title(f.key) for f in kind.faces)}
              for key, kind in m.kinds.items()]
     return Game(id=game, name=vocab.name, source=m.provenance, note=m.note, phases=phases, icons=icons,
                 goods=goods, zones=zones, things=things, card_sources=sources, legends=b.legends(used),
@@ -734,12 +738,12 @@ def _flow_views(d: dict, b: "_GameViewBuilder", marked_modules: list) -> dict:
     names = {rec.get("id"): rec.get("name") for _, recs in marked_modules for rec in recs}
     # the flow's texts belong to no card ("this card" is not theirs): compiled with has_card False
     return {"flow": flow_view(d, lambda text, kind: b.english(text, kind, False), lambda c: str(names.get(c) or title(c)),
-                              lambda z: _zone_title(b.v.model, z)),
+                              lambda z: _zone_title(b.v, z)),
             "flow_title": "How the game is played" if isinstance(d.get("flow"), dict) else "How the bots play",
             "stand_ins": stand_in_view(d, marked_modules)}
 
 
-def render_map(map_data: Any, vocab: Vocabulary, coords: bool = False) -> tuple[str | None, str | None]:
+def render_map(map_data: Any, vocab: GameModel, coords: bool = False) -> tuple[str | None, str | None]:
     """The module's hex map as SVG, drawn by the game's engine (its ``render_map_svg`` hook)."""
     if not map_data:
         return None, None
@@ -758,7 +762,7 @@ def render_map(map_data: Any, vocab: Vocabulary, coords: bool = False) -> tuple[
 def game_rulebooks(result, game: str) -> set[str]:
     """The rulebook files a game's content cites (game file, modules, cards)."""
     gb = result.games[game]
-    texts = [str(gb.vocab.data.get("source") or "")]
+    texts = [str(gb.vocab.source.get("source") or "")]
     for doc in gb.modules.values():
         texts.append(str(doc.data.get("source") or ""))
         texts += [str(c.get("source") or "") for c in doc.data.get("cards") or [] if isinstance(c, dict)]
@@ -882,7 +886,7 @@ def _font_css(gb) -> list:
 
     from .printassets import REFERENCE_SELECTORS, font_css
 
-    fonts = gb.vocab.data.get("fonts")
+    fonts = gb.vocab.source.get("fonts")
     css = font_css(gb.game_dir, fonts if isinstance(fonts, dict) else None, REFERENCE_SELECTORS)
     return [Markup(css)] if css else []
 
@@ -891,7 +895,8 @@ def players_view(view: Game) -> Game:
     """The playtesters' copy of a game view: no file paths, no test names, no clause table (the
     designers' reference keeps all of them). Every text is walked, so a note naming a file loses it."""
     import copy
-    from dataclasses import fields as dc_fields, is_dataclass
+    from dataclasses import fields as dc_fields
+    from dataclasses import is_dataclass
 
     def walk(v):
         if isinstance(v, str):
@@ -956,7 +961,7 @@ _DATA_REF = re.compile(r"\{data:\s*([A-Za-z0-9_.\- ]+?)\s*\}")
 
 def data_value(gb, path: str) -> Any:
     """The value at a dotted ``path`` in the game file, else in one of its modules (``None`` if absent)."""
-    for doc in [gb.vocab.data] + [m.data for m in gb.modules.values()]:
+    for doc in [gb.vocab.source] + [m.data for m in gb.modules.values()]:
         cur: Any = doc
         for part in path.split("."):
             if isinstance(cur, dict) and part in cur:
@@ -1013,7 +1018,7 @@ def render_all(result, data_root, out_dir, formats=("html",), only: set[str] | N
     up so (``choose_options``); a wrong one raises OptionError (a ValueError) before anything is written."""
     games, clauses, known = build_views(result, Path(data_root), only, coords=coords)
     if options:
-        games = [choose_options(g, result.games[g.id].vocab.data, options) for g in games]
+        games = [choose_options(g, result.games[g.id].vocab.source, options) for g in games]
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[str] = []
@@ -1064,7 +1069,7 @@ def render_all(result, data_root, out_dir, formats=("html",), only: set[str] | N
 def g_icons(result, game: str) -> dict:
     """The game's icons as the printed matter draws them: with ``image_uri`` where an icon has an image."""
     gb = result.games[game]
-    icons = {k: dict(v or {}) for k, v in (gb.vocab.data.get("icons") or {}).items()}
+    icons = {k: dict(v or {}) for k, v in (gb.vocab.source.get("icons") or {}).items()}
     for k, uri in gb.icon_images.items():
         icons[k]["image_uri"] = uri
     return icons

@@ -14,13 +14,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from runtime.model import GameModel
 from runtime.words import did_you_mean
 
 from .build import GAME_FILE, compile_tree, load_game, module_files
 from .diagnostics import Diagnostics, display_path
 from .loader import load_file
 from .schema import field_schema, load_schema
-from .vocabulary import Vocabulary
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*\Z")  # \Z, not $: "name\n" is not a name
 RESERVED = {"schema", "scenarios"}
@@ -246,27 +246,27 @@ def _flow(value) -> str:
     return json.dumps(str(value), ensure_ascii=False)
 
 
-def skeleton_card(vocab: Vocabulary, kind: str, card_id: str, indent: str = "  ") -> str:
+def skeleton_card(vocab: GameModel, kind: str, card_id: str, indent: str = "  ") -> str:
     """The YAML text of one list item: a valid card of ``kind`` with every field and slot shown."""
-    spec = vocab.card_kinds.get(kind) or {}
+    spec = vocab.kinds[kind]
     lines = [f"- id: {card_id}", f"kind: {kind}", f"name: {json.dumps(title(card_id))}", "source: example"]
     provisional = []
-    for fname, fspec in (spec.get("fields") or {}).items():
-        value = _skeleton_value(field_schema(fspec, vocab.data), vocab.data)
+    for f in spec.fields:
+        fname = f.key
+        value = _skeleton_value(field_schema(f.type, vocab.source), vocab.source)
         if value is None:
             lines.append(f"# {fname}: (set this field)")
             continue
         lines.append(f"{fname}: {_flow(value)}")
         provisional.append(fname)
-    for slot, sspec in (spec.get("slots") or {}).items():
-        label = (sspec or {}).get("name", slot)
-        if (sspec or {}).get("kind") == "condition":
-            lines.append(f"# {slot}: a condition ({label}), e.g. 1 card in your hand")
+    for sl in spec.slots:
+        if sl.kind == "condition":
+            lines.append(f"# {sl.key}: a condition ({sl.name}), e.g. 1 card in your hand")
         else:
-            lines.append(f"# {slot}: effect text ({label}); see `cardwright verbs --game {vocab.game}`")
-    for face, fspec in (spec.get("faces") or {}).items():
-        lines.append(f"# {face}: {{...}}  the {face} face: " + ", ".join(
-            list((fspec or {}).get("slots") or {}) + list((fspec or {}).get("fields") or {})))
+            lines.append(f"# {sl.key}: effect text ({sl.name}); see `cardwright verbs --game {vocab.game}`")
+    for face in spec.faces:
+        lines.append(f"# {face.key}: {{...}}  the {face.key} face: " + ", ".join(
+            [sl.key for sl in face.slots] + [f.key for f in face.fields]))
     if provisional:
         lines.append("provisional:")
         for f in provisional:
@@ -332,10 +332,10 @@ def new_card(data_root: Path, game: str, kind: str, card_id: str | None = None,
     _, vocab = load_game(game_dir / GAME_FILE, diags)
     if vocab is None:
         raise ScaffoldError(f"no readable game '{game}' under {display_path(data_root)}")
-    if kind not in vocab.card_kinds:
-        hint = did_you_mean(kind, vocab.card_kinds)
+    if kind not in vocab.kinds:
+        hint = did_you_mean(kind, vocab.kinds)
         raise ScaffoldError(f"unknown card kind '{kind}' in {game}" + (f" ({hint})" if hint else "")
-                            + f"; kinds: {', '.join(sorted(vocab.card_kinds))}")
+                            + f"; kinds: {', '.join(sorted(vocab.kinds))}")
     before = compile_tree(data_root, only={game})
     used = {c.get("id") for d in (before.games[game].modules.values() if game in before.games else [])
             for c in (d.data.get("cards") or []) if isinstance(c, dict)}

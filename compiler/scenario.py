@@ -21,7 +21,6 @@ from .diagnostics import Diagnostics
 from .explain import effect_function, explain_effect
 from .loader import Document, load_file, path_text
 from .schema import validate
-from .vocabulary import Vocabulary
 
 
 @dataclass
@@ -44,7 +43,7 @@ class Scenario:
         self.doc = doc
         self.data = doc.data
         self.compiled = compiled
-        self.vocab = Vocabulary.from_data(compiled.vocab)
+        self.vocab = model_of(compiled.vocab)
         self.diags = diags
         self.names: dict[str, int] = {}  # "as" names and card ids -> uid
         self.players = list(self.data["players"])
@@ -308,7 +307,7 @@ def check_scenarios(game_dirs: list[Path], games: dict, failed: set[str], diags:
                             line=line, column=col, source_line=src,
                             hint=did_you_mean(str(name), list(games)))
                 continue
-            check_names(doc, gb.vocab.model, gb.card_ids, ENGINES[gb.vocab.engine], diags)
+            check_names(doc, gb.vocab, gb.card_ids, ENGINES[gb.vocab.engine], diags)
 
 
 def load_scenario(path: Path, compiled_for, diags: Diagnostics) -> Scenario | None:

@@ -19,6 +19,8 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from .options import OptionSpec, option_specs, seats
+from .refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, ZONE
+from .words import plurals
 
 _EMPTY: Mapping = MappingProxyType({})
 
@@ -123,14 +125,50 @@ class SlotSpec:
 
 
 @dataclass(frozen=True)
+class FieldSpec:
+    """A card field a kind (or one of its faces) declares."""
+
+    key: str
+    title: str | None  # the title game.yaml gives it
+    type: Any          # as game.yaml declares it: a shorthand type name or a JSON Schema fragment
+    numeric: bool      # ``int``/``number`` (or a schema of that type): a comparison may read it
+
+
+@dataclass(frozen=True)
+class FaceSpec:
+    """Another face of a double-sided card kind (a Machine's Hacked side): its own slots and fields."""
+
+    key: str
+    declared: str | None  # the name game.yaml gives it
+    slots: tuple[SlotSpec, ...] = ()
+    fields: tuple[FieldSpec, ...] = ()
+
+
+def _find(items: tuple, key: str):
+    return next((i for i in items if i.key == key), None)
+
+
+@dataclass(frozen=True)
 class KindSpec:
     key: str
     name: str
     slots: tuple[SlotSpec, ...]  # in game.yaml's order
     declared: str | None = None  # the name game.yaml gives it
     note: str | None = None
-    fields: tuple[tuple[str, str | None], ...] = ()  # (field, the title game.yaml gives it), in order
-    faces: tuple[tuple[str, str | None], ...] = ()   # (face, the name game.yaml gives it), in order
+    fields: tuple[FieldSpec, ...] = ()  # in game.yaml's order
+    faces: tuple[FaceSpec, ...] = ()    # in game.yaml's order
+    required: tuple[str, ...] = ()      # the fields (or faces) every card of the kind must have
+    colour: str | None = None           # its frame colour on a printed card (checked when drawn)
+    min_font_size: float | None = None  # the smallest body text its printed faces may shrink to, in points
+
+    def slot(self, key: str) -> SlotSpec | None:
+        return _find(self.slots, key)
+
+    def field(self, key: str) -> FieldSpec | None:
+        return _find(self.fields, key)
+
+    def face(self, key: str) -> FaceSpec | None:
+        return _find(self.faces, key)
 
 
 @dataclass(frozen=True)
@@ -198,6 +236,52 @@ class GameModel:
     @cached_property  # read by every payment: worked out once (it lands in __dict__, not through setattr)
     def signed_goods(self) -> frozenset:
         return frozenset(k for k, g in self.goods.items() if g.signed)
+
+    # --- the nouns an effect text may use (the checker, the English, the language server) ----
+    @cached_property
+    def _nouns(self) -> tuple[dict, frozenset]:
+        return _noun_index(self)
+
+    @property
+    def nouns(self) -> Mapping[str, tuple[tuple[str, str], ...]]:
+        """Every noun phrase -> its (category, key) readings (categories as in runtime/refs.py);
+        plurals derived ("location" -> "locations") unless a name lists its own aliases."""
+        return self._nouns[0]
+
+    @property
+    def written_names(self) -> frozenset:
+        """The noun phrases written somewhere (game.yaml or the built-ins) rather than derived as
+        plurals: what the language server offers to complete."""
+        return self._nouns[1]
+
+    def lookup(self, phrase: str) -> tuple[tuple[str, str], ...]:
+        return self.nouns.get(phrase, ())
+
+    def names_in(self, category: str | None = None) -> list[str]:
+        return sorted(p for p, entries in self.nouns.items()
+                      if category is None or any(c == category for c, _ in entries))
+
+    @cached_property
+    def field_names(self) -> frozenset:
+        """Every card field, slot and card flag name, for ``with``/``without`` filters."""
+        out = set(self.card_flags)
+        for kind in self.kinds.values():
+            out |= {s.key for s in kind.slots} | {f.key for f in kind.fields}
+        return frozenset(out)
+
+    @cached_property
+    def numeric_fields(self) -> frozenset:
+        """Card fields a comparison may read: declared numeric in some card kind."""
+        return frozenset(f.key for kind in self.kinds.values() for f in kind.fields if f.numeric)
+
+    @property
+    def phase_keys(self) -> tuple[str, ...]:
+        return tuple(ph.key for ph in self.phases)
+
+    @cached_property
+    def slot_keys(self) -> tuple[str, ...]:
+        """Every effect slot some card kind declares (its front), sorted."""
+        return tuple(sorted({s.key for kind in self.kinds.values() for s in kind.slots}))
 
     def good_name(self, key: str) -> str:
         g = self.goods.get(key)
@@ -301,14 +385,11 @@ def build_model(vocab: dict) -> GameModel:
                                               if isinstance(v, str)}))
     kinds = {}
     for k, spec in _section(vocab, "card_kinds").items():
-        slots = tuple(SlotSpec(slot, str(ss.get("name") or slot), str(ss.get("kind") or "effect"),
-                               _names(ss.get("listens_in")) or None, _text(ss.get("name")))
-                      for slot, ss in _section(spec, "slots").items())
-        fields = tuple((f, _text(v.get("title")) if isinstance(v, dict) else None)
-                       for f, v in _mapping(spec.get("fields")).items())
-        faces = tuple((f, _text(v.get("name"))) for f, v in _section(spec, "faces").items())
-        kinds[k] = KindSpec(k, str(spec.get("name") or k), slots, _text(spec.get("name")), _text(spec.get("note")),
-                            fields, faces)
+        faces = tuple(FaceSpec(f, _text(v.get("name")), _slots(v), _fields(v))
+                      for f, v in _section(spec, "faces").items())
+        kinds[k] = KindSpec(k, str(spec.get("name") or k), _slots(spec), _text(spec.get("name")), _text(spec.get("note")),
+                            _fields(spec), faces, _names(spec.get("required")), _text(spec.get("colour")),
+                            _points(spec.get("min_font_size")))
     return GameModel(
         game=str(vocab.get("game", "")), engine=str(vocab.get("engine") or "core"),
         goods=MappingProxyType({k: GoodSpec(k, str(g.get("name") or k), bool(g.get("signed")), _printed(g),
@@ -338,6 +419,93 @@ def build_model(vocab: dict) -> GameModel:
         source=vocab)
 
 
+def _slots(spec: dict) -> tuple[SlotSpec, ...]:
+    return tuple(SlotSpec(slot, str(ss.get("name") or slot), str(ss.get("kind") or "effect"),
+                          _names(ss.get("listens_in")) or None, _text(ss.get("name")))
+                 for slot, ss in _section(spec, "slots").items())
+
+
+def _fields(spec: dict) -> tuple[FieldSpec, ...]:
+    return tuple(FieldSpec(f, _text(t.get("title")) if isinstance(t, dict) else None, t, _numeric(t))
+                 for f, t in _mapping(spec.get("fields")).items())
+
+
+def _points(value) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _numeric(ftype) -> bool:
+    """A field a comparison may read: ``int`` or ``number``, or a schema fragment of that type."""
+    return ftype in ("int", "number") or (isinstance(ftype, dict) and ftype.get("type") in ("integer", "number"))
+
+
+# Nouns every game has. "card"/"cards" select cards in a place; players are who acts and who is
+# acted on. A game may add more players' nouns in its vocabulary.
+BUILTIN_NOUNS: dict[str, tuple[str, str]] = {
+    "card": (CARD, "card"), "cards": (CARD, "card"),
+    "you": (PLAYER, "you"), "opponent": (PLAYER, "opponent"), "owner": (PLAYER, "owner"),
+    "player": (PLAYER, "player"), "players": (PLAYER, "player"),
+    "icon": (ICON, "icon"), "icons": (ICON, "icon"),
+    "good": (GOOD, "good"), "goods": (GOOD, "goods"),
+}
+
+
+def _words(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def _pile_nouns(zone: ZoneSpec) -> list[tuple[str, str]]:
+    """A ``piles: card`` zone's piles as nouns: "supply pile(s)", "empty supply pile(s)"."""
+    out = []
+    for n in (_words(zone.key), *zone.printed.aliases):
+        for noun, key in ((f"{n} pile", zone.key), (f"empty {n} pile", f"empty:{zone.key}")):
+            out += [(form, key) for form in (noun, *plurals(noun))]
+    return out
+
+
+def _noun_index(m: "GameModel") -> tuple[dict[str, tuple[tuple[str, str], ...]], frozenset]:
+    """Every noun phrase an effect may use -> its (category, key) readings, and the phrases written
+    somewhere (a key's words, an alias, a pile, a built-in) rather than derived as plurals."""
+    index: dict[str, list[tuple[str, str]]] = {}
+    written = set(BUILTIN_NOUNS)
+
+    def add(phrase: str, category: str, key: str) -> None:
+        entries = index.setdefault(phrase, [])
+        if (category, key) not in entries:
+            entries.append((category, key))
+
+    for phrase, (cat, key) in BUILTIN_NOUNS.items():
+        add(phrase, cat, key)
+    for cat, section in ((GOOD, m.goods), (ZONE, m.zones), (THING, m.things), (ICON, m.icons)):
+        for key, spec in section.items():
+            names = [_words(key), *spec.printed.aliases]
+            written.update(names)
+            for n in list(names):
+                names += plurals(n)
+            for n in names:
+                add(n, cat, key)
+    for zone in m.zones.values():
+        if zone.card_piles:
+            for noun, key in _pile_nouns(zone):
+                add(noun, PILE, key)
+                written.add(noun)
+    for key in m.good_groups:
+        written.add(_words(key))
+        for n in (_words(key), *plurals(_words(key))):
+            add(n, GOOD, key)
+    for key, src in m.card_sources.items():
+        for n in (_words(key), *src.printed.aliases):
+            add(n, CARD, key)
+            written.add(n)
+    for ph in m.phases:
+        add(_words(ph.key), PHASE, ph.key)
+        written.add(_words(ph.key))
+    for key, printed in m.players.items():
+        add(_words(key), PLAYER, key)
+        written.update((_words(key), *printed.aliases))
+    return {k: tuple(v) for k, v in index.items()}, frozenset(written)
+
+
 def _phase(ph) -> PhaseSpec:
     if isinstance(ph, str):
         return PhaseSpec(ph, ph, frozenset())
@@ -364,5 +532,5 @@ def model_of(vocab: dict) -> GameModel:
 
 
 __all__ = ["GameModel", "GoodSpec", "ZoneSpec", "ThingSpec", "IconSpec", "CardSource", "Rules", "PhaseSpec",
-           "KindSpec", "SlotSpec",
+           "KindSpec", "SlotSpec", "FieldSpec", "FaceSpec", "BUILTIN_NOUNS",
            "build_model", "model_of"]

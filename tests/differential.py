@@ -17,9 +17,9 @@ from functools import lru_cache
 from compiler.build import compile_tree
 from compiler.explain import effect_function, explain_effect
 from compiler.interpret import OutOfScope, interpret
-from compiler.vocabulary import Vocabulary
 from runtime.agents import FirstLegal, SeededRandom
 from runtime.engine import engine_for, load_from_sources
+from runtime.model import GameModel, model_of
 from tests.conftest import FIXTURES, ROOT
 
 GAMES = {
@@ -37,8 +37,8 @@ def compiled_game(name: str):
 
 
 @lru_cache(maxsize=None)
-def vocabulary(name: str) -> Vocabulary:
-    return Vocabulary.from_data(compiled_game(name).vocab)
+def vocabulary(name: str) -> GameModel:
+    return model_of(compiled_game(name).vocab)
 
 
 # --- texts -----------------------------------------------------------------------------------------

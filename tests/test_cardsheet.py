@@ -4,15 +4,29 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
 from cli import main
 from compiler.build import compile_tree
-from compiler.cardsheet import (PAPERS, SIZES, SheetError, SheetSpec, _art_uri, deck, fit, more_per_sheet,
-                                parse_size, render_sheets, sheet_pages, tts_json, tts_sheets, write_cards)
+from compiler.cardsheet import (
+    PAPERS,
+    SIZES,
+    SheetError,
+    SheetSpec,
+    _art_uri,
+    deck,
+    fit,
+    more_per_sheet,
+    parse_size,
+    render_sheets,
+    sheet_pages,
+    tts_json,
+    tts_sheets,
+    write_cards,
+)
 from tests.conftest import FIXTURES, ROOT
 
 BUNDLED = ROOT / "data"
@@ -336,7 +350,7 @@ def _tags(html: str) -> list[tuple[str, list[str]]]:
 
 @pytest.fixture(scope="module")
 def mini_faces():
-    from compiler.cardsheet import _Faces, Side
+    from compiler.cardsheet import Side, _Faces
     from compiler.reference import game_view
 
     result = compile_tree(ROOT / "tests" / "fixtures" / "mini")
@@ -477,7 +491,7 @@ def test_a_card_without_effect_text_says_what_its_drawing_shows(bundled):
     core = next(pc for pc in d.cards if pc.kind == "power_core")
     rec = next(c for doc in bundled.games["infernal_contraption"].modules.values() for c in doc.data.get("cards") or []
                if c["id"] == core.id)
-    names = {k: (v or {}).get("name") for k, v in bundled.games["infernal_contraption"].vocab.data["tables"]["sockets"].items()}
+    names = {k: (v or {}).get("name") for k, v in bundled.games["infernal_contraption"].vocab.source["tables"]["sockets"].items()}
     text = " ".join(re.sub(r"<[^>]+>", " ", str(core.face)).split())
     for side, socket in rec["sockets"].items():  # every socket in words, not only as a ring
         assert f"{side.capitalize()} {names[socket]}" in text
@@ -492,7 +506,7 @@ def test_rulebook_quotes_draw_the_icons_they_name(bundled):
         str(c.get("text") or "") for doc in bundled.games["fifty_first_state"].modules.values()
         for c in doc.data.get("cards") or [] if c["id"] == pc.id)]
     assert quoted
-    icons = bundled.games["fifty_first_state"].vocab.data["icons"]
+    icons = bundled.games["fifty_first_state"].vocab.source["icons"]
     for pc in quoted:
         quote = re.search(r'<blockquote class="printed">(.*?)</blockquote>', str(pc.face), re.S).group(1)
         for word in re.findall(r"\[([A-Za-z ]+) icon\]", quote):  # only placeholders naming no icon stay

@@ -37,8 +37,8 @@ def test_menu_offers_english_labels_and_runs_the_choice(truth):
     engine, game = _game(truth, deck=["mill"] * 3)
     game.agents[0] = Picky()
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
-    fn = effect_function(explain_effect("choose one: draw 2 cards; or gain 2 coin", Vocabulary.from_data(truth.vocab)))
+    from runtime.model import model_of
+    fn = effect_function(explain_effect("choose one: draw 2 cards; or gain 2 coin", model_of(truth.vocab)))
     assert engine.run(game, fn, 0).ok
     assert seen["labels"] == ["Draw 2 cards.", "Gain 2 Coins."]
     assert game.players[0].goods["coin"] == 2 and len(game.zone("hand", 0)) == 0
@@ -60,11 +60,11 @@ def test_menu_with_too_few_options_is_an_error(truth):
 def test_each_opponent_acts_with_their_own_zones_and_agent(truth):
     engine, game = _game(truth, others_hand=["copper", "mill"])
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
     from runtime.agents import Scripted
+    from runtime.model import model_of
     game.agents[1] = Scripted(["mill"])  # Bob chooses his own card
     fn = effect_function(explain_effect("each opponent: discard 1 card from your hand",
-                                        Vocabulary.from_data(truth.vocab)))
+                                        model_of(truth.vocab)))
     assert engine.run(game, fn, 0).ok
     assert [game.instances[u].card_id for u in game.zone("discard", 1)] == ["mill"]
     assert not game.zone("discard", 0)
@@ -76,8 +76,8 @@ def test_each_player_starts_with_you_and_the_neighbour_is_the_next_seat(truth):
     for z in ("hand", "deck", "discard", "tableau"):
         game.zones[(z, 2)] = []
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
-    v = Vocabulary.from_data(truth.vocab)
+    from runtime.model import model_of
+    v = model_of(truth.vocab)
     engine.run(game, effect_function(explain_effect("the player to your left: gain 1 coin", v)), 0)
     assert [p.goods["coin"] for p in game.players] == [0, 1, 0]
     engine.run(game, effect_function(explain_effect("the player to your right: gain 1 coin", v)), 0)
@@ -106,9 +106,9 @@ def test_until_stops_when_the_condition_holds_or_nothing_changes(truth):
 def test_card_field_and_negative_filters(truth, text, discarded):
     engine, game = _game(truth, hand=["smithy", "copper", "mill"])
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
+    from runtime.model import model_of
     smithy = game.zone("hand", 0)[0]
-    fn = effect_function(explain_effect(text, Vocabulary.from_data(truth.vocab)))
+    fn = effect_function(explain_effect(text, model_of(truth.vocab)))
     # the first matching card in hand order is the default agent's pick; mill sits on top
     game.agents[0] = type(game.agents[0])([discarded])
     assert engine.run(game, fn, 0, card=smithy).ok
@@ -138,11 +138,11 @@ def test_division_rounds_down(truth, text, coin):
 
 def test_this_card_is_not_in_rules(truth):
     from compiler.check import Checker
-    from compiler.vocabulary import Vocabulary
+    from runtime.model import model_of
     from runtime.verbs import verbs_for
     effect, _ = parse_effect("discard 1 card other than this card from your hand")
     problems = []
-    Checker(Vocabulary.from_data(truth.vocab), verbs_for("core")).check(
+    Checker(model_of(truth.vocab), verbs_for("core")).check(
         effect, lambda *a: problems.append(a), has_card=False)
     assert problems and problems[0][0] == "E201"
 
@@ -207,8 +207,8 @@ def test_gain_a_card_from_the_supply(truth):
     for cid in ("smithy", "mill", "copper"):
         game.create(cid, game.zone_key("supply", None))
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
-    v = Vocabulary.from_data(truth.vocab)
+    from runtime.model import model_of
+    v = model_of(truth.vocab)
     game.agents[0] = type(game.agents[0])(["mill"])
     assert engine.run(game, effect_function(explain_effect("gain 1 card costing up to 3", v)), 0).ok
     assert _ids(game, "discard") == ["mill"]  # rules.gain_to is not declared: the discard pile
@@ -224,9 +224,9 @@ def test_play_a_card_runs_its_play_slot(truth):
 def test_this_card_moves(truth):
     engine, game = _game(truth, hand=["mill"])
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
+    from runtime.model import model_of
     uid = game.zone("hand", 0)[0]
-    fn = effect_function(explain_effect("put this card on top of your deck", Vocabulary.from_data(truth.vocab)))
+    fn = effect_function(explain_effect("put this card on top of your deck", model_of(truth.vocab)))
     assert engine.run(game, fn, 0, card=uid).ok and _ids(game, "deck") == ["mill"]
 
 
@@ -279,8 +279,8 @@ def test_number_of_empty_supply_piles(truth):
     for cid in ("smithy", "mill", "mill", "copper"):
         game.create(cid, game.zone_key("supply", None))
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
-    v = Vocabulary.from_data(truth.vocab)
+    from runtime.model import model_of
+    v = model_of(truth.vocab)
     fn = effect_function(explain_effect("gain (number of empty supply piles) vp", v))
     assert engine.run(game, fn, 0).ok and game.players[0].goods["vp"] == 0
     for uid in [u for u in game.zones[("supply", None)] if game.instances[u].card_id in ("smithy", "copper")]:
@@ -353,8 +353,8 @@ def test_move_is_put_and_remove_goes_out_of_the_game(truth):
     engine, game = _game(truth, hand=["mill"])
     uid = game.zone("hand", 0)[0]
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
-    fn = effect_function(explain_effect("remove this card", Vocabulary.from_data(truth.vocab)))
+    from runtime.model import model_of
+    fn = effect_function(explain_effect("remove this card", model_of(truth.vocab)))
     assert engine.run(game, fn, 0, card=uid).ok and game.where[uid] == ("removed", None)
     assert _english(truth, "remove 1 card from your hand") == "Remove 1 card in your Hand from the game."
 
@@ -366,8 +366,8 @@ def test_core_goods_verbs_ask_which_good_of_a_group(truth):
     engine, game = _game(truth, answers=["ore"])
     game.players[0].goods.update({"ore": 1, "coin": 0})
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
-    v = Vocabulary.from_data(truth.vocab)
+    from runtime.model import model_of
+    v = model_of(truth.vocab)
     assert engine.run(game, effect_function(explain_effect("spend 1 resource: gain 1 vp", v)), 0).ok
     assert (game.players[0].goods["ore"], game.players[0].goods["vp"]) == (0, 1)
     game.players[0].goods.update({"ore": 2, "coin": 3})
@@ -396,8 +396,8 @@ def test_a_card_cannot_play_itself_while_its_effect_runs(truth):
     engine, game = _game(truth, hand=["mill"])
     uid = game.zone("hand", 0)[0]
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
-    fn = effect_function(explain_effect("play this card; gain 2 coin", Vocabulary.from_data(truth.vocab)))
+    from runtime.model import model_of
+    fn = effect_function(explain_effect("play this card; gain 2 coin", model_of(truth.vocab)))
     game.playing[uid] = 0  # as if this card's play effect were resolving (played by Ann)
     out = engine.run(game, fn, 0, card=uid)
     assert out.ok and game.where[uid] == ("hand", 0) and game.players[0].goods["coin"] == 2
@@ -410,8 +410,8 @@ def test_an_agents_answer_is_checked_not_trusted(truth):
 
     engine, game = _game(truth, answers=[["copper"]], hand=["copper", "mill", "smithy"])
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
-    fn = effect_function(explain_effect("discard 2 cards from your hand", Vocabulary.from_data(truth.vocab)))
+    from runtime.model import model_of
+    fn = effect_function(explain_effect("discard 2 cards from your hand", model_of(truth.vocab)))
     with pytest.raises(RulesError, match="must pick 2"):
         engine.run(game, fn, 0)
 
@@ -423,6 +423,6 @@ def test_per_empty_supply_pile(truth):
     for uid in [u for u in game.zones[("supply", None)] if game.instances[u].card_id != "mill"]:
         game.move(uid, game.zone_key("discard", 0))
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
-    fn = effect_function(explain_effect("gain 1 vp per empty supply pile", Vocabulary.from_data(truth.vocab)))
+    from runtime.model import model_of
+    fn = effect_function(explain_effect("gain 1 vp per empty supply pile", model_of(truth.vocab)))
     assert engine.run(game, fn, 0).ok and game.players[0].goods["vp"] == 2

@@ -5,9 +5,9 @@ import pytest
 
 from compiler.build import compile_tree
 from compiler.explain import effect_function, explain_effect
-from compiler.vocabulary import Vocabulary
 from runtime.agents import Scripted
 from runtime.engine import engine_for, load_from_sources
+from runtime.model import model_of
 from tests.conftest import MINI
 
 
@@ -23,7 +23,7 @@ def _run(compiled, text, answers):
     game = engine.new_game(compiled, ["Ann", "Bob"], setup=False, agents={0: Scripted(answers)})
     for cid in ("oil_rig", "barracks"):  # icons: [green]; [red, worker]
         game.create(cid, game.zone_key("state", 0), owner=0)
-    fn = effect_function(explain_effect(text, Vocabulary.from_data(compiled.vocab)))
+    fn = effect_function(explain_effect(text, model_of(compiled.vocab)))
     before = game.snapshot()
     return game, engine.run(game, fn, 0), before
 
@@ -36,7 +36,7 @@ def test_cards_matching_a_chosen_icon_are_the_cards_carrying_it(mini):
 def test_matching_a_name_that_holds_a_card_is_a_check_time_error(mini):
     # it was accepted, read "matching the chosen card", and every run of it was refused (issue 22)
     ex = explain_effect("choose 1 of your locations as t; for each of your locations matching t: gain 1 vp",
-                        Vocabulary.from_data(mini.vocab))
+                        model_of(mini.vocab))
     assert [(d.code, "needs an icon" in d.message) for d in ex.diags.errors] == [("E205", True)]
 
 

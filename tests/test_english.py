@@ -16,7 +16,7 @@ from compiler.english import fill_template, render_effect, render_marked, split_
 from compiler.loader import load_file
 from compiler.parser import parse_effect
 from compiler.printer import print_effect
-from compiler.vocabulary import Vocabulary
+from runtime.model import GameModel, model_of
 from runtime.verbs import REGISTRY, verbs_for
 from tests.conftest import MINI, ROOT
 from tests.snapshots_text import TextSnapshot
@@ -26,20 +26,20 @@ BUNDLED = ROOT / "data"
 GAMES = [p.name for p in discover_games(BUNDLED)]
 
 
-def vocab_of(game_dir: Path) -> Vocabulary:
+def vocab_of(game_dir: Path) -> GameModel:
     doc = load_file(game_dir / "game.yaml", Diagnostics())
-    return Vocabulary.from_data(doc.data)
+    return model_of(doc.data)
 
 
 MINI_VOCAB = vocab_of(MINI / "mini")
 
 
-def verbs_of(vocab: Vocabulary) -> dict:
+def verbs_of(vocab: GameModel) -> dict:
     # the mini fixture is a small 51st State-shaped game: its texts use that engine's verbs (raze, …)
     return verbs_for("fifty_first_state" if vocab is MINI_VOCAB else vocab.engine)
 
 
-def checked_ir(text: str, vocab: Vocabulary = MINI_VOCAB, kind: str = "effect"):
+def checked_ir(text: str, vocab: GameModel = MINI_VOCAB, kind: str = "effect"):
     """English renders what the checker accepted: its IR (a text it rejects has no English)."""
     effect, problem = parse_effect(("requires " if kind == "condition" else "") + text)
     assert problem is None, problem
@@ -49,7 +49,7 @@ def checked_ir(text: str, vocab: Vocabulary = MINI_VOCAB, kind: str = "effect"):
     return checked.ir
 
 
-def english(text: str, vocab: Vocabulary = MINI_VOCAB, kind: str = "effect") -> str:
+def english(text: str, vocab: GameModel = MINI_VOCAB, kind: str = "effect") -> str:
     return render_effect(checked_ir(text, vocab, kind), vocab, verbs_of(vocab), kind=kind)
 
 
@@ -61,7 +61,8 @@ def every_slot(game: str):
     vocab = gb.vocab
     for stem, doc in gb.modules.items():
         for card in doc.data.get("cards") or []:
-            spec = vocab.card_kinds.get(card["kind"]) or {}
+            # read from game.yaml as written, not through the model: an oracle of its own
+            spec = vocab.source["card_kinds"].get(card["kind"]) or {}
             slots = spec.get("slots") or {}
             for slot, sspec in slots.items():
                 if isinstance(card.get(slot), str):

@@ -12,9 +12,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from runtime import escape
 from compiler.build import compile_tree
 from compiler.reference import game_view, render_game
+from runtime import escape
 from runtime.games.age_of_steam.mapsvg import render_map_svg
 from tests.conftest import MINI
 
@@ -167,7 +167,7 @@ def test_a_terrain_key_cannot_add_an_attribute_to_the_map():
 def mini_view():
     result = compile_tree(MINI)
     assert result.ok
-    return game_view(result, "mini"), dict(result.games["mini"].vocab.data.get("icons") or {})
+    return game_view(result, "mini"), dict(result.games["mini"].vocab.source.get("icons") or {})
 
 
 def _hostile(view, s: str):

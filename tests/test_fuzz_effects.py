@@ -26,10 +26,9 @@ from compiler.build import compile_tree
 from compiler.diagnostics import CODES
 from compiler.explain import effect_function, explain_effect
 from compiler.parser import MAX_LITERAL
-from compiler.resources import GRAMMAR_DIR
-from compiler.resources import BUNDLED_DATA
-from compiler.vocabulary import Vocabulary
+from compiler.resources import BUNDLED_DATA, GRAMMAR_DIR
 from runtime.engine import engine_for, load_compiled
+from runtime.model import GameModel, model_of
 
 SEED = 11
 PER_TEXT = 40  # mutations of each distinct bundled text (86 today: about 3,400 mutations)
@@ -84,8 +83,8 @@ class Games:
         self.games = {}
         self.used = {}
 
-    def vocab(self, game: str) -> Vocabulary:
-        return Vocabulary.from_data(self.get_compiled(game).vocab)
+    def vocab(self, game: str) -> GameModel:
+        return model_of(self.get_compiled(game).vocab)
 
     def get_compiled(self, game: str):
         if game not in self.compiled:
@@ -172,9 +171,10 @@ def test_texts_drawn_from_the_grammar_are_refused_or_run():
     assert seen["n"] >= 20
 
 
-def _names(vocab: Vocabulary):
+def _names(vocab: GameModel):
     """Words the grammar's NAME terminal stands for: the game's nouns, its verbs, and a stranger."""
     from hypothesis import strategies as st
+
     from runtime.verbs import verbs_for
 
     words = sorted({w for phrase in vocab.nouns for w in phrase.split(" ") if re.fullmatch(r"[a-z_]+", w)}

@@ -11,9 +11,9 @@ import pytest
 import cli
 from compiler.build import compile_tree
 from compiler.explain import effect_function, explain_effect
-from compiler.vocabulary import Vocabulary
 from runtime import budget
 from runtime.engine import engine_for, load_from_sources
+from runtime.model import model_of
 from tests.conftest import FIXTURES
 from tests.guards import finishes_within
 
@@ -95,7 +95,7 @@ def _compiled(root):
 
 
 def _fn(compiled, text):
-    ex = explain_effect(text, Vocabulary.from_data(compiled.vocab))
+    ex = explain_effect(text, model_of(compiled.vocab))
     assert not ex.diags.errors, [d.message for d in ex.diags.errors]
     return effect_function(ex)
 

@@ -9,8 +9,8 @@ import pytest
 
 from compiler.explain import effect_function, explain_effect
 from compiler.parser import parse_effect
-from compiler.vocabulary import Vocabulary
 from runtime.engine import engine_for, load_compiled
+from runtime.model import GameModel, model_of
 
 from .guards import finishes_within
 
@@ -18,10 +18,10 @@ from .guards import finishes_within
 def game_of(name: str, players=("Ann", "Bob"), seed=1):
     compiled = load_compiled(name)
     engine = engine_for(compiled)
-    return engine, engine.new_game(compiled, list(players), seed=seed), Vocabulary.from_data(compiled.vocab)
+    return engine, engine.new_game(compiled, list(players), seed=seed), model_of(compiled.vocab)
 
 
-def compiled(text: str, vocab: Vocabulary):
+def compiled(text: str, vocab: GameModel):
     ex = explain_effect(text, vocab)
     assert not ex.diags.errors, [d.render() for d in ex.diags]
     return effect_function(ex)

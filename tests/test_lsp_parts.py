@@ -34,7 +34,7 @@ def test_effect_completion_follows_the_grammar_and_the_verb(fifty):
     _, got = labels("", vocab, verbs)
     assert {"gain", "draw", "raze", "if", "choose", "requires"} <= set(got) and "fuel" not in got
     _, got = labels("raze 1 of your locations with icon ", vocab, verbs)
-    assert set(got) == set(vocab.icon_names())  # only icon keys: what the checker takes there
+    assert set(got) == set(vocab.icons)  # only icon keys: what the checker takes there
     _, got = labels("draw 1 card from your ", vocab, verbs)
     assert "hand" in got and "fuel" not in got  # 'from' takes a zone
     _, got = labels("choose 1 of your locations as target; raze 1 location matching ", vocab, verbs)
@@ -144,7 +144,7 @@ def test_completion_of_a_faces_keys(fifty):
     faces = {"hacked": (10, 6)}  # the face's keys start at column 6, on line 10
     _, items = complete.yaml_completions("module", "      ", 6, card, 4, vocab, [], faces)
     got = [i.label for i in items]
-    spec = vocab.card_kinds["machine"]["faces"]["hacked"]
+    spec = vocab.source["card_kinds"]["machine"]["faces"]["hacked"]  # game.yaml as written
     assert set(got) == (set(spec.get("slots") or {}) | set(spec.get("fields") or {})) - {"distance"}
     assert got and "name" not in got
 

@@ -7,7 +7,6 @@ import pickle
 
 import pytest
 
-from compiler.vocabulary import Vocabulary
 from runtime.engine import load_compiled
 from runtime.model import build_model, model_of
 
@@ -46,9 +45,36 @@ def test_only_another_players_pile_has_one_home():
     assert m.others_only("zone", "pile") and not m.others_only("zone", "hand")
     assert m.others_only("thing", "loot")        # it selects from such a zone
     assert m.others_only("card", "scrap")        # a card source that draws from it
-    # the checker asks the same rule (compiler/vocabulary.py delegates to the model)
-    v = Vocabulary.from_data(VOCAB)
-    assert [v.others_only(c, k) for c, k in (("zone", "pile"), ("thing", "loot"), ("card", "scrap"))] == [True] * 3
+
+
+def test_the_nouns_an_effect_may_use_are_the_models():
+    # the one index the checker, the English and the language server read (no second builder)
+    m = build_model({**VOCAB, "players": {"left_neighbour": {"aliases": ["left"]}},
+                     "zones": {**VOCAB["zones"], "hand": {"per": "player", "aliases": ["grip"]}}})
+    assert m.lookup("coins") == (("good", "coin"),)            # a plural is derived ...
+    assert "coins" not in m.written_names and "coin" in m.written_names  # ... and not offered
+    assert m.lookup("grip") == (("zone", "hand"),) and "grip" in m.written_names
+    assert m.lookup("supply piles") == (("pile", "supply"),)
+    assert m.lookup("empty supply pile") == (("pile", "empty:supply"),)
+    assert m.lookup("money") == (("good", "money"),) and m.lookup("scrap") == (("card", "scrap"),)
+    assert m.lookup("war") == (("phase", "war"),) and m.lookup("left neighbour") == (("player", "left_neighbour"),)
+    assert ("player", "you") in m.lookup("you") and m.lookup("nothing here") == ()
+    assert m.names_in("phase") == ["buy", "war"]
+
+
+def test_card_kinds_are_typed_with_their_faces_and_fields():
+    m = build_model({**VOCAB, "card_kinds": {"machine": {
+        "name": "Machine", "colour": "#6b3a2a", "min_font_size": 6,
+        "slots": {"assault": {"name": "Assault"}}, "fields": {"defense": "int", "code": "goods",
+                                                              "cost": {"type": "integer", "title": "Cost"}},
+        "required": ["defense"],
+        "faces": {"hacked": {"name": "Hacked side", "slots": {"action": {"kind": "effect"}}, "fields": {"icons": "icons"}}}}}})
+    k = m.kinds["machine"]
+    assert (k.declared, k.colour, k.min_font_size, k.required) == ("Machine", "#6b3a2a", 6.0, ("defense",))
+    assert [f.key for f in k.fields] == ["defense", "code", "cost"] and k.field("cost").title == "Cost"
+    assert m.numeric_fields == {"defense", "cost"} and {"defense", "code", "assault"} <= m.field_names
+    assert k.face("hacked").declared == "Hacked side" and k.face("hacked").slots[0].key == "action"
+    assert k.slot("assault").declared == "Assault" and k.slot("nope") is None and m.slot_keys == ("assault",)
 
 
 def test_a_thing_without_an_owner_is_yours_only_in_your_own_zones():

@@ -9,8 +9,15 @@ import pytest
 
 from cli import main
 from compiler.build import compile_tree, discover_games
-from compiler.reference import (clause_views, game_view, load_clauses, render_all, render_game, rule_tests,
-                                table_view)
+from compiler.reference import (
+    clause_views,
+    game_view,
+    load_clauses,
+    render_all,
+    render_game,
+    rule_tests,
+    table_view,
+)
 from tests.conftest import MINI, ROOT
 from tests.snapshots_text import MarkdownSnapshot
 
@@ -42,13 +49,13 @@ def md_snapshot(snapshot):
 
 def test_markdown_of_the_mini_fixture(mini, md_snapshot):
     view = game_view(mini, "mini")
-    assert render_game(view, "md", mini.games["mini"].vocab.data["icons"], with_clauses=False) == md_snapshot
+    assert render_game(view, "md", mini.games["mini"].vocab.source["icons"], with_clauses=False) == md_snapshot
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_markdown_of_each_bundled_game(bundled, game, md_snapshot):
     view = game_view(bundled, game)
-    icons = bundled.games[game].vocab.data.get("icons") or {}
+    icons = bundled.games[game].vocab.source.get("icons") or {}
     assert render_game(view, "md", icons, with_clauses=False) == md_snapshot
 
 
@@ -60,7 +67,7 @@ def test_reference_reads_the_builds_ir_and_never_parses_a_text(monkeypatch):
 
     assert not hasattr(R, "parse_effect")
     cold = compile_tree(MINI)
-    icons = cold.games["mini"].vocab.data["icons"]
+    icons = cold.games["mini"].vocab.source["icons"]
     before = render_game(game_view(cold, "mini"), "md", icons, with_clauses=False)
     assert "Gain 2 Fuel" in before
     checked = cold.games["mini"].checked
@@ -105,9 +112,9 @@ def test_uncertain_icon_matches_are_marked(tmp_path):
     view = game_view(result, "mini")
     green = next(i for i in view.icons if i["key"] == "green")
     assert green["uncertain"] == "read from low-resolution art"
-    md = render_game(view, "md", result.games["mini"].vocab.data["icons"])
+    md = render_game(view, "md", result.games["mini"].vocab.source["icons"])
     assert "| Green [G] | Fuel ? **uncertain** | read from low-resolution art |" in md
-    page = render_game(view, "html", result.games["mini"].vocab.data["icons"])
+    page = render_game(view, "html", result.games["mini"].vocab.source["icons"])
     assert "<b>uncertain</b>" in page and "--icon: #2a2" in page
 
 

@@ -29,7 +29,7 @@ def bundled():
 @pytest.mark.parametrize("game", GAMES)
 def test_players_reference_has_no_file_path_test_name_or_clause_table(bundled, game):
     view = game_view(bundled, game)
-    icons = bundled.games[game].vocab.data.get("icons") or {}
+    icons = bundled.games[game].vocab.source.get("icons") or {}
     for fmt in ("html", "md"):
         page = render_game(view, fmt, icons, audience="players")
         assert not PATHS.search(page), PATHS.search(page).group(0)
@@ -44,7 +44,7 @@ def test_a_stand_in_whose_file_is_left_out_prints_no_empty_brackets(bundled, gam
     # the players' view drops file paths: a whole module marked stand-in (51st State's Base Set
     # stand-in) read "Base Set stand-in cards ():" in the list of stand-in rules
     view = players_view(game_view(bundled, game))
-    icons = bundled.games[game].vocab.data.get("icons") or {}
+    icons = bundled.games[game].vocab.source.get("icons") or {}
     for fmt in ("html", "md"):
         page = render_game(view, fmt, icons, audience="players")
         assert "()" not in page and "( )" not in page

@@ -16,9 +16,9 @@ from __future__ import annotations
 import pytest
 
 from compiler.explain import effect_function, explain_effect
-from compiler.vocabulary import Vocabulary
 from runtime import verbs as V
 from runtime.agents import FirstLegal, Scripted
+from runtime.model import model_of
 from runtime.refs import CARD, GOOD
 from runtime.verbs import verbs_for
 from tests.test_truthful import _game, truth  # noqa: F401 (fixture)
@@ -61,7 +61,7 @@ def _prepare(compiled, src, answers):
 
 
 def _compile(compiled, text):
-    return explain_effect(text, Vocabulary.from_data(compiled.vocab))
+    return explain_effect(text, model_of(compiled.vocab))
 
 
 def _moved(game, before, dest):

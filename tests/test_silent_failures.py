@@ -22,9 +22,9 @@ from compiler.explain import effect_function, explain_effect
 from compiler.interpret import interpret
 from compiler.lsp.project import Project
 from compiler.scaffold import new_game
-from compiler.vocabulary import Vocabulary
 from compiler.watch import Watcher
 from runtime.engine import engine_for, load_from_sources
+from runtime.model import model_of
 
 NO_POINTS = """  - id: plain_card
     kind: action
@@ -69,7 +69,7 @@ def test_a_field_a_card_lacks_counts_0_in_arithmetic(quick, side):
     game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
     for cid in ("first_card", "plain_card", "first_card", "plain_card"):
         game.create(cid, game.zone_key("hand", 0), owner=0)
-    ex = explain_effect(SUM_POINTS, Vocabulary.from_data(compiled.vocab))
+    ex = explain_effect(SUM_POINTS, model_of(compiled.vocab))
     assert not ex.diags.errors
     if side == "compiled":
         out = engine.run(game, effect_function(ex), 0)

@@ -4,14 +4,14 @@ triggers) and Echo (a trigger whose effect would trigger itself)."""
 from __future__ import annotations
 
 from compiler.explain import effect_function, explain_effect
-from compiler.vocabulary import Vocabulary
 from runtime.agents import Scripted
 from runtime.events import Gained, Played, Trashed, TurnStarted
+from runtime.model import model_of
 from tests.test_truthful import _errors, _game, truth  # noqa: F401 (fixture)
 
 
 def _fn(compiled, text):
-    ex = explain_effect(text, Vocabulary.from_data(compiled.vocab))
+    ex = explain_effect(text, model_of(compiled.vocab))
     assert not ex.diags.errors, [d.message for d in ex.diags.errors]
     return effect_function(ex)
 

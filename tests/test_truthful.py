@@ -11,10 +11,9 @@ import pytest
 from compiler.build import compile_tree
 from compiler.english import render_effect
 from compiler.explain import effect_function, explain_effect
-from compiler.parser import parse_effect
-from compiler.vocabulary import Vocabulary
 from runtime.agents import Scripted
 from runtime.engine import engine_for, load_from_sources
+from runtime.model import model_of
 from tests.conftest import FIXTURES
 
 TRUTH = FIXTURES / "truth"
@@ -42,20 +41,20 @@ def _game(compiled, answers=(), hand=(), deck=(), others_hand=()):
 
 def _run(compiled, text, **kw):
     engine, game = _game(compiled, **kw)
-    ex = explain_effect(text, Vocabulary.from_data(compiled.vocab))
+    ex = explain_effect(text, model_of(compiled.vocab))
     assert not ex.diags.errors, [d.message for d in ex.diags.errors]
     return game, engine.run(game, effect_function(ex), 0)
 
 
 def _errors(compiled, text):
-    ex = explain_effect(text, Vocabulary.from_data(compiled.vocab))
+    ex = explain_effect(text, model_of(compiled.vocab))
     return [(d.code, d.column, d.message) for d in ex.diags.errors]
 
 
 def _english(compiled, text):
-    ex = explain_effect(text, Vocabulary.from_data(compiled.vocab))
+    ex = explain_effect(text, model_of(compiled.vocab))
     assert not ex.diags.errors, [d.message for d in ex.diags.errors]
-    return render_effect(ex.ir, Vocabulary.from_data(compiled.vocab))
+    return render_effect(ex.ir, model_of(compiled.vocab))
 
 
 # 1. "draw up to 2 cards" always drew 2.
@@ -138,7 +137,7 @@ def test_a_thing_without_owner_reads_as_yours_and_counts_yours(truth):
     engine, game = _game(truth)
     game.create("mill", game.zone_key("tableau", 1), owner=1)
     game.create("mill", game.zone_key("tableau", 1), owner=1)
-    fn = effect_function(explain_effect("if 2 buildings: gain 1 vp", Vocabulary.from_data(truth.vocab)))
+    fn = effect_function(explain_effect("if 2 buildings: gain 1 vp", model_of(truth.vocab)))
     assert engine.run(game, fn, 0).ok and game.players[0].goods["vp"] == 0  # Bob's two are not yours
     game.create("mill", game.zone_key("tableau", 0), owner=0)
     game.create("mill", game.zone_key("tableau", 0), owner=0)
@@ -148,7 +147,7 @@ def test_a_thing_without_owner_reads_as_yours_and_counts_yours(truth):
 def test_a_discarded_card_goes_to_its_owners_discard_pile(truth):
     engine, game = _game(truth)
     b = game.create("mill", game.zone_key("tableau", 1), owner=1)
-    fn = effect_function(explain_effect("discard 1 of enemy buildings", Vocabulary.from_data(truth.vocab)))
+    fn = effect_function(explain_effect("discard 1 of enemy buildings", model_of(truth.vocab)))
     assert engine.run(game, fn, 0).ok
     assert game.where[b.uid] == ("discard", 1)
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from runtime.engine import engine_of
+from runtime.model import GameModel, model_of
 from runtime.verbs import verbs_for
 
 from .. import ast as A
@@ -41,7 +42,7 @@ from ..loader import Document, load_text, path_text
 from ..parser import parse_effect
 from ..reach import triggers_that_never_fire
 from ..schema import Prepared, load_schema, prepare_cards, validate
-from ..vocabulary import Vocabulary, check_names
+from ..vocabulary import check_names
 
 # Line breaks other than "\n" (and what str.splitlines also splits on) make PyYAML's line count
 # and ours disagree; a buffer holding any of them always takes the full path.
@@ -81,13 +82,13 @@ class GameContext:
         self.text = text
         self.diags = Diagnostics()
         self.gdoc = load_buffer(game_dir / GAME_FILE, text, self.diags)
-        self.vocab: Vocabulary | None = None
+        self.vocab: GameModel | None = None
         self.usable = False  # True when build.py would go on to the game's modules
         self.memo: dict = {}
         gdoc = self.gdoc
         if gdoc is None or not validate(gdoc, "game", self.diags) or not check_names(gdoc, self.diags):
             return
-        vocab = self.vocab = Vocabulary.from_data(gdoc.data)
+        vocab = self.vocab = model_of(gdoc.data)
         # the checks compiler/build.py's _compile_game makes before the modules, the same function
         if not check_game_file(gdoc, vocab, game_dir, self.diags):
             return
@@ -441,20 +442,21 @@ def _moved(diags: list | None, boundary: int, delta: int) -> list | None:
 # --- one card's texts, one text ------------------------------------------------------------------
 
 
-def card_texts(vocab: Vocabulary, card: dict, i: int):
+def card_texts(vocab: GameModel, card: dict, i: int):
     """(path, text, slot kind) of every effect text of card ``i``, as compiler/build.py finds them."""
     kind = card.get("kind")
-    spec = (vocab.card_kinds.get(kind) if isinstance(kind, str) else None) or {}
-    slot_specs = spec.get("slots") or {}
-    face_specs = spec.get("faces") or {}
+    spec = vocab.kinds.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        return
     for key, value in card.items():
-        if key in slot_specs and isinstance(value, str):
-            yield ("cards", i, key), value, (slot_specs[key] or {}).get("kind", "effect")
-        elif key in face_specs and isinstance(value, dict):
-            fspec = face_specs[key].get("slots") or {}
+        slot, face = spec.slot(key), spec.face(key)
+        if slot is not None and isinstance(value, str):
+            yield ("cards", i, key), value, slot.kind
+        elif face is not None and isinstance(value, dict):
+            fslots = {sl.key: sl for sl in face.slots}
             for fk, fv in value.items():
-                if fk in fspec and isinstance(fv, str):
-                    yield ("cards", i, key, fk), fv, (fspec[fk] or {}).get("kind", "effect")
+                if fk in fslots and isinstance(fv, str):
+                    yield ("cards", i, key, fk), fv, fslots[fk].kind
 
 
 def check_slot(ctx: GameContext, doc: Document, path: tuple, text: str, card: str | None, slot_kind: str,

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 
 from lark.exceptions import LarkError
 
+from runtime.model import GameModel
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
 
 from ..build import _PREFIX as SLOT_PREFIX
 from ..grammar import _lark  # the effect parser, built once per process
-from ..vocabulary import COMMON_FIELDS, Vocabulary
+from ..vocabulary import COMMON_FIELDS
 
 CATEGORY_WORDS = {GOOD: "Good", THING: "thing", ZONE: "zone", PLAYER: "player", PHASE: "phase", ICON: "icon",
                   VAR: "bound name", CARD: "cards", PILE: "pile"}
@@ -68,7 +69,7 @@ def bound_names(before: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def effect_completions(text: str, offset: int, vocab: Vocabulary, verbs: dict, slot_kind: str = "effect",
+def effect_completions(text: str, offset: int, vocab: GameModel, verbs: dict, slot_kind: str = "effect",
                        card_ids: list[str] = ()) -> tuple[int, list[Item]]:
     """(start of the word being typed, the items that may go there)."""
     low = text.lower()
@@ -103,16 +104,16 @@ def _statement(head: str) -> list[str]:
     return toks
 
 
-def _names_here(head: str, vocab: Vocabulary, verbs: dict, bound: list[str], card_ids) -> list[Item]:
+def _names_here(head: str, vocab: GameModel, verbs: dict, bound: list[str], card_ids) -> list[Item]:
     words = _statement(head)
     tail = " ".join(words[-4:])
     if not words:
         return _verbs(verbs)
     if re.search(r"\bwith icon( [a-z0-9_]+ or)*$", tail):  # the checker takes icon keys here
-        return [Item(k, "name", f"icon {k}", describe_name(vocab, ICON, k)) for k in sorted(vocab.model.icons)]
+        return [Item(k, "name", f"icon {k}", describe_name(vocab, ICON, k)) for k in sorted(vocab.icons)]
     last = words[-1]
     if last in ("with", "without"):
-        return [Item(f, "field", "card field or slot") for f in sorted(vocab.field_names())]
+        return [Item(f, "field", "card field or slot") for f in sorted(vocab.field_names)]
     if last == "matching":
         return [Item(b, "variable", "bound name") for b in bound]
     if last == "as":
@@ -146,7 +147,7 @@ def _names_here(head: str, vocab: Vocabulary, verbs: dict, bound: list[str], car
     return items
 
 
-def _category(vocab: Vocabulary, cat: str) -> list[Item]:
+def _category(vocab: GameModel, cat: str) -> list[Item]:
     """The game's names of one category, as written: a key's words, its aliases, the built-in nouns.
     The plurals the checker derives ("deployeds" of a thing ``deployed``, "states" of a zone each
     player has one of) are accepted in a text but never offered: they need not be words (issue 26)."""
@@ -166,7 +167,7 @@ def _verbs(verbs: dict) -> list[Item]:
             for name, v in sorted(verbs.items())]
 
 
-def _all_names(vocab: Vocabulary, verbs: dict, bound: list[str]) -> list[Item]:
+def _all_names(vocab: GameModel, verbs: dict, bound: list[str]) -> list[Item]:
     items = _verbs(verbs)
     for cat in (GOOD, THING, ZONE, CARD, PILE, PLAYER, ICON, PHASE):
         items += _category(vocab, cat)
@@ -183,26 +184,25 @@ def _unique(items: list[Item]) -> list[Item]:
     return out
 
 
-SECTIONS = {GOOD: "goods", ZONE: "zones", THING: "things", ICON: "icons", PLAYER: "players", CARD: "card_sources"}
-
-
-def describe_name(vocab: Vocabulary, cat: str, key: str) -> str:
+def describe_name(vocab: GameModel, cat: str, key: str) -> str:
     """A vocabulary entry in words: its printed name and note, from game.yaml."""
     if cat == PILE:
         key = key.split(":", 1)[-1]
         cat = ZONE
     if cat == PHASE:
         return f"phase '{key}'"
-    section = SECTIONS.get(cat)
-    spec = ((vocab.data.get(section) or {}).get(key) if section else None)
-    if cat == GOOD and spec is None and key in vocab.model.good_groups:
-        members = ", ".join(vocab.model.good_groups[key])
+    section = {GOOD: vocab.goods, ZONE: vocab.zones, THING: vocab.things, ICON: vocab.icons,
+               CARD: vocab.card_sources}.get(cat)
+    spec = section.get(key) if section is not None else None
+    if cat == GOOD and spec is None and key in vocab.good_groups:
+        members = ", ".join(vocab.good_groups[key])
         return f"a choice among Goods: {members}"
-    if not isinstance(spec, dict):
+    printed = spec.printed if spec is not None else vocab.players.get(key) if cat == PLAYER else None
+    if printed is None:
         return ""
-    parts = [str(spec["name"])] if spec.get("name") else []
-    if spec.get("note"):
-        parts.append(str(spec["note"]))
+    parts = [printed.declared] if printed.declared else []
+    if spec is not None and spec.note:
+        parts.append(spec.note)
     return "\n\n".join(parts)
 
 
@@ -213,7 +213,7 @@ _VALUE_LINE = re.compile(r"(?:^|[{,\[ ])(?P<key>[a-z_]+): *\[?(?:[a-z0-9_]+, *)*
 
 
 def yaml_completions(kind: str, line_text: str, col: int, card: dict | None, card_col: int | None,
-                     vocab: Vocabulary | None, card_ids: list[str], faces: dict | None = None) -> tuple[int, list[Item]]:
+                     vocab: GameModel | None, card_ids: list[str], faces: dict | None = None) -> tuple[int, list[Item]]:
     """As ``_yaml_completions``, keeping the items that start with the word being typed."""
     start, items = _yaml_completions(kind, line_text, col, card, card_col, vocab, card_ids, faces or {})
     word = line_text[start:col]
@@ -221,7 +221,7 @@ def yaml_completions(kind: str, line_text: str, col: int, card: dict | None, car
 
 
 def _yaml_completions(kind: str, line_text: str, col: int, card: dict | None, card_col: int | None,
-                      vocab: Vocabulary | None, card_ids: list[str], faces: dict) -> tuple[int, list[Item]]:
+                      vocab: GameModel | None, card_ids: list[str], faces: dict) -> tuple[int, list[Item]]:
     """Completion in a module or scenario outside effect texts: keys of the card being written
     (fields, slots, faces of its kind), the module's own keys, card kinds after ``kind:``, card ids
     after ``card:``, slot names after ``slot:``. (start of the word, items)."""
@@ -231,14 +231,12 @@ def _yaml_completions(kind: str, line_text: str, col: int, card: dict | None, ca
         start = col - len(m.group("word"))
         key = m.group("key")
         if key == "kind" and vocab is not None and kind == "module":
-            return start, [Item(k, "kind", str((spec or {}).get("name") or k))
-                           for k, spec in sorted(vocab.card_kinds.items())]
-        zones = vocab.model.zones if vocab is not None else {}
+            return start, [Item(k, "kind", spec.declared or k) for k, spec in sorted(vocab.kinds.items())]
+        zones = vocab.zones if vocab is not None else {}
         if kind == "scenario" and (key == "card" or key in zones):  # a step's card, a zone's cards
             return start, [Item(c, "card", "card id") for c in card_ids]
         if key == "slot" and vocab is not None:
-            slots = sorted({s for spec in vocab.card_kinds.values() for s in ((spec or {}).get("slots") or {})})
-            return start, [Item(s, "slot", "effect slot") for s in slots]
+            return start, [Item(s, "slot", "effect slot") for s in vocab.slot_keys]
         return start, []
     m = _KEY_LINE.match(before)
     if m is None or kind != "module":
@@ -261,26 +259,25 @@ def _yaml_completions(kind: str, line_text: str, col: int, card: dict | None, ca
     return start, []
 
 
-def face_keys(vocab: Vocabulary, kind, face: str) -> list[Item]:
+def face_keys(vocab: GameModel, kind, face: str) -> list[Item]:
     """The keys a card's face may have: its effect slots and fields, as the kind declares them."""
-    spec = ((vocab.card_kinds.get(kind) or {}).get("faces") or {}).get(face) if isinstance(kind, str) else None
-    if not isinstance(spec, dict):
+    kspec = vocab.kinds.get(kind) if isinstance(kind, str) else None
+    spec = kspec.face(face) if kspec is not None else None
+    if spec is None:
         return []
-    items = [Item(s, "slot", f"effect slot of the {face} face", str((sspec or {}).get("name") or ""))
-             for s, sspec in (spec.get("slots") or {}).items()]
-    items += [Item(f, "field", f"field of the {face} face") for f in (spec.get("fields") or {})]
+    items = [Item(sl.key, "slot", f"effect slot of the {face} face", sl.declared or "") for sl in spec.slots]
+    items += [Item(f.key, "field", f"field of the {face} face") for f in spec.fields]
     return items
 
 
-def card_keys(vocab: Vocabulary, kind) -> list[Item]:
+def card_keys(vocab: GameModel, kind) -> list[Item]:
     """Every key a card of ``kind`` may have (of any kind when it is not known yet)."""
-    kinds = [kind] if isinstance(kind, str) and kind in vocab.card_kinds else list(vocab.card_kinds)
+    kinds = [kind] if isinstance(kind, str) and kind in vocab.kinds else list(vocab.kinds)
     items = [Item(f, "field", "card field") for f in COMMON_FIELDS]
     for k in kinds:
-        spec = vocab.card_kinds.get(k) or {}
-        items += [Item(s, "slot", f"effect slot of {k}", str((sspec or {}).get("name") or ""))
-                  for s, sspec in (spec.get("slots") or {}).items()]
-        items += [Item(f, "field", f"field of {k}", str(t) if isinstance(t, str) else "")
-                  for f, t in (spec.get("fields") or {}).items()]
-        items += [Item(f, "field", f"face of {k}") for f in (spec.get("faces") or {})]
+        spec = vocab.kinds[k]
+        items += [Item(sl.key, "slot", f"effect slot of {k}", sl.declared or "") for sl in spec.slots]
+        items += [Item(f.key, "field", f"field of {k}", f.type if isinstance(f.type, str) else "")
+                  for f in spec.fields]
+        items += [Item(f.key, "field", f"face of {k}") for f in spec.faces]
     return _unique(items)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from runtime.model import GameModel
+
 from .. import scalarmap
 from ..loader import Document
-from ..vocabulary import Vocabulary
 from .checking import card_texts
 
 
@@ -121,7 +122,7 @@ def game_texts(doc: Document) -> list[tuple[tuple, str, str]]:
     return found
 
 
-def effect_slots(doc: Document, vocab: Vocabulary):
+def effect_slots(doc: Document, vocab: GameModel):
     """(path, text, slot kind, card id) of every effect text of a module document, or of a game.yaml."""
     data = doc.data if isinstance(doc.data, dict) else {}
     if "card_kinds" in data and "cards" not in data:  # a game file: its flow's texts
@@ -139,7 +140,7 @@ def effect_slots(doc: Document, vocab: Vocabulary):
             yield ("rules", name), text, "effect", None
 
 
-def effect_at(doc: Document, vocab: Vocabulary, line: int, col: int) -> EffectAt | None:
+def effect_at(doc: Document, vocab: GameModel, line: int, col: int) -> EffectAt | None:
     """The effect text under the cursor, if the cursor is in one — or just after a plain one on its
     line (YAML drops a plain scalar's trailing spaces: "gain 2 " is read "gain 2"), or on an
     effect slot with no text yet ("production: ")."""
@@ -157,7 +158,7 @@ def effect_at(doc: Document, vocab: Vocabulary, line: int, col: int) -> EffectAt
     return empty_slot_at(doc, vocab, line, col)
 
 
-def empty_slot_at(doc: Document, vocab: Vocabulary, line: int, col: int) -> EffectAt | None:
+def empty_slot_at(doc: Document, vocab: GameModel, line: int, col: int) -> EffectAt | None:
     """An effect slot written with no value yet ("production: " as the cursor's line)."""
     data = doc.data if isinstance(doc.data, dict) else {}
     cards = data.get("cards") if isinstance(data.get("cards"), list) else []
@@ -168,9 +169,10 @@ def empty_slot_at(doc: Document, vocab: Vocabulary, line: int, col: int) -> Effe
         if not isinstance(card, dict) or card.get(path[2]) is not None:
             continue
         kind = card.get("kind")
-        slots = vocab.slots_of(kind) if isinstance(kind, str) else {}
-        if path[2] in slots and col > t[3]:
-            return EffectAt(path, "", (slots[path[2]] or {}).get("kind", "effect"), card.get("id"), 0)
+        spec = vocab.kinds.get(kind) if isinstance(kind, str) else None
+        slot = spec.slot(path[2]) if spec is not None else None
+        if slot is not None and col > t[3]:
+            return EffectAt(path, "", slot.kind, card.get("id"), 0)
     return None
 
 

@@ -15,12 +15,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from runtime.model import GameModel
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, ZONE
 
 from ..build import _PREFIX
 from ..diagnostics import Diagnostics
 from ..loader import Document
-from ..vocabulary import Vocabulary
 from .checking import GameContext, load_buffer, problems_of
 from .complete import CATEGORY_WORDS, describe_name
 from .locate import EffectAt
@@ -46,7 +46,7 @@ class NameAt:
     entries: tuple  # ((category, key), …) from the vocabulary
 
 
-def name_at(text: str, offset: int, vocab: Vocabulary) -> NameAt | None:
+def name_at(text: str, offset: int, vocab: GameModel) -> NameAt | None:
     """The longest vocabulary phrase of ``text`` (up to four words) that holds the cursor's word."""
     words = [(m.start(), m.end(), m.group()) for m in _WORDS.finditer(text.lower())]
     here = next((k for k, (s, e, _) in enumerate(words) if s <= offset <= e), None)

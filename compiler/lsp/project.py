@@ -16,8 +16,15 @@ from ..codegen import identifier
 from ..diagnostics import Diagnostic, Diagnostics, display_path
 from ..loader import MAX_FILE_BYTES, Document, load_file, read_regular
 from ..reach import cards_no_setup_creates, created_by_setup, e214_held_back
-from .checking import (GameContext, ModuleChecker, ModuleResult, check_game_texts, check_scenario, file_kind,
-                       load_buffer)
+from .checking import (
+    GameContext,
+    ModuleChecker,
+    ModuleResult,
+    check_game_texts,
+    check_scenario,
+    file_kind,
+    load_buffer,
+)
 
 
 @dataclass
@@ -191,7 +198,7 @@ class Project:
         ctx = self.context(folder)
         if not ctx.usable:  # its game.yaml's errors are reported there; nothing here can be judged
             return []
-        check_names(doc, ctx.vocab.model, self.game_card_ids(folder), ENGINES[ctx.vocab.engine], diags)
+        check_names(doc, ctx.vocab, self.game_card_ids(folder), ENGINES[ctx.vocab.engine], diags)
         return list(diags)
 
     def _check_module(self, path: Path, diags: Diagnostics) -> Checked:

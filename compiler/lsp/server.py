@@ -285,8 +285,7 @@ def _effect_on_line(ctx, line_text: str, col: int):
     m = re.match(r"^\s*(?:- +)?([a-z_][a-z0-9_]*): +(['\"]?)", line_text)
     if m is None or col < m.end():
         return None
-    slots = {s: (sp or {}).get("kind", "effect") for spec in ctx.vocab.card_kinds.values()
-             for s, sp in ((spec or {}).get("slots") or {}).items()}
+    slots = {sl.key: sl.kind for spec in ctx.vocab.kinds.values() for sl in spec.slots}
     if m.group(1) not in slots:
         return None
     text = line_text[m.end():col]
@@ -347,10 +346,10 @@ def hover(ls: CardwrightServer, params: types.HoverParams):
                                                         value=navigate.describe_card(ls.project, cards[spot.value],
                                                                                      spot.value)))
     if spot is not None and not spot.is_key and spot.path[-1:] == ("kind",) and isinstance(spot.value, str):
-        spec = ctx.vocab.card_kinds.get(spot.value)
+        spec = ctx.vocab.kinds.get(spot.value)
         if spec is not None:
             at = navigate.kind_declaration(ctx, spot.value)
-            text = f"**{spot.value}** — card kind: {(spec or {}).get('name') or spot.value}" + \
+            text = f"**{spot.value}** — card kind: {spec.declared or spot.value}" + \
                 (f"\n\ndeclared in game.yaml, line {at[0] + 1}" if at else "")
             return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
     return None

@@ -8,8 +8,8 @@ import pytest
 from compiler.build import compile_tree
 from compiler.diagnostics import Diagnostics
 from compiler.loader import load_text
-from runtime.games.age_of_steam.maps import check_map
 from compiler.schema import validate
+from runtime.games.age_of_steam.maps import check_map
 
 from .helpers import ROOT, compiled
 
@@ -233,16 +233,16 @@ def test_a_game_without_terrain_table():
 
 def test_the_map_format_reaches_the_build_and_the_reference_through_engine_hooks():
     from compiler.reference import render_map
-    from compiler.vocabulary import Vocabulary
     from runtime.engine import ENGINES, Engine, load_compiled
+    from runtime.model import model_of
 
     moon = load_compiled("age_of_steam")
     data = moon.maps["moon"]
-    vocab = Vocabulary.from_data(moon.vocab)
+    vocab = model_of(moon.vocab)
     svg, note = render_map(data, vocab)
     assert svg.startswith("<svg") and note is None          # the age_of_steam engine draws it
     assert ENGINES["age_of_steam"].render_map_svg(data, vocab) == svg
-    core = Vocabulary.from_data({**moon.vocab, "engine": "core"})
+    core = model_of({**moon.vocab, "engine": "core"})
     assert render_map(data, core) == (None, "The core engine draws no map; the map is listed in the data only.")
     diags = Diagnostics()
     tiny = load_text(TINY, "tiny.yaml", diags)

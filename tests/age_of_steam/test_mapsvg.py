@@ -54,10 +54,10 @@ def test_svg_escapes_names_from_data():
 
 
 def test_svg_takes_a_vocabulary_object_too():
-    from compiler.vocabulary import Vocabulary
+    from runtime.model import model_of
 
     m, v = _moon()
-    assert render_map_svg(m, Vocabulary.from_data(v)) == render_map_svg(m, v)
+    assert render_map_svg(m, model_of(v)) == render_map_svg(m, v)
 
 
 def _label_boxes_and_lines(svg: str):

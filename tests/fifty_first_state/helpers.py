@@ -64,8 +64,8 @@ def pack(game, name="moloch"):
 def run_effect(game, text: str, player: int = 0, card: int | None = None):
     """Compile an effect text through the real pipeline (parse, check, emit) and run it."""
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
+    from runtime.model import model_of
 
-    ex = explain_effect(text, Vocabulary.from_data(game.vocab))
+    ex = explain_effect(text, model_of(game.vocab))
     assert not ex.diags.errors, [d.message for d in ex.diags.errors]
     return game.engine.run(game, effect_function(ex), player, card)

@@ -9,9 +9,9 @@ import pytest
 
 from compiler.build import compile_tree
 from compiler.explain import effect_function, explain_effect
-from compiler.vocabulary import Vocabulary
 from runtime.engine import engine_for
 from runtime.errors import Refused
+from runtime.model import model_of
 
 from .helpers import ROOT, compiled, new_game, pack, run_scenario
 
@@ -24,7 +24,7 @@ def ids(game, zone, owner=None):
 
 def effect(text: str):
     """Compile one effect through the real pipeline (parse, check against the game, emit)."""
-    ex = explain_effect(text, Vocabulary.from_data(compiled().vocab))
+    ex = explain_effect(text, model_of(compiled().vocab))
     assert not ex.diags.errors, [d.render() for d in ex.diags.errors]
     return effect_function(ex)
 
@@ -214,7 +214,7 @@ def test_checker_rejects_an_effect_naming_your_own_discard_pile_with_a_located_e
     "requires 1 card in your personal discard pile",
 ])
 def test_every_way_of_naming_your_own_pile_is_an_error(text):
-    ex = explain_effect(text, Vocabulary.from_data(compiled().vocab))
+    ex = explain_effect(text, model_of(compiled().vocab))
     assert [d.code for d in ex.diags.errors] == ["E207"], text
 
 
@@ -297,7 +297,7 @@ def test_the_reference_shows_the_uncertain_matches():
     result = compile_tree(ROOT / "data", only={"fifty_first_state"})
     assert result.ok
     md = render_game(game_view(result, "fifty_first_state"), "md",
-                     result.games["fifty_first_state"].vocab.data["icons"], with_clauses=False)
+                     result.games["fifty_first_state"].vocab.source["icons"], with_clauses=False)
     table = md[md.index("Icons and the Goods they match"):]
     rows = {line.split("|")[1].strip(): line for line in table.splitlines() if line.startswith("| ")}
     assert "uncertain" in rows["Green [F]"] and "Fuel" in rows["Green [F]"]
@@ -494,7 +494,7 @@ def test_a_card_source_on_the_personal_discard_pile_is_rejected_and_refused():
 
     vocab = copy.deepcopy(compiled().vocab)
     vocab.setdefault("card_sources", {})["leftovers"] = {"zone": "personal_discard"}
-    ex = explain_effect("draw 1 leftovers", Vocabulary.from_data(vocab))
+    ex = explain_effect("draw 1 leftovers", model_of(vocab))
     assert [d.code for d in ex.diags.errors] == ["E207"]
     game, eng, u = new_game(state={"Ann": {"personal_discard": ["oil_rig"]}}, packs=["scavengers"])
     game.vocab, game.model = vocab, model_of(vocab)  # the runtime reads the vocabulary's model

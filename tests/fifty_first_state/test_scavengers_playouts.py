@@ -7,9 +7,9 @@ import re
 import pytest
 
 from compiler.explain import effect_function, explain_effect
-from compiler.vocabulary import Vocabulary
 from runtime.agents import SeededRandom
 from runtime.engine import engine_for
+from runtime.model import model_of
 
 from .helpers import compiled, pack
 
@@ -25,7 +25,7 @@ def test_random_rounds_conserve_cards_and_never_touch_your_own_pile(seed):
     game.default_agent = SeededRandom()
     total = len(game.instances)
     scav = pack(game, "scavengers")
-    symbol = effect_function(explain_effect("draw 1 symbol card", Vocabulary.from_data(c.vocab)))
+    symbol = effect_function(explain_effect("draw 1 symbol card", model_of(c.vocab)))
     for _ in range(4):
         for phase in eng.phase_order(game):
             if phase == "action":

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.games.infernal_contraption import Move, is_plug, is_terminal, sockets_match
 from runtime.errors import Refused
+from runtime.games.infernal_contraption import Move, is_plug, is_terminal, sockets_match
 
 
 def play(t, card, anchor, side, machine=0, cost=0):
@@ -85,10 +85,10 @@ def test_power_core_never_leaves_and_counts_as_a_power_source(table):
 def test_core_verbs_meet_the_machine_rules_too(table, ic):
     """Even a core verb aimed at a machine cannot move the Power Core or split the main line."""
     from compiler.explain import effect_function, explain_effect
-    from compiler.vocabulary import Vocabulary
+    from runtime.model import model_of
 
     def effect(text):
-        ex = explain_effect(text, Vocabulary.from_data(ic.vocab))
+        ex = explain_effect(text, model_of(ic.vocab))
         assert not ex.diags.errors, [d.message for d in ex.diags]
         return effect_function(ex)
 

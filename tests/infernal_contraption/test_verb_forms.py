@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 
 from compiler.explain import effect_function, explain_effect
-from compiler.vocabulary import Vocabulary
 from runtime.agents import Scripted
+from runtime.model import model_of
 from runtime.verbs import AMOUNTS, amounts_for, verbs_for
 from tests.infernal_contraption.conftest import Table
 
 
 def _fn(ic, text):
-    ex = explain_effect(text, Vocabulary.from_data(ic.vocab))
+    ex = explain_effect(text, model_of(ic.vocab))
     assert not ex.diags.errors, [d.message for d in ex.diags.errors]
     return effect_function(ex)
 
@@ -54,5 +54,5 @@ def test_scrap_all_takes_every_card_of_your_hand(eng, ic):
 
 
 def test_a_filter_on_a_pile_is_rejected(ic):
-    ex = explain_effect("scrap 1 card with icon gears from your hand", Vocabulary.from_data(ic.vocab))
+    ex = explain_effect("scrap 1 card with icon gears from your hand", model_of(ic.vocab))
     assert [d.code for d in ex.diags.errors][:1] in (["E306"], ["E201"])

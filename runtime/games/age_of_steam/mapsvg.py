@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from runtime.escape import css_colour, svg_id
 from runtime.escape import html as escape
-
-from runtime.model import model_of
 from runtime.hexgrid import HexMap, corners, fmt, pixel, side_midpoint
+from runtime.model import GameModel, model_of
 
 SIZE = 30.0  # hex radius in px
 _PATTERNS = {
@@ -102,17 +101,16 @@ def _segments_cross_box(segs, box) -> bool:
     return False
 
 
-def render_map_svg(map_data: dict, vocab: dict, coords: bool = False, legend: bool = True) -> str:
-    """The map as an SVG document (a string). ``vocab``: game.yaml as a dict, or a ``Vocabulary``.
+def render_map_svg(map_data: dict, vocab: "dict | GameModel", coords: bool = False, legend: bool = True) -> str:
+    """The map as an SVG document (a string). ``vocab``: game.yaml as a dict, or its ``GameModel``.
 
     ``legend=False`` leaves out the key below the map (the board print has the reference beside it).
     ``coords`` adds each hex's coordinates (``q,r``, as the data writes them) beside its terrain letter.
     Every label fits inside its hex, and the labels beside the Satellite and Sun spaces are put on a
     side of their space that the day/night line does not cross.
     """
-    if vocab is not None and not isinstance(vocab, dict):
-        vocab = getattr(vocab, "data", None) or {}  # compiler.vocabulary.Vocabulary keeps game.yaml in .data
-    tables = model_of(vocab or {}).tables
+    model = vocab if isinstance(vocab, GameModel) else model_of(vocab or {})
+    tables = model.tables
     terrain = tables.get("terrain") or {}
     colours = tables.get("cube_colours") or {}
     hm = HexMap.from_data(map_data)
