@@ -33,6 +33,7 @@ def main(argv: list[str]) -> int:
     print(f"accepted           {t.accepted} ({t.accepted / max(1, t.drawn):.0%})")
     print(f"runs               {t.runs} (changed the state: {t.changed})")
     print(f"agreements         {t.agree}")
+    print(f"with a trigger     {t.triggers} texts ran beside a random trigger card; it fired in {t.fired} runs")
     print(f"out of scope       {t.out_of_scope}")
     print(f"disagreements      {len(t.disagreements)}")
     for kind, n in Counter(kind for _, kind, *_ in t.disagreements).most_common():

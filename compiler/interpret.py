@@ -19,6 +19,8 @@ Out of scope (``OutOfScope`` is raised): the verbs a game engine owns or replace
 raze, block, demolish, rebuild, store and its own gain/spend/lose/draw/discard/place; Age of Steam's
 build; Infernal Contraption's scrap, take, repeat and its own put), thing ``engine_filter``
 predicates, card sources (``draw 1 hacked``), and trigger statements outside an event's dispatch.
+Triggers inside a dispatch are in scope: ``reference_slot_runner`` lets the engine's dispatch (which
+decides who hears an event, in which order, and charges each firing) run each trigger slot here.
 """
 from __future__ import annotations
 
@@ -28,8 +30,10 @@ from dataclasses import dataclass
 from runtime.budget import ROUNDS, STATEMENTS, OverBudget
 from runtime.errors import Nowhere, Refused, RulesError, Unmet
 from runtime.events import Discarded, Drawn, Gained, Moved, Played, Trashed
+from runtime.model import GameModel
 
 from . import ir
+from .explain import explain_effect
 from .visitor import Visitor
 
 # The most one amount can mean: every card of the game, or this many of one Good (docs/language.md,
@@ -82,6 +86,9 @@ class Interpreter(Visitor):
         self.x: int | None = None
         self.played: set = set()  # cards this effect played: "play c; play c" plays c again in place
         self.bounds: dict = {}  # computed filter bounds, worked out as each statement starts
+        self.event = None  # the event dispatched to this trigger slot (``fire``), else None
+        self.about_self = False  # the card hears the event only because it is about the card
+        self.fired = 0  # triggers of the slot whose body ran
 
     # --- running an effect -----------------------------------------------------------------------
     def run(self, effect: ir.Effect) -> Result:
@@ -239,7 +246,61 @@ class Interpreter(Visitor):
         self.game.budget.spend(kind, self.game)
 
     def visit_Trigger(self, st: ir.Trigger) -> None:
-        raise OutOfScope("a trigger runs only when the engine dispatches an event to it")
+        """A trigger of the slot an event was dispatched to: its body runs when the event is of its
+        kind, done by its subject, to a card its selector names (docs/language.md, Triggers)."""
+        if self.event is None:
+            raise OutOfScope("a trigger runs only when the engine dispatches an event to it")
+        if self.fires(st):
+            self.fired += 1
+            self.body(st.body)
+
+    def fires(self, st: ir.Trigger) -> bool:
+        ev, g = self.event, self.game
+        if ev.kind != st.kind:
+            return False
+        me = self.me.player
+        if st.who == "you" and ev.player != me:
+            return False
+        if st.who == "opponent" and (ev.player is None or ev.player == me):
+            return False  # "an opponent", "another player": someone else did it
+        about_this = st.card is not None and st.card.category == "var" and st.card.key == THIS_CARD
+        if self.about_self and not about_this:
+            return False  # outside its slot's zones a card hears only "… this card" (docs/decisions.md)
+        if st.card is not None and not self.event_card_is(st.card, getattr(ev, "card", None)):
+            return False
+        if st.once is not None:  # "the first time each turn/round": kept per card and trigger
+            now = g.turn_number if st.once == "turn" else g.round
+            if g.fired.get((self.card, st.index)) == (st.once, now):
+                return False
+            g.fired[(self.card, st.index)] = (st.once, now)
+        return True
+
+    def event_card_is(self, q: ir.Query, uid) -> bool:
+        """Whether the event's card is what the trigger names: a bound card ("this card"), or a card
+        or thing with filters read as printed — its front, wherever it lies now (docs/decisions.md: a
+        razed Location is a Ruins by the time the event is heard, yet a Location was razed)."""
+        g = self.game
+        if uid is None or uid not in g.instances:
+            return False
+        if q.category == "var":
+            chosen = self.names.get(q.key)
+            return chosen is not None and uid in chosen.values
+        printed = g.cards[g.instances[uid].card_id]
+        if q.category == "thing":
+            spec = g.model.things[q.key]
+            if spec.engine_filter:
+                raise OutOfScope("an engine's thing filter")
+            if spec.kinds is not None and printed.get("kind") not in spec.kinds:
+                return False
+            if not self.has_where(spec, uid, printed):
+                return False
+        return self.passes(uid, q.filters, printed)
+
+    def fire(self, effect: ir.Effect, event, about_self: bool) -> None:
+        """Run a trigger slot's effect for ``event`` as the engine's dispatch does (Engine.dispatch
+        has charged the firing, counts it as running and catches its refusal)."""
+        self.event, self.about_self = event, about_self
+        self.visit(effect)
 
     # --- actions ---------------------------------------------------------------------------------
     def visit_Act(self, act: ir.Act) -> None:
@@ -962,6 +1023,30 @@ def _with_place(q: ir.Query, place: ir.Query) -> ir.Query:
 
 def _with_amount(q: ir.Query, amount: ir.Amount) -> ir.Query:
     return ir.Query(q.category, q.key, q.owner, q.filters, amount, q.of, q.place, q.per, q.every)
+
+
+def reference_slot_runner(vocab: GameModel):
+    """A ``GameState.slot_runner`` that runs each dispatched trigger slot by the reference semantics:
+    the slot's text, as the card record keeps it, checked anew against ``vocab`` (the game's model).
+    Its ``fired`` counts the triggers whose body ran (tests use it to know a comparison saw one fire)."""
+    checked: dict[str, ir.Effect] = {}
+
+    def run(game, seat: int, uid: int, slot: str, event, about_self: bool) -> None:
+        rec = game.cards[game.instances[uid].card_id]
+        text = (rec.get("texts") or {}).get(slot)
+        if text is None:
+            raise OutOfScope(f"the text of slot {slot!r} is not kept")
+        if text not in checked:
+            ex = explain_effect(text, vocab)
+            if ex.ir is None or ex.diags.errors:
+                raise OutOfScope(f"the trigger text {text!r} does not check")
+            checked[text] = ex.ir
+        interp = Interpreter(game, seat, uid)
+        interp.fire(checked[text], event, about_self)
+        run.fired += interp.fired
+
+    run.fired = 0
+    return run
 
 
 def interpret(game, effect: ir.Effect, player: int, card: int | None = None,

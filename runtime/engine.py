@@ -493,7 +493,10 @@ class Engine:
             game.resolving.add(key)
             game.running += 1
             try:
-                fn(ctx)
+                if game.slot_runner is None:
+                    fn(ctx)
+                else:
+                    game.slot_runner(game, seat, uid, slot, event, about_self)
             except OverBudget:
                 raise  # not this trigger's refusal: the whole effect stops (Engine.run reports it)
             except (Unmet, Refused) as exc:

@@ -91,6 +91,10 @@ class GameState:
         self.playing: dict = {}       # uid -> player, for cards whose play effect is running ("play this
                                       # card" inside it; "cards you played this turn" counts them)
         self.listening = None         # the engine's table of trigger slots, built on the first event
+        # who runs a trigger slot when an event is dispatched to it (Engine.dispatch): None, the slot's
+        # compiled function; the differential test sets the reference interpreter here
+        # (compiler/interpret.py ``reference_slot_runner``), so that triggers are compared too
+        self.slot_runner = None
         self.running = 0              # effects running now (nested: a played card's, a trigger's)
         self.budget = Budget()        # the work the running effect and move may still do (runtime/budget.py)
         self.set_aside_from: dict = {}  # card set aside by reveal/look -> the pile it came from
@@ -266,7 +270,7 @@ class GameState:
     # --- copies (Monte Carlo playouts, Match.copy) ------------------------------------------
     # what a copy shares with its original beyond runtime/statecopy.py's SHARED: a subclass names its
     # own per-compiled-game tables here (never changed by play)
-    SHARED: tuple = ("observer",)
+    SHARED: tuple = ("observer", "slot_runner")
     # a subclass's own fields that a copy copies with a cheaper function than ``copy.deepcopy``
     # (field name -> function of the value); fields named in neither table are deep-copied
     COPIERS: dict = {}

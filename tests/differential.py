@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from compiler.build import compile_tree
 from compiler.explain import effect_function, explain_effect
-from compiler.interpret import OutOfScope, interpret
+from compiler.interpret import OutOfScope, interpret, reference_slot_runner
 from runtime.agents import FirstLegal, SeededRandom
 from runtime.engine import engine_for, load_from_sources
 from runtime.model import GameModel, model_of
@@ -308,6 +308,37 @@ class TextGen:
         return "; ".join(out)
 
 
+    SUBJECTS = ("you", "an opponent", "a player", "another player")
+    EVENTS = ("play", "gain", "trash", "draw", "discard", "put")
+
+    def trigger(self) -> str:
+        """A trigger slot's text: "whenever an opponent gains a card costing up to 3: …", "the first
+        time each turn you trash this card: …", "at the end of each turn: …" (docs/language.md)."""
+        self.has_x = False
+        self.single = []
+        r = self.rng.random()
+        if r < 0.15:
+            head = "at the " + self.pick(["start", "end"]) + " of " + self.pick(["your turn", "each turn", "each round"])
+        else:
+            subject = self.pick(self.SUBJECTS)
+            verb = self.pick(self.EVENTS)
+            if subject != "you":
+                verb += "es" if verb.endswith("sh") else "s"
+            r2 = self.rng.random()
+            if r2 < 0.3:
+                card = "this card"
+            elif r2 < 0.5 and self.things:
+                card = "a " + self.pick(self.things)
+            else:
+                card = ("a card " + self.filters()).strip()
+            first = self.chance(0.25)
+            head = (f"the first time each {self.pick(['turn', 'round'])} " if first
+                    else self.pick(["when ", "whenever "])) + f"{subject} {verb} {card}"
+        names: list = []
+        body = "; ".join(self.statement(names, 1) for _ in range(self.rng.choice([1, 1, 2])))
+        return f"{head}: {body}"
+
+
 # --- states ----------------------------------------------------------------------------------------
 
 
@@ -357,6 +388,30 @@ class Case:
     player: int = 0
     card: int | None = None
     opponent: int | None = None
+    trigger: str | None = None  # a trigger slot's text, on a card put where its slot listens
+
+
+TRIGGER_CARD = "differential_trigger"
+
+
+def trigger_slot(compiled) -> tuple[str, str, tuple[str, ...]] | None:
+    """(card kind, slot, the zones it listens in) of the game's first trigger slot, or None."""
+    model = model_of(compiled.vocab)
+    for kind in model.kinds.values():
+        for slot in kind.slots:
+            if slot.kind == "trigger":
+                return kind.key, slot.key, slot.listens_in or model.rules.in_play
+    return None
+
+
+def with_trigger_card(game, compiled, text: str, fn, rng: random.Random) -> None:
+    """Give ``game`` a card whose trigger slot holds ``text`` (compiled as ``fn``), in a zone where
+    the slot listens, of a random player: both sides then hear the effect's events through it."""
+    kind, slot, zones = trigger_slot(compiled)
+    game.cards = {**game.cards, TRIGGER_CARD: {"id": TRIGGER_CARD, "kind": kind, "name": "Trigger card",
+                                               "slots": {slot: fn}, "texts": {slot: text}, "faces": {}}}
+    zone = game.zone_key(rng.choice(sorted(zones)), rng.randrange(len(game.players)))
+    game.create(TRIGGER_CARD, zone)
 
 
 @dataclass
@@ -367,6 +422,8 @@ class Tally:
     agree: int = 0
     out_of_scope: int = 0
     changed: int = 0  # runs whose state or events the effect changed (the comparison is not vacuous)
+    triggers: int = 0  # accepted texts that ran beside a random trigger card
+    fired: int = 0     # runs in which a trigger card's slot fired on the compiled side
     crashes: list = field(default_factory=list)  # (case, status): an accepted text that raised in play
     disagreements: list = field(default_factory=list)  # (case, class, compiled picture, reference picture)
 
@@ -379,21 +436,30 @@ def differ(a: dict, b: dict) -> str:
     return ""
 
 
+def explained(game: str, text: str):
+    """(compiled function, IR) of a text that checks."""
+    ex = explain_effect(text, vocabulary(game))
+    assert not ex.diags.errors, [d.message for d in ex.diags.errors]
+    return effect_function(ex), ex.ir
+
+
 def run_case(case: Case, fn=None, effect=None) -> tuple[dict, dict] | None:
     """The compiled code's picture and the interpreter's, on two copies of one random state; None
-    when the interpreter declares the text out of scope."""
+    when the interpreter declares the text out of scope. With a trigger, the compiled side hears
+    events through the trigger's compiled function and the reference side through the interpreter."""
     compiled = compiled_game(case.game)
     if fn is None or effect is None:
-        ex = explain_effect(case.text, vocabulary(case.game))
-        assert not ex.diags.errors, [d.message for d in ex.diags.errors]
-        fn, effect = effect_function(ex), ex.ir
+        fn, effect = explained(case.game, case.text)
     rng = random.Random(case.seed)
     engine, base = random_state(compiled, rng, case.agent, case.seed)
+    if case.trigger is not None:
+        with_trigger_card(base, compiled, case.trigger, explained(case.game, case.trigger)[0], rng)
     card = case.card
     if card == -1:  # "this card": a card of the player's, wherever it lies (in play, or already trashed)
         mine = sorted(u for u, c in base.instances.items() if c.owner == case.player) or [None]
         card = rng.choice(mine)
     fast, ref = base.copy(), base.copy()
+    ref.slot_runner = reference_slot_runner(vocabulary(case.game))
     before = base.snapshot()
     try:
         status = engine.run(fast, fn, case.player, card, case.opponent).status
@@ -407,7 +473,23 @@ def run_case(case: Case, fn=None, effect=None) -> tuple[dict, dict] | None:
         res = f"crash: {type(exc).__name__}: {exc}"
     a, b = picture(fast, status), picture(ref, res)
     b["before"] = before
+    b["fired"] = ref.slot_runner.fired
     return a, b
+
+
+# the share of accepted texts that run beside a random trigger card (the rest run with none, so that
+# the effect's own behaviour is compared without a trigger's interference)
+TRIGGER_SHARE = 0.35
+
+
+def accepted_trigger(gen: TextGen, game: str, tries: int = 20) -> str | None:
+    """A random trigger text the checker accepts (None after ``tries`` refused ones)."""
+    for _ in range(tries):
+        text = gen.trigger()
+        ex = explain_effect(text, vocabulary(game))
+        if not ex.diags.errors and ex.ir is not None:
+            return text
+    return None
 
 
 def explore(budget: int, seed: int, games=tuple(GAMES), runs_per_text: int = 2, tally: Tally | None = None) -> Tally:
@@ -425,10 +507,14 @@ def explore(budget: int, seed: int, games=tuple(GAMES), runs_per_text: int = 2, 
             continue
         tally.accepted += 1
         fn = effect_function(ex)
+        trigger = None
+        if trigger_slot(compiled_game(game)) is not None and rng.random() < TRIGGER_SHARE:
+            trigger = accepted_trigger(gens[game], game)
+            tally.triggers += trigger is not None
         for k in range(runs_per_text):
             s = rng.randrange(1 << 30)
             case = Case(game, text, s, "first" if k % 2 == 0 else "random", player=rng.randrange(2),
-                        card=rng.choice([None, -1]), opponent=rng.choice([None, None, 1]))
+                        card=rng.choice([None, -1]), opponent=rng.choice([None, None, 1]), trigger=trigger)
             if case.opponent == case.player:
                 case.opponent = None
             got = run_case(case, fn, ex.ir)
@@ -441,6 +527,7 @@ def explore(budget: int, seed: int, games=tuple(GAMES), runs_per_text: int = 2, 
                 tally.crashes.append((case, a["status"], b["status"]))
             if a["events"] or a["state"] != b.get("before"):
                 tally.changed += 1
+            tally.fired += b["fired"] > 0
             kind = differ(a, b)
             if kind:
                 tally.disagreements.append((case, kind, a, b))

@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
@@ -17,7 +18,7 @@ import pytest
 
 from compiler import ir
 from compiler.explain import effect_function, explain_effect
-from compiler.interpret import Interpreter, OutOfScope, interpret
+from compiler.interpret import Interpreter, OutOfScope, interpret, reference_slot_runner
 from runtime.agents import Scripted
 from runtime.engine import engine_for
 from tests.differential import (Case, TextGen, compiled_game, explore, picture, random_state,
@@ -57,6 +58,24 @@ def test_no_accepted_text_crashes(tally):
     assert not tally.crashes, _show([(c, f"{a} / {b}") for c, a, b in tally.crashes])
 
 
+def test_triggers_are_compared(tally):
+    # a share of the texts run beside a random trigger card, heard by the compiled trigger on one side
+    # and by the reference interpreter on the other (compiler/interpret.py reference_slot_runner)
+    assert tally.triggers > BUDGET // 5 and tally.fired > 50, (tally.triggers, tally.fired)
+
+
+def test_a_planted_trigger_difference_is_found(monkeypatch):
+    """The trigger comparison compares: a reference that hears "an opponent" as anyone disagrees."""
+    fires = Interpreter.fires
+
+    def anyone(self, st):
+        return fires(self, dataclasses.replace(st, who="any") if st.who == "opponent" else st)
+
+    monkeypatch.setattr(Interpreter, "fires", anyone)
+    t = explore(300, SEED + 2, games=("truth",))
+    assert any(kind in ("state", "events") for _, kind, *_ in t.disagreements)
+
+
 def test_a_planted_difference_is_found(monkeypatch):
     """The harness does compare: a reference that draws from the bottom of the pile disagrees."""
     def draw_bottom(self, q, source, strict):
@@ -87,6 +106,8 @@ def run_parts(game: str, parts: list[tuple[str, int]], seed: int, side: str, age
     compiled = compiled_game(game)
     engine, base = random_state(compiled, random.Random(seed), agent, seed)
     g = base.copy()
+    if side == "reference":  # the random state's trigger cards are heard by the reference too
+        g.slot_runner = reference_slot_runner(vocabulary(game))
     statuses = []
     for text, player in parts:
         fn, effect = _fn(game, text)
@@ -295,7 +316,7 @@ def test_requires_is_all_or_nothing(game, side):
 
 def _agree(game: str, text: str, seed: int, agent: str = "first", player: int = 0) -> tuple[dict, dict]:
     a, b = run_case(Case(game, text, seed, agent, player))
-    assert a == {k: v for k, v in b.items() if k != "before"}, text
+    assert a == {k: v for k, v in b.items() if k not in ("before", "fired")}, text
     return a, b
 
 
