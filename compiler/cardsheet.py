@@ -352,7 +352,7 @@ def setup_copies(vocab, counts: dict[str, int]) -> Copies:
     d = vocab.source
     flow = d.get("flow") if isinstance(d.get("flow"), dict) else {}
     steps = [st for st in flow.get("setup") or [] if isinstance(st, dict) and "create" in st]
-    seats = (flow.get("players") or {}).get("max") or (flow.get("players") or {}).get("min")
+    seats = vocab.seats[1] if vocab.seats else None  # game.yaml ``seats``: print for a full table
     if not steps:
         return Copies(dict(counts), [], [], None)
     made: dict[str, int] = {}

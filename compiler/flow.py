@@ -95,10 +95,10 @@ class FlowCompiler:
     def table(self) -> dict | None:
         flow = self.doc.data["flow"]
         base = ("flow",)
-        out: dict[str, Any] = {k: flow[k] for k in ("players", "first_player", "note", "stand_in") if k in flow}
-        seats = flow.get("players") or {}
-        if seats.get("min", 1) > seats.get("max", seats.get("min", 1)):
-            self.error("E401", f"players: min {seats['min']} is more than max {seats['max']}", base + ("players",))
+        out: dict[str, Any] = {k: flow[k] for k in ("first_player", "note", "stand_in") if k in flow}
+        if "players" in flow:  # how many a game seats is said once, by game.yaml ``seats`` (GameModel.seats)
+            self.error("E401", "how many players the game seats is game.yaml's `seats`, not the flow's: "
+                       "move `players: {min, max}` to the top level as `seats: {min, max}`", base + ("players",))
         out["starting_player"] = dict(flow.get("starting_player") or {})
         out["setup"] = [self.setup_step(base + ("setup", i), s, i) for i, s in enumerate(flow.get("setup") or [])]
         actions = flow.get("actions") or {}

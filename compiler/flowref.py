@@ -81,9 +81,6 @@ def _flow_sections(data: dict, flow: dict, english, card_name, zone_name) -> lis
             what = ("every card (as many copies as each card's count)" if made == "all"
                     else ", ".join(f"{n} {card_name(cid)}" for cid, n in made.items()))
             setup.append(FlowLine(f"Put {what} into the {zone_name(step['into'])}", **_mark(step)))
-    seats = flow.get("players") or {}
-    if seats:
-        setup.insert(0, FlowLine(f"For {seats.get('min', 1)} to {seats.get('max', 'any number of')} players"))
     if setup:
         sections.append(FlowSection("Setup", setup))
     sp = flow.get("starting_player") or {}

@@ -72,10 +72,10 @@ rules:
   discard_to: discard
   play_to: discard
   play_slot: effect
+seats: {{min: 2, max: 4}}  # how many players the game seats: simulate and play take no other number
 # How the game is played (docs/authoring.md, "Game flow"): try `cardwright play --data data {name}`
 # or `cardwright simulate --data data {name} --games 100`.
 flow:
-  players: {{min: 2, max: 4}}
   setup:
     - {{create: all, into: deck}}        # every card, as many copies as its `count`
     - {{shuffle: deck}}

@@ -22,6 +22,7 @@ from .errors import Halt, Refused, RulesError, Unmet
 from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
 from .fieldtypes import FieldType
 from .model import model_of
+from .options import check_seats
 from .registry import ENGINES, engine_of, load_engines, register  # noqa: F401  (their home: runtime/registry.py)
 from .state import GameState
 from .tables import statement_place
@@ -312,16 +313,11 @@ class Engine:
         return out
 
     def check_players(self, compiled: CompiledGame, players: int) -> None:
-        """Raise RulesError when the game cannot seat ``players``: game.yaml ``seats``, else a flow's
-        ``players``."""
-        from .options import check_seats
-
+        """Raise RulesError when the game cannot seat ``players`` (game.yaml ``seats``, the game's one
+        declaration of it; an engine may narrow it further, as a map for 3 to 4 players does)."""
         why = check_seats(model_of(compiled.vocab).seats, players)
         if why:
             raise RulesError(why)
-        seats = (compiled.flow or {}).get("players") or {}
-        if players < seats.get("min", 1) or players > seats.get("max", players):
-            raise RulesError(f"the game seats {seats.get('min', 1)} to {seats.get('max', 'any number of')} players")
 
     def reported_cards(self, compiled: CompiledGame) -> set[str]:
         """The cards a simulation report lists (every card; an engine leaves out what never enters play)."""

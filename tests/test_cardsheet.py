@@ -173,7 +173,7 @@ def test_copies_follow_the_setup_and_a_card_it_never_creates_is_named(tmp_path):
     shutil.copytree(FIXTURES / "flow" / "deckbuild", data / "deckbuild")
     base = data / "deckbuild" / "base.yaml"  # a card no setup step creates
     base.write_text(base.read_text() + "  - {id: curse, name: Curse, kind: card, icons: [victory], cost: 0, vp: 0, count: 2}\n")
-    seats = yaml.safe_load((data / "deckbuild" / "game.yaml").read_text())["flow"]["players"]["max"]
+    seats = yaml.safe_load((data / "deckbuild" / "game.yaml").read_text())["seats"]["max"]
     result = compile_tree(data)
     assert result.ok, [d.render() for d in result.diags]
     d = deck(result, "deckbuild", SheetSpec())

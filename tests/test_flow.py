@@ -254,7 +254,8 @@ def test_alternating_actions_until_everyone_passes_and_limits(tmp_path):
     (("    points: number of vp", "    points: number of vp; draw 1 card"), "E311", 91, 13, "a quantity"),
     (("effect: gain 1 action; gain 1 buy", "effect: gain 1 acton; gain 1 buy"), "E201", 56, 30, "acton"),
     (("check: after each turn", "check: after each trun"), "E401", 83, 12, "after each trun"),
-    (("players: {min: 2, max: 4}", "players: {min: 5, max: 4}"), "E401", 42, 12, "min 5 is more than max 4"),
+    (("seats: {min: 2, max: 4}", "seats: {min: 5, max: 4}"), "E401", 41, 14, "min 5 is more than max 4"),
+    (("flow:\n", "flow:\n  players: {min: 2, max: 4}\n"), "E401", 43, 12, "game.yaml's `seats`, not the flow's"),
 ])
 def test_flow_errors_are_located_in_game_yaml(tmp_path, edit, code, line, col, text):
     result = _compile(tmp_path, edit)
@@ -455,7 +456,7 @@ def test_the_authoring_guides_flow_example_builds_and_plays(tmp_path):
     shutil.copytree(FLOW, data)
     game = data / "deckbuild" / "game.yaml"
     text = game.read_text()
-    game.write_text(text[:text.index("flow:\n")] + block)
+    game.write_text(text[:text.index("seats:")] + block)  # the example says its own seats, then its flow
     result = compile_tree(data)
     assert result.ok, [d.render() for d in result.diags]
     r = simulate(SimConfig("deckbuild", games=3, data=str(data), check_moves=True, loader=load_game_folder))
