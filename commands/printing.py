@@ -13,20 +13,8 @@ import click
 
 from compiler.diagnostics import display_path
 
-from .common import (
-    GAME,
-    ContentError,
-    UsageProblem,
-    compile_tree,
-    data_option,
-    emit,
-    format_option,
-    game_options,
-    given_options,
-    output_dir,
-    plural,
-    status,
-)
+from .common import (GAME, ContentError, UsageProblem, compile_tree, data_option, emit, format_option,
+                     game_options, given_options, output_dir, plural, status)
 
 REFERENCE_KINDS = ("html", "md", "pdf")
 

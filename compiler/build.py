@@ -26,18 +26,8 @@ from . import ast as A
 from .cache import CardEntry
 from .cardids import CardIds, loaded_cards
 from .check import Checker
-from .codegen import (
-    HEADER,
-    CardPiece,
-    Function,
-    ModuleWriter,
-    UnsafeValue,
-    card_entry,
-    comment,
-    identifier,
-    literal,
-    make_body,
-)
+from .codegen import (HEADER, CardPiece, Function, ModuleWriter, UnsafeValue, card_entry, comment, identifier,
+                      literal, make_body)
 from .diagnostics import Diagnostics, display_path
 from .flow import FLOW_MODULE, FlowCompiler, check_quantity, check_reshuffle, table_source
 from .loader import Document, load_file, path_text

@@ -41,20 +41,8 @@ from runtime.fieldtypes import Shown, field_type
 from .cardfit import DEFAULT_MIN_PT, FitError, factors, measure, report, wrap
 from .diagnostics import Diagnostics
 from .printassets import data_uri, font_css
-from .reference import (
-    CSP_META,
-    Card,
-    PdfError,
-    _marked_html,
-    _write,
-    find_browser,
-    g_icons,
-    game_view,
-    ink_for,
-    players_view,
-    print_pdf,
-    title,
-)
+from .reference import (CSP_META, Card, PdfError, _marked_html, _write, find_browser, g_icons, game_view,
+                        ink_for, players_view, print_pdf, title)
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "cards"
 SIZES = {"poker": (63.0, 88.0), "bridge": (56.0, 88.0), "mini": (44.0, 63.0), "tarot": (70.0, 120.0),

@@ -22,19 +22,8 @@ from pathlib import Path
 from runtime.context import MAX_HELD
 from runtime.model import GameModel
 from runtime.refs import CARD, GOOD, ICON, PHASE, PLAYER, THING, VAR, ZONE
-from runtime.verbs import (
-    ALL,
-    AMOUNTS,
-    FILTERS,
-    OWNERS,
-    REFS,
-    REGISTRY,
-    UP_TO,
-    Verb,
-    amounts_for,
-    honoured,
-    verbs_for,
-)
+from runtime.verbs import (ALL, AMOUNTS, FILTERS, OWNERS, REFS, REGISTRY, UP_TO, Verb, amounts_for, honoured,
+                           verbs_for)
 
 from .build import load_game
 from .diagnostics import Diagnostics

@@ -14,6 +14,7 @@ from typing import Any
 from runtime.agents import FirstLegal, Scripted
 from runtime.engine import CompiledGame, Outcome, engine_for
 from runtime.errors import Refused, RulesError
+from runtime.events import EffectRefused
 from runtime.model import model_of
 from runtime.words import did_you_mean
 
@@ -126,7 +127,7 @@ class Scenario:
                 return run
             except Refused as exc:
                 out = Outcome("refused", exc.reason)
-                game.emit("refused", None, f"refused: {exc.reason}")
+                game.tell(EffectRefused(None, reason=exc.reason))
             except (RulesError, KeyError, ValueError) as exc:
                 self.err(f"step {i + 1} cannot run: {exc}", ("steps", i))
                 return run

@@ -13,7 +13,8 @@ from typing import Any
 
 from .budget import ROUNDS, STATEMENTS, OverBudget
 from .errors import Nowhere, Refused, RulesError, Unmet
-from .events import Discarded, Drawn, Gained, Moved, Trashed, card_event
+from .events import (CardsDrawn, CardsMoved, CardsShown, Chose, Discarded, Drawn, EffectRefused, Gained,
+                     GoodsGained, GoodsPaid, GoodsPlaced, Moved, RepeatStopped, Trashed, card_event)
 from .model import ThingSpec
 from .refs import (CARD, DEFAULT, EVERY, GOOD, MANY, PILE, PLAYER, THING, VAR, ZONE, Bound, Every, Exactly,
                    FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan, Query, UpToN, Who)
@@ -87,7 +88,7 @@ class Ctx:
                 raise Refused(f"{self.describe(made)} is not a {sel.key} to choose now")
             self.bindings[name] = made
             if self.game.tracing:  # the name a text binds ("as c") is the designer's, not the player's
-                self.game.emit("choose", self.player, f"chooses {self.describe(made)}")
+                self.game.tell(Chose(self.player, shown=self.describe(made)))
             return made
         n = self.amount(sel, default=1)
         if isinstance(sel.amount, UpToN):
@@ -100,7 +101,7 @@ class Ctx:
         value = picks[0] if len(picks) == 1 and not isinstance(sel.amount, UpToN) else picks
         self.bindings[name] = value
         if self.game.tracing:
-            self.game.emit("choose", self.player, f"chooses {self.describe(value)}")
+            self.game.tell(Chose(self.player, shown=self.describe(value)))
         return value
 
     def each(self, sel: Query) -> list:
@@ -121,7 +122,7 @@ class Ctx:
         options = [MenuOption(i, label) for i, label in enumerate(labels)]
         picks = self.ask(options, min(count, len(options)), prompt=f"choose {count} of: " + " / ".join(labels))
         chosen = sorted(p.index for p in picks)
-        self.game.emit("choose", self.player, "chooses " + " and ".join(f"“{labels[i]}”" for i in chosen))
+        self.game.tell(Chose(self.player, options=tuple(labels[i] for i in chosen)))
         return self._rounds(chosen)
 
     def acting(self, who: str) -> list[int]:
@@ -161,7 +162,7 @@ class Ctx:
         except OverBudget:
             raise  # not this player's refusal: the whole effect stops (runtime/budget.py)
         except Refused as exc:
-            self.game.emit("refused", player, f"refused: {exc.reason}")
+            self.game.tell(EffectRefused(player, reason=exc.reason))
         finally:
             chosen = self.opponent
             self.player, self.opponent = saved
@@ -185,7 +186,7 @@ class Ctx:
             now = (g.fingerprint(), tuple((uid, tuple(sorted((k, n) for k, n in c.goods.items() if n)))
                                           for uid, c in g.instances.items() if any(c.goods.values())))
             if now == last:
-                self.game.emit("repeat", self.player, "stops repeating: nothing changed")
+                self.game.tell(RepeatStopped(self.player))
                 return
             last = now
             yield
@@ -623,7 +624,7 @@ class Ctx:
         n = min(n, max(0, MAX_HELD - goods[good]))  # never more than a player holds
         goods[good] += n
         if self.game.tracing:
-            self.game.emit("gain", self.player, f"gains {n} {good}", good=good, n=n)
+            self.game.tell(GoodsGained(self.player, good=good, n=n))
 
     def pay_goods(self, objs, strict: bool, below_zero: bool = True) -> None:
         """Lose or spend Goods: as a cost (``strict``) all of it or refused first; otherwise what the
@@ -659,14 +660,14 @@ class Ctx:
                 else min(need[g], max(0, me.goods[g]))
             me.goods[g] -= n
             if self.game.tracing:
-                self.game.emit("spend", self.player, f"pays {n} {g}", good=g, n=n)
+                self.game.tell(GoodsPaid(self.player, good=g, n=n))
 
     def place_goods(self, sel: Query, uid: int) -> None:
         good = self.good_of(sel)
         n = self.amount(sel)
         self.game.instances[uid].goods[good] += n
         if self.game.tracing:
-            self.game.emit("place", self.player, f"places {n} {good} on {self.describe(uid)}", good=good, n=n)
+            self.game.tell(GoodsPlaced(self.player, good=good, n=n, card=uid, shown=self.describe(uid)))
 
     # --- cards -------------------------------------------------------------------------------
     def draw_cards(self, sel: Query, src: Query | None, strict: bool) -> list[int]:
@@ -707,9 +708,7 @@ class Ctx:
             drawn.append(uid)
             self.publish_card(Drawn, uid)
         if g.tracing:
-            g.emit("draw", self.player, f"draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}"
-                   f" from {g.zone_words(zone, self.player)}" + (f" (of {n})" if len(drawn) < n else ""),
-                   n=len(drawn))
+            g.tell(CardsDrawn(self.player, n=len(drawn), wanted=n, zone=zone))
         self.engine.after_draw(g, zone)
         return drawn
 
@@ -724,10 +723,7 @@ class Ctx:
         if 0 < n and len(g.zones[zone]) < n:
             self._refill_under(zone)
         uids = list(reversed(g.zones[zone][-n:])) if n > 0 else []
-        names = ", ".join(str(g.cards[g.instances[u].card_id].get("name", g.instances[u].card_id)) for u in uids)
-        g.emit("reveal" if verb == "reveals" else "look", self.player,
-               f"{verb} {len(uids)} card{'s' if len(uids) != 1 else ''} of {g.zone_words(zone, self.player)}"
-               + (f": {names}" if verb == "reveals" and names else ""), n=len(uids))
+        g.tell(CardsShown(self.player, revealed=verb == "reveals", cards=tuple(uids), zone=zone))
         if verb != "reveals":  # looking moves nothing: the cards stay on top of the pile
             return Revealed(uids, zone)
         aside = (g.SET_ASIDE, self.player)
@@ -780,9 +776,7 @@ class Ctx:
         if callable(to):
             to = to(picks[0]) if picks else (None, None)
         if g.tracing:
-            where = g.zone_words(to, self.player) if to[0] is not None else "nowhere"
-            g.emit(verb, self.player, f"{verb}s {len(picks)} card{'s' if len(picks) != 1 else ''} to {where}",
-                   n=len(picks))
+            g.tell(CardsMoved(self.player, action=verb, n=len(picks), to=to if to[0] is not None else None))
         return picks
 
     # --- choices and descriptions ------------------------------------------------------------

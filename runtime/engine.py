@@ -19,7 +19,8 @@ from .agents import Agent
 from .budget import FIRINGS, OverBudget
 from .context import Ctx
 from .errors import Halt, Refused, RulesError, Unmet
-from .events import RoundEnded, RoundStarted, TurnEnded, TurnStarted
+from .events import (EffectRefused, EffectUnmet, MoveMade, Reshuffled, RoundEnded, RoundStarted, TurnEnded,
+                     TurnStarted)
 from .fieldtypes import FieldType
 from .model import model_of
 from .options import check_seats
@@ -129,8 +130,7 @@ class Engine:
         for uid in list(game.zones[from_key]):
             game.move(uid, zone)
         game.shuffle(zone)
-        game.emit("reshuffle", zone[1],
-                  f"shuffles {game.zone_words(from_key, zone[1])} into {game.zone_words(zone, zone[1])}")
+        game.tell(Reshuffled(zone[1], source=from_key, into=zone))
 
     def drawable(self, game: GameState, zone) -> int | None:
         """How many cards a draw from ``zone`` can take, refills included, so that a draw that is a
@@ -401,10 +401,10 @@ class Engine:
         try:
             fn(ctx)
         except Unmet as exc:
-            game.emit("unmet", player, f"nothing happens: {exc.reason}")
+            game.tell(EffectUnmet(player, reason=exc.reason))
             return Outcome("unmet", exc.reason)
         except Refused as exc:
-            game.emit("refused", player, f"refused: {exc.reason}")
+            game.tell(EffectRefused(player, reason=exc.reason))
             return Outcome("refused", exc.reason, where=where_from(exc))
         except Halt as exc:  # what ran so far stands (an elimination mid-effect, I12)
             return Outcome("done", f"stopped: {exc.reason}", exc)
@@ -496,8 +496,8 @@ class Engine:
             except OverBudget:
                 raise  # not this trigger's refusal: the whole effect stops (Engine.run reports it)
             except (Unmet, Refused) as exc:
-                game.emit("refused", seat, f"trigger of {game.cards[game.instances[uid].card_id].get('name')}: "
-                          f"{exc.reason}")
+                game.tell(EffectRefused(seat, reason=exc.reason,
+                                        trigger_of=str(game.cards[game.instances[uid].card_id].get("name"))))
             finally:
                 game.resolving.discard(key)
                 game.running -= 1
@@ -533,7 +533,7 @@ class Engine:
         game.round += 1
 
     def refuse(self, game: GameState, player: int, reason: str) -> Outcome:
-        game.emit("refused", player, f"refused: {reason}")
+        game.tell(EffectRefused(player, reason=reason))
         return Outcome("refused", reason)
 
     def phase(self, game: GameState, name: str) -> None:
@@ -604,7 +604,7 @@ class Engine:
         if pick is None:
             return self.refuse(game, seat, f"'{want}' is not a legal move now (legal: "
                                + "; ".join(m.label for m in legal) + ")")
-        game.emit("move", seat, pick.label)
+        game.tell(MoveMade(seat, label=pick.label))
         match.apply(pick)
         return Outcome("done")
 

@@ -138,3 +138,287 @@ def card_event(cls: type, player: int | None, card: int, turn: int, round: int, 
             raise TypeError(f"{cls.__name__} has no field {sorted(bad)[0]!r}")
         d.update(extra)
     return ev
+
+
+# --- the trace: typed events the game tells as they happen (game.log) ---------------------------
+# The bus events above are what triggers and history counts hear; a game's trace is the events it
+# *tells*: a choice, a payment, a draw, a refusal, a move. Each is told as a typed event (``GameState
+# .tell``) and its line is rendered from it, in the game's printed names, when it is told (a card's
+# name or a zone's owner is read then, as the player saw it). Tests assert on these events, never on
+# the line's words. Only while tracing: a simulated game that does not trace tells nothing.
+
+
+@dataclass(frozen=True)
+class Told(GameEvent):
+    """Base of the trace's events. ``verb`` is what the line is about ("gain", "choose"…)."""
+
+    kind = "told"
+    verb = "note"
+
+    def words(self, game) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class GoodsGained(Told):
+    good: str = field(kw_only=True)
+    n: int = field(kw_only=True)
+    verb = "gain"
+
+    def words(self, game) -> str:
+        return f"gains {self.n} {self.good}"
+
+
+@dataclass(frozen=True)
+class GoodsPaid(Told):
+    good: str = field(kw_only=True)
+    n: int = field(kw_only=True)
+    verb = "spend"
+
+    def words(self, game) -> str:
+        return f"pays {self.n} {self.good}"
+
+
+@dataclass(frozen=True)
+class GoodsPlaced(Told):
+    """Goods put on a card (``place 2 fuel on t``); ``shown``: the card as the player saw it."""
+
+    good: str = field(kw_only=True)
+    n: int = field(kw_only=True)
+    card: int = field(kw_only=True)
+    shown: str = field(kw_only=True)
+    verb = "place"
+
+    def words(self, game) -> str:
+        return f"places {self.n} {self.good} on {self.shown}"
+
+
+@dataclass(frozen=True)
+class CardsDrawn(Told):
+    """``n`` cards drawn from ``zone`` (fewer than ``wanted`` when it ran out)."""
+
+    n: int = field(kw_only=True)
+    wanted: int = field(kw_only=True)
+    zone: tuple = field(kw_only=True)
+    verb = "draw"
+
+    def words(self, game) -> str:
+        return (f"draws {self.n} card{'s' if self.n != 1 else ''} from {game.zone_words(self.zone, self.player)}"
+                + (f" (of {self.wanted})" if self.n < self.wanted else ""))
+
+
+@dataclass(frozen=True)
+class CardsShown(Told):
+    """The top cards of ``zone`` revealed to everyone, or looked at by the player alone."""
+
+    revealed: bool = field(kw_only=True)
+    cards: tuple = field(kw_only=True)  # uids, top first
+    zone: tuple = field(kw_only=True)
+
+    @property
+    def verb(self) -> str:  # type: ignore[override]
+        return "reveal" if self.revealed else "look"
+
+    def words(self, game) -> str:
+        n = len(self.cards)
+        names = ", ".join(str(game.record(u).get("name", game.instances[u].card_id)) for u in self.cards)
+        return (f"{'reveals' if self.revealed else 'looks at'} {n} card{'s' if n != 1 else ''} of "
+                f"{game.zone_words(self.zone, self.player)}" + (f": {names}" if self.revealed and names else ""))
+
+
+@dataclass(frozen=True)
+class CardsMoved(Told):
+    """Cards a verb moved (``discard``, ``trash``, ``put``, ``gain``…) to ``to`` (None: nowhere)."""
+
+    action: str = field(kw_only=True)  # the verb, as the text says it
+    n: int = field(kw_only=True)
+    to: tuple | None = field(kw_only=True)
+
+    @property
+    def verb(self) -> str:  # type: ignore[override]
+        return self.action
+
+    def words(self, game) -> str:
+        where = game.zone_words(self.to, self.player) if self.to is not None else "nowhere"
+        return f"{self.action}s {self.n} card{'s' if self.n != 1 else ''} to {where}"
+
+
+@dataclass(frozen=True)
+class Chose(Told):
+    """A choice made: ``shown`` is what was chosen as the player saw it (cards with their owners,
+    a player, a Good), or ``options`` the menu options picked, as printed."""
+
+    shown: str = field(default="", kw_only=True)
+    options: tuple = field(default=(), kw_only=True)
+    verb = "choose"
+
+    def words(self, game) -> str:
+        if self.options:
+            return "chooses " + " and ".join(f"“{o}”" for o in self.options)
+        return f"chooses {self.shown}"
+
+
+@dataclass(frozen=True)
+class EffectRefused(Told):
+    """An effect (or one player's part of it, or a trigger of ``trigger_of``) ended, refused."""
+
+    reason: str = field(kw_only=True)
+    trigger_of: str | None = field(default=None, kw_only=True)
+    verb = "refused"
+
+    def words(self, game) -> str:
+        if self.trigger_of is not None:
+            return f"trigger of {self.trigger_of}: {self.reason}"
+        return f"refused: {self.reason}"
+
+
+@dataclass(frozen=True)
+class EffectUnmet(Told):
+    """An effect whose ``requires`` did not hold: nothing happened."""
+
+    reason: str = field(kw_only=True)
+    verb = "unmet"
+
+    def words(self, game) -> str:
+        return f"nothing happens: {self.reason}"
+
+
+@dataclass(frozen=True)
+class RepeatStopped(Told):
+    verb = "repeat"
+
+    def words(self, game) -> str:
+        return "stops repeating: nothing changed"
+
+
+@dataclass(frozen=True)
+class Reshuffled(Told):
+    """A pile shuffled into an empty draw pile (``rules.reshuffle``)."""
+
+    source: tuple = field(kw_only=True)
+    into: tuple = field(kw_only=True)
+    verb = "reshuffle"
+
+    def words(self, game) -> str:
+        return f"shuffles {game.zone_words(self.source, self.player)} into {game.zone_words(self.into, self.player)}"
+
+
+@dataclass(frozen=True)
+class MoveMade(Told):
+    """A move taken through the game protocol, by its label."""
+
+    label: str = field(kw_only=True)
+    verb = "move"
+
+    def words(self, game) -> str:
+        return self.label
+
+
+@dataclass(frozen=True)
+class PlayedAgain(Told):
+    """``play c`` of a card this effect already played: played again where it lies."""
+
+    shown: str = field(kw_only=True)
+    verb = "play"
+
+    def words(self, game) -> str:
+        return f"plays {self.shown} again where it lies"
+
+
+# the game flow's own events (runtime/flow.py: a game whose flow is data)
+@dataclass(frozen=True)
+class SetUp(Told):
+    """A setup step: ``made`` cards put into ``zone`` (None: the zone shuffled)."""
+
+    zone: str = field(kw_only=True)
+    made: int | None = field(kw_only=True)
+    per_player: bool = field(kw_only=True)
+    verb = "setup"
+
+    def words(self, game) -> str:
+        what = "shuffles" if self.made is None else f"puts {self.made} cards into"
+        return f"{what} {self.zone.replace('_', ' ')}" + (" (each player's)" if self.per_player else "")
+
+
+@dataclass(frozen=True)
+class StartingPlayer(Told):
+    """``player`` is the Starting Player: ``when`` "first" (at setup), "now" (passed on at a round's
+    end) or "next round" (an action's marker, from the next round)."""
+
+    when: str = field(kw_only=True)
+
+    @property
+    def verb(self) -> str:  # type: ignore[override]
+        return "first" if self.when == "first" else "starting player"
+
+    def words(self, game) -> str:
+        return {"first": "is the Starting Player", "now": "is the Starting Player now",
+                "next round": "becomes the Starting Player (from the next round)"}[self.when]
+
+
+@dataclass(frozen=True)
+class ActionTaken(Told):
+    name: str = field(kw_only=True)
+    cost: tuple = field(default=(), kw_only=True)  # (good, n) pairs paid first
+    verb = "action"
+
+    def words(self, game) -> str:
+        paid = ", ".join(f"{n} {good}" for good, n in self.cost)
+        return f"takes the action {self.name}" + (f" paying {paid}" if paid else "")
+
+
+@dataclass(frozen=True)
+class Passed(Told):
+    """A player passes: by choice, or because no action is open to them (``forced``)."""
+
+    forced: bool = field(default=False, kw_only=True)
+    verb = "pass"
+
+    def words(self, game) -> str:
+        return "passes (no action is open)" if self.forced else "passes"
+
+
+@dataclass(frozen=True)
+class TurnBegun(Told):
+    number: int = field(kw_only=True)
+    verb = "turn"
+
+    def words(self, game) -> str:
+        return f"turn {self.number}"
+
+
+@dataclass(frozen=True)
+class CapReached(Told):
+    cap: int = field(kw_only=True)
+    verb = "cap"
+
+    def words(self, game) -> str:
+        return f"the turn cap ({self.cap}) is reached: no winner"
+
+
+@dataclass(frozen=True)
+class GameOver(Told):
+    reason: str = field(kw_only=True)
+    winners: tuple = field(default=(), kw_only=True)
+    verb = "game over"
+
+    def words(self, game) -> str:
+        return self.reason
+
+
+@dataclass(frozen=True)
+class Narrated(Told):
+    """A line a game engine tells in its own words (its phases, Assaults, track building…): typed by
+    its ``verb`` and ``data`` only. The engines' lines are the part of the trace not yet told as
+    events of their own (issue 22: partial)."""
+
+    action: str = field(kw_only=True)
+    text: str = field(kw_only=True)
+    data: tuple = field(default=(), kw_only=True)  # (key, value) pairs
+
+    @property
+    def verb(self) -> str:  # type: ignore[override]
+        return self.action
+
+    def words(self, game) -> str:
+        return self.text

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from .context import MOVE_CHOICE, PROBE, ChoiceOptions, Ctx
 from .errors import Refused, RulesError, Unmet
+from .events import ActionTaken, CapReached, GameOver, Passed, SetUp, StartingPlayer, TurnBegun
 from .protocol import Move, Result, refuse_unless_legal
 from .state import GameState
 from .words import has
@@ -93,12 +94,11 @@ def run_setup(engine, game: GameState, flow: dict) -> None:
                 for _ in range(int(copies)):
                     game.create(cid, key, owner=owner)
                     made += 1
-        what = "shuffles" if do == "shuffle" else f"puts {made} cards into"
-        game.emit("setup", None, f"{what} {zname.replace('_', ' ')}" + (" (each player's)" if per_player else ""))
+        game.tell(SetUp(None, zone=zname, made=None if do == "shuffle" else made, per_player=per_player))
     first = game.rng.randrange(n) if flow.get("first_player") == "random" else 0
     game.starting_player = first
     game.turn_player = first
-    game.emit("first", first, "is the Starting Player")
+    game.tell(StartingPlayer(first, when="first"))
 
 
 def quantity(game: GameState, fn, seat: int) -> int:
@@ -190,7 +190,7 @@ class FlowMatch:
         pos = self.run.pos
         if legal.key == PASS:
             pos.passed.add(seat)
-            g.emit("pass", seat, "passes")
+            g.tell(Passed(seat))
         else:
             action = _flow(g)["actions"][legal.key[1]]
             self._take(seat, action, legal.key[2] if len(legal.key) > 2 else None)
@@ -275,8 +275,7 @@ class FlowMatch:
         goods = g.players[seat].goods
         for good, n in cost.items():
             goods[good] -= n
-        g.emit("action", seat, f"takes the action {action['name']}"
-               + (f" paying {', '.join(f'{n} {good}' for good, n in cost.items())}" if cost else ""))
+        g.tell(ActionTaken(seat, name=action["name"], cost=tuple(cost.items())))
         for per in ("turn", "phase", "round"):
             for who in (seat, ANYONE):
                 key = (action["id"], who, per)
@@ -287,7 +286,7 @@ class FlowMatch:
         if action.get("starting_player") and g.starting_player != seat:
             # the turn order of the round under way stays; the next round starts from this player
             g.starting_player = seat
-            g.emit("starting player", seat, "becomes the Starting Player (from the next round)")
+            g.tell(StartingPlayer(seat, when="next round"))
 
     # --- where the flow is ----------------------------------------------------------------------
     def _round_phases(self) -> list:
@@ -379,7 +378,7 @@ class FlowMatch:
             if not moves:
                 # nothing to do but pass: the player passes without being asked (docs/decisions.md)
                 pos.passed.add(seat)
-                g.emit("pass", seat, "passes (no action is open)")
+                g.tell(Passed(seat, forced=True))
                 continue
             if pos.turn < 0:
                 pos.actor = i
@@ -403,7 +402,7 @@ class FlowMatch:
         pos.started = False
         self._reset("turn")
         g.engine.begin_turn(g, pos.order[k])
-        g.emit("turn", pos.order[k], f"turn {g.turn_number}")
+        g.tell(TurnBegun(pos.order[k], number=g.turn_number))
 
     def _end_turn(self) -> bool:
         """End the running turn; True when that ended the game."""
@@ -442,7 +441,7 @@ class FlowMatch:
             order = _order(g, g.starting_player)  # from the current one (an action may have changed it)
             if len(order) > 1:
                 g.starting_player = order[1]
-                g.emit("starting player", g.starting_player, "is the Starting Player now")
+                g.tell(StartingPlayer(g.starting_player, when="now"))
         self._begin_round()
 
     def _end_holds(self) -> bool:
@@ -463,7 +462,7 @@ class FlowMatch:
         g = self.game
         self.run.capped = True
         self.run.over = True
-        g.emit("cap", None, f"the turn cap ({self.run.turn_cap}) is reached: no winner")
+        g.tell(CapReached(None, cap=self.run.turn_cap))
         scores = self._scores()
         self.run.result = Result(scores, (), f"turn cap ({self.run.turn_cap}) reached without a winner",
                                  ended="the turn cap was reached")
@@ -492,4 +491,4 @@ class FlowMatch:
         if len(winners) > 1:
             reason += "; the tie stands: they share the win"
         self.run.result = Result(scores, tuple(winners), f"{why}: {reason}", ended=why)
-        g.emit("game over", None, self.run.result.reason)
+        g.tell(GameOver(None, reason=self.run.result.reason, winners=tuple(winners)))

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 from .agents import Agent, FirstLegal
 from .budget import Budget
 from .errors import RulesError
+from .events import Narrated, Told
 from .model import model_of
 from .statecopy import copy_state
 
@@ -48,13 +49,22 @@ class Player:
 
 
 @dataclass
-class Event:
-    """One line of the trace: who did what. ``text`` is the stable, snapshot-tested rendering."""
+class Line:
+    """One line of the trace: the typed event told (runtime/events.py ``Told``), the name of the
+    player it is about, and its words, rendered from the event when it was told (the stable,
+    snapshot-tested text). Tests read ``event``; ``verb`` and ``data`` are the event's."""
 
-    verb: str
+    event: Told
     player: str | None
     text: str
-    data: dict = field(default_factory=dict)
+
+    @property
+    def verb(self) -> str:
+        return self.event.verb
+
+    @property
+    def data(self) -> dict:
+        return dict(self.event.data) if isinstance(self.event, Narrated) else {}
 
     def __str__(self) -> str:
         who = f"{self.player}: " if self.player else ""
@@ -76,7 +86,7 @@ class GameState:
         self.zones: dict[ZoneKey, list[int]] = {}
         self.where: dict[int, ZoneKey] = {}
         self.instances: dict[int, CardInst] = {}
-        self.log: list[Event] = []
+        self.log: list[Line] = []  # the trace: typed events told (runtime/events.py Told), with their words
         self.round = 1
         self.phase: str | None = None
         self.turn_player = 0
@@ -244,10 +254,16 @@ class GameState:
         if self.engine is not None:
             self.engine.dispatch(self, event)
 
-    def emit(self, verb: str, player: int | None, text: str, **data) -> None:
+    def tell(self, event: Told) -> None:
+        """Put a typed event on the trace (while tracing), its line rendered from it now."""
         if self.tracing:
-            name = self.players[player].name if player is not None else None
-            self.log.append(Event(verb, name, text, data))
+            name = self.players[event.player].name if event.player is not None else None
+            self.log.append(Line(event, name, event.words(self)))
+
+    def emit(self, verb: str, player: int | None, text: str, **data) -> None:
+        """A game engine's line in its own words (``Narrated``: typed by verb and data only)."""
+        if self.tracing:
+            self.tell(Narrated(player, action=verb, text=text, data=tuple(data.items())))
 
     def zone_words(self, key: ZoneKey, actor: int | None) -> str:
         """A zone as the trace names it, with whose it is: "the Deck", "their Parts pile" (the actor's

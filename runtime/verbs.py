@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import Nowhere, Refused, RulesError
-from .events import Played
+from .events import Played, PlayedAgain
 from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, Every, Query, UpToN
 from .registry import load_engines
-
 
 # --- what a slot honours ----------------------------------------------------------------------
 #
@@ -322,7 +321,7 @@ def play(ctx, objs, ph, strict):
         # docs/decisions.md.
         picks = options
         if g.tracing:
-            g.emit("play", ctx.player, f"plays {ctx.describe(picks)} again where it lies")
+            g.tell(PlayedAgain(ctx.player, shown=ctx.describe(picks)))
     else:
         picks = ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="play")
     for uid in picks:

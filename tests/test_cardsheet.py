@@ -11,22 +11,8 @@ import pytest
 
 from cli import main
 from compiler.build import compile_tree
-from compiler.cardsheet import (
-    PAPERS,
-    SIZES,
-    SheetError,
-    SheetSpec,
-    _art_uri,
-    deck,
-    fit,
-    more_per_sheet,
-    parse_size,
-    render_sheets,
-    sheet_pages,
-    tts_json,
-    tts_sheets,
-    write_cards,
-)
+from compiler.cardsheet import (PAPERS, SIZES, SheetError, SheetSpec, _art_uri, deck, fit, more_per_sheet,
+                                parse_size, render_sheets, sheet_pages, tts_json, tts_sheets, write_cards)
 from tests.conftest import FIXTURES, ROOT
 
 BUNDLED = ROOT / "data"

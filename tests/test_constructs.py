@@ -8,6 +8,7 @@ from compiler.parser import parse_effect
 from compiler.printer import print_effect
 from runtime.agents import Scripted
 from runtime.context import MenuOption
+from runtime.events import CardsShown, Chose, GoodsGained
 from tests.test_truthful import _english, _errors, _game, _run, truth  # noqa: F401 (fixture)
 
 
@@ -17,6 +18,11 @@ def test_otherwise_runs_when_the_condition_fails(truth, hand, coin, drawn):
                      hand=["copper"] * hand, deck=["mill"])
     assert out.ok and game.players[0].goods["coin"] == coin and len(game.zone("deck", 0)) == 1 - drawn
 
+
+
+def _told(game, cls) -> list:
+    """The trace's typed events of one class, in order (the trace is rendered from them)."""
+    return [line.event for line in game.log if isinstance(line.event, cls)]
 
 def test_nested_block(truth):
     text = "if number of cards in your hand >= 3: (draw 1 card; if number of cards in your hand >= 4: gain 1 coin)"
@@ -49,7 +55,9 @@ def test_menu_choose_two_runs_two_distinct_options_in_printed_order(truth):
                      answers=[["Gain 1 Victory Point.", "Gain 1 Ore."]])
     assert out.ok
     assert (game.players[0].goods["ore"], game.players[0].goods["coin"], game.players[0].goods["vp"]) == (1, 0, 1)
-    assert "Ore" in game.log[-3].text or "ore" in game.log[-2].text  # ore first: printed order
+    # the trace's typed events (runtime/events.py): ore first, the printed order
+    assert [e.good for e in _told(game, GoodsGained)] == ["ore", "vp"]
+    assert [e.options for e in _told(game, Chose)] == [("Gain 1 Ore.", "Gain 1 Victory Point.")]
 
 
 def test_menu_with_too_few_options_is_an_error(truth):
@@ -84,8 +92,8 @@ def test_each_player_starts_with_you_and_the_neighbour_is_the_next_seat(truth):
     assert [p.goods["coin"] for p in game.players] == [0, 1, 1]
     engine.run(game, effect_function(explain_effect("each player: gain 1 vp", v)), 1)
     assert [p.goods["vp"] for p in game.players] == [1, 1, 1]
-    gains = [e.player for e in game.log if e.verb == "gain" and "vp" in e.text]
-    assert gains == ["Bob", "Cy", "Ann"]
+    gains = [e.player for e in _told(game, GoodsGained) if e.good == "vp"]
+    assert gains == [1, 2, 0]  # Bob, Cy, Ann: seat order from the acting player
 
 
 def test_until_stops_when_the_condition_holds_or_nothing_changes(truth):
@@ -240,7 +248,8 @@ def test_reveal_keep_one_the_rest_to_discard(truth):
     assert _ids(game, "hand") == ["mill"]
     assert sorted(_ids(game, "discard")) == ["copper", "smithy"]  # the rest: the revealed cards still there
     assert _ids(game, "deck") == ["copper"]
-    assert any(e.verb == "reveal" and "Smithy" in e.text for e in game.log)
+    shown = [e for e in _told(game, CardsShown) if e.revealed]
+    assert [[game.instances[u].card_id for u in e.cards] for e in shown] == [["copper", "smithy", "mill"]]  # top first
 
 
 def test_revealed_cards_are_set_aside_and_what_the_text_leaves_goes_back_on_top(truth):

@@ -12,6 +12,7 @@ from runtime.agents import FirstLegal, SeededRandom
 from runtime.bots import UCT, FlatMonteCarlo, Greedy
 from runtime.engine import engine_for, load_from_sources
 from runtime.errors import Refused
+from runtime.events import Reshuffled, StartingPlayer
 from runtime.protocol import Match, Move
 from runtime.standins import stand_ins
 from tests.conftest import FIXTURES
@@ -417,7 +418,9 @@ def test_an_empty_deck_is_refilled_from_the_discard_pile_as_the_data_says(deckbu
 
     drawn = Ctx(game, 0).draw_cards(Query(CARD, "card").with_amount(2), None, False)
     assert len(drawn) == 2 and len(game.zone("deck", 0)) == 1 and not game.zone("discard", 0)
-    assert any("shuffles their Discard pile into their Deck" in str(e) for e in game.log)
+    assert [(e.player, e.source, e.into) for e in (line.event for line in game.log) if isinstance(e, Reshuffled)] \
+        == [(0, ("discard", 0), ("deck", 0))]
+    assert any("shuffles their Discard pile into their Deck" in str(line) for line in game.log)  # its words
     # a draw that is a cost counts the refill before anything moves: 1 + 0 cards cannot pay 2
     before = game.snapshot()
     with pytest.raises(Refused):
@@ -609,7 +612,9 @@ def test_an_action_can_make_its_player_the_starting_player(tmp_path):
     match.apply(Move("", PASS_KEY))  # Ann passes
     assert match.to_act() == 1
     match.apply(next(m for m in match.legal_moves() if m.key[0] == "action"))  # Bob takes the marker
-    assert g.starting_player == 1 and any("becomes the Starting Player" in str(e) for e in g.log)
+    assert g.starting_player == 1
+    assert [(e.player, e.when) for e in (line.event for line in g.log) if isinstance(e, StartingPlayer)] == \
+        [(0, "first"), (1, "next round")]
     # once per round by anyone: Bob has taken it, so nobody else is offered it this round
     while g.phase == "market":
         assert all(m.key[0] != "action" for m in match.legal_moves()) or match.to_act() == 1

@@ -9,15 +9,8 @@ import pytest
 
 from cli import main
 from compiler.build import compile_tree, discover_games
-from compiler.reference import (
-    clause_views,
-    game_view,
-    load_clauses,
-    render_all,
-    render_game,
-    rule_tests,
-    table_view,
-)
+from compiler.reference import (clause_views, game_view, load_clauses, render_all, render_game, rule_tests,
+                                table_view)
 from tests.conftest import MINI, ROOT
 from tests.snapshots_text import MarkdownSnapshot
 

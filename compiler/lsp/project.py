@@ -16,15 +16,8 @@ from ..codegen import identifier
 from ..diagnostics import Diagnostic, Diagnostics, display_path
 from ..loader import MAX_FILE_BYTES, Document, load_file, read_regular
 from ..reach import cards_no_setup_creates, created_by_setup, e214_held_back
-from .checking import (
-    GameContext,
-    ModuleChecker,
-    ModuleResult,
-    check_game_texts,
-    check_scenario,
-    file_kind,
-    load_buffer,
-)
+from .checking import (GameContext, ModuleChecker, ModuleResult, check_game_texts, check_scenario, file_kind,
+                       load_buffer)
 
 
 @dataclass
