@@ -15,7 +15,7 @@ from .agents import Agent, FirstLegal
 from .budget import Budget
 from .errors import RulesError
 from .model import model_of
-from .statecopy import copy_state
+from .statecopy import Instances, copy_state
 
 ZoneKey = tuple  # (zone name, owner index or None)
 
@@ -75,7 +75,8 @@ class GameState:
         self.options = dict(options or {})
         self.zones: dict[ZoneKey, list[int]] = {}
         self.where: dict[int, ZoneKey] = {}
-        self.instances: dict[int, CardInst] = {}
+        # uid -> CardInst; shared with the game's copies until touched (runtime/statecopy.py)
+        self.instances: Instances = Instances()
         self.log: list[Event] = []
         self.round = 1
         self.phase: str | None = None
@@ -224,7 +225,7 @@ class GameState:
         return self.instances[uid]
 
     def record(self, uid: int) -> dict:
-        return self.cards[self.instances[uid].card_id]
+        return self.cards[self.instances.peek(uid).card_id]  # a card's id never changes: no copy needed
 
     def top(self, zone: ZoneKey, n: int = 1) -> list[int]:
         cards = self.zones[zone]
@@ -286,13 +287,13 @@ class GameState:
         for key, cards in self.zones.items():
             for uid in cards:
                 if uid in seen:
-                    problems.append(f"card {self.instances[uid]} is in {seen[uid]} and in {key}")
+                    problems.append(f"card {self.instances.peek(uid)} is in {seen[uid]} and in {key}")
                 seen[uid] = key
                 if self.where.get(uid) != key:
-                    problems.append(f"card {self.instances[uid]} index says {self.where.get(uid)}, found in {key}")
-        missing = set(self.instances) - set(seen)
+                    problems.append(f"card {self.instances.peek(uid)} index says {self.where.get(uid)}, found in {key}")
+        missing = {uid for uid, _ in self.instances.peek_items()} - set(seen)
         for uid in sorted(missing):
-            problems.append(f"card {self.instances[uid]} is in no zone")
+            problems.append(f"card {self.instances.peek(uid)} is in no zone")
         return problems
 
     def fingerprint(self) -> tuple:
@@ -300,7 +301,7 @@ class GameState:
         repetition can stop when a round changed nothing."""
         return (tuple(tuple(sorted((k, v) for k, v in p.goods.items() if v)) for p in self.players),
                 tuple((k, tuple(v)) for k, v in self.zones.items()),
-                tuple((uid, c.face) for uid, c in self.instances.items()))
+                tuple((uid, c.face) for uid, c in self.instances.peek_items()))
 
     def snapshot(self) -> dict:
         """A comparable picture of the state (for 'state unchanged after a refusal' tests)."""
@@ -309,7 +310,7 @@ class GameState:
                         for p in self.players],
             "zones": {f"{k[0]}/{k[1]}": list(v) for k, v in sorted(self.zones.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))},
             "cards": {uid: (c.card_id, c.face, dict(sorted(c.goods.items())), c.owner, sorted(c.props.items(), key=str))
-                      for uid, c in sorted(self.instances.items())},
+                      for uid, c in sorted(self.instances.peek_items())},
             "round": self.round,
             "phase": self.phase,
         }

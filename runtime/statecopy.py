@@ -4,7 +4,8 @@
 hundreds of times a turn (Monte Carlo playouts, an Assault search) needs better. ``copy_state``
 duplicates what play changes — zones, cards, players, the RNG, the events — shares what never
 changes (the compiled cards, the vocabulary, the engine, the verbs) and starts an empty trace with
-tracing off. A game's own fields are copied by the ``special`` copiers its state class passes
+tracing off. Card instances are shared until touched (``Instances``, copy-on-access): a trial that
+touches five cards of 130 copies five. A game's own fields are copied by the ``special`` copiers its state class passes
 (field name -> function); any other field is deep-copied, so a new field is never shared by mistake.
 """
 from __future__ import annotations
@@ -41,29 +42,176 @@ def props(p: dict) -> dict:
             for k, v in p.items()}
 
 
+def card(i):
+    """A copy of one card instance (its Goods and props its own), made without the dataclass
+    __init__: a copy-on-access ``Instances`` makes one per card a copied game touches."""
+    c = object.__new__(type(i))
+    d = c.__dict__
+    d.update(i.__dict__)
+    g = Counter.__new__(Counter)
+    if i.goods:
+        dict.update(g, i.goods)
+    d["goods"] = g
+    p = i.props
+    if not p:
+        d["props"] = {}
+    elif all(type(x) in _PLAIN for x in p.values()):
+        d["props"] = dict(p)
+    else:
+        d["props"] = props(p)
+    return c
+
+
+class Instances(dict):
+    """A game's card instances (uid -> CardInst), shared with its copies until each card is touched.
+
+    Search copies a game hundreds of times a turn (51st State's Assault search and Action trials,
+    Monte Carlo descents), and a trial touches a few of its 100–200 cards. ``share()`` hands every
+    card instance to a new Instances for the copy: both then hold the same objects in ``shared``
+    (read by nobody for writing) and each makes its own copy of a card the first time it is looked
+    up (``__missing__``: the look-up of a card already copied stays a plain dict look-up, at C
+    speed). Iterating (``items``, ``values``, ``keys``, ``len``) copies every card first, in the
+    order the cards were created, so anything that walks the cards sees exactly what a full copy
+    would. ``peek`` and ``peek_items`` read without copying, for readers that never write (a
+    card's id, a fingerprint, the invariants).
+
+    The one rule that comes with sharing: a CardInst taken from a game *before* that game is
+    copied must be looked up again after the copy before it is written (the object it holds now
+    belongs to the copy too). Engines look cards up by uid where they write them; nothing in the
+    runtime keeps a CardInst across a ``copy()``.
+    """
+
+    __slots__ = ("shared",)
+
+    def __init__(self, *args, **kwargs):
+        dict.__init__(self, *args, **kwargs)
+        self.shared = None  # uid -> CardInst held with other games, never written; None: nothing shared
+
+    def __missing__(self, uid):
+        shared = self.shared
+        if shared is None:
+            raise KeyError(uid)
+        mine = card(shared[uid])  # a KeyError here: no such card
+        dict.__setitem__(self, uid, mine)
+        return mine
+
+    def share(self) -> "Instances":
+        """The copy's Instances: every card of this game, shared (this game copies them again
+        itself when it next touches them)."""
+        if dict.__len__(self):
+            own = dict(dict.items(self))  # not dict(self): that would go through items() and copy
+            shared = {**self.shared, **own} if self.shared else own  # the cards' order kept
+            dict.clear(self)
+            self.shared = shared
+        twin = Instances()
+        twin.shared = self.shared
+        return twin
+
+    def _own_all(self) -> None:
+        """Copy every card still shared, keeping the order the cards were created in."""
+        shared = self.shared
+        if shared is None:
+            return
+        own = dict(dict.items(self))
+        dict.clear(self)
+        for uid, inst in shared.items():
+            mine = own.pop(uid, None)
+            dict.__setitem__(self, uid, mine if mine is not None else card(inst))
+        dict.update(self, own)  # cards created since the share, in the order they were created
+        self.shared = None
+
+    def peek(self, uid):
+        """The card instance ``uid`` for reading only: it may be shared with other games."""
+        inst = dict.get(self, uid)
+        if inst is None:
+            if self.shared is None:
+                raise KeyError(uid)
+            return self.shared[uid]
+        return inst
+
+    def peek_items(self):
+        """(uid, CardInst) pairs in creation order, for reading only (nothing is copied)."""
+        if self.shared is None:
+            return dict.items(self)
+        return {**self.shared, **dict(dict.items(self))}.items()
+
+    def __contains__(self, uid) -> bool:
+        return dict.__contains__(self, uid) or (self.shared is not None and uid in self.shared)
+
+    def get(self, uid, default=None):
+        try:
+            return self[uid]
+        except KeyError:
+            return default
+
+    def __len__(self) -> int:
+        shared = self.shared
+        if shared is None:
+            return dict.__len__(self)
+        return len(shared) + sum(1 for uid in dict.keys(self) if uid not in shared)
+
+    def __iter__(self):
+        self._own_all()
+        return dict.__iter__(self)
+
+    def keys(self):
+        self._own_all()
+        return dict.keys(self)
+
+    def values(self):
+        self._own_all()
+        return dict.values(self)
+
+    def items(self):
+        self._own_all()
+        return dict.items(self)
+
+    def __delitem__(self, uid) -> None:
+        self._own_all()
+        dict.__delitem__(self, uid)
+
+    def pop(self, *args):
+        self._own_all()
+        return dict.pop(self, *args)
+
+    def setdefault(self, uid, default=None):
+        if uid in self:
+            return self[uid]
+        dict.__setitem__(self, uid, default)
+        return default
+
+    def popitem(self):
+        self._own_all()
+        return dict.popitem(self)
+
+    def clear(self) -> None:
+        dict.clear(self)
+        self.shared = None
+
+    def copy(self) -> "Instances":
+        self._own_all()
+        return Instances(dict.items(self))
+
+    def __eq__(self, other) -> bool:
+        mine = dict(self.peek_items())
+        return mine == (dict(other.peek_items()) if isinstance(other, Instances) else other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Instances({dict(self.peek_items())!r})"
+
+    def __reduce__(self):  # pickle and copy.deepcopy: a plain mapping of every card, nothing shared
+        self._own_all()
+        return (Instances, (dict(dict.items(self)),))
+
+
 def instances(v: dict) -> dict:
-    """A copy of every card instance (its Goods and props its own, made without the dataclass
-    __init__), in one loop: the Assault search and Monte Carlo playouts copy games hundreds of times
-    a turn."""
-    new, new_counter, plain = object.__new__, Counter.__new__, _PLAIN
-    out = {}
-    for uid, i in v.items():
-        c = new(type(i))  # a CardInst, made without its __init__
-        d = c.__dict__
-        d.update(i.__dict__)
-        g = new_counter(Counter)
-        if i.goods:
-            dict.update(g, i.goods)
-        d["goods"] = g
-        p = i.props
-        if not p:
-            d["props"] = {}
-        elif all(type(x) in plain for x in p.values()):
-            d["props"] = dict(p)
-        else:
-            d["props"] = props(p)
-        out[uid] = c
-    return out
+    """The copy's card instances: shared until touched when the game keeps an ``Instances``, else
+    (a state built by hand with a plain dict) every card copied now."""
+    if type(v) is Instances:
+        return v.share()
+    return {uid: card(i) for uid, i in v.items()}
 
 
 def _rng(r: random.Random) -> random.Random:
@@ -92,6 +240,8 @@ _CORE: dict[str, Callable[[Any], Any]] = {
     "pile_ids": lambda v: {k: set(s) for k, s in v.items()},
     "options": dict,      # the game's options: plain values, set at the start
     "set_aside_from": dict,  # uid -> zone key: immutable values
+    "budget": lambda v: type(v)(),  # a copy counts its work afresh (Budget.__deepcopy__ says the same)
+    "flow_refusals": lambda v: {k: list(x) for k, x in v.items()},  # place -> [times, first reason]
     # numbers, strings, None: the copy holds the same values
     **{name: same for name in ("seed", "round", "phase", "turn_player", "starting_player", "turn_number",
                                 "running", "_next_uid", "card_moves", "tracing")},

@@ -1,0 +1,117 @@
+"""Copies of a game share their card instances until touched (runtime/statecopy.py ``Instances``).
+
+What must hold: a copy and its original never see each other's changes, in either direction and
+through copies of copies; walking the cards (items, len, iteration) sees every card in the order
+they were created, as a full copy would; and a game played on a copy goes exactly as it goes on a
+full (deep) copy of the same state.
+"""
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+from runtime.agents import SeededRandom
+from runtime.engine import engine_for, load_compiled
+from runtime.state import CardInst
+from runtime.statecopy import Instances
+
+
+def _inst(uid, cid="x", face="front"):
+    return CardInst(uid, cid, face)
+
+
+def _cards(n=5) -> Instances:
+    out = Instances()
+    for uid in range(1, n + 1):
+        out[uid] = _inst(uid, f"c{uid}")
+    return out
+
+
+def test_a_shared_card_is_copied_on_first_access_by_either_side():
+    mine = _cards()
+    theirs = mine.share()
+    assert dict.__len__(theirs) == 0 and dict.__len__(mine) == 0  # nothing copied yet
+    theirs[2].goods["fuel"] += 3
+    theirs[2].face = "ruins"
+    assert mine[2].goods["fuel"] == 0 and mine[2].face == "front"
+    mine[3].props["revealed"] = True
+    assert "revealed" not in theirs[3].props
+    assert mine[2] is not theirs[2] and mine[1] is not theirs[1]
+    assert dict.__len__(theirs) == 3  # only the cards it touched
+
+
+def test_copies_of_copies_stay_apart():
+    a = _cards()
+    b = a.share()
+    b[1].owner = 1
+    c = b.share()
+    c[1].owner = 2
+    d = c.share()
+    assert (a[1].owner, b[1].owner, c[1].owner, d[1].owner) == (None, 1, 2, 2)
+    d[4].goods["vp"] = 1
+    assert [x[4].goods["vp"] for x in (a, b, c)] == [0, 0, 0]
+
+
+def test_walking_the_cards_sees_every_card_in_creation_order():
+    a = _cards(4)
+    b = a.share()
+    b[3].face = "hacked"        # copied first, yet listed third
+    b[9] = _inst(9, "new")      # created after the share: last
+    assert 2 in b and 9 in b and 7 not in b and len(b) == 5
+    assert [u for u, _ in b.peek_items()] == [1, 2, 3, 4, 9]
+    assert list(b) == [1, 2, 3, 4, 9] and list(b.keys()) == [1, 2, 3, 4, 9]
+    assert [c.face for c in b.values()] == ["front", "front", "hacked", "front", "front"]
+    assert len(a) == 4 and 9 not in a and a[3].face == "front"
+    assert b.get(7) is None and b.get(2).card_id == "c2"
+
+
+def test_peek_reads_without_copying_and_equality_compares_cards():
+    a = _cards(3)
+    b = a.share()
+    assert b.peek(2).card_id == "c2" and dict.__len__(b) == 0
+    assert a == b  # the same cards (CardInst compares by value)
+    b[2].face = "ruins"
+    assert a != b
+
+
+def test_pickle_and_deepcopy_keep_every_card():
+    a = _cards(3)
+    b = a.share()
+    b[1].face = "ruins"
+    for twin in (pickle.loads(pickle.dumps(b)), copy.deepcopy(b)):
+        assert isinstance(twin, Instances) and twin.shared is None
+        assert [(u, c.face) for u, c in twin.items()] == [(1, "ruins"), (2, "front"), (3, "front")]
+
+
+def _play(match, seed: int, moves: int) -> list:
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if match.terminal():
+            break
+        match.apply(rng.choice(match.legal_moves()))
+    g = match.game
+    return [g.snapshot(), list(g.events), g.rng.getstate(), match.terminal()]
+
+
+def _deep(match):
+    """A full copy of the match, every card instance its own (the copy before sharing)."""
+    twin = match.copy()
+    twin.game.instances._own_all()
+    return twin
+
+
+def test_a_game_played_on_a_shared_copy_goes_as_on_a_full_copy():
+    for game, players in (("fifty_first_state", 2), ("infernal_contraption", 2), ("age_of_steam", 3)):
+        c = load_compiled(game)
+        eng = engine_for(c)
+        agents = {i: SeededRandom(random.Random(40 + i)) for i in range(players)}
+        m = eng.new_match(c, [f"P{i + 1}" for i in range(players)], seed=4, agents=agents)
+        m.game.tracing = False
+        _play(m, 4, 25)  # into the game: cards dealt, some played
+        before = m.game.snapshot()
+        full, shared = _deep(m), m.copy()
+        for g in (full.game, shared.game):  # the same choices inside effects on both
+            g.agents = {i: SeededRandom(random.Random(90 + i)) for i in range(players)}
+        assert _play(shared, 5, 200) == _play(full, 5, 200), game
+        assert m.game.snapshot() == before, game  # the original untouched by either copy
