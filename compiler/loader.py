@@ -148,10 +148,35 @@ class Document:
         """
         if pos.line == pos.end_line and pos.style is None:
             return pos.line, pos.column + offset
+        if pos.line == pos.end_line and pos.style in ("'", '"'):
+            quick = _quoted_offset(self.lines[pos.line][pos.column + 1:pos.end_column - 1], pos, value, offset)
+            if quick is not None:
+                return quick
         written = scalarmap.units(self.lines, (pos.line, pos.column), (pos.end_line, pos.end_column),
                                   pos.style)
         found = scalarmap.locate(value, offset, written)
         return found if found is not None else (pos.line, pos.column)
+
+
+def _quoted_offset(raw: str, pos: Pos, value: str, offset: int) -> tuple[int, int] | None:
+    """``scalarmap.locate`` for a one-line quoted scalar written exactly as its value (no ``''``, no
+    escape): each character of the value sits at its own column, so the alignment is arithmetic.
+    Same answers as the alignment (tests/test_loader_offsets.py compares them at every offset): an
+    offset on whitespace lands on the next written character, one past the end just after the last.
+    A bulk build locates every statement of every text, and most quoted texts are of this kind.
+    None when the scalar is not of this kind (the alignment then decides)."""
+    if raw != value:
+        return None
+    n = len(value)
+    i = max(0, min(offset, n))
+    while i < n and value[i] in scalarmap.YAML_SPACE:
+        i += 1
+    if i < n:
+        return pos.line, pos.column + 1 + i
+    j = n - 1
+    while j >= 0 and value[j] in scalarmap.YAML_SPACE:
+        j -= 1
+    return (pos.line, pos.column + 1 + j + 1) if j >= 0 else (pos.line, pos.column)
 
 
 class PathReporter:
