@@ -81,11 +81,12 @@ class Instances(dict):
     runtime keeps a CardInst across a ``copy()``.
     """
 
-    __slots__ = ("shared",)
+    __slots__ = ("shared", "copied")
 
     def __init__(self, *args, **kwargs):
         dict.__init__(self, *args, **kwargs)
         self.shared = None  # uid -> CardInst held with other games, never written; None: nothing shared
+        self.copied = 0  # own entries whose uid is also in ``shared`` (so len() is a sum, not a walk)
 
     def __missing__(self, uid):
         shared = self.shared
@@ -93,7 +94,13 @@ class Instances(dict):
             raise KeyError(uid)
         mine = card(shared[uid])  # a KeyError here: no such card
         dict.__setitem__(self, uid, mine)
+        self.copied += 1
         return mine
+
+    def __setitem__(self, uid, inst) -> None:  # a card created (rare next to look-ups)
+        if self.shared is not None and uid in self.shared and not dict.__contains__(self, uid):
+            self.copied += 1
+        dict.__setitem__(self, uid, inst)
 
     def share(self) -> "Instances":
         """The copy's Instances: every card of this game, shared (this game copies them again
@@ -103,6 +110,7 @@ class Instances(dict):
             shared = {**self.shared, **own} if self.shared else own  # the cards' order kept
             dict.clear(self)
             self.shared = shared
+            self.copied = 0
         twin = Instances()
         twin.shared = self.shared
         return twin
@@ -119,6 +127,7 @@ class Instances(dict):
             dict.__setitem__(self, uid, mine if mine is not None else card(inst))
         dict.update(self, own)  # cards created since the share, in the order they were created
         self.shared = None
+        self.copied = 0
 
     def peek(self, uid):
         """The card instance ``uid`` for reading only: it may be shared with other games."""
@@ -148,7 +157,7 @@ class Instances(dict):
         shared = self.shared
         if shared is None:
             return dict.__len__(self)
-        return len(shared) + sum(1 for uid in dict.keys(self) if uid not in shared)
+        return len(shared) + dict.__len__(self) - self.copied
 
     def __iter__(self):
         self._own_all()
@@ -177,7 +186,7 @@ class Instances(dict):
     def setdefault(self, uid, default=None):
         if uid in self:
             return self[uid]
-        dict.__setitem__(self, uid, default)
+        self[uid] = default
         return default
 
     def popitem(self):
@@ -187,6 +196,7 @@ class Instances(dict):
     def clear(self) -> None:
         dict.clear(self)
         self.shared = None
+        self.copied = 0
 
     def copy(self) -> "Instances":
         self._own_all()
@@ -218,6 +228,20 @@ def _rng(r: random.Random) -> random.Random:
     out = random.Random.__new__(random.Random)  # random.Random() would first seed itself from the OS
     out.setstate(r.getstate())
     return out
+
+
+def _agents(v: dict) -> dict:
+    """A deep copy of the seats' agents. ``copy.deepcopy`` copies a ``random.Random`` through its
+    pickled state, one call per number of its 625-number state: a Monte Carlo descent spent most of
+    its copy there. The generators an agent holds (``SeededRandom.rng``, ``EpsilonGreedy.rng``) are
+    copied first with ``_rng`` and handed to ``deepcopy`` in its memo, so the copy is the same (same
+    state, the same sharing between an agent and its parts) and the rest is deep-copied as before."""
+    memo: dict = {}
+    for agent in v.values():
+        for x in getattr(agent, "__dict__", {}).values():
+            if type(x) is random.Random and id(x) not in memo:
+                memo[id(x)] = _rng(x)
+    return copy.deepcopy(v, memo)
 
 
 def same(value):
@@ -263,7 +287,7 @@ def copy_state(game: GameState, special: dict[str, Callable[[Any], Any]] | None 
         elif k in _CORE:
             d[k] = _CORE[k](v)
         elif k == "agents":
-            d[k] = dict(agents) if agents is not None else copy.deepcopy(v)
+            d[k] = dict(agents) if agents is not None else _agents(v)
         else:
             d[k] = copy.deepcopy(v)
     twin.tracing = False

@@ -115,3 +115,30 @@ def test_a_game_played_on_a_shared_copy_goes_as_on_a_full_copy():
             g.agents = {i: SeededRandom(random.Random(90 + i)) for i in range(players)}
         assert _play(shared, 5, 200) == _play(full, 5, 200), game
         assert m.game.snapshot() == before, game  # the original untouched by either copy
+
+
+def test_len_counts_every_card_once_while_shared():
+    a = _cards(4)
+    b = a.share()
+    b[2].face = "ruins"
+    b[2] = b[2]             # written back under its own uid: still one card
+    b[7] = _inst(7)
+    a[1].owner = 0
+    assert len(b) == 5 and len(a) == 4
+    c = b.share()
+    assert len(c) == 5 and len(b) == 5 and b[7] is not c[7]
+
+
+def test_a_copy_of_the_seats_agents_draws_as_the_original_would_and_keeps_their_sharing():
+    from runtime.bots import EpsilonGreedy
+    from runtime.statecopy import _agents
+
+    walker = EpsilonGreedy(SeededRandom(random.Random(1)), random.Random(2))
+    agents = {0: SeededRandom(random.Random(3)), 1: walker}
+    twin = _agents(agents)
+    assert twin[0].rng is not agents[0].rng and twin[1].rng is not walker.rng
+    assert twin[1].walker.rng is twin[1].rng  # the walker draws from its owner's generator, as before
+    assert twin[1].inner.rng is not walker.inner.rng  # a generator deeper down: deep-copied as before
+    assert [twin[0].rng.random() for _ in range(3)] == [agents[0].rng.random() for _ in range(3)]
+    assert [twin[1].rng.random() for _ in range(3)] == [walker.rng.random() for _ in range(3)]
+    assert twin[1].inner.rng.random() == walker.inner.rng.random()
