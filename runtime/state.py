@@ -15,7 +15,7 @@ from .agents import Agent, FirstLegal
 from .budget import Budget
 from .errors import RulesError
 from .model import model_of
-from .statecopy import Instances, copy_state
+from .statecopy import copy_state, peek, peek_items
 
 ZoneKey = tuple  # (zone name, owner index or None)
 
@@ -75,8 +75,9 @@ class GameState:
         self.options = dict(options or {})
         self.zones: dict[ZoneKey, list[int]] = {}
         self.where: dict[int, ZoneKey] = {}
-        # uid -> CardInst; shared with the game's copies until touched (runtime/statecopy.py)
-        self.instances: Instances = Instances()
+        # uid -> CardInst; from the game's first copy on, an Instances shared with its copies until
+        # touched (runtime/statecopy.py)
+        self.instances: dict[int, CardInst] = {}
         self.log: list[Event] = []
         self.round = 1
         self.phase: str | None = None
@@ -225,7 +226,8 @@ class GameState:
         return self.instances[uid]
 
     def record(self, uid: int) -> dict:
-        return self.cards[self.instances.peek(uid).card_id]  # a card's id never changes: no copy needed
+        held = self.instances  # a card's id never changes: read it without copying a shared card
+        return self.cards[(held[uid] if type(held) is dict else held.peek(uid)).card_id]
 
     def top(self, zone: ZoneKey, n: int = 1) -> list[int]:
         cards = self.zones[zone]
@@ -287,13 +289,13 @@ class GameState:
         for key, cards in self.zones.items():
             for uid in cards:
                 if uid in seen:
-                    problems.append(f"card {self.instances.peek(uid)} is in {seen[uid]} and in {key}")
+                    problems.append(f"card {peek(self.instances, uid)} is in {seen[uid]} and in {key}")
                 seen[uid] = key
                 if self.where.get(uid) != key:
-                    problems.append(f"card {self.instances.peek(uid)} index says {self.where.get(uid)}, found in {key}")
-        missing = {uid for uid, _ in self.instances.peek_items()} - set(seen)
+                    problems.append(f"card {peek(self.instances, uid)} index says {self.where.get(uid)}, found in {key}")
+        missing = {uid for uid, _ in peek_items(self.instances)} - set(seen)
         for uid in sorted(missing):
-            problems.append(f"card {self.instances.peek(uid)} is in no zone")
+            problems.append(f"card {peek(self.instances, uid)} is in no zone")
         return problems
 
     def fingerprint(self) -> tuple:
@@ -301,7 +303,7 @@ class GameState:
         repetition can stop when a round changed nothing."""
         return (tuple(tuple(sorted((k, v) for k, v in p.goods.items() if v)) for p in self.players),
                 tuple((k, tuple(v)) for k, v in self.zones.items()),
-                tuple((uid, c.face) for uid, c in self.instances.peek_items()))
+                tuple((uid, c.face) for uid, c in peek_items(self.instances)))
 
     def snapshot(self) -> dict:
         """A comparable picture of the state (for 'state unchanged after a refusal' tests)."""
@@ -310,7 +312,7 @@ class GameState:
                         for p in self.players],
             "zones": {f"{k[0]}/{k[1]}": list(v) for k, v in sorted(self.zones.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))},
             "cards": {uid: (c.card_id, c.face, dict(sorted(c.goods.items())), c.owner, sorted(c.props.items(), key=str))
-                      for uid, c in sorted(self.instances.peek_items())},
+                      for uid, c in sorted(peek_items(self.instances))},
             "round": self.round,
             "phase": self.phase,
         }

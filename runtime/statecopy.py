@@ -75,10 +75,11 @@ class Instances(dict):
     would. ``peek`` and ``peek_items`` read without copying, for readers that never write (a
     card's id, a fingerprint, the invariants).
 
-    The one rule that comes with sharing: a CardInst taken from a game *before* that game is
-    copied must be looked up again after the copy before it is written (the object it holds now
-    belongs to the copy too). Engines look cards up by uid where they write them; nothing in the
-    runtime keeps a CardInst across a ``copy()``.
+    A game starts with a plain dict and gets an Instances at its first copy (``shared_instances``).
+    The one rule that comes with sharing: a CardInst — or the game's ``instances`` mapping itself —
+    taken from a game *before* that game is copied must be taken again after the copy before a card
+    is written (the object it holds now belongs to the copy too). Engines look cards up by uid where
+    they write them; nothing in the runtime keeps either across a ``copy()``.
     """
 
     __slots__ = ("shared", "copied")
@@ -216,12 +217,24 @@ class Instances(dict):
         return (Instances, (dict(dict.items(self)),))
 
 
-def instances(v: dict) -> dict:
-    """The copy's card instances: shared until touched when the game keeps an ``Instances``, else
-    (a state built by hand with a plain dict) every card copied now."""
-    if type(v) is Instances:
-        return v.share()
-    return {uid: card(i) for uid, i in v.items()}
+def shared_instances(game) -> Instances:
+    """The card instances of a copy of ``game``, shared with it until touched. A game that was never
+    copied keeps a plain dict (the fastest look-up: a game played without search never pays for
+    sharing); its first copy turns it into an ``Instances``."""
+    mine = game.__dict__["instances"]
+    if type(mine) is not Instances:
+        mine = game.__dict__["instances"] = Instances(mine)
+    return mine.share()
+
+
+def peek(instances: dict, uid: int):
+    """Card ``uid`` for reading only, whichever mapping the game holds now (nothing is copied)."""
+    return instances.peek(uid) if type(instances) is Instances else instances[uid]
+
+
+def peek_items(instances: dict):
+    """(uid, CardInst) pairs in creation order for reading only, whichever mapping the game holds."""
+    return instances.peek_items() if type(instances) is Instances else instances.items()
 
 
 def _rng(r: random.Random) -> random.Random:
@@ -252,7 +265,6 @@ def same(value):
 _CORE: dict[str, Callable[[Any], Any]] = {
     "zones": lambda v: {z: list(cards) for z, cards in v.items()},
     "where": dict,
-    "instances": instances,
     "players": lambda v: [type(p)(p.index, p.name, counter(p.goods), dict(p.flags), p.out) for p in v],
     "rng": _rng,
     "log": lambda v: [],
@@ -284,6 +296,8 @@ def copy_state(game: GameState, special: dict[str, Callable[[Any], Any]] | None 
             d[k] = v
         elif k in special:
             d[k] = special[k](v)
+        elif k == "instances":
+            d[k] = shared_instances(game)
         elif k in _CORE:
             d[k] = _CORE[k](v)
         elif k == "agents":

@@ -142,3 +142,14 @@ def test_a_copy_of_the_seats_agents_draws_as_the_original_would_and_keeps_their_
     assert [twin[0].rng.random() for _ in range(3)] == [agents[0].rng.random() for _ in range(3)]
     assert [twin[1].rng.random() for _ in range(3)] == [walker.rng.random() for _ in range(3)]
     assert twin[1].inner.rng.random() == walker.inner.rng.random()
+
+
+def test_a_game_keeps_a_plain_dict_until_its_first_copy():
+    c = load_compiled("infernal_contraption")
+    m = engine_for(c).new_match(c, ["P1", "P2"], seed=3)
+    g = m.game
+    assert type(g.instances) is dict  # a game played without search never pays for sharing
+    before = g.snapshot()
+    twin = m.copy()
+    assert type(g.instances) is Instances and type(twin.game.instances) is Instances
+    assert g.snapshot() == before == twin.game.snapshot()
