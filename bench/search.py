@@ -3,6 +3,7 @@
     python bench/search.py                     # this checkout, the default sizes
     python bench/search.py --before DIR        # this checkout and the one in DIR, in turn (A B A B …)
     python bench/search.py --scale 0.5 --decisions 6 --mcts 200 --rounds 2
+    python bench/search.py --uno .bench-venv/bin/python   # with RLCard's UNO (bench/uno.py) in the same run
 
 For each bundled game (Infernal Contraption 2 players, 51st State 2 players, the Moon 3 players):
 
@@ -13,6 +14,10 @@ For each bundled game (Infernal Contraption 2 players, 51st State 2 players, the
 - the Monte Carlo bot: ``--decisions`` decisions taken from one seeded random game (every position
   with more than one legal move, spread evenly over the game), each answered by ``mcts:N`` (``UCT``
   with ``--mcts`` descents) on that position: CPU-seconds per decision (mean and worst).
+
+With ``--uno PYTHON`` each round also runs bench/uno.py (RLCard's UNO, random agents) under that
+interpreter (a separate environment with rlcard installed: not a dependency of cardwright), so that
+the yardstick's moves per CPU-second come from the same run.
 
 The load average (1 minute) is printed beside every figure: the machine is shared, so ratios between
 two checkouts measured in one run (``--before``) mean more than any single figure. The figures are
@@ -165,6 +170,8 @@ def main() -> None:
     ap.add_argument("--mcts", type=int, default=200, help="descents per decision (mcts:N)")
     ap.add_argument("--before", help="another checkout: measured in turn with this one, same sizes")
     ap.add_argument("--rounds", type=int, default=1, help="with --before: rounds of A B")
+    ap.add_argument("--uno", metavar="PYTHON", help="an interpreter with rlcard: RLCard UNO in the same run")
+    ap.add_argument("--uno-games", type=int, default=300)
     ap.add_argument("--root", help=argparse.SUPPRESS)  # the checkout a child process measures
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -177,7 +184,15 @@ def main() -> None:
     sizes = ["--scale", str(args.scale), "--decisions", str(args.decisions), "--mcts", str(args.mcts)]
     roots = [("after", root)] + ([("before", Path(args.before).resolve())] if args.before else [])
     results = {label: [] for label, _ in roots}
+    results["uno"] = []
     for _ in range(args.rounds if args.before else 1):
+        if args.uno:
+            p = subprocess.run([args.uno, str(HERE.parent / "uno.py"), "--games", str(args.uno_games)],
+                               capture_output=True, text=True, check=True)
+            u = json.loads(p.stdout.strip().splitlines()[-1])
+            results["uno"].append(u)
+            print(f"{'yardstick':8} {'RLCard UNO':22} {u['players']}p random: {u['moves_per_cpu_s']:9.0f} moves/CPU-s, "
+                  f"{u['games_per_cpu_s']:8.2f} games/CPU-s ({u['games']} games, {u['moves']} moves) [load {u['load']}]")
         for label, where in roots:  # each checkout in a fresh process: nothing shared between them
             p = subprocess.run([sys.executable, str(HERE), "--json", "--root", str(where), *sizes],
                                capture_output=True, text=True, check=True)

@@ -2,7 +2,7 @@
 
     python bench/stages.py                       # 10,000 cards in modules of 1,000, 3 runs of each
     python bench/stages.py --cards 1000 --runs 1
-    python bench/stages.py --pure                # also with the fast libraries switched off
+    python bench/stages.py --before DIR          # also another checkout's build, in turn, same corpus
 
 The corpus is bench/corpus.py's (varied cards of the bundled 51st State). Each figure comes from a
 fresh Python process (nothing imported, no build cache, the parser tables loaded as shipped):
@@ -15,8 +15,8 @@ fresh Python process (nothing imported, no build cache, the parser tables loaded
   file, the cross-card checks).
 - *floor*: PyYAML's C loader over every module plus a Lark parse of every effect text (no dedupe,
   no AST), the floor the issue compares the build with (bench/scale.py ``floor_child``).
-- with ``--pure``: the same build with ``CARDWRIGHT_PURE=1`` (the fast libraries, where present, are
-  not used: the pure-Python paths every install has), to give before/after in the same run.
+- with ``--before DIR``: the same stages for the checkout in DIR (its own ``compiler``), run in turn
+  with this one, to give before/after in the same run.
 
 Every run prints the load average (1 minute) beside it; the machine is shared, so compare figures
 of one run. Medians of ``--runs`` are reported; results go to bench/results/stages.json
@@ -46,10 +46,10 @@ def load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def stages_child(data: str, out: str) -> None:
-    """(In a child process.) One cold build, its stages in CPU seconds."""
+def stages_child(data: str, out: str, root: str) -> None:
+    """(In a child process.) One cold build by the checkout at ``root``, its stages in CPU seconds."""
     c0 = time.process_time()
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, root)
     from compiler import build
 
     c1 = time.process_time()
@@ -68,8 +68,8 @@ def stages_child(data: str, out: str) -> None:
     print(json.dumps(out_t))
 
 
-def run_child(args: list[str], env: dict | None = None) -> dict:
-    p = subprocess.run([PY, __file__, *args], capture_output=True, text=True, env=dict(os.environ, **(env or {})))
+def run_child(args: list[str]) -> dict:
+    p = subprocess.run([PY, __file__, *args], capture_output=True, text=True)
     if p.returncode != 0:
         raise SystemExit(p.stderr[-3000:])
     res = json.loads(p.stdout.strip().splitlines()[-1])
@@ -82,8 +82,8 @@ def main() -> None:
     ap.add_argument("--cards", type=int, default=10000)
     ap.add_argument("--per-module", type=int, default=1000)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--pure", action="store_true", help="also build with CARDWRIGHT_PURE=1")
-    ap.add_argument("--stages-child", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--before", help="another checkout: its build measured in turn with this one")
+    ap.add_argument("--stages-child", nargs=3, help=argparse.SUPPRESS)
     ap.add_argument("--floor-child", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.stages_child:
@@ -94,15 +94,15 @@ def main() -> None:
 
         scale.floor_child(args.floor_child)
         return
-    kinds = [("build", {})] + ([("build, pure Python", {"CARDWRIGHT_PURE": "1"})] if args.pure else [])
+    kinds = [("build", str(ROOT))] + ([("build before", str(Path(args.before).resolve()))] if args.before else [])
     rows: dict[str, list] = {k: [] for k, _ in kinds}
     rows["floor"] = []
     with tempfile.TemporaryDirectory() as tmp:
         data = corpus.write(Path(tmp), args.cards, args.per_module)
         for i in range(args.runs):  # in turn, so that a change of load touches every kind alike
-            for label, env in kinds:
-                out = Path(tmp) / f"out-{label.replace(' ', '_').replace(',', '')}-{i}"
-                r = run_child(["--stages-child", str(data), str(out)], env)
+            for label, root in kinds:
+                out = Path(tmp) / f"out-{label.replace(' ', '_')}-{i}"
+                r = run_child(["--stages-child", str(data), str(out), root])
                 rows[label].append(r)
                 print(f"{label:20} run {i + 1}: " + ", ".join(f"{k} {r[k]:.2f}" for k in STAGES)
                       + f" [load {r['load_avg']}]", flush=True)

@@ -141,9 +141,13 @@ class Instances(dict):
 
     def peek_items(self):
         """(uid, CardInst) pairs in creation order, for reading only (nothing is copied)."""
+        return self.peek_all().items()
+
+    def peek_all(self) -> dict:
+        """uid -> CardInst, every card in creation order, as a plain dict for reading only."""
         if self.shared is None:
-            return dict.items(self)
-        return {**self.shared, **dict(dict.items(self))}.items()
+            return dict(dict.items(self))
+        return {**self.shared, **dict(dict.items(self))}
 
     def __contains__(self, uid) -> bool:
         return dict.__contains__(self, uid) or (self.shared is not None and uid in self.shared)
@@ -235,6 +239,11 @@ def peek(instances: dict, uid: int):
 def peek_items(instances: dict):
     """(uid, CardInst) pairs in creation order for reading only, whichever mapping the game holds."""
     return instances.peek_items() if type(instances) is Instances else instances.items()
+
+
+def peek_all(instances: dict) -> dict:
+    """uid -> CardInst in creation order, for reading only, whichever mapping the game holds."""
+    return instances.peek_all() if type(instances) is Instances else instances
 
 
 def _rng(r: random.Random) -> random.Random:
