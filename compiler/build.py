@@ -281,7 +281,8 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             continue
         mark = cache.mark(result, gb, seen_ids, module_names) if cache is not None else None
         t = time.perf_counter()
-        doc = load_file(path, diags)
+        # watch mode: an edit inside one card of a module re-reads that card alone (compiler/cardblocks.py)
+        doc = cache.load(path, diags) if cache is not None else load_file(path, diags)
         t = timer.add("load", t)
         if doc is None:
             whole = False

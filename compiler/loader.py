@@ -453,6 +453,14 @@ def load_text(text: str, file: str, diags: Diagnostics, path: Path | None = None
 
 def load_file(path: Path, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -> Document | None:
     """Read and load one file: a regular file only, size limit, strict UTF-8, then YAML."""
+    text = read_text(path, diags, max_bytes)
+    if text is None:
+        return None
+    return load_text(text, display_path(path), diags, path)
+
+
+def read_text(path: Path, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -> str | None:
+    """The text of one file: a regular file only, size limit, strict UTF-8 (None with a diagnostic)."""
     file = display_path(path)
     raw = read_regular(path, file, diags, max_bytes)
     if raw is None:
@@ -468,7 +476,7 @@ def load_file(path: Path, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -
         diags.error("E102", f"byte 0x{raw[exc.start]:02x} is not valid UTF-8: save the file as UTF-8",
                     file=file, line=line, column=col)
         return None
-    return load_text(text, file, diags, path)
+    return text
 
 
 def leaves_game_folder(path: Path) -> bool:
