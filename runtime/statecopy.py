@@ -252,6 +252,73 @@ def _rng(r: random.Random) -> random.Random:
     return out
 
 
+class _Pending(random.Random):
+    """A game's random generator not yet used since the game was copied: it draws from the state of
+    ``_source`` (a ``random.Random`` nobody draws from any more) once it is first used, and is from
+    then on a plain ``random.Random`` (its class is switched back).
+
+    Reading a Mersenne Twister's state costs about 18 µs and setting it 5 µs: that was most of a
+    51st State copy, and most copies (an Assault trial, a Monte Carlo descent, which sets its own
+    generator) never draw. So a copy shares its original's generator as a frozen source: the original
+    and the copy each get a pending generator over it, and only the one that draws pays for a state.
+    Every draw goes through ``random`` or ``getrandbits`` (``random.Random``'s other methods are
+    built on them), which wake it; so do ``getstate``, ``setstate``, ``seed`` and ``gauss``.
+    """
+
+    def _wake(self) -> None:
+        if type(self) is _Pending:  # a method bound before the wake may call again: only once
+            source = self.__dict__.pop("_source")
+            self.__class__ = random.Random
+            random.Random.setstate(self, source.getstate())
+
+    def random(self):
+        _Pending._wake(self)
+        return random.Random.random(self)
+
+    def getrandbits(self, k):
+        _Pending._wake(self)
+        return random.Random.getrandbits(self, k)
+
+    def getstate(self):
+        _Pending._wake(self)
+        return random.Random.getstate(self)
+
+    def setstate(self, state):
+        _Pending._wake(self)
+        return random.Random.setstate(self, state)
+
+    def seed(self, *args, **kwargs):
+        _Pending._wake(self)
+        return random.Random.seed(self, *args, **kwargs)
+
+    def gauss(self, *args, **kwargs):
+        _Pending._wake(self)
+        return random.Random.gauss(self, *args, **kwargs)
+
+    def __reduce__(self):  # pickle, copy, deepcopy: a plain generator in the same state
+        _Pending._wake(self)
+        return random.Random.__reduce__(self)
+
+
+def _pending(source: random.Random) -> _Pending:
+    out = _Pending.__new__(_Pending)
+    out.__dict__["_source"] = source
+    return out
+
+
+def shared_rng(game) -> random.Random:
+    """The random generator of a copy of ``game``: the same state, paid for only when it is used
+    (``_Pending``). A generator of another class is copied at once (``_rng``)."""
+    mine = game.__dict__["rng"]
+    kind = type(mine)
+    if kind is _Pending:
+        return _pending(mine.__dict__["_source"])  # neither has drawn since: one frozen source
+    if kind is not random.Random:
+        return _rng(mine)
+    game.__dict__["rng"] = _pending(mine)  # the original's generator becomes the frozen source
+    return _pending(mine)
+
+
 def _agents(v: dict) -> dict:
     """A deep copy of the seats' agents. ``copy.deepcopy`` copies a ``random.Random`` through its
     pickled state, one call per number of its 625-number state: a Monte Carlo descent spent most of
@@ -261,7 +328,7 @@ def _agents(v: dict) -> dict:
     memo: dict = {}
     for agent in v.values():
         for x in getattr(agent, "__dict__", {}).values():
-            if type(x) is random.Random and id(x) not in memo:
+            if type(x) in (random.Random, _Pending) and id(x) not in memo:
                 memo[id(x)] = _rng(x)
     return copy.deepcopy(v, memo)
 
@@ -275,7 +342,6 @@ _CORE: dict[str, Callable[[Any], Any]] = {
     "zones": lambda v: {z: list(cards) for z, cards in v.items()},
     "where": dict,
     "players": lambda v: [type(p)(p.index, p.name, counter(p.goods), dict(p.flags), p.out) for p in v],
-    "rng": _rng,
     "log": lambda v: [],
     "events": list,       # typed events are frozen: shared items, a new list
     "until": list,        # (phase, callable taking the game): shared callables, a new list
@@ -307,6 +373,8 @@ def copy_state(game: GameState, special: dict[str, Callable[[Any], Any]] | None 
             d[k] = special[k](v)
         elif k == "instances":
             d[k] = shared_instances(game)
+        elif k == "rng":
+            d[k] = shared_rng(game)
         elif k in _CORE:
             d[k] = _CORE[k](v)
         elif k == "agents":

@@ -153,3 +153,39 @@ def test_a_game_keeps_a_plain_dict_until_its_first_copy():
     twin = m.copy()
     assert type(g.instances) is Instances and type(twin.game.instances) is Instances
     assert g.snapshot() == before == twin.game.snapshot()
+
+
+def test_a_copy_draws_what_the_original_would_have_drawn_and_neither_disturbs_the_other():
+    from runtime.statecopy import _Pending, shared_rng
+
+    class G:
+        pass
+
+    g = G()
+    g.rng = random.Random(8)
+    g.rng.random()
+    expected = random.Random(8)
+    expected.random()
+    want = [expected.random() for _ in range(5)]
+    first = shared_rng(g)
+    second = shared_rng(g)          # a copy of a game that has not drawn since: the same source
+    assert type(g.rng) is _Pending and type(first) is _Pending
+    assert [g.rng.random() for _ in range(5)] == want  # the original draws on first
+    assert [first.random() for _ in range(5)] == want  # each copy still from the state at its copy
+    assert _choices(second, 4) == _choices(_after(8, 1), 4)
+    assert type(first) is random.Random  # woken: a plain generator from then on
+    third = shared_rng(g)                # a copy after the original drew: from its state now
+    assert third.getstate() == g.rng.getstate()
+    assert copy.deepcopy(shared_rng(g)).getstate() == g.rng.getstate()
+    assert pickle.loads(pickle.dumps(shared_rng(g))).random() == _after(8, 6).random()
+
+
+def _choices(r: random.Random, n: int) -> list:
+    return [r.choice(range(10 ** 6)) for _ in range(n)]
+
+
+def _after(seed: int, draws: int) -> random.Random:
+    r = random.Random(seed)
+    for _ in range(draws):
+        r.random()
+    return r
