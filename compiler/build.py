@@ -283,7 +283,8 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             continue
         mark = cache.mark(result, gb, seen_ids, module_names) if cache is not None else None
         t = time.perf_counter()
-        doc = load_file(path, diags)
+        # watch mode: an edit inside one card of a module re-reads that card alone (compiler/cardblocks.py)
+        doc = cache.load(path, diags) if cache is not None else load_file(path, diags)
         t = timer.add("load", t)
         if doc is None:
             whole = False
@@ -494,8 +495,12 @@ def _compile_card(doc: Document, i: int, card: dict, first: int, vocab: GameMode
             offset = (pos.line + 1 if pos else first) - first
             functions.append(Function(name, offset, f"{who} {path[-1]}", body))
             # each statement's place, relative to the card's first line: [line in the function, line, column]
-            places = [[fn_line, line - first, col] for fn_line, line, col in
-                      ((fn_line, *doc.where(path, at)[:2]) for fn_line, at in body.stmts)]
+            # (what doc.where(path, at) gives, the text's position looked up once for all its statements)
+            if pos is None:
+                places = [[fn_line, 1 - first, 1] for fn_line, _at in body.stmts]
+            else:
+                places = [[fn_line, line0 + 1 - first, col0 + 1] for fn_line, (line0, col0) in
+                          ((fn_line, doc._map_offset(pos, text, at)) for fn_line, at in body.stmts)]
             into[path[-1]] = [name, offset, places]  # runtime/tables.py links the name to the function
 
     for key, value in card.items():

@@ -34,8 +34,9 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .diagnostics import Diagnostic
-from .loader import leaves_game_folder
+from .cardblocks import card_blocks, odd_breaks, reread, stitch
+from .diagnostics import Diagnostic, display_path
+from .loader import Document, leaves_game_folder, load_text, read_text
 from .resources import GRAMMAR_DIR, SCHEMA_DIR
 
 FORMAT = 2
@@ -171,6 +172,38 @@ class ModuleCache:
     _names: dict[tuple, tuple] = field(default_factory=dict)  # (path, root, cwd) -> (rel, display path)
     cards: dict[str, CardCache] = field(default_factory=dict)  # game -> its per-card cache
     _games: dict[str, tuple] = field(default_factory=dict)  # game.yaml -> (version, (doc, vocab, card schema))
+    # module file -> (its text, its lines, its Document, its card blocks) as last loaded, so that the
+    # next load after an edit inside one card re-reads that card alone (compiler/cardblocks.py)
+    _loaded: dict[str, tuple] = field(default_factory=dict)
+    reread: int = 0  # module loads of the current build that re-read one card instead of the file
+
+    def load(self, path: Path, diags) -> Document | None:
+        """A module file's Document (as ``load_file`` gives it). When the file was loaded before and
+        the edit since lies inside one card's block, only that card is read again and stitched into
+        the last Document (compiler/cardblocks.py): a save in a 1,000-card module then reads one card's
+        lines as YAML, not a thousand cards'."""
+        text = read_text(path, diags)
+        key = str(path)
+        kept = self._loaded.pop(key, None)
+        if text is None:
+            return None
+        if kept is not None and not odd_breaks(text):
+            old_text, old_lines, doc, blocks = kept
+            lines = text.split("\n")
+            found = reread(doc, blocks, old_lines, lines, display_path(path), path) if text != old_text else None
+            if found is not None:
+                i, part, delta = found
+                doc = stitch(doc, blocks, i, part, text, delta)  # kept is dropped: a failure loads whole next time
+                self._loaded[key] = (text, lines, doc, blocks)
+                self.reread += 1
+                return doc
+        doc = load_text(text, display_path(path), diags, path)
+        if doc is not None and not odd_breaks(text):
+            lines = text.split("\n")
+            blocks = card_blocks(doc, lines)
+            if blocks is not None:
+                self._loaded[key] = (text, lines, doc, blocks)
+        return doc
 
     def game_file(self, game_file: Path):
         """(Document, GameModel, prepared card schema) of a game.yaml loaded clean by an earlier build
@@ -233,7 +266,7 @@ class ModuleCache:
         """Forget per-build state (the game files' hashes are re-read each build)."""
         self._game_hash.clear()
         self.used = set()
-        self.hits = self.misses = 0
+        self.hits = self.misses = self.reread = 0
         for c in self.cards.values():
             c.reused = 0
 

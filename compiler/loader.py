@@ -148,10 +148,35 @@ class Document:
         """
         if pos.line == pos.end_line and pos.style is None:
             return pos.line, pos.column + offset
+        if pos.line == pos.end_line and pos.style in ("'", '"'):
+            quick = _quoted_offset(self.lines[pos.line][pos.column + 1:pos.end_column - 1], pos, value, offset)
+            if quick is not None:
+                return quick
         written = scalarmap.units(self.lines, (pos.line, pos.column), (pos.end_line, pos.end_column),
                                   pos.style)
         found = scalarmap.locate(value, offset, written)
         return found if found is not None else (pos.line, pos.column)
+
+
+def _quoted_offset(raw: str, pos: Pos, value: str, offset: int) -> tuple[int, int] | None:
+    """``scalarmap.locate`` for a one-line quoted scalar written exactly as its value (no ``''``, no
+    escape): each character of the value sits at its own column, so the alignment is arithmetic.
+    Same answers as the alignment (tests/test_loader_offsets.py compares them at every offset): an
+    offset on whitespace lands on the next written character, one past the end just after the last.
+    A bulk build locates every statement of every text, and most quoted texts are of this kind.
+    None when the scalar is not of this kind (the alignment then decides)."""
+    if raw != value:
+        return None
+    n = len(value)
+    i = max(0, min(offset, n))
+    while i < n and value[i] in scalarmap.YAML_SPACE:
+        i += 1
+    if i < n:
+        return pos.line, pos.column + 1 + i
+    j = n - 1
+    while j >= 0 and value[j] in scalarmap.YAML_SPACE:
+        j -= 1
+    return (pos.line, pos.column + 1 + j + 1) if j >= 0 else (pos.line, pos.column)
 
 
 class PathReporter:
@@ -428,6 +453,14 @@ def load_text(text: str, file: str, diags: Diagnostics, path: Path | None = None
 
 def load_file(path: Path, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -> Document | None:
     """Read and load one file: a regular file only, size limit, strict UTF-8, then YAML."""
+    text = read_text(path, diags, max_bytes)
+    if text is None:
+        return None
+    return load_text(text, display_path(path), diags, path)
+
+
+def read_text(path: Path, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -> str | None:
+    """The text of one file: a regular file only, size limit, strict UTF-8 (None with a diagnostic)."""
     file = display_path(path)
     raw = read_regular(path, file, diags, max_bytes)
     if raw is None:
@@ -443,7 +476,7 @@ def load_file(path: Path, diags: Diagnostics, max_bytes: int = MAX_FILE_BYTES) -
         diags.error("E102", f"byte 0x{raw[exc.start]:02x} is not valid UTF-8: save the file as UTF-8",
                     file=file, line=line, column=col)
         return None
-    return load_text(text, file, diags, path)
+    return text
 
 
 def leaves_game_folder(path: Path) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Iterable
 
 from .agents import Agent, FirstLegal
@@ -16,7 +17,7 @@ from .budget import Budget
 from .errors import RulesError
 from .events import Narrated, Told
 from .model import model_of
-from .statecopy import copy_state
+from .statecopy import copy_state, peek, peek_all, peek_items
 
 ZoneKey = tuple  # (zone name, owner index or None)
 
@@ -85,6 +86,8 @@ class GameState:
         self.options = dict(options or {})
         self.zones: dict[ZoneKey, list[int]] = {}
         self.where: dict[int, ZoneKey] = {}
+        # uid -> CardInst; from the game's first copy on, an Instances shared with its copies until
+        # touched (runtime/statecopy.py)
         self.instances: dict[int, CardInst] = {}
         self.log: list[Line] = []  # the trace: typed events told (runtime/events.py Told), with their words
         self.round = 1
@@ -238,7 +241,8 @@ class GameState:
         return self.instances[uid]
 
     def record(self, uid: int) -> dict:
-        return self.cards[self.instances[uid].card_id]
+        held = self.instances  # a card's id never changes: read it without copying a shared card
+        return self.cards[(held[uid] if type(held) is dict else held.peek(uid)).card_id]
 
     def top(self, zone: ZoneKey, n: int = 1) -> list[int]:
         cards = self.zones[zone]
@@ -306,13 +310,13 @@ class GameState:
         for key, cards in self.zones.items():
             for uid in cards:
                 if uid in seen:
-                    problems.append(f"card {self.instances[uid]} is in {seen[uid]} and in {key}")
+                    problems.append(f"card {peek(self.instances, uid)} is in {seen[uid]} and in {key}")
                 seen[uid] = key
                 if self.where.get(uid) != key:
-                    problems.append(f"card {self.instances[uid]} index says {self.where.get(uid)}, found in {key}")
-        missing = set(self.instances) - set(seen)
+                    problems.append(f"card {peek(self.instances, uid)} index says {self.where.get(uid)}, found in {key}")
+        missing = {uid for uid, _ in peek_items(self.instances)} - set(seen)
         for uid in sorted(missing):
-            problems.append(f"card {self.instances[uid]} is in no zone")
+            problems.append(f"card {peek(self.instances, uid)} is in no zone")
         return problems
 
     def fingerprint(self) -> tuple:
@@ -320,7 +324,7 @@ class GameState:
         repetition can stop when a round changed nothing."""
         return (tuple(tuple(sorted((k, v) for k, v in p.goods.items() if v)) for p in self.players),
                 tuple((k, tuple(v)) for k, v in self.zones.items()),
-                tuple((uid, c.face) for uid, c in self.instances.items()))
+                _faces(peek_all(self.instances)))
 
     def snapshot(self) -> dict:
         """A comparable picture of the state (for 'state unchanged after a refusal' tests)."""
@@ -329,7 +333,7 @@ class GameState:
                         for p in self.players],
             "zones": {f"{k[0]}/{k[1]}": list(v) for k, v in sorted(self.zones.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))},
             "cards": {uid: (c.card_id, c.face, dict(sorted(c.goods.items())), c.owner, sorted(c.props.items(), key=str))
-                      for uid, c in sorted(self.instances.items())},
+                      for uid, c in sorted(peek_items(self.instances))},
             "round": self.round,
             "phase": self.phase,
         }
@@ -338,3 +342,12 @@ class GameState:
 
 def _same(value):
     return value
+
+
+_face = attrgetter("face")
+
+
+def _faces(cards: dict) -> tuple:
+    """Every card's face, keyed by the cards in order: as comparable as ((uid, face), …), built at C
+    speed (the Assault search fingerprints thousands of states a game)."""
+    return tuple(cards), tuple(map(_face, cards.values()))

@@ -82,6 +82,7 @@ def test_one_edited_card_is_the_only_card_compiled_and_the_output_is_the_cold_bu
     _edit_card(_module(data), cid, found, found.replace("fuel", "iron"))
     warm = _build(data, cache)
     assert _compiled(warm) == 1
+    assert cache.reread == 1  # the module's YAML: only the edited card's lines read again (compiler/cardblocks.py)
     assert cache.cards_reused == 299  # the rest of its module; the other module replayed whole
     cold = compile_tree(data)
     assert warm.outputs == cold.outputs and warm.outputs != first.outputs
@@ -95,7 +96,7 @@ def test_a_card_that_grows_moves_the_cards_below_it_without_recompiling_them(big
     # three more lines in one card: every card below it now starts three lines further down
     _edit_card(_module(data), cid, found, found + "\n  note: |-\n    A note\n    of two lines")
     warm = _build(data, cache)
-    assert _compiled(warm) == 1
+    assert _compiled(warm) == 1 and cache.reread == 1
     cold = compile_tree(data)
     assert warm.outputs == cold.outputs
     cards = _runtime_cards(cold.outputs[f"{corpus.GAME}/module_000.py"])

@@ -22,10 +22,9 @@ when the text says "other than", since only then does the result depend on it.
 """
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from runtime.engine import engine_of
@@ -34,6 +33,7 @@ from runtime.verbs import verbs_for
 
 from .. import ast as A
 from ..build import _PREFIX, GAME_FILE, Unique, check_game_file
+from ..cardblocks import Block, card_blocks, odd_breaks, reread, stitch
 from ..cardids import CardIds, loaded_cards
 from ..check import Checker
 from ..diagnostics import Diagnostic, Diagnostics, display_path
@@ -44,9 +44,6 @@ from ..reach import triggers_that_never_fire
 from ..schema import Prepared, load_schema, prepare_cards, validate
 from ..vocabulary import check_names
 
-# Line breaks other than "\n" (and what str.splitlines also splits on) make PyYAML's line count
-# and ours disagree; a buffer holding any of them always takes the full path.
-_ODD_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
 def load_buffer(path: Path, text: str, diags: Diagnostics) -> Document | None:
@@ -123,11 +120,9 @@ def check_scenario(path: Path, text: str) -> tuple[list[Diagnostic], Document | 
 
 
 @dataclass
-class _Card:
-    start: int  # first line (0-based) of the card's block: the line of its "- "
-    end: int  # the line after its block
-    keys: list = field(default_factory=list)  # its paths in doc.positions
-    kkeys: list = field(default_factory=list)  # its paths in doc.key_positions
+class _Card(Block):
+    """A card's block (compiler/cardblocks.py) and what was found in it."""
+
     schema: list | None = None  # its schema diagnostics
     texts: list | None = None  # its effect-text diagnostics (None: not checked yet)
     ids_dependent: bool = False  # a text says "other than": its result depends on the card ids
@@ -175,7 +170,7 @@ class ModuleChecker:
                 validate(doc, "module", diags)
             return ModuleResult(diags.sorted(), "none", doc)
         if (self.incremental and ctx is self.ctx and earlier == self.earlier and self.text is not None
-                and not any(b in text for b in _ODD_BREAKS)):
+                and not odd_breaks(text)):
             if text == self.text:
                 return ModuleResult(self._collect(), "card", self.doc)
             if self._edit_one_card(text):
@@ -206,7 +201,7 @@ class ModuleChecker:
         self.lines = text.split("\n")
         cards = data.get("cards") or []
         self.cards = self._blocks(doc, cards)
-        self.incremental = self.cards is not None and not any(b in text for b in _ODD_BREAKS)
+        self.incremental = self.cards is not None and not odd_breaks(text)
         if self.cards is None:
             self.cards = [_Card(0, 0) for _ in cards]
         self.top = self._module_level(doc)
@@ -215,34 +210,9 @@ class ModuleChecker:
         return ModuleResult(self._collect(), "full", doc)
 
     def _blocks(self, doc: Document, cards: list) -> list[_Card] | None:
-        """Each card's lines, and its keys in the position tables; None when the cards are not
-        written one "- " line each in a block sequence (then every edit takes the full path)."""
-        out = []
-        lines = self.lines
-        for i in range(len(cards)):
-            t = dict.get(doc.positions, ("cards", i))
-            if t is None:
-                return None
-            line, col = t[0], t[1]
-            lead = lines[line][:col] if line < len(lines) else ""
-            if lead.strip() != "-" or not lead.endswith(" "):
-                return None
-            out.append(_Card(line, line))
-        seq = dict.get(doc.positions, ("cards",))
-        if seq is None:
-            return None
-        for i in range(len(out) - 1):
-            out[i].end = out[i + 1].start
-        if out:
-            end_line, end_col = seq[2], seq[3]
-            out[-1].end = min(end_line + (1 if end_col > 0 else 0), len(lines))
-            if out[-1].end <= out[-1].start:
-                return None
-        for table, attr in ((doc.positions, "keys"), (doc.key_positions, "kkeys")):
-            for k in dict.keys(table):
-                if len(k) >= 2 and k[0] == "cards" and type(k[1]) is int and k[1] < len(out):
-                    getattr(out[k[1]], attr).append(k)
-        return out
+        """Each card's block (compiler/cardblocks.py); None when the cards are not written one "- "
+        line each in a block sequence (then every edit takes the full path)."""
+        return card_blocks(doc, self.lines, _Card)
 
     def _module_level(self, doc: Document) -> list[Diagnostic]:
         """What is not one card's: the module's own fields, its map, its rules' texts."""
@@ -335,43 +305,11 @@ class ModuleChecker:
     # --- the one-card path ---------------------------------------------------------------------
     def _edit_one_card(self, text: str) -> bool:
         """Re-read only the card whose block holds every changed line. False: take the full path."""
-        old, new = self.lines, text.split("\n")
-        n = min(len(old), len(new))
-        p = 0
-        while p < n and old[p] == new[p]:
-            p += 1
-        s = 0
-        while s < n - p and old[-1 - s] == new[-1 - s]:
-            s += 1
-        old_end = len(old) - s  # changed: old[p:old_end] became new[p:len(new) - s]
-        starts = [c.start for c in self.cards]
-        i = bisect.bisect_right(starts, p) - 1
-        if i > 0 and old_end == p == self.cards[i].start:
-            i -= 1  # lines inserted just before a card's "- ": the tail of the card before it
-        if i < 0:
+        new = text.split("\n")
+        found = reread(self.doc, self.cards, self.lines, new, self.file, self.path)
+        if found is None:
             return False
-        card = self.cards[i]
-        if not (card.start <= p and old_end <= card.end):
-            return False
-        delta = len(new) - len(old)
-        block = new[card.start:card.end + delta]
-        if not block:
-            return False
-        lead_col = dict.__getitem__(self.doc.positions, ("cards", i))[1]
-        if block[0][:lead_col] != old[card.start][:lead_col]:
-            return False  # the "- " itself changed
-        dash = lead_col - 2
-        for ln in block[1:]:  # every other line belongs to this card: indented past its "-"
-            stripped = ln.lstrip(" ")
-            if stripped and not stripped.startswith("#") and len(ln) - len(stripped) <= dash:
-                return False
-        diags = Diagnostics()
-        part = load_text("\n".join(block) + "\n", self.file, diags, self.path)
-        if part is None or diags or not isinstance(part.data, list) or len(part.data) != 1:
-            return False  # a YAML error or a second card: the full path says it as the file has it
-        at = dict.get(part.positions, (0,))
-        if at is None or at[0] != 0 or at[1] != lead_col:
-            return False
+        i, part, delta = found
         try:
             self._stitch(i, part, text, new, delta)
         except Exception:
@@ -380,54 +318,19 @@ class ModuleChecker:
         return True
 
     def _stitch(self, i: int, part: Document, text: str, lines: list[str], delta: int) -> None:
-        """Make the module's document for ``text`` from the last one and card ``i`` read alone
-        (``part``, whose lines count from the card's first): the position tables are updated in
-        place — the card's entries replaced, every later one moved by ``delta`` lines."""
-        doc, card = self.doc, self.cards[i]
-        value = part.data[0]
-        data = dict(doc.data)
-        data["cards"] = list(data["cards"])
-        data["cards"][i] = value
+        """The module's document for ``text`` (compiler/cardblocks.py ``stitch``), every later card's
+        findings moved by ``delta`` lines, card ``i``'s schema checked again and its texts marked."""
+        card = self.cards[i]
         boundary = card.end  # old lines from here on move by delta
-        # A mapping that ends with the block ends, in the file, where the next card (or key) starts;
-        # the block read alone ends at the end of its own text instead.
-        part_end = dict.__getitem__(part.positions, (0,))[2:4]
-        old_end = dict.__getitem__(doc.positions, ("cards", i))[2:4]
-        file_end = (old_end[0] + delta if old_end[0] >= boundary else old_end[0], old_end[1])
-        first = card.start
-        for table, src, attr in ((doc.positions, part.positions, "keys"),
-                                 (doc.key_positions, part.key_positions, "kkeys")):
-            for k in getattr(card, attr):
-                dict.pop(table, k, None)
-            if delta:
-                for k, t in list(dict.items(table)):
-                    if t[2] >= boundary:
-                        dict.__setitem__(table, k, (t[0] + delta if t[0] >= boundary else t[0], t[1],
-                                                    t[2] + delta, *t[3:]))
-            keys = []
-            for k, t in dict.items(src):
-                if k and k[0] == 0:
-                    if len(t) >= 4 and (t[2], t[3]) == part_end:
-                        end = file_end
-                    else:
-                        end = (t[2] + first, t[3])
-                    nk = ("cards", i) + k[1:]
-                    dict.__setitem__(table, nk, (t[0] + first, t[1], *end, *t[4:]))
-                    keys.append(nk)
-            setattr(card, attr, keys)
-        self.doc = Document(file=doc.file, path=doc.path, text=text, data=data, positions=doc.positions,
-                            key_positions=doc.key_positions, rel=doc.rel)
+        self.doc = stitch(self.doc, self.cards, i, part, text, delta)
         self.text, self.lines = text, lines
         if delta:
-            card.end += delta
             for c in self.cards[i + 1:]:
-                c.start += delta
-                c.end += delta
                 c.schema = _moved(c.schema, boundary, delta)
                 c.texts = _moved(c.texts, boundary, delta)
             self.top = _moved(self.top, boundary, delta)
             self.rules = _moved(self.rules, boundary, delta)
-        card.schema = self._card_schema(self.doc, i, value)
+        card.schema = self._card_schema(self.doc, i, part.data[0])
         card.texts = None
 
 

@@ -1,0 +1,191 @@
+"""Copies of a game share their card instances until touched (runtime/statecopy.py ``Instances``).
+
+What must hold: a copy and its original never see each other's changes, in either direction and
+through copies of copies; walking the cards (items, len, iteration) sees every card in the order
+they were created, as a full copy would; and a game played on a copy goes exactly as it goes on a
+full (deep) copy of the same state.
+"""
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+from runtime.agents import SeededRandom
+from runtime.engine import engine_for, load_compiled
+from runtime.state import CardInst
+from runtime.statecopy import Instances
+
+
+def _inst(uid, cid="x", face="front"):
+    return CardInst(uid, cid, face)
+
+
+def _cards(n=5) -> Instances:
+    out = Instances()
+    for uid in range(1, n + 1):
+        out[uid] = _inst(uid, f"c{uid}")
+    return out
+
+
+def test_a_shared_card_is_copied_on_first_access_by_either_side():
+    mine = _cards()
+    theirs = mine.share()
+    assert dict.__len__(theirs) == 0 and dict.__len__(mine) == 0  # nothing copied yet
+    theirs[2].goods["fuel"] += 3
+    theirs[2].face = "ruins"
+    assert mine[2].goods["fuel"] == 0 and mine[2].face == "front"
+    mine[3].props["revealed"] = True
+    assert "revealed" not in theirs[3].props
+    assert mine[2] is not theirs[2] and mine[1] is not theirs[1]
+    assert dict.__len__(theirs) == 3  # only the cards it touched
+
+
+def test_copies_of_copies_stay_apart():
+    a = _cards()
+    b = a.share()
+    b[1].owner = 1
+    c = b.share()
+    c[1].owner = 2
+    d = c.share()
+    assert (a[1].owner, b[1].owner, c[1].owner, d[1].owner) == (None, 1, 2, 2)
+    d[4].goods["vp"] = 1
+    assert [x[4].goods["vp"] for x in (a, b, c)] == [0, 0, 0]
+
+
+def test_walking_the_cards_sees_every_card_in_creation_order():
+    a = _cards(4)
+    b = a.share()
+    b[3].face = "hacked"        # copied first, yet listed third
+    b[9] = _inst(9, "new")      # created after the share: last
+    assert 2 in b and 9 in b and 7 not in b and len(b) == 5
+    assert [u for u, _ in b.peek_items()] == [1, 2, 3, 4, 9]
+    assert list(b) == [1, 2, 3, 4, 9] and list(b.keys()) == [1, 2, 3, 4, 9]
+    assert [c.face for c in b.values()] == ["front", "front", "hacked", "front", "front"]
+    assert len(a) == 4 and 9 not in a and a[3].face == "front"
+    assert b.get(7) is None and b.get(2).card_id == "c2"
+
+
+def test_peek_reads_without_copying_and_equality_compares_cards():
+    a = _cards(3)
+    b = a.share()
+    assert b.peek(2).card_id == "c2" and dict.__len__(b) == 0
+    assert a == b  # the same cards (CardInst compares by value)
+    b[2].face = "ruins"
+    assert a != b
+
+
+def test_pickle_and_deepcopy_keep_every_card():
+    a = _cards(3)
+    b = a.share()
+    b[1].face = "ruins"
+    for twin in (pickle.loads(pickle.dumps(b)), copy.deepcopy(b)):
+        assert isinstance(twin, Instances) and twin.shared is None
+        assert [(u, c.face) for u, c in twin.items()] == [(1, "ruins"), (2, "front"), (3, "front")]
+
+
+def _play(match, seed: int, moves: int) -> list:
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if match.terminal():
+            break
+        match.apply(rng.choice(match.legal_moves()))
+    g = match.game
+    return [g.snapshot(), list(g.events), g.rng.getstate(), match.terminal()]
+
+
+def _deep(match):
+    """A full copy of the match, every card instance its own (the copy before sharing)."""
+    twin = match.copy()
+    twin.game.instances._own_all()
+    return twin
+
+
+def test_a_game_played_on_a_shared_copy_goes_as_on_a_full_copy():
+    for game, players in (("fifty_first_state", 2), ("infernal_contraption", 2), ("age_of_steam", 3)):
+        c = load_compiled(game)
+        eng = engine_for(c)
+        agents = {i: SeededRandom(random.Random(40 + i)) for i in range(players)}
+        m = eng.new_match(c, [f"P{i + 1}" for i in range(players)], seed=4, agents=agents)
+        m.game.tracing = False
+        _play(m, 4, 25)  # into the game: cards dealt, some played
+        before = m.game.snapshot()
+        full, shared = _deep(m), m.copy()
+        for g in (full.game, shared.game):  # the same choices inside effects on both
+            g.agents = {i: SeededRandom(random.Random(90 + i)) for i in range(players)}
+        assert _play(shared, 5, 200) == _play(full, 5, 200), game
+        assert m.game.snapshot() == before, game  # the original untouched by either copy
+
+
+def test_len_counts_every_card_once_while_shared():
+    a = _cards(4)
+    b = a.share()
+    b[2].face = "ruins"
+    b[2] = b[2]             # written back under its own uid: still one card
+    b[7] = _inst(7)
+    a[1].owner = 0
+    assert len(b) == 5 and len(a) == 4
+    c = b.share()
+    assert len(c) == 5 and len(b) == 5 and b[7] is not c[7]
+
+
+def test_a_copy_of_the_seats_agents_draws_as_the_original_would_and_keeps_their_sharing():
+    from runtime.bots import EpsilonGreedy
+    from runtime.statecopy import _agents
+
+    walker = EpsilonGreedy(SeededRandom(random.Random(1)), random.Random(2))
+    agents = {0: SeededRandom(random.Random(3)), 1: walker}
+    twin = _agents(agents)
+    assert twin[0].rng is not agents[0].rng and twin[1].rng is not walker.rng
+    assert twin[1].walker.rng is twin[1].rng  # the walker draws from its owner's generator, as before
+    assert twin[1].inner.rng is not walker.inner.rng  # a generator deeper down: deep-copied as before
+    assert [twin[0].rng.random() for _ in range(3)] == [agents[0].rng.random() for _ in range(3)]
+    assert [twin[1].rng.random() for _ in range(3)] == [walker.rng.random() for _ in range(3)]
+    assert twin[1].inner.rng.random() == walker.inner.rng.random()
+
+
+def test_a_game_keeps_a_plain_dict_until_its_first_copy():
+    c = load_compiled("infernal_contraption")
+    m = engine_for(c).new_match(c, ["P1", "P2"], seed=3)
+    g = m.game
+    assert type(g.instances) is dict  # a game played without search never pays for sharing
+    before = g.snapshot()
+    twin = m.copy()
+    assert type(g.instances) is Instances and type(twin.game.instances) is Instances
+    assert g.snapshot() == before == twin.game.snapshot()
+
+
+def test_a_copy_draws_what_the_original_would_have_drawn_and_neither_disturbs_the_other():
+    from runtime.statecopy import _Pending, shared_rng
+
+    class G:
+        pass
+
+    g = G()
+    g.rng = random.Random(8)
+    g.rng.random()
+    expected = random.Random(8)
+    expected.random()
+    want = [expected.random() for _ in range(5)]
+    first = shared_rng(g)
+    second = shared_rng(g)          # a copy of a game that has not drawn since: the same source
+    assert type(g.rng) is _Pending and type(first) is _Pending
+    assert [g.rng.random() for _ in range(5)] == want  # the original draws on first
+    assert [first.random() for _ in range(5)] == want  # each copy still from the state at its copy
+    assert _choices(second, 4) == _choices(_after(8, 1), 4)
+    assert type(first) is random.Random  # woken: a plain generator from then on
+    third = shared_rng(g)                # a copy after the original drew: from its state now
+    assert third.getstate() == g.rng.getstate()
+    assert copy.deepcopy(shared_rng(g)).getstate() == g.rng.getstate()
+    assert pickle.loads(pickle.dumps(shared_rng(g))).random() == _after(8, 6).random()
+
+
+def _choices(r: random.Random, n: int) -> list:
+    return [r.choice(range(10 ** 6)) for _ in range(n)]
+
+
+def _after(seed: int, draws: int) -> random.Random:
+    r = random.Random(seed)
+    for _ in range(draws):
+        r.random()
+    return r
