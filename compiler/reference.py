@@ -762,7 +762,7 @@ def render_map(map_data: Any, vocab: GameModel, coords: bool = False) -> tuple[s
 def game_rulebooks(result, game: str) -> set[str]:
     """The rulebook files a game's content cites (game file, modules, cards)."""
     gb = result.games[game]
-    texts = [str(gb.vocab.source.get("source") or "")]
+    texts = [gb.vocab.provenance or ""]
     for doc in gb.modules.values():
         texts.append(str(doc.data.get("source") or ""))
         texts += [str(c.get("source") or "") for c in doc.data.get("cards") or [] if isinstance(c, dict)]
@@ -1069,9 +1069,12 @@ def render_all(result, data_root, out_dir, formats=("html",), only: set[str] | N
 def g_icons(result, game: str) -> dict:
     """The game's icons as the printed matter draws them: with ``image_uri`` where an icon has an image."""
     gb = result.games[game]
-    icons = {k: dict(v or {}) for k, v in (gb.vocab.source.get("icons") or {}).items()}
-    for k, uri in gb.icon_images.items():
-        icons[k]["image_uri"] = uri
+    icons = {}
+    for k, i in gb.vocab.icons.items():
+        look = {"name": i.printed.declared, "letter": i.letter, "colour": i.colour, "shape": i.shape}
+        icons[k] = {key: v for key, v in look.items() if v is not None}
+        if k in gb.icon_images:
+            icons[k]["image_uri"] = gb.icon_images[k]
     return icons
 
 

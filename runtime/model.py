@@ -92,6 +92,12 @@ class IconSpec:
     printed: Printed = _NO_PRINT
     uncertain: str | None = None  # why the reading of the icon (from the rulebook's art) is uncertain
     note: str | None = None
+    # how printed matter draws it (compiler/reference.py icon_html): the badge's letter, colour and
+    # shape, or the game's own picture (a path under the game folder, checked by the build)
+    letter: str | None = None
+    colour: str | None = None
+    shape: str | None = None
+    image: str | None = None
 
 
 @dataclass(frozen=True)
@@ -398,7 +404,8 @@ def build_model(vocab: dict) -> GameModel:
         zones=MappingProxyType(zones), things=MappingProxyType(things),
         icons=MappingProxyType({k: IconSpec(k, str(i.get("name") or k),
                                             i.get("good") if isinstance(i.get("good"), str) else None, _printed(i),
-                                            _text(i.get("uncertain")), _text(i.get("note")))
+                                            _text(i.get("uncertain")), _text(i.get("note")), _text(i.get("letter")),
+                                            _text(i.get("colour")), _text(i.get("shape")), _text(i.get("image")))
                                 for k, i in _section(vocab, "icons").items()}),
         good_groups=MappingProxyType({k: tuple(sorted(_names(v))) for k, v in _mapping(vocab.get("good_groups")).items()}),
         card_sources=MappingProxyType({k: CardSource(k, s["zone"], s.get("end") == "bottom", s.get("face"), _printed(s),
