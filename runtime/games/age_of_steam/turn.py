@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from runtime.errors import Refused
+from runtime.events import MoveMade
 from runtime.hexgrid import fmt
 from runtime.protocol import Move, Result, refuse_unless_legal
 from runtime.words import has
@@ -85,7 +86,7 @@ class MoonMatch:
         move = refuse_unless_legal(move, self.legal_moves(), self.game)
         self._legal = None
         g, e, p = self.game, self.game.engine, self.to_act()
-        g.emit("move", p, move.label)
+        g.tell(MoveMade(p, label=move.label))
         kind = move.key[0]
         if kind == "action":
             e.take_action(g, p, move.key[1])

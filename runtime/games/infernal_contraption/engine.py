@@ -22,7 +22,7 @@ from runtime.agents import Agent
 from runtime.context import Ctx
 from runtime.engine import CompiledGame, Engine, Outcome
 from runtime.errors import RulesError
-from runtime.events import Played, TurnEnded, TurnStarted
+from runtime.events import CapReached, Played, TurnBegun, TurnEnded, TurnStarted
 from runtime.refs import CARD, Query
 from runtime.verbs import verbs_for
 
@@ -429,7 +429,7 @@ class InfernalContraption(ICScenario, Engine):
             game.plays = 0
             game.refitted = False
             game.step = "attach"
-            game.emit("turn", p, f"turn {game.turn}")
+            game.tell(TurnBegun(p, number=game.turn))
             game.turn_number += 1
             game.publish(TurnStarted(p, turn=game.turn_number, round=game.round))  # the event bus
             self.run_rule(game, "draw_step", p)
@@ -637,7 +637,7 @@ class InfernalContraption(ICScenario, Engine):
         while not game.over:
             if game.turn > turn_cap:
                 game.capped = True
-                game.emit("cap", None, f"the turn cap ({turn_cap}) is reached: no winner")
+                game.tell(CapReached(None, cap=turn_cap))
                 return game
             self.take_decision(game)
         return game

@@ -4,6 +4,7 @@ from __future__ import annotations
 from functools import partial
 
 from runtime.errors import Refused, RulesError
+from runtime.events import CapReached
 from runtime.protocol import Move as ProtocolMove
 from runtime.protocol import Result, refuse_unless_legal
 
@@ -61,7 +62,7 @@ class ICMatch:
             raise Refused(out.reason)
         if not g.over and self.turn_cap is not None and g.turn > self.turn_cap:
             g.capped = True
-            g.emit("cap", None, f"the turn cap ({self.turn_cap}) is reached: no winner")
+            g.tell(CapReached(None, cap=self.turn_cap))
 
     def result(self) -> Result:
         g = self.game
