@@ -142,7 +142,7 @@ def test_mutated_effect_texts_are_refused_where_they_are_wrong_or_run_cleanly():
                             f"{type(exc).__name__}: {exc}")
     print(f"fuzz: {n} mutations, {counts}, {time.perf_counter() - start:.1f} s")
     assert counts["rejected"] > 100 and counts["ran"] > 100, counts  # both halves really exercised
-    assert time.perf_counter() - start < 60
+    # how long it took is printed, not asserted: a shared machine's clock says little (bench/ measures)
 
 
 def test_texts_drawn_from_the_grammar_are_refused_or_run():
