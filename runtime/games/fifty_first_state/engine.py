@@ -22,7 +22,7 @@ from typing import Any
 
 from runtime.context import Ctx, face_view
 from runtime.engine import Engine, Outcome
-from runtime.events import Played, RoundEnded, RoundStarted, Used
+from runtime.events import GoodsPaid, Played, RoundEnded, RoundStarted, Used
 from runtime.errors import Refused, RulesError, Unmet
 from runtime.state import GameState
 
@@ -622,7 +622,8 @@ class FiftyFirstState(FiftyScenario, Engine):
         if have < n:
             raise Refused(f"{what} needs {n} {good.replace('_', ' ')} (has {have})")
         game.players[player].goods[good] -= n
-        game.emit("spend", player, f"pays {n} {good}", good=good, n=n)
+        if game.tracing:
+            game.tell(GoodsPaid(player, good=good, n=n))
 
     def make_deal(self, game: GameState, player: int, uid: int) -> Outcome:
         """Make a card in hand into a Deal: spend Contacts (``contact_costs.deal``) equal to its Distance."""

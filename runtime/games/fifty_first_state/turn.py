@@ -33,6 +33,7 @@ from collections import Counter
 from runtime.agents import Agent
 from runtime.context import Ctx, face_view
 from runtime.errors import Refused
+from runtime.events import GoodsPaid, MoveMade
 from runtime.protocol import Move, Result, refuse_unless_legal
 
 from .state import FiftyGame, goods_text
@@ -278,7 +279,7 @@ class FiftyMatch:
         g, eng, t = self.game, self.game.engine, self.game.turn
         p = t.seat
         kind = move.key[0]
-        g.emit("move", p, move.label)
+        g.tell(MoveMade(p, label=move.label))
         if kind == "pass":
             t.passed.add(p)
         else:
@@ -447,7 +448,8 @@ def pay_cost(game, p: int, cost: Counter) -> None:
                 options = [m for m in sorted(groups[k]) if goods[m] > 0]
                 good = Ctx(game, p).ask(options, 1, prompt=f"which {k} to pay")[0]
             goods[good] -= 1
-            game.emit("spend", p, f"pays 1 {good}", good=good, n=1)
+            if game.tracing:
+                game.tell(GoodsPaid(p, good=good, n=1))
 
 
 def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None) -> FiftyMatch:

@@ -16,7 +16,7 @@ from functools import partial
 
 from runtime.context import MAX_HELD, Ctx, face_view
 from runtime.errors import Refused
-from runtime.events import Razed
+from runtime.events import GoodsGained, Razed
 from runtime.refs import CARD, GOOD, MANY, PLAYER, THING, VAR, ZONE, Every, Exactly, Query, UpToN
 from runtime.verbs import AMOUNTS, Slot, verb
 
@@ -60,7 +60,8 @@ def give_goods(ctx: Ctx, player: int, good: str, n: int) -> None:
         return
     n = min(n, max(0, MAX_HELD - g.players[player].goods[good]))  # what a player can hold (context.py)
     g.players[player].goods[good] += n
-    g.emit("gain", player, f"gains {n} {good}", good=good, n=n)
+    if g.tracing:
+        g.tell(GoodsGained(player, good=good, n=n))
 
 
 @verb("gain", template="gain {obj}[ instead of {instead of}]", example="choose enemy production location without feature as target; gain goods of target instead of target's owner",
