@@ -1,0 +1,205 @@
+"""The studio's server without a browser (issue 29): who it refuses, what it serves, what it escapes.
+
+One studio serves a writable copy of the bundled games for the module; each test talks HTTP to it
+over the loopback, as a browser (or another local program) would. The browser tests are in
+tests/test_studio_browser.py.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from studio.server import Studio  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+HOSTILE = """\
+  - id: hostile_card
+    kind: consumable
+    name: "<script>window.pwned=1</script><img src=x onerror=alert(1)>"
+    source: example
+    count: 1
+    sockets: {left: steam_pipe, right: steam_pipe, top: universal, bottom: steam_pipe}
+    effect: "draw 1 card"
+"""
+
+
+def _get(url: str, method: str = "GET", **headers) -> tuple[int, dict, str]:
+    req = urllib.request.Request(url, method=method, headers=headers, data=b"" if method == "POST" else None)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, dict(r.headers), r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read().decode()
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    data = tmp_path_factory.mktemp("studio") / "data"
+    shutil.copytree(ROOT / "data", data)
+    cards = data / "infernal_contraption" / "example_deck.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").rstrip("\n") + "\n" + HOSTILE, encoding="utf-8")
+    (data / "secret.txt").write_text("outside every game folder", encoding="utf-8")
+    (data / "infernal_contraption" / "outside.yaml").symlink_to(data / "secret.txt")
+    s = Studio(data)
+    s.start_in_thread()
+    yield s
+    s.stop()
+
+
+def test_the_address_is_loopback_with_a_token(studio):
+    assert re.fullmatch(r"http://127\.0\.0\.1:[0-9]+/[0-9a-f]{32}/", studio.url)
+    status, _, body = _get(studio.url)
+    assert status == 200 and "Infernal Contraption" in body
+
+
+def test_bound_to_127_0_0_1_only(studio):
+    """Another loopback address (127.0.0.2) reaches a server bound to 0.0.0.0 or to all of 127/8, not
+    one bound to 127.0.0.1 alone."""
+    with socket.socket() as s:
+        s.settimeout(5)
+        assert s.connect_ex(("127.0.0.2", studio.port)) != 0
+
+
+@pytest.mark.parametrize("path", ["", "/", "/static/htmx.min.js", "/events", "/game/infernal_contraption/"])
+def test_without_the_token_everything_is_refused(studio, path):
+    status, _, body = _get(f"http://127.0.0.1:{studio.port}{path}")
+    assert status == 403 and "token" in body
+    wrong = "0" * len(studio.token)
+    status, _, _ = _get(f"http://127.0.0.1:{studio.port}/{wrong}{path}")
+    assert status == 403
+
+
+def test_a_token_in_the_query_instead_of_the_path_is_refused(studio):
+    status, _, _ = _get(f"http://127.0.0.1:{studio.port}/?token={studio.token}")
+    assert status == 403
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1:1", "localhost", ""])
+def test_a_foreign_host_header_is_refused(studio, host):
+    """DNS rebinding: a page of evil.example resolved to 127.0.0.1 sends Host: evil.example."""
+    status, _, _ = _get(studio.url, Host=host.format(port=studio.port))
+    assert status == 421
+    status, _, _ = _get(studio.url, Host=f"localhost:{studio.port}")
+    assert status == 200
+
+
+def test_a_post_from_another_origin_is_refused(studio):
+    status, _, body = _get(studio.url + "game/infernal_contraption/balance/run", method="POST",
+                           Origin="https://evil.example")
+    assert status == 403 and "another site" in body
+
+
+def test_pages_carry_a_policy_that_runs_only_the_studios_own_scripts(studio):
+    status, headers, body = _get(studio.url + "game/infernal_contraption/")
+    csp = headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-eval" not in csp and "unsafe-inline'" not in csp.split(
+        "script-src")[1].split(";")[0]
+    assert headers["referrer-policy"] == "no-referrer"
+    # scripts only from the studio's own assets: no CDN, the page works offline
+    srcs = re.findall(r'<script[^>]*src="([^"]+)"', body)
+    assert srcs and all(s.startswith(f"/{studio.token}/static/") for s in srcs)
+    assert not re.search(r"<script(?![^>]*src=)", body), "no inline script"
+    assert "https://" not in body and "http://" not in body
+
+
+def test_printed_matter_is_served_without_scripts_in_sandboxed_frames(studio):
+    status, headers, body = _get(studio.url + "game/infernal_contraption/face/entropic_processor")
+    assert status == 200 and "Entropic Processor" in body
+    csp = headers["content-security-policy"]
+    assert "default-src 'none'" in csp and "sandbox" in csp and "script-src" not in csp
+    _, _, gallery = _get(studio.url + "game/infernal_contraption/")
+    frames = re.findall(r"<iframe[^>]*>", gallery)
+    assert frames and all('sandbox=""' in f for f in frames)
+
+
+def test_only_the_studios_own_assets_are_served(studio):
+    assert _get(studio.url + "static/htmx.min.js")[0] == 200
+    for name in ["../app.py", "..%2Fapp.py", "guard.py", "studio.css.bak"]:
+        assert _get(studio.url + "static/" + name)[0] == 404
+
+
+@pytest.mark.parametrize("rel", ["..%2Fsecret.txt", "../secret.txt", "%2Fetc%2Fpasswd", "outside.yaml",
+                                 "..%2F..%2F..%2F..%2Fetc%2Fpasswd"])
+def test_no_file_outside_the_game_folder_is_served(studio, rel):
+    status, _, body = _get(studio.url + "game/infernal_contraption/file/" + rel)
+    assert status in (403, 404)
+    assert "outside every game folder" not in body and "root:" not in body
+
+
+def test_a_file_of_the_game_folder_is_shown_with_line_numbers(studio):
+    status, _, body = _get(studio.url + "game/infernal_contraption/file/cards.yaml")
+    assert status == 200 and 'id="L1"' in body and "entropic_processor" in body
+
+
+def test_every_card_has_a_tile_in_its_games_gallery(studio):
+    ws = studio.workspace
+    for game in ["infernal_contraption", "age_of_steam", "fifty_first_state"]:
+        status, _, body = _get(studio.url + f"game/{game}/")
+        assert status == 200
+        shown = set(re.findall(r'data-card="([^"]+)"', body))
+        result = ws.snapshot.result
+        expected = {rec["id"] for doc in result.games[game].modules.values()
+                    for rec in (doc.data.get("cards") or [])}
+        assert expected and shown == expected, game
+
+
+def test_data_text_is_escaped_never_markup(studio):
+    """A card named with HTML: shown as its characters on the gallery, the card page and the face."""
+    for path in ["game/infernal_contraption/", "game/infernal_contraption/card/hostile_card",
+                 "game/infernal_contraption/face/hostile_card"]:
+        status, _, body = _get(studio.url + path)
+        assert status == 200, path
+        assert "<script>window.pwned" not in body and "<img src=x" not in body, path
+        assert "&lt;script&gt;window.pwned=1&lt;/script&gt;" in body, path
+
+
+def test_the_card_page_shows_yaml_english_python_and_mentions(studio):
+    status, _, body = _get(studio.url + "game/infernal_contraption/card/entropic_processor")
+    assert status == 200
+    assert re.search(r'<span class="ln">\s*5</span>\s+- id: entropic_processor', body)
+    assert "Give 1 card from your Hand to your opponent" in body
+    assert "def entropic_processor__effect(ctx):" in body
+    assert "scenarios/entropic_processor_no_card.yaml" in body
+
+
+def test_the_live_stream_says_which_card_changed(studio):
+    """Server-Sent Events: after a save, the changed card's event (a hash, not its id) arrives."""
+    ws = studio.workspace
+    snap = ws.snapshot.games["infernal_contraption"]
+    card = snap.cards["scrap_magnet"]
+    seen: list[str] = []
+    ws.listen(seen.extend)
+    try:
+        text = card.path.read_text(encoding="utf-8")
+        card.path.write_text(text.replace('effect: "take 2 cards from scrap pile"',
+                                          'effect: "take 2 cards from scarp pile"'), encoding="utf-8")
+        deadline = time.time() + 20
+        while card.event not in seen and time.time() < deadline:
+            time.sleep(0.05)
+        assert card.event in seen
+        diags = ws.snapshot.games["infernal_contraption"].diags("scrap_magnet")
+        assert diags and diags[0].code.startswith("E") and diags[0].line is not None
+        status, _, tile = _get(studio.url + "game/infernal_contraption/tile/scrap_magnet")
+        assert "scarp" in tile and 'role="alert"' in tile
+        seen.clear()
+        card.path.write_text(text, encoding="utf-8")
+        deadline = time.time() + 20
+        while card.event not in seen and time.time() < deadline:
+            time.sleep(0.05)
+        assert not ws.snapshot.games["infernal_contraption"].diags("scrap_magnet")
+    finally:
+        ws.unlisten(seen.extend)
+        card.path.write_text(text, encoding="utf-8")
+    assert all(re.fullmatch(r"status|e[0-9a-f]{16}", n) for n in seen)
+
