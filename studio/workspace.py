@@ -75,6 +75,16 @@ class GameSnap:
     def cards_event(self) -> str:  # the set or the order of the game's cards changed
         return event_name("cards", self.id)
 
+    def place(self, d: Diagnostic) -> str:
+        """Where a diagnostic points, short: its file inside the game folder, line and column."""
+        where = d.location
+        if d.file:
+            real = _real(d.file)
+            root = _real(self.folder)
+            if real.startswith(root + os.sep):
+                where = ":".join([real[len(root) + 1:], *(str(v) for v in (d.line, d.column) if v is not None)])
+        return where
+
     def diags(self, card_id: str) -> list[Diagnostic]:
         return self.card_diags.get(card_id, [])
 
@@ -97,6 +107,12 @@ class Clean:
     generation: int
     records: dict[str, str]  # card id -> record repr in that build
     cache: dict = field(default_factory=dict)  # what was rendered from it (deck, references), by key
+    # card id -> what its face is made of (its record, the game file, every card's name); and the faces
+    # rendered so far, (card id, side) -> (that key, HTML), carried over from the previous clean build:
+    # a save re-renders the faces of the cards it changed, not the whole deck's before any face shows
+    face_keys: dict[str, str] = field(default_factory=dict)
+    faces: dict = field(default_factory=dict)
+    modules: dict[str, str] = field(default_factory=dict)  # card id -> the stem of its module file
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -126,8 +142,15 @@ class Workspace:
         loose = [d for d in result.diags if _game_of(d, games) is None]
         for game, snap in games.items():
             if snap.clean and game in result.games:
-                self.clean[game] = Clean(result, self.generation,
-                                         {cid: c.record for cid, c in snap.cards.items()})
+                names = hashlib.sha1(repr([(c.id, c.name) for c in snap.cards.values()]).encode(
+                    "utf-8", "surrogatepass")).hexdigest()
+                before = self.clean.get(game)
+                self.clean[game] = Clean(
+                    result, self.generation, {cid: c.record for cid, c in snap.cards.items()},
+                    face_keys={cid: hashlib.sha1("\x00".join([c.record, snap.vocab_key, names]).encode(
+                        "utf-8", "surrogatepass")).hexdigest() for cid, c in snap.cards.items()},
+                    faces=dict(before.faces) if before is not None else {},
+                    modules={cid: c.module for cid, c in snap.cards.items()})
         for snap in games.values():
             known = self.clean.get(snap.id)
             for cid, c in snap.cards.items():
