@@ -57,8 +57,11 @@ class Hub:
 
 def make_app(ws: Workspace, token: str, hosts: set[str]):
     """The ASGI application: the Guard (token, Host, Origin) in front of the routes."""
+    from .balance import Runs
+
     hub = Hub()
     ws.listen(hub.publish)
+    runs = Runs(ws, hub.publish)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["q"] = lambda s: quote(str(s), safe="")
@@ -135,7 +138,7 @@ def make_app(ws: Workspace, token: str, hosts: set[str]):
     def _card_ctx(game, card):
         clean = ws.clean.get(game.id)
         view = printed.card_view(clean, game.id, card.id) if clean is not None else None
-        details = cardpage.card_page(card, game.folder, clean, None)
+        details = cardpage.card_page(card, game.folder, clean, runs.last_report(game.id))
         return {"game": game, "card": card, "view": view, "details": details, "clean": clean}
 
     async def card(request: Request):
@@ -216,9 +219,11 @@ def make_app(ws: Workspace, token: str, hosts: set[str]):
         Route("/game/{game}/reference", reference),
         Route("/game/{game}/reference/{audience}.html", reference_doc),
         Route("/game/{game}/file/{path:path}", game_file),
+        *runs.routes(page, game_or_404, not_found),
     ]
     app = Starlette(routes=routes)
     app.state.hub = hub
+    app.state.runs = runs
     return Guard(app, token, hosts)
 
 

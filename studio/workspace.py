@@ -122,6 +122,8 @@ STATUS_EVENT = "status"
 class Workspace:
     def __init__(self, data_root: Path):
         self.data_root = Path(data_root)
+        # where the studio was started: a REV:PATH's PATH is read from here, as `simulate --compare` does
+        self.workdir = Path.cwd()
         self.watcher = Watcher(self.data_root, out_dir=None)
         self.generation = 0
         self.snapshot = Snapshot(0, None, {}, [], 0.0, 0, 0)
@@ -272,7 +274,10 @@ def _cards_of(game: str, stem: str, doc) -> list[CardInfo]:
 
 
 def _real(path: str | Path) -> str:
-    return os.path.realpath(path)
+    """The path with its folder resolved, not the file itself: a linked file belongs to the folder it
+    is in (a module linked to a file elsewhere is that game's module, and its error that game's)."""
+    p = Path(path)
+    return os.path.join(os.path.realpath(p.parent), p.name) if p.name else os.path.realpath(p)
 
 
 def _game_of(d: Diagnostic, games: dict[str, GameSnap]) -> str | None:

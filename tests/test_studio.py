@@ -50,7 +50,7 @@ def studio(tmp_path_factory):
     cards = data / "infernal_contraption" / "example_deck.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").rstrip("\n") + "\n" + HOSTILE, encoding="utf-8")
     (data / "secret.txt").write_text("outside every game folder", encoding="utf-8")
-    (data / "infernal_contraption" / "outside.yaml").symlink_to(data / "secret.txt")
+    (data / "infernal_contraption" / "notes.txt").symlink_to(data / "secret.txt")
     s = Studio(data)
     s.start_in_thread()
     yield s
@@ -129,7 +129,7 @@ def test_only_the_studios_own_assets_are_served(studio):
         assert _get(studio.url + "static/" + name)[0] == 404
 
 
-@pytest.mark.parametrize("rel", ["..%2Fsecret.txt", "../secret.txt", "%2Fetc%2Fpasswd", "outside.yaml",
+@pytest.mark.parametrize("rel", ["..%2Fsecret.txt", "../secret.txt", "%2Fetc%2Fpasswd", "notes.txt",
                                  "..%2F..%2F..%2F..%2Fetc%2Fpasswd"])
 def test_no_file_outside_the_game_folder_is_served(studio, rel):
     status, _, body = _get(studio.url + "game/infernal_contraption/file/" + rel)
@@ -203,3 +203,79 @@ def test_the_live_stream_says_which_card_changed(studio):
         card.path.write_text(text, encoding="utf-8")
     assert all(re.fullmatch(r"status|e[0-9a-f]{16}", n) for n in seen)
 
+
+
+def _post(url: str, fields: dict, port: int) -> tuple[int, str]:
+    from urllib.parse import urlencode
+
+    req = urllib.request.Request(url, method="POST", data=urlencode(fields).encode(),
+                                 headers={"Origin": f"http://127.0.0.1:{port}",
+                                          "Content-Type": "application/x-www-form-urlencoded"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return r.status, r.read().decode()
+
+
+@pytest.mark.parametrize("fields, words", [
+    ({"games": "0"}, "games: from 1 to 10000"),
+    ({"games": "99999999"}, "games: from 1 to 10000"),
+    ({"games": "ten"}, "games: a whole number"),
+    ({"agents": "__import__('os')"}, "agents: one of"),
+    ({"options": "nonsense"}, "declares no options"),
+    ({"compare": "HEAD"}, "REV:PATH"),
+])
+def test_a_simulation_the_form_cannot_ask_for_is_refused_in_words(studio, fields, words):
+    status, body = _post(studio.url + "game/infernal_contraption/balance/run", fields, studio.port)
+    assert status == 200 and 'role="alert"' in body and words in body, body
+    assert studio.workspace is not None and not any(
+        r.state == "running" for r in _runs(studio).runs.values())
+
+
+def _runs(studio):
+    """The studio's balance runs (the application behind the Guard)."""
+    return studio._server.config.app.app.state.runs
+
+
+def _wait_done(studio, run_id: int, seconds: float = 120):
+    deadline = time.time() + seconds
+    run = _runs(studio).runs[run_id]
+    while run.state == "running" and time.time() < deadline:
+        time.sleep(0.1)
+    return run
+
+
+def test_a_simulation_against_a_git_revision_plays_the_same_seeds_on_both(tmp_path, monkeypatch):
+    """The data committed, then a card changed: the comparison names the change and the same seeds."""
+    import subprocess
+
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "data" / "infernal_contraption", data / "infernal_contraption")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "add", "data"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "commit", "-qm", "before"], cwd=tmp_path, check=True)
+    deck = data / "infernal_contraption" / "example_deck.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace('effect: "draw 3 cards"', 'effect: "draw 1 card"'),
+                    encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # REV:PATH is read from where the studio starts, as `simulate --compare` reads it
+    s = Studio(data)
+    s.start_in_thread()
+    try:
+        status, body = _post(s.url + "game/infernal_contraption/balance/run",
+                             {"games": "40", "players": "2", "agents": "greedy,random", "seed": "3",
+                              "compare": "HEAD:data"}, s.port)
+        assert status == 200 and 'data-state="running"' in body, body
+        run_id = int(re.search(r'id="run-([0-9]+)"', body).group(1))
+        run = _wait_done(s, run_id)
+        assert run.state == "done", run.problem
+        assert run.done == run.total == 80  # both sides' games counted in the progress
+        status, _, page = _get(s.url + f"game/infernal_contraption/balance/run/{run_id}/compare.html")
+        assert status == 200
+        assert "Spare Parts Crate" in page and "draw 1 card" in page.lower()
+        assert "HEAD:data" in page
+        status, _, report = _get(s.url + f"game/infernal_contraption/balance/run/{run_id}/report.html")
+        assert "40 games" in report
+        # a second run while none is running starts; the figures reach the card's page
+        status, _, card = _get(s.url + "game/infernal_contraption/card/spare_parts_crate")
+        assert "plays a game" in card and "40 games" in card
+    finally:
+        s.stop()

@@ -139,3 +139,23 @@ def test_without_the_token_the_browser_is_refused(studio, page):
     response = page.goto(f"http://127.0.0.1:{studio.port}/game/infernal_contraption/")
     assert response.status == 403
     assert "token" in page.locator("body").inner_text()
+
+
+def test_run_a_200_game_simulation_and_see_the_report(studio, page):
+    page.goto(studio.url + "game/infernal_contraption/balance")
+    page.fill("input[name=games]", "200")
+    page.fill("input[name=agents]", "greedy,random")
+    start = time.perf_counter()
+    page.click("form.run button[type=submit]")
+    run = page.locator("section.runbox").first
+    sync_api.expect(run.locator("progress")).to_be_attached(timeout=WAIT_MS)
+    sync_api.expect(run).to_have_attribute("data-state", "done", timeout=120_000)
+    print(f"200 games shown in {time.perf_counter() - start:.1f} s")
+    report = run.frame_locator("iframe.report").locator("body")
+    sync_api.expect(report).to_contain_text("200 games", timeout=WAIT_MS)
+    sync_api.expect(report).to_contain_text("Win rate", ignore_case=True)
+    page.screenshot(path=str(Path(os.environ.get("STUDIO_SHOTS", studio.data_root.parent)) / "balance.png"),
+                    full_page=False)
+    # the figures reach the card's page
+    page.goto(studio.url + "game/infernal_contraption/card/spare_parts_crate")
+    sync_api.expect(page.locator("table.figures")).to_contain_text("plays a game")
