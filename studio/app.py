@@ -58,10 +58,12 @@ class Hub:
 def make_app(ws: Workspace, token: str, hosts: set[str]):
     """The ASGI application: the Guard (token, Host, Origin) in front of the routes."""
     from .balance import Runs
+    from .play import Tables
 
     hub = Hub()
     ws.listen(hub.publish)
     runs = Runs(ws, hub.publish)
+    tables = Tables(ws, hub.publish)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["q"] = lambda s: quote(str(s), safe="")
@@ -220,10 +222,12 @@ def make_app(ws: Workspace, token: str, hosts: set[str]):
         Route("/game/{game}/reference/{audience}.html", reference_doc),
         Route("/game/{game}/file/{path:path}", game_file),
         *runs.routes(page, game_or_404, not_found),
+        *tables.routes(page, game_or_404, not_found),
     ]
     app = Starlette(routes=routes)
     app.state.hub = hub
     app.state.runs = runs
+    app.state.tables = tables
     return Guard(app, token, hosts)
 
 

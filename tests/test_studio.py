@@ -208,7 +208,7 @@ def test_the_live_stream_says_which_card_changed(studio):
 def _post(url: str, fields: dict, port: int) -> tuple[int, str]:
     from urllib.parse import urlencode
 
-    req = urllib.request.Request(url, method="POST", data=urlencode(fields).encode(),
+    req = urllib.request.Request(url, method="POST", data=urlencode(fields, doseq=True).encode(),
                                  headers={"Origin": f"http://127.0.0.1:{port}",
                                           "Content-Type": "application/x-www-form-urlencoded"})
     with urllib.request.urlopen(req, timeout=30) as r:
@@ -279,3 +279,41 @@ def test_a_simulation_against_a_git_revision_plays_the_same_seeds_on_both(tmp_pa
         assert "plays a game" in card and "40 games" in card
     finally:
         s.stop()
+
+
+def test_an_answer_to_the_game_is_checked_against_the_open_question():
+    from studio.balance import Refused
+    from studio.play import Choice, Question, Table
+
+    t = Table(1, "g", 2, "greedy", 0, publish=lambda names: None)
+    t.question = Question(4, "discard", [Choice("a"), Choice("b"), Choice("c"), Choice("done", done=True)], k=2,
+                          low=0)
+    t.state = "waiting"
+    for number, picks, words in [(3, [0], "no longer asked"), (4, [0, 0], "each once"), (4, [9], "each once"),
+                                 (4, [-1], "each once"), (4, [0, 1, 2], "choose 0 to 2"),
+                                 (4, [3, 0], "'done' is chosen alone or last")]:
+        with pytest.raises(Refused, match=words):
+            t.answer(number, picks)
+    t.answer(4, [1, 3])
+    assert t._answers.get_nowait() == [1]
+
+
+def test_a_game_is_played_to_the_end_from_http_answers(studio):
+    """The play routes without a browser: open a table, answer every question with its first choice."""
+    status, body = _post(studio.url + "game/infernal_contraption/play/new", {"bots": "random", "seed": "3"},
+                         studio.port)
+    assert status == 200
+    tables = studio._server.config.app.app.state.tables
+    table = max(tables.tables.values(), key=lambda t: t.id)
+    deadline = time.time() + 120
+    while table.state not in ("over", "failed", "stopped") and time.time() < deadline:
+        q = table.question
+        if table.state == "waiting" and q is not None:
+            picks = list(range(q.low)) if q.k > 1 or q.low != 1 else [0]
+            _post(studio.url + f"game/infernal_contraption/play/{table.id}/answer",
+                  {"question": str(q.number), **({"pick": [str(p) for p in picks]} if picks else {})}, studio.port)
+        time.sleep(0.02)
+    assert table.state == "over", table.problem
+    assert table.outcome.startswith("Game over:")
+    status, _, page = _get(studio.url + f"game/infernal_contraption/play/{table.id}")
+    assert status == 200 and "Game over:" in page

@@ -159,3 +159,46 @@ def test_run_a_200_game_simulation_and_see_the_report(studio, page):
     # the figures reach the card's page
     page.goto(studio.url + "game/infernal_contraption/card/spare_parts_crate")
     sync_api.expect(page.locator("table.figures")).to_contain_text("plays a game")
+
+
+def test_play_infernal_contraption_to_the_end_against_bots(studio, page):
+    page.goto(studio.url + "game/infernal_contraption/play")
+    page.fill("input[name=bots]", "greedy")
+    page.fill("input[name=seed]", "7")
+    page.click("form.run button[type=submit]")
+    page.wait_for_url("**/play/*")
+    table = page.locator("#table")
+    answered = 0
+    shot = None
+    deadline = time.time() + 300
+    while table.get_attribute("data-state") != "over":
+        assert time.time() < deadline, "the game did not end within 5 minutes"
+        state = table.get_attribute("data-state")
+        assert state not in ("failed", "stopped"), page.locator("#table").inner_text()
+        if state == "waiting":
+            if answered == 3 and shot is None:
+                shot = Path(os.environ.get("STUDIO_SHOTS", studio.data_root.parent)) / "play.png"
+                page.screenshot(path=str(shot))
+            form = page.locator("form.question")
+            boxes = form.locator("input[type=checkbox]")
+            if boxes.count():  # several to choose: as many as asked, from the first
+                need = int(form.get_attribute("data-low") or 1)
+                for i in range(need):
+                    boxes.nth(i).check()
+                form.locator("button[type=submit]").click()
+            else:
+                form.locator("button.move").first.click()
+            answered += 1
+            # the answer is taken and the next state pushed: the question's number changes or the game ends
+            page.wait_for_function(
+                "n => { const t = document.querySelector('#table'); const q = t && t.querySelector('input[name=question]');"
+                " return !t || t.dataset.state === 'over' || !q || q.value !== n }",
+                arg=form.locator("input[name=question]").get_attribute("value"), timeout=WAIT_MS)
+        else:
+            page.wait_for_timeout(100)
+    outcome = page.locator(".outcome").inner_text()
+    assert outcome.startswith("Game over:"), outcome
+    assert answered > 3  # a real game: the person decided more than a few times
+    trace = page.locator("ol.trace li")
+    assert trace.count() > 10
+
