@@ -13,6 +13,7 @@ stopped, and a finished or stopped table's thread ends.
 """
 from __future__ import annotations
 
+import base64
 import itertools
 import queue
 import threading
@@ -101,6 +102,7 @@ class Table:
     state: str = "starting"  # starting | waiting (for you) | playing | over | stopped | failed
     question: Question | None = None
     view: object = None  # runtime/tableview.TableView as the person last saw it
+    board: str = ""  # the engine's drawing of the board (Engine.board_svg) as a data: URI, or ""
     trace: list[str] = field(default_factory=list)
     outcome: str = ""
     problem: str = ""
@@ -119,6 +121,9 @@ class Table:
 
         self.view = table_view(game, self.seat, to_act)
         self.trace = [str(ev) for ev in game.log]
+        svg = game.engine.board_svg(game, self.seat) if game.engine is not None else None
+        # as an image: an SVG in an <img> runs nothing and fetches nothing, whatever text it carries
+        self.board = "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode() if svg else ""
 
     def ask(self, game, prompt: str, choices: list[Choice], k: int, low: int) -> list[int]:
         self.snapshot(game, self.seat)

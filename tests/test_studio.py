@@ -317,3 +317,26 @@ def test_a_game_is_played_to_the_end_from_http_answers(studio):
     assert table.outcome.startswith("Game over:")
     status, _, page = _get(studio.url + f"game/infernal_contraption/play/{table.id}")
     assert status == 200 and "Game over:" in page
+
+
+def test_the_moons_table_shows_its_hex_map_as_an_image(studio):
+    status, body = _post(studio.url + "game/age_of_steam/play/new", {"players": "3", "bots": "random"}, studio.port)
+    assert status == 200 and 'role="alert"' not in body, body
+    tables = studio._server.config.app.app.state.tables
+    table = max(tables.tables.values(), key=lambda t: t.id)
+    deadline = time.time() + 60
+    while table.state not in ("waiting", "over", "failed") and time.time() < deadline:
+        time.sleep(0.05)
+    assert table.state == "waiting", table.problem
+    status, _, page = _get(studio.url + f"game/age_of_steam/play/{table.id}/body")
+    src = re.search(r'<img class="boardsvg" src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"', page)
+    assert src, page[:500]
+    import base64
+
+    svg = base64.b64decode(src.group(1)).decode()
+    assert svg.startswith("<svg") and 'class="state"' in svg
+    _post(studio.url + f"game/age_of_steam/play/{table.id}/stop", {}, studio.port)
+    deadline = time.time() + 10
+    while table.state != "stopped" and time.time() < deadline:
+        time.sleep(0.05)
+    assert table.state == "stopped"

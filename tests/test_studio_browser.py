@@ -64,6 +64,14 @@ def page(browser):
     assert not errors, f"script errors in the page: {errors}"
 
 
+def _shot(page, name: str, **kw) -> None:
+    """With STUDIO_SHOTS=FOLDER, a screenshot for docs/studio.md (``STUDIO_SHOTS=docs/images pytest
+    tests/test_studio_browser.py`` makes them anew); without it, none."""
+    folder = os.environ.get("STUDIO_SHOTS")
+    if folder:
+        page.screenshot(path=str(Path(folder) / f"studio-{name}.png"), **kw)
+
+
 def _expected_cards(studio, game: str) -> dict[str, str]:
     return {cid: c.name for cid, c in studio.workspace.snapshot.games[game].cards.items()}
 
@@ -84,6 +92,11 @@ def test_open_a_game_and_see_every_bundled_card(studio, page):
         tile.scroll_into_view_if_needed()
         frame = tile.frame_locator("iframe")
         sync_api.expect(frame.locator(".card, section").first).to_contain_text(name, timeout=WAIT_MS)
+    page.evaluate("window.scrollTo(0, 0)")
+    _shot(page, "gallery")
+    page.goto(studio.url + "game/infernal_contraption/card/entropic_processor")
+    sync_api.expect(page.frame_locator("#face").locator("section")).to_contain_text("Entropic Processor")
+    _shot(page, "card", full_page=True)
 
 
 def test_break_a_cards_effect_and_see_the_located_error_on_it_then_fix_it(studio, page):
@@ -111,7 +124,7 @@ def test_break_a_cards_effect_and_see_the_located_error_on_it_then_fix_it(studio
         # only that card: no other tile shows an error
         assert page.locator("figure.tile .diag").count() == 1
         page.locator("#status .build.bad").wait_for(timeout=WAIT_MS)
-        page.screenshot(path=str(Path(os.environ.get("STUDIO_SHOTS", studio.data_root.parent)) / "broken.png"))
+        _shot(page, "error-on-card")
     finally:
         start = time.perf_counter()
         card.path.write_text(text, encoding="utf-8")
@@ -125,6 +138,7 @@ def test_the_rulebook_is_live(studio, page):
     page.goto(studio.url + "game/infernal_contraption/reference")
     frame = page.frame_locator("iframe.reference")
     sync_api.expect(frame.locator("body")).to_contain_text("Spare Parts Crate", timeout=WAIT_MS)
+    _shot(page, "rulebook")
     card = studio.workspace.snapshot.games["infernal_contraption"].cards["spare_parts_crate"]
     text = card.path.read_text(encoding="utf-8")
     try:
@@ -154,8 +168,7 @@ def test_run_a_200_game_simulation_and_see_the_report(studio, page):
     report = run.frame_locator("iframe.report").locator("body")
     sync_api.expect(report).to_contain_text("200 games", timeout=WAIT_MS)
     sync_api.expect(report).to_contain_text("Win rate", ignore_case=True)
-    page.screenshot(path=str(Path(os.environ.get("STUDIO_SHOTS", studio.data_root.parent)) / "balance.png"),
-                    full_page=False)
+    _shot(page, "balance")
     # the figures reach the card's page
     page.goto(studio.url + "game/infernal_contraption/card/spare_parts_crate")
     sync_api.expect(page.locator("table.figures")).to_contain_text("plays a game")
@@ -169,16 +182,14 @@ def test_play_infernal_contraption_to_the_end_against_bots(studio, page):
     page.wait_for_url("**/play/*")
     table = page.locator("#table")
     answered = 0
-    shot = None
     deadline = time.time() + 300
     while table.get_attribute("data-state") != "over":
         assert time.time() < deadline, "the game did not end within 5 minutes"
         state = table.get_attribute("data-state")
         assert state not in ("failed", "stopped"), page.locator("#table").inner_text()
         if state == "waiting":
-            if answered == 3 and shot is None:
-                shot = Path(os.environ.get("STUDIO_SHOTS", studio.data_root.parent)) / "play.png"
-                page.screenshot(path=str(shot))
+            if answered == 3:
+                _shot(page, "play")
             form = page.locator("form.question")
             boxes = form.locator("input[type=checkbox]")
             if boxes.count():  # several to choose: as many as asked, from the first
