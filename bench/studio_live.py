@@ -79,11 +79,14 @@ def main() -> None:
             def settle() -> None:
                 """Wait until the page has asked for nothing for 0.3 s: the faces of the tiles just
                 scrolled to are drawn, the last save's updates are in (a designer looks, then saves)."""
-                quiet = time.perf_counter()
-                while time.perf_counter() - quiet < 0.3:
+                quiet = start = time.perf_counter()
+                while time.perf_counter() - quiet < 0.3 and time.perf_counter() - start < 20:
                     page.wait_for_timeout(50)
                     if pending:
                         quiet = time.perf_counter()
+                if pending:  # a frame whose request the browser dropped without saying so: not waited for
+                    print(f"  (still pending after 20 s: {len(pending)} requests)", file=sys.stderr)
+                    pending.clear()
 
             t = time.perf_counter()
             page.goto(url + "game/bench/")

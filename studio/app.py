@@ -75,8 +75,20 @@ def make_app(ws: Workspace, token: str, hosts: set[str]):
 
     def page(request: Request, name: str, status: int = 200, **ctx) -> HTMLResponse:
         snap = ws.snapshot
-        html = env.get_template(name).render(base=request.scope.get("root_path", ""), snap=snap, ws=ws, **ctx)
+        base = request.scope.get("root_path", "")
+        html = env.get_template(name).render(base=base, faces=faces_base(request, base), snap=snap, ws=ws, **ctx)
         return HTMLResponse(html, status_code=status)
+
+    def faces_base(request: Request, base: str) -> str:
+        """Where the card faces are fetched from: the studio's other name (localhost for a page opened
+        as 127.0.0.1, and the other way round). A browser opens at most six connections to one host;
+        a gallery scrolled to new cards asks for a hundred faces at once, and the live updates (a
+        tile, the status line) must not wait behind them. Both names are the same server, behind the
+        same Guard; the page's policy lets it frame both (studio/guard.py)."""
+        host = request.headers.get("host", "")
+        name, _, port = host.rpartition(":")
+        other = {"127.0.0.1": "localhost", "localhost": "127.0.0.1"}.get(name)
+        return f"http://{other}:{port}{base}" if other else base
 
     def game_or_404(request: Request):
         snap = ws.snapshot

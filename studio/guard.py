@@ -50,6 +50,12 @@ class Guard:
         self.token = token.encode()
         self.hosts = hosts  # filled in by the server once its port is known: {"127.0.0.1:PORT", "localhost:PORT"}
 
+    def page_csp(self) -> str:
+        """PAGE_CSP, with the studio's two names allowed as frame sources: the faces are fetched from
+        the other name than the page's (studio/app.py ``faces_base``)."""
+        frames = " ".join(f"http://{h}" for h in sorted(self.hosts))
+        return PAGE_CSP.replace("frame-src 'self'", f"frame-src 'self' {frames}")
+
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
             return await self.app(scope, receive, send)
@@ -77,7 +83,7 @@ class Guard:
                 extra = list(HEADERS)
                 names = {k.lower() for k, _ in message.get("headers", [])}
                 if b"content-security-policy" not in names:
-                    extra.append((b"content-security-policy", PAGE_CSP.encode()))
+                    extra.append((b"content-security-policy", self.page_csp().encode()))
                 message = dict(message, headers=list(message.get("headers", [])) + extra)
             await send(message)
 

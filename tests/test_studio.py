@@ -110,7 +110,10 @@ def test_pages_carry_a_policy_that_runs_only_the_studios_own_scripts(studio):
     srcs = re.findall(r'<script[^>]*src="([^"]+)"', body)
     assert srcs and all(s.startswith(f"/{studio.token}/static/") for s in srcs)
     assert not re.search(r"<script(?![^>]*src=)", body), "no inline script"
-    assert "https://" not in body and "http://" not in body
+    # nothing from elsewhere: the only absolute addresses are the studio's own other name (the faces)
+    assert "https://" not in body
+    assert set(re.findall(r"http://[^/\"]+", body)) == {f"http://localhost:{studio.port}"}
+    assert f"frame-src 'self' http://127.0.0.1:{studio.port} http://localhost:{studio.port};" in csp
 
 
 def test_printed_matter_is_served_without_scripts_in_sandboxed_frames(studio):
