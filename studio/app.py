@@ -26,7 +26,7 @@ from starlette.routing import Route
 
 from . import cardpage, printed
 from .guard import Guard
-from .workspace import STATUS_EVENT, Workspace
+from .workspace import Workspace
 
 HERE = Path(__file__).resolve().parent
 STATIC = HERE / "static"
@@ -91,9 +91,8 @@ def make_app(ws: Workspace, token: str, hosts: set[str]):
         return f"http://{other}:{port}{base}" if other else base
 
     def game_or_404(request: Request):
-        snap = ws.snapshot
-        game = snap.games.get(request.path_params["game"])
-        return game
+        """The game the path names in the current snapshot, or None (the route answers 404)."""
+        return ws.snapshot.games.get(request.path_params["game"])
 
     def not_found(request: Request, what: str) -> HTMLResponse:
         return page(request, "missing.html.j2", status=404, what=what)
@@ -258,5 +257,3 @@ def inside(folder: Path, rel: str) -> Path | None:
         return None
     return Path(target)
 
-
-__all__ = ["make_app", "STATUS_EVENT", "inside"]

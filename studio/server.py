@@ -41,6 +41,7 @@ class Studio:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((HOST, self.port))  # OSError when the port is taken: the command words it
         self.port = sock.getsockname()[1]
+        sock.listen(128)  # from now on a browser's connection waits for uvicorn instead of being refused
         self.workspace = Workspace(self.data_root)
         self._stop_watch = self.workspace.start()
         app = make_app(self.workspace, self.token, {f"{HOST}:{self.port}", f"localhost:{self.port}"})

@@ -343,3 +343,31 @@ def test_the_moons_table_shows_its_hex_map_as_an_image(studio):
     while table.state != "stopped" and time.time() < deadline:
         time.sleep(0.05)
     assert table.state == "stopped"
+
+
+def test_the_command_prints_its_address_and_serves_it(tmp_path):
+    """`cardwright studio PATH --port 0` as a designer runs it: the first line is the address, with the
+    token; it answers there; it stops on SIGINT (Ctrl+C)."""
+    import signal
+    import subprocess
+    import sys
+
+    shutil.copytree(ROOT / "data" / "infernal_contraption", tmp_path / "data" / "infernal_contraption")
+    proc = subprocess.Popen([sys.executable, str(ROOT / "cli.py"), "studio", str(tmp_path / "data")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        line = proc.stdout.readline()
+        m = re.fullmatch(r"cardwright studio: (http://127\.0\.0\.1:[0-9]+/[0-9a-f]{32}/)\n", line)
+        assert m, line + proc.stderr.read() if proc.poll() is not None else line
+        status, _, body = _get(m.group(1) + "game/infernal_contraption/")
+        assert status == 200 and "Entropic Processor" in body
+        assert _get(m.group(1).rsplit("/", 2)[0] + "/")[0] == 403
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+    assert not list((tmp_path / "data").rglob("*.py")), "the studio writes nothing into the data folder"
+    assert not (tmp_path / "generated").exists()
