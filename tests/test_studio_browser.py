@@ -191,6 +191,7 @@ def test_play_infernal_contraption_to_the_end_against_bots(studio, page):
             if answered == 3:
                 _shot(page, "play")
             form = page.locator("form.question")
+            number = form.locator("input[name=question]").get_attribute("value")  # before the answer changes it
             boxes = form.locator("input[type=checkbox]")
             if boxes.count():  # several to choose: as many as asked, from the first
                 need = int(form.get_attribute("data-low") or 1)
@@ -204,7 +205,7 @@ def test_play_infernal_contraption_to_the_end_against_bots(studio, page):
             page.wait_for_function(
                 "n => { const t = document.querySelector('#table'); const q = t && t.querySelector('input[name=question]');"
                 " return !t || t.dataset.state === 'over' || !q || q.value !== n }",
-                arg=form.locator("input[name=question]").get_attribute("value"), timeout=WAIT_MS)
+                arg=number, timeout=WAIT_MS)
         else:
             page.wait_for_timeout(100)
     outcome = page.locator(".outcome").inner_text()
