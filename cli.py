@@ -45,6 +45,8 @@ COMMANDS = {
     "lsp": ("commands.language:lsp",
             "Run the language server (diagnostics, completion, hover in effect text) for an editor."),
     "new": ("commands.authoring:new", "Create a new game folder or a skeleton card."),
+    "studio": ("commands.studio:studio", "Serve the studio for every game under PATH on 127.0.0.1: cards, "
+               "rulebook, balance, play, live."),
     "diff": ("commands.authoring:diff",
              "List cards added, removed and changed between two data folders (effects in English)."),
 }

@@ -131,13 +131,10 @@ def simulate(game, data, games, players, seed, jobs, agent, turn_cap, check_move
 def _simulate_compare(cfg, result: dict, other_spec: str, this_root: Path, out_dir: Path, stem: str) -> None:
     """``simulate --compare OTHER``: the same run on OTHER's data, and the page that sets the data's
     changes (compiler/carddiff.py, in English) beside the results' changes (runtime/simulate.compare)."""
-    import dataclasses
     import json
     import tempfile
 
-    from compiler.carddiff import diff_trees, git_tree, render_text
-    from runtime.simulate import compare, render_compare_html
-    from runtime.simulate import simulate as run_sim
+    from compiler.carddiff import git_tree
     from runtime.stats import interval_text
 
     with tempfile.TemporaryDirectory(prefix="cardwright-compare-") as tmp:
@@ -151,21 +148,14 @@ def _simulate_compare(cfg, result: dict, other_spec: str, this_root: Path, out_d
             raise click.BadParameter(f"'{other_spec}' is neither a folder nor REV:PATH", param_hint="'--compare'")
         if cfg.game not in game_names(other_root):
             raise UsageProblem(unknown_game(cfg.game, game_names(other_root), display_path(other_root)))
-        other_cfg = dataclasses.replace(cfg, data=str(other_root))
         try:
             with Progress(cfg.games, f"simulating {cfg.game} ({other_spec})") as step:
-                other = run_sim(other_cfg, progress=step)
+                cmp, page = compare_runs(cfg, result, other_root, this_root, other_spec, progress=step)
         except ValueError as exc:
             raise UsageProblem(str(exc)) from None
-        changes = diff_trees(other_root, this_root)
-        # the same game only: the folders may hold other games, whose changes are not this comparison's
-        changes.games = [gd for gd in changes.games if gd.game == cfg.game]
-        lines = render_text(changes)
-    cmp = compare(result, other)
-    cmp["data_changes"] = lines
     json_path, html_path = out_dir / f"{stem}-compare.json", out_dir / f"{stem}-compare.html"
     json_path.write_text(json.dumps(cmp, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    html_path.write_text(render_compare_html(result, other, cmp, lines, "this data", other_spec), encoding="utf-8")
+    html_path.write_text(page, encoding="utf-8")
     click.echo(f"  compared with {other_spec} (same seeds):")
     for s, d in cmp["seats"].items():
         if d["difference"] is not None:
@@ -176,3 +166,23 @@ def _simulate_compare(cfg, result: dict, other_spec: str, this_root: Path, out_d
     click.echo(f"  wrote {display_path(json_path)} and {display_path(html_path)}")
 
 
+def compare_runs(cfg, result: dict, other_root: Path, this_root: Path, other_name: str, progress=None):
+    """The run ``cfg`` (whose result is ``result``) played again with the same seeds on the data in
+    ``other_root``: returns the comparison (runtime/simulate.compare, with the data's changes in
+    English as ``data_changes``, compiler/carddiff.py) and its HTML page. Shared by ``simulate
+    --compare`` and the studio. ValueError when the other data cannot be played so."""
+    import dataclasses
+
+    from compiler.build import load_game_folder
+    from compiler.carddiff import diff_trees, render_text
+    from runtime.simulate import compare, render_compare_html
+    from runtime.simulate import simulate as run_sim
+
+    other = run_sim(dataclasses.replace(cfg, data=str(other_root), loader=load_game_folder), progress=progress)
+    changes = diff_trees(other_root, this_root)
+    # the same game only: the folders may hold other games, whose changes are not this comparison's
+    changes.games = [gd for gd in changes.games if gd.game == cfg.game]
+    lines = render_text(changes)
+    cmp = compare(result, other)
+    cmp["data_changes"] = lines
+    return cmp, render_compare_html(result, other, cmp, lines, "this data", other_name)

@@ -249,6 +249,11 @@ class Engine:
 
         return default_board_sections(game, seat)
 
+    def board_svg(self, game: GameState, seat: int) -> str | None:
+        """The shared board drawn as SVG for the studio's table, or None (the default: no drawing; the
+        board's sections are shown as text). The Moon draws its hex map with the track on it."""
+        return None
+
     def heuristic(self, game: GameState, seat: int) -> float:
         """The engine's own heuristic, when game.yaml declares none: for a game whose flow is data,
         its score's points; 0 otherwise (engines override)."""

@@ -19,8 +19,8 @@ import cli
 
 from .conftest import MINI, ROOT
 
-# play, watch and lsp talk with a person or an editor as they go: no one document to report
-INTERACTIVE = {"play", "watch", "lsp"}
+# play, watch, lsp and studio talk with a person, an editor or a browser as they go: no one document to report
+INTERACTIVE = {"play", "watch", "lsp", "studio"}
 
 
 @pytest.fixture
@@ -105,9 +105,9 @@ def test_every_reporting_command_takes_format_json(name):
 
 def test_the_readme_says_which_commands_take_format_json():
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    assert ("Every command that reports takes `--format json`: all but the interactive `play`, `watch` and "
-            "`lsp`") in readme
-    assert INTERACTIVE == {"play", "watch", "lsp"}
+    assert ("Every command that reports takes `--format json`: all but the interactive `play`, `watch`, "
+            "`lsp` and `studio`") in readme
+    assert INTERACTIVE == {"play", "watch", "lsp", "studio"}
 
 
 @pytest.mark.parametrize("name", sorted(n for n in _commands() if n not in ("new", "new game", "docs", "lsp",

@@ -205,6 +205,13 @@ class AgeOfSteam(MoonScenario, Engine):
 
         return map_sections(self, game)
 
+    def board_svg(self, game: MoonGame, seat: int) -> str | None:
+        """The Moon with the track and the waiting cubes on it (boardsvg.py), for the studio's table."""
+        from .boardsvg import board_svg
+
+        _, data = _map_of(game.compiled, game.options.get("map"))
+        return board_svg(game, data)
+
     def seat_sections(self, game: MoonGame, player: int, seat: int) -> list:
         from runtime.tableview import Section
 
