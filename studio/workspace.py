@@ -192,7 +192,7 @@ class Workspace:
             before = old.games.get(folder.name)
             name = gb.vocab.name if gb is not None and gb.vocab is not None else (before.name if before else folder.name)
             snap = GameSnap(folder.name, name, folder)
-            snap.vocab_key = hashlib.sha1(repr(gb.vocab.data).encode("utf-8", "surrogatepass")).hexdigest() \
+            snap.vocab_key = hashlib.sha1(repr(gb.vocab.source).encode("utf-8", "surrogatepass")).hexdigest() \
                 if gb is not None and gb.vocab is not None else (before.vocab_key if before else "")
             loaded = set()
             if gb is not None:
