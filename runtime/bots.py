@@ -28,6 +28,12 @@
 
 Choices inside an effect (``choose``) stay with the first-legal answer for the bots: what they
 improve on is the decision between effects.
+
+Every copy a bot plays ahead on is marked ``imagined`` (runtime/state.py): an engine may resolve a
+costly procedure of its own approximately there, never in the game being played. 51st State's Moloch
+Assault skips its search over orders and targets (M04) in imagined games and takes the Machines in
+Deployed order: one 2-player ``mcts:24`` game against greedy spent 91 % of its CPU in that search
+inside the descents before (docs/simulate.md, "How well the bots play").
 """
 from __future__ import annotations
 
@@ -51,6 +57,7 @@ class Greedy(FirstLegal):
         for mv in moves:
             trial = match.copy()
             trial.game.tracing = False
+            trial.game.imagined = True  # a what-if: an engine may approximate its costly procedures
             trial.apply(mv)
             value = _terminal_value(trial, seat) if trial.terminal() else evaluate(trial, seat)
             if value > best_value:
@@ -100,6 +107,7 @@ class FlatMonteCarlo(FirstLegal):
         trial = match.copy()
         g = trial.game
         g.tracing = False
+        g.imagined = True  # a what-if: an engine may approximate its costly procedures (GameState)
         g.rng = random.Random(seed)  # hidden order (decks) differs between playouts
         g.engine.determinize(g, seat, random.Random(seed ^ 0x9E3779B9))  # and is not the real game's
         walker = SeededRandom(random.Random(seed ^ 0x5DEECE66D))
@@ -165,6 +173,8 @@ class UCT(FirstLegal):
         root = _Node()
         c = game.engine.uct_exploration
         self._c = self.c if c is None else c
+        scale = game.engine.uct_scale
+        self._scale = self.scale if scale is None else scale
         for _ in range(self.iterations):
             self._descend(match, root, seat, rng.getrandbits(64))
         return root
@@ -173,6 +183,7 @@ class UCT(FirstLegal):
         trial = match.copy()
         g = trial.game
         g.tracing = False
+        g.imagined = True  # a what-if: an engine may approximate its costly procedures (GameState)
         g.rng = random.Random(seed)  # chance (dice, draws) differs between descents
         g.engine.determinize(g, seat, random.Random(seed ^ 0x9E3779B9))  # hidden order: not the real one
         walker = g.engine.playout_agent(random.Random(seed ^ 0x5DEECE66D))
@@ -223,7 +234,7 @@ class UCT(FirstLegal):
         for s in range(n):
             others = [values[o] for o in range(n) if o != s and not g.players[o].out]
             margin = values[s] - max(others, default=0.0)
-            out.append(0.0 if g.players[s].out else 0.5 + 0.5 * math.tanh(margin / self.scale))
+            out.append(0.0 if g.players[s].out else 0.5 + 0.5 * math.tanh(margin / self._scale))
         return out
 
 

@@ -160,6 +160,9 @@ class Engine:
     # wins and losses are); a game whose leaves are scored by a heuristic whose moves differ by
     # little explores less, or the search spreads its budget evenly and learns nothing
     uct_exploration: float | None = None
+    # the heuristic margin the tree search scores as about three quarters of a win at a cut-off leaf
+    # (None: the bot's own, 5 points); a game whose heuristic counts in finer units says how many
+    uct_scale: float | None = None
 
     def playout_agent(self, rng) -> Agent:
         """The agent that plays every seat in a Monte Carlo playout (runtime/bots.py), seeded with

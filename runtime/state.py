@@ -96,6 +96,9 @@ class GameState:
         self.starting_player = 0  # the current Starting Player (a flow passes it on, runtime/flow.py)
         self.until: list[tuple[str, Any]] = []  # (phase name, undo callback) for "until <phase>"
         self.tracing = True
+        # a bot's what-if copy (runtime/bots.py): an engine may resolve a costly rule procedure of
+        # its own approximately there (Moloch's Assault search, M04), never in the game being played
+        self.imagined = False
         self.pile_ids: dict[str, set] = {}  # zones split by card id ("supply piles"): the ids stocked
         self.events: list = []        # typed events (runtime/events.py), in order
         self.turn_number = 0          # counts turns begun; events carry it ("this turn")

@@ -30,6 +30,51 @@ def test_first_come_first_served_would_fail_but_efficient_does_not():
     assert game.instances[u["brick_storage"]].face == game.instances[u["brick_supplier"]].face == "ruins"
 
 
+def test_a_bots_imagined_game_resolves_the_assault_in_deployed_order_without_the_search():
+    # In a bot's what-if copy (game.imagined, runtime/bots.py) the search is skipped for speed: the
+    # Machines go in Deployed order with their first choices. The probe of the test below: the
+    # Shredder, Deployed first, finds Ann's hand empty and is ignored; then the Stalker razes the
+    # Scrap Pile, whose Deal draws the card the Shredder would have taken. The game being played keeps
+    # the efficient resolution (2 of 2, the test below).
+    game, eng, u = new_game(state={"Ann": {"state": ["scrap_pile"]},
+                                   "game": {"deployed": ["shredder", "stalker"], "deck": ["iron_mine"]}},
+                            packs=["moloch"])
+    game.imagined = True
+    choice = pack(game).assault(eng, game, 0)
+    assert [game.instances[m].card_id for m, _ in choice.steps] == ["shredder", "stalker"]
+    assert (choice.resolved, choice.wanted) == (1, 2)
+    assert game.instances[u["scrap_pile"]].face == "ruins"
+    assert [game.instances[x].card_id for x in game.zone("hand", 0)] == ["iron_mine"]
+
+
+def test_the_bots_play_their_what_ifs_as_imagined_games_and_the_real_game_is_not_one():
+    # Every bot marks the copies it plays ahead on; the match it is asked about stays the real game.
+    import random
+
+    from runtime.bots import UCT, FlatMonteCarlo, Greedy
+    from runtime.engine import engine_for
+
+    c = compiled()
+    m = engine_for(c).new_match(c, ["Ann", "Bob"], seed=5, options={"packs": ["moloch"]})
+    marks = []
+    real_copy = type(m).copy
+
+    def spy(self):
+        twin = real_copy(self)
+        real_apply = twin.apply
+        twin.apply = lambda mv: (marks.append(twin.game.imagined), real_apply(mv))[1]
+        return twin
+
+    type(m).copy = spy
+    try:
+        for bot in (Greedy(), FlatMonteCarlo(playouts=1, depth=2), UCT(iterations=3, depth=2)):
+            bot.pick(m, m.legal_moves())
+    finally:
+        type(m).copy = real_copy
+    assert marks and all(marks)
+    assert m.game.imagined is False
+
+
 @pytest.mark.rule("M04")
 def test_agent_chooses_among_equally_efficient_outcomes():
     # Mother may raze the Oil Rig (green) or the Refugee Camp (worker): two outcomes, equally

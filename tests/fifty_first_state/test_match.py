@@ -292,33 +292,64 @@ def _with_bots(tmp_path, greedy: str):
     shutil.copytree(ROOT / "data" / "fifty_first_state", data / "fifty_first_state")
     gy = data / "fifty_first_state" / "game.yaml"
     text = gy.read_text(encoding="utf-8")
-    old = "  greedy: number of vp + number of locations in your state"
+    old = "  greedy: 4 * number of vp + 4 * number of locations in your state"
     assert old in text
-    gy.write_text(text.replace(old, f"  greedy: {greedy}"), encoding="utf-8")
+    line = next(ln for ln in text.splitlines() if ln.startswith(old))
+    gy.write_text(text.replace(line, f"  greedy: {greedy}"), encoding="utf-8")
     result = compile_tree(data)
     return result, (load_from_sources(result.outputs, "fifty_first_state") if result.ok else None)
 
 
 def test_the_bots_heuristic_is_the_one_game_yaml_declares(tmp_path):
-    # 51st State's greedy heuristic is data (bots.greedy): VP plus one per Location not in Ruins;
-    # declared otherwise, the bots weigh something else
+    # 51st State's greedy heuristic is data (bots.greedy), in quarters of a VP: VP and Locations not
+    # in Ruins 4 each, plus 1 per card in hand, Resource, Worker and Contact; Deployed Machines are not
+    # counted (docs/decisions.md); declared otherwise, the bots weigh something else
     from runtime.engine import engine_for, load_compiled
 
     bundled = load_compiled("fifty_first_state")
-    _, goods = _with_bots(tmp_path, "number of fuel")
+    _, fuel = _with_bots(tmp_path, "number of fuel")
     m = engine_for(bundled).new_match(bundled, ["a", "b"], seed=2)
     rng = random.Random(2)
+    deployed_seen = False
     for _ in range(40):
         if m.terminal():
             break
         g = m.game
+        deployed_seen |= bool(g.zone("deployed"))
         for seat in range(2):
             here = [u for u in g.zone("state", seat) if g.instances[u].face != "ruins"]
-            assert engine_for(bundled).evaluate(g, seat) == g.players[seat].goods["vp"] + len(here)
-            g.compiled = goods  # the same position judged by the other declaration
-            assert engine_for(goods).evaluate(g, seat) == g.players[seat].goods["fuel"]
+            goods = g.players[seat].goods
+            held = len(g.zone("hand", seat)) + sum(goods[k] for k in ("brick", "fuel", "gun", "iron", "worker",
+                                                                        "red_contact", "blue_contact"))
+            assert engine_for(bundled).evaluate(g, seat) == 4 * goods["vp"] + 4 * len(here) + held
+            g.compiled = fuel  # the same position judged by the other declaration
+            assert engine_for(fuel).evaluate(g, seat) == g.players[seat].goods["fuel"]
             g.compiled = bundled
         m.apply(rng.choice(m.legal_moves()))
+    assert deployed_seen  # Machines were Deployed in the positions judged, and not counted
+
+
+def test_the_greedy_bot_builds_rather_than_pay_alone_for_removing_a_machine():
+    # Decision (docs/decisions.md, "51st State — why Moloch games did not reach 25 VP"): the heuristic
+    # does not count Deployed Machines. A Machine Assaults every player, so removing it helps everyone;
+    # counted against the bot alone (M10's 2 VP), greedy Hacked and lost its edge over random seats.
+    # With the Goods of a Machine's Code and a Location in hand, it builds (+4, less a card and a
+    # Resource) rather than Hack (a card for the Code's Goods).
+    from runtime.bots import Greedy
+
+    c = compiled()
+    m = engine_for(c).new_match(c, ["Ann", "Bob"], seed=3, options={"packs": ["moloch"]})
+    rng = random.Random(3)
+    while m.game.turn.stage != "action":
+        m.apply(rng.choice(m.legal_moves()))
+    g, seat = m.game, m.to_act()
+    machine = g.zone("deployed")[0]
+    g.players[seat].goods.update(Counter(g.record(machine)["code"]))
+    m._legal = None  # the Goods changed under the match: its legal moves are worked out again
+    kinds = {mv.key[0] for mv in m.legal_moves()}
+    assert {"construct", "hack"} <= kinds
+    pick = Greedy().pick(m, m.legal_moves())
+    assert pick.key[0] == "construct", pick.label
 
 
 def test_a_misspelt_bots_heuristic_is_a_located_error(tmp_path):

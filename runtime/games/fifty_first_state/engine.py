@@ -130,6 +130,8 @@ class FiftyFirstState(FiftyScenario, Engine):
     # 4 games won against greedy at 48 descents; with 60-move random playouts, 0 of 2 at 24, 45 s a game)
     playout_depth = 0
     uct_exploration = 0.01
+    # game.yaml's heuristic (bots.greedy) counts a VP or a Location as 4: the bot's 5 points are 20
+    uct_scale = 20.0
 
     # what the rules imply in every state, checked by `simulate --check-moves` (runtime/engine.py)
     invariants = {**Engine.invariants, "Deployed Machines Machine side up": "invariant_deployed",
