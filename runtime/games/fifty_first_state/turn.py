@@ -103,7 +103,12 @@ class FiftyMatch:
         return Result(scores, winners, f"{reason}; the game ended: {g.turn.ended}")
 
     def copy(self) -> "FiftyMatch":
-        return FiftyMatch(self.game.copy())
+        """An independent match on a copy of the game. The legal moves already worked out go with it:
+        they name cards by uid and seats by number, which the copy shares, and working them out runs
+        the legality trials (``_would_work``) a look-ahead would otherwise repeat at every step."""
+        twin = FiftyMatch(self.game.copy())
+        twin._legal = list(self._legal) if self._legal is not None else None
+        return twin
 
     # --- running the automatic parts ------------------------------------------------------------
     def advance(self) -> None:
