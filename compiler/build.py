@@ -509,10 +509,11 @@ def _compile_card(doc: Document, i: int, card: dict, first: int, vocab: GameMode
             texts[key] = value
         elif key in face_specs and isinstance(value, dict):
             fslots, ftexts, ffields = {}, {}, {}
-            fspec = {sl.key: sl for sl in face_specs[key].slots}
+            fspec = face_specs[key]
             for fk, fv in value.items():
-                if fk in fspec and isinstance(fv, str):
-                    slot(("cards", i, key, fk), fv, fspec[fk].kind, fslots)
+                fslot = fspec.slot(fk)
+                if fslot is not None and isinstance(fv, str):
+                    slot(("cards", i, key, fk), fv, fslot.kind, fslots)
                     ftexts[fk] = fv
                 else:
                     ffields[fk] = fv

@@ -177,10 +177,6 @@ class Game:
 # --- building the views -----------------------------------------------------------------------------
 
 
-def _find_key(items: tuple, key: str):
-    return next((i for i in items if i.key == key), None)
-
-
 def _exec_generated(src: str, name: str) -> dict:
     """Run one generated module (the code generator's own output, never data text)."""
     ns: dict = {"__name__": name}
@@ -315,10 +311,10 @@ class _GameViewBuilder:
     @staticmethod
     def part_name(key: str, spec) -> str:
         """A slot's or field's printed name on a kind or face (KindSpec / FaceSpec), else its key titled."""
-        slot = _find_key(spec.slots, key) if spec is not None else None
+        slot = spec.slot(key) if spec is not None else None
         if slot is not None and slot.declared:
             return slot.declared
-        f = _find_key(spec.fields, key) if spec is not None else None
+        f = spec.field(key) if spec is not None else None
         if f is not None and f.title:
             return f.title
         return title(key)

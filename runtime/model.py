@@ -140,6 +140,10 @@ class FieldSpec:
     numeric: bool      # ``int``/``number`` (or a schema of that type): a comparison may read it
 
 
+def _find(items: tuple, key: str):
+    return next((i for i in items if i.key == key), None)
+
+
 @dataclass(frozen=True)
 class FaceSpec:
     """Another face of a double-sided card kind (a Machine's Hacked side): its own slots and fields."""
@@ -149,9 +153,11 @@ class FaceSpec:
     slots: tuple[SlotSpec, ...] = ()
     fields: tuple[FieldSpec, ...] = ()
 
+    def slot(self, key: str) -> SlotSpec | None:
+        return _find(self.slots, key)
 
-def _find(items: tuple, key: str):
-    return next((i for i in items if i.key == key), None)
+    def field(self, key: str) -> FieldSpec | None:
+        return _find(self.fields, key)
 
 
 @dataclass(frozen=True)

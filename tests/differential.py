@@ -439,7 +439,7 @@ def differ(a: dict, b: dict) -> str:
 def explained(game: str, text: str):
     """(compiled function, IR) of a text that checks."""
     ex = explain_effect(text, vocabulary(game))
-    assert not ex.diags.errors, [d.message for d in ex.diags.errors]
+    assert not ex.diags.errors, (text, [d.message for d in ex.diags.errors])
     return effect_function(ex), ex.ir
 
 

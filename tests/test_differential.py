@@ -17,11 +17,11 @@ import time
 import pytest
 
 from compiler import ir
-from compiler.explain import effect_function, explain_effect
+from compiler.explain import explain_effect
 from compiler.interpret import Interpreter, OutOfScope, interpret, reference_slot_runner
 from runtime.agents import Scripted
 from runtime.engine import engine_for
-from tests.differential import (Case, TextGen, compiled_game, explore, picture, random_state,
+from tests.differential import (Case, TextGen, compiled_game, explained, explore, picture, random_state,
                                 run_case, vocabulary)
 
 BUDGET = 2_000  # accepted texts in CI (issue 22: at least 2,000); bench/differential.py runs more
@@ -94,12 +94,6 @@ def test_a_planted_difference_is_found(monkeypatch):
 # --- metamorphic properties ----------------------------------------------------------------------
 
 
-def _fn(game: str, text: str):
-    ex = explain_effect(text, vocabulary(game))
-    assert not ex.diags.errors, (text, [d.message for d in ex.diags.errors])
-    return effect_function(ex), ex.ir
-
-
 def run_parts(game: str, parts: list[tuple[str, int]], seed: int, side: str, agent: str = "first") -> dict:
     """Run texts one after another (each its own effect, for its own player) on one random state;
     the picture after the last, with every outcome."""
@@ -110,7 +104,7 @@ def run_parts(game: str, parts: list[tuple[str, int]], seed: int, side: str, age
         g.slot_runner = reference_slot_runner(vocabulary(game))
     statuses = []
     for text, player in parts:
-        fn, effect = _fn(game, text)
+        fn, effect = explained(game, text)
         if side == "compiled":
             statuses.append(engine.run(g, fn, player).status)
         else:
@@ -342,7 +336,7 @@ def test_nested_computed_bounds_mean_what_they_say():
         game.create(cid, game.zone_key("hand", 0), owner=0)
     for cid in ("mill", "copper", "smithy"):
         game.create(cid, game.zone_key("discard", 0), owner=0)
-    fn, _ = _fn("truth", "discard all cards costing up to (number of cards costing up to (number of cards in "
+    fn, _ = explained("truth", "discard all cards costing up to (number of cards costing up to (number of cards in "
                          "your hand) in your discard pile) from your hand")
     assert engine.run(game, fn, 0).ok
     assert [game.instances[u].card_id for u in game.zone("hand", 0)] == ["smithy"]
@@ -380,7 +374,7 @@ def test_an_actions_amounts_are_worked_out_when_it_starts(side):
     engine = engine_for(compiled)
     game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
     game.players[0].goods["coin"] = 2
-    fn, effect = _fn("truth", "gain 1 coin, (number of coin) debt")
+    fn, effect = explained("truth", "gain 1 coin, (number of coin) debt")
     out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
     assert out == "done"
     assert (game.players[0].goods["coin"], game.players[0].goods["debt"]) == (3, 2)
@@ -424,7 +418,7 @@ def test_a_place_named_through_a_choice_that_found_nothing_is_nowhere(side, text
         game.create(cid, game.zone_key("hand", 0), owner=0)
         game.create(cid, game.zone_key("hand", 1), owner=1)
     before = game.snapshot()["zones"]
-    fn, effect = _fn("truth", text)
+    fn, effect = explained("truth", text)
     out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
     assert out == status
     assert game.snapshot()["zones"] == before  # no card moved: the trash is empty, t holds nothing
@@ -441,7 +435,7 @@ def test_a_round_that_places_goods_on_a_card_changed_something(side):
     engine = engine_for(compiled)
     game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
     card = game.create("mill", game.zone_key("hand", 0), owner=0)
-    fn, effect = _fn("truth", "choose 1 card in your hand as t; until number of cards in your hand > 99: "
+    fn, effect = explained("truth", "choose 1 card in your hand as t; until number of cards in your hand > 99: "
                               "place 1 vp on t")
     out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
     assert out == "done" and card.goods["vp"] == 100
@@ -462,7 +456,7 @@ def test_spend_outside_a_cost_does_as_much_as_it_can(side, text, status, coin, d
     engine = engine_for(compiled)
     game = engine.new_game(compiled, ["Ann", "Bob"], setup=False)
     game.players[0].goods.update({"coin": 1, "debt": -2})
-    fn, effect = _fn("truth", text)
+    fn, effect = explained("truth", text)
     out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
     goods = game.players[0].goods
     assert (out, goods["coin"], goods["debt"], goods["vp"]) == (status, coin, debt, vp)
@@ -482,7 +476,7 @@ def test_an_effect_without_an_opponent_has_one_chosen_once(side):
     mine = game.create("smithy", game.zone_key("hand", 0), owner=0)
     game.create("mill", game.zone_key("hand", 1), owner=1)
     cids = game.create("copper", game.zone_key("hand", 2), owner=2)
-    fn, effect = _fn("truth", "give 1 card from your hand to opponent; draw 1 card from opponent's hand; "
+    fn, effect = explained("truth", "give 1 card from your hand to opponent; draw 1 card from opponent's hand; "
                               "gain (number of cards in opponent's hand) coin")
     out = engine.run(game, fn, 0).status if side == "compiled" else interpret(game, effect, 0).status
     assert out == "done"  # the script held one answer: asked once

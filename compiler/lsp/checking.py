@@ -356,10 +356,10 @@ def card_texts(vocab: GameModel, card: dict, i: int):
         if slot is not None and isinstance(value, str):
             yield ("cards", i, key), value, slot.kind
         elif face is not None and isinstance(value, dict):
-            fslots = {sl.key: sl for sl in face.slots}
             for fk, fv in value.items():
-                if fk in fslots and isinstance(fv, str):
-                    yield ("cards", i, key, fk), fv, fslots[fk].kind
+                fslot = face.slot(fk)
+                if fslot is not None and isinstance(fv, str):
+                    yield ("cards", i, key, fk), fv, fslot.kind
 
 
 def check_slot(ctx: GameContext, doc: Document, path: tuple, text: str, card: str | None, slot_kind: str,
