@@ -400,8 +400,23 @@ class Trigger:
     span: Span = _span()
 
 
+# --- abilities (issue 28) ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ability:
+    """An ability in a slot of kind ``ability``, a move its player may make (runtime/flow.py):
+    ``once per turn|round [while <condition>]: <body>`` or ``while <condition>: <body>``. A cost on its
+    own in an ability slot ("trash this card: gain 3 combat") is an ability too (``Cost``)."""
+
+    body: tuple["Stmt", ...]
+    once: Name | None = None            # "turn" | "round"
+    condition: "Condition | None" = None  # "while …"
+    span: Span = _span()
+
+
 BodyStmt = Union[Action, Choose]
-Stmt = Union[Requires, Let, Choose, Menu, ForEach, If, Cost, Acting, RepeatUntil, Trigger, Action]
+Stmt = Union[Requires, Let, Choose, Menu, ForEach, If, Cost, Acting, RepeatUntil, Trigger, Action, Ability]
 
 
 @dataclass(frozen=True)

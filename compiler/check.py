@@ -84,6 +84,11 @@ class Checker:
         seen_action = False
         statements = []
         for st in effect.statements:
+            if kind == "ability" or isinstance(st, A.Ability):  # issue 28: abilities as moves
+                lowered = self._ability(walk, st, kind, rep, scope)
+                if lowered is not None:
+                    statements.append(lowered)
+                continue
             if (kind == "trigger") != isinstance(st, A.Trigger):
                 if kind == "trigger":
                     rep("E310", "a trigger slot holds triggers: 'when you play this card: …', 'at the start of "
@@ -105,6 +110,26 @@ class Checker:
         if kind == "condition":  # a bare-condition slot, parsed as "requires <condition>"
             return Checked(effect, True, statements[0].cond)
         return Checked(effect, True, ir.Effect(tuple(statements), walk.computed, effect))
+
+    # --- abilities (issue 28) -------------------------------------------------------------------
+    def _ability(self, walk: "_Check", st, kind: str, rep, scope: dict):
+        """One statement of an ability slot: an ability ("once per turn: …", "while …: …") or a cost
+        on its own ("trash this card: gain 3 combat"), lowered to ``ir.Ability``. An ability anywhere
+        else, or anything else in an ability slot, is E310."""
+        if kind != "ability":
+            rep("E310", "an ability belongs in a slot the game declares 'kind: ability'", st.span,
+                "declare the slot in game.yaml: slots: {ability: {kind: ability}}")
+            return None
+        if isinstance(st, A.Cost):  # the cost is the ability's limit: it takes something each use
+            index = walk.abilities
+            walk.abilities += 1
+            return ir.Ability(index, None, None, (walk.visit(st, dict(scope)),), st)
+        if not isinstance(st, A.Ability):
+            rep("E310", "an ability slot holds abilities, each saying how often it may be used: "
+                "'once per turn: …', 'once per turn while …: …', or a cost such as 'trash this card: …'",
+                st.span, "write 'once per turn: " + fmt(st) + "'")
+            return None
+        return walk.visit(st, scope)
 
     _labeller = None
 
@@ -129,6 +154,7 @@ class _Check(Visitor):
         self.several: set[str] = set()  # names bound to more than one card ("choose 2 … as t")
         self.triggers = 0  # each trigger's place in its slot ("the first time" is kept per trigger)
         self.computed = False  # a filter bound computed at run time: codegen binds it first
+        self.abilities = 0  # each ability's place in its slot (its uses are kept per card and place)
 
     # --- statements --------------------------------------------------------------------------
     def _name_ok(self, name: A.Name) -> None:
@@ -141,6 +167,10 @@ class _Check(Visitor):
     def body(self, stmts, scope) -> tuple:
         out = []
         for b in stmts:
+            if isinstance(b, A.Ability):  # issue 28: an ability is a whole move, not a step of one
+                self.rep("E310", "an ability stands on its own in its slot, not inside another statement's body",
+                         b.span, None)
+                continue
             if isinstance(b, (A.Requires, A.Let)) and (isinstance(b, A.Requires) or b.minimum is not None):
                 self.rep("E304", "'requires' and 'x is … (min N)' decide whether anything of the effect happens: "
                          "they stand at its start, not inside a body", b.span)
@@ -254,6 +284,21 @@ class _Check(Visitor):
         return ir.Trigger(EVENT_VERBS.get(st.verb.text, st.verb.text), subject_key(st.subject), card,
                           st.period.text if st.form == "first" else None, index, body, st)
 
+    # abilities (issue 28)
+    def visit_Ability(self, st: A.Ability, scope) -> ir.Ability:
+        index = self.abilities
+        self.abilities += 1
+        if st.once is not None:
+            self._period(st.once)
+        elif not (st.body and isinstance(st.body[0], A.Cost)):
+            # nothing would bound its uses: "while …: gain 3 combat" could be used again and again
+            self.rep("E310", "an ability says how often it may be used: 'once per turn' or 'once per round' "
+                     "before 'while', or a cost first in its body", st.span,
+                     "write 'once per turn " + fmt(st) + "' or 'while …: (trash this card: …)'")
+        cond = self.cond(st.condition, scope) if st.condition is not None else None
+        inner = dict(scope)
+        return ir.Ability(index, st.once.text if st.once is not None else None, cond, self.body(st.body, inner), st)
+
     def _period(self, name: A.Name) -> None:
         if name.text not in ("turn", "round"):
             self.rep("E201", f"unknown period '{name.text}'", name.span, did_you_mean(name.text, ("turn", "round")))
@@ -361,7 +406,8 @@ class _Check(Visitor):
             return ir.History(EVENT_VERBS.get(q.verb.text, q.verb.text), subject_key(q.subject), card,
                               q.period.text, q)
         if isinstance(q, A.FieldOf):
-            self._field(q.field.text, q.field.span)
+            if q.field.text.replace(" ", "_") not in self.vocab.quantity_slots:  # issue 28: "the worth of b"
+                self._field(q.field.text, q.field.span)
             if q.of.text not in scope:
                 self.rep("E305", f"'{q.of.text}' is not a chosen card here", q.of.span,
                          did_you_mean(q.of.text, scope)
@@ -737,4 +783,7 @@ def _body_span(body) -> A.Span:
 
 def slot_kind_of(effect: A.Effect) -> str:
     """The slot kind a text reads as on its own (explain, English): "trigger" when it starts with one."""
-    return "trigger" if effect.statements and isinstance(effect.statements[0], A.Trigger) else "effect"
+    first = effect.statements[0] if effect.statements else None
+    if isinstance(first, A.Ability):  # issue 28
+        return "ability"
+    return "trigger" if isinstance(first, A.Trigger) else "effect"

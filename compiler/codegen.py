@@ -412,6 +412,27 @@ class _EffectGen(Visitor):
         self.w(f"if ctx.triggered({st.index}, {literal(st.kind)}, {literal(st.who)}, {sel}, {literal(st.once)}):")
         self.block(st.body)
 
+    # abilities (issue 28): the body runs only when the player uses this ability (runtime/flow.py)
+    def visit_Ability(self, st: ir.Ability) -> None:
+        cond = self.cond(st.cond) if st.cond is not None else "True"
+        first = st.body[0] if st.body else None
+        costs = isinstance(first, ir.Cost)
+        self.w(f"if ctx.using({st.index}):")
+        self.mw.indent += 1
+        self.w(f"ctx.ability_gate({literal(st.once)}, {cond}, {costs})")
+        if costs:  # the cost, then the mark that it was paid (the flow's probe stops there)
+            self.mw.mark(_offset_of(first))
+            self.visit_Act(first.pay)
+            self.w("ctx.ability_paid()")
+            for b in first.body:
+                self.stmt(b)
+            rest = st.body[1:]
+        else:
+            rest = st.body
+        for b in rest:
+            self.stmt(b)
+        self.mw.indent -= 1
+
     def visit_Act(self, act: ir.Act) -> None:
         objs = ", ".join(self.sel(o) for o in act.objects)
         objs = f"({objs},)" if len(act.objects) == 1 else f"({objs})"

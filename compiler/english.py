@@ -293,6 +293,19 @@ class _Renderer(Visitor):
                    f"{self.selector(st.card, indefinite=True)}"
         return f"{head}: {self.body(st.body)}"
 
+    # abilities (issue 28): as a card prints them — "Once per turn: …", "Trash this card: …"
+    def visit_Ability(self, st: ir.Ability) -> str:
+        head = f"once per {st.once}" if st.once is not None else ""
+        if st.cond is not None:
+            head = f"{head}, while {self.cond(st.cond)}" if head else f"while {self.cond(st.cond)}"
+        first = st.body[0] if st.body else None
+        if isinstance(first, ir.Cost):  # a cost reads as printed: "Trash this card: gain 3 combat"
+            paid = f"{self.action(first.pay)}: {self.body(first.body)}"
+            rest = [paid] + [self.body((b,)) for b in st.body[1:]]
+            text = "; ".join(rest)
+            return f"{head}: {text}" if head else text
+        return f"{head}: {self.body(st.body)}"
+
     def visit_Cost(self, st: ir.Cost) -> str:
         return f"{self.action(st.pay)} to {self.body(st.body)}"
 

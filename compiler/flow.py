@@ -174,6 +174,11 @@ class FlowCompiler:
                         for i, s in enumerate(phase.get("steps") or [])]
         for i, aid in enumerate(phase.get("actions") or []):
             self.name_in(aid, actions, "action", path + ("actions", i))
+        # abilities as moves (issue 28): the slots named must be ability slots of some card kind
+        ability_slots = {sk for spec in (self.vocab.get("card_kinds") or {}).values()
+                         for sk, ss in ((spec or {}).get("slots") or {}).items() if (ss or {}).get("kind") == "ability"}
+        for i, slot in enumerate(phase.get("abilities") or []):
+            self.name_in(slot, ability_slots, "ability slot", path + ("abilities", i))
         if "turns" in phase:
             if level == "turn":
                 self.error("E401", "a turn cannot hold turns: `turns` belongs to a phase of the round",

@@ -89,6 +89,7 @@ class Interpreter(Visitor):
         self.event = None  # the event dispatched to this trigger slot (``fire``), else None
         self.about_self = False  # the card hears the event only because it is about the card
         self.fired = 0  # triggers of the slot whose body ran
+        self.use = None  # (slot, index): the ability its player uses in this run (issue 28), else None
 
     # --- running an effect -----------------------------------------------------------------------
     def run(self, effect: ir.Effect) -> Result:
@@ -175,6 +176,26 @@ class Interpreter(Visitor):
     def visit_Cost(self, st: ir.Cost) -> None:
         """The cost is paid in full or refused before anything changes; a refusal ends the effect."""
         self.visit(st.pay)
+        self.body(st.body)
+
+    # abilities (issue 28)
+    def visit_Ability(self, st: ir.Ability) -> None:
+        """An ability runs only when its player uses it (the flow's move names the card, the slot and
+        the ability's place). Then, before anything happens: its "while" condition must hold, and a
+        "once per turn/round" ability must not have been used by this card, slot and place in this
+        turn (round) — else nothing happens (unmet). The use is kept, then the body runs; a cost first
+        in it is paid in full or the rest is refused (docs/language.md, Abilities)."""
+        if self.use is None or self.use[1] != st.index:
+            return
+        if st.cond is not None and not self.holds(st.cond):
+            raise Unmet("the ability's 'while' condition does not hold")
+        if st.once is not None:
+            g = self.game
+            now = g.turn_number if st.once == "turn" else g.round
+            key = (self.card, self.use[0], st.index)
+            if g.fired.get(key) == (st.once, now):
+                raise Unmet(f"the ability was already used this {st.once}")
+            g.fired[key] = (st.once, now)
         self.body(st.body)
 
     def visit_Menu(self, st: ir.Menu) -> None:
@@ -950,11 +971,34 @@ class Interpreter(Visitor):
         if chosen is None or len(chosen.values) != 1 or chosen.values[0] not in self.game.instances:
             raise Refused(f"{e.card.name!r} is not a card")
         got = self.face(chosen.values[0]).get(e.field)
+        if got is None and e.field in self.game.model.quantity_slots:
+            return self.slot_quantity(chosen.values[0], e.field)
         if got is None:
             return 0
         if not isinstance(got, int) or isinstance(got, bool):
             raise Refused(f"the card's {e.field} is not a whole number")
         return got
+
+    def slot_quantity(self, uid: int, slot: str) -> int:
+        """``the worth of b``, ``worth`` a slot of kind quantity (issue 28): the card's slot text, read
+        as "x is …" and run here for the same player with the card as "this card"; no such slot counts
+        0; a slot that needs its own value while it is worked out is refused."""
+        g = self.game
+        text = (self.face(uid).get("texts") or {}).get(slot)
+        if text is None:
+            return 0
+        if (uid, slot) in g.resolving:
+            raise Refused(f"the {slot} of the card depends on itself")
+        ex = explain_effect("x is " + text, g.model)
+        if ex.ir is None or ex.diags.errors:
+            raise OutOfScope(f"the quantity text {text!r} does not check")
+        inner = Interpreter(g, self.me.player, uid)
+        g.resolving.add((uid, slot))
+        try:
+            inner.visit(ex.ir)
+        finally:
+            g.resolving.discard((uid, slot))
+        return int(inner.x or 0)
 
     def visit_History(self, e: ir.History) -> int:
         """This turn's (round's) events of that kind by that player with such a card; a card still
@@ -1050,6 +1094,9 @@ def reference_slot_runner(vocab: GameModel):
 
 
 def interpret(game, effect: ir.Effect, player: int, card: int | None = None,
-              opponent: int | None = None) -> Result:
-    """Run ``effect`` on ``game`` by the reference semantics."""
-    return Interpreter(game, player, card, opponent).run(effect)
+              opponent: int | None = None, use: tuple | None = None) -> Result:
+    """Run ``effect`` on ``game`` by the reference semantics (``use``: (slot, index) of the ability
+    its player uses, for an ability slot)."""
+    interp = Interpreter(game, player, card, opponent)
+    interp.use = use
+    return interp.run(effect)

@@ -204,7 +204,24 @@ class Trigger:
     syntax: object = _syntax()
 
 
-Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat, Trigger]
+# --- abilities (issue 28) ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ability:
+    """An ability of a slot of kind ``ability``: a move its player may make (runtime/flow.py). Its body
+    runs when the player uses it, at most once per ``once`` ("turn" | "round") and only while
+    ``cond`` holds; a cost first in its body is paid in full or nothing happens. ``index`` is its
+    place in the slot (uses are kept per card, slot and place)."""
+
+    index: int
+    once: str | None
+    cond: Cond | None
+    body: tuple["Stmt", ...]
+    syntax: object = _syntax()
+
+
+Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat, Trigger, Ability]
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,8 @@ from .resources import BUNDLED_DATA, GRAMMAR_DIR, RESOURCE_ROOT
 # small, uses only core verbs and never changes with the real games. Absent from an installed wheel.
 FIXTURE_DATA = RESOURCE_ROOT / "tests" / "fixtures" / "mini"
 TRUTH_DATA = RESOURCE_ROOT / "tests" / "fixtures" / "truth"  # a small deck-builder for the newer constructs
+# the language corpus's games (tests/language/games): Corsairs holds ability and quantity slots (issue 28)
+CORPUS_DATA = RESOURCE_ROOT / "tests" / "language" / "games"
 
 _CATEGORY_WORDS = {GOOD: "good", THING: "thing", ZONE: "zone", PLAYER: "player", PHASE: "phase",
                    ICON: "icon", VAR: "chosen name", CARD: "card"}
@@ -155,6 +157,28 @@ CONSTRUCTS: tuple[Construct, ...] = (
         ("the first time each turn you trash a card: gain 1 coin", "truth")],
        ["trigger", "when_", "at_time", "first_time", "when", "subject", "subject_you", "subject_a",
         "subject_another", "period_owner"]),
+    # issue 28: abilities as moves, a card's worth
+    _c("Statements", "Abilities", "once per turn|round [while CONDITION]: BODY · while CONDITION: (COST: BODY) · "
+       "COST: BODY",
+       "Only in a slot the game declares `kind: ability` (with `usable_in: [zones]`, or the game's "
+       "`rules.in_play`): abilities the card's player may use when they choose. The game flow offers each "
+       "usable ability as a move in the phases that list the slot under `abilities:`, beside the actions, "
+       "so a player at the terminal, `simulate` and every bot use them; a scenario step `{card: …, slot: …, "
+       "use: N}` uses the Nth ability of the slot (the first by default). Each ability says how often it may "
+       "be used: `once per turn` (or `round`) — kept per card, so a second use in the same turn is not a "
+       "legal move and it is legal again next turn —, or a cost first in its body (\"trash this card: …\", "
+       "\"spend 2 trade: …\"), paid in full or nothing happens, and offered only when it can be paid. "
+       "`while CONDITION` makes it usable only while the condition holds (an ally ability: \"while a card "
+       "with icon horde other than this card in your play area\"). A base in a zone that stays in play "
+       "offers its abilities again on every later turn. An ability without a limit is E310 (it could be "
+       "used for ever).",
+       [("once per turn: gain 2 combat", "corsairs"),
+        ("once per turn while a card with icon horde other than this card in your play area: gain 2 combat",
+         "corsairs"),
+        ("trash this card: gain 3 trade", "corsairs"),
+        ("while a card with icon guild other than this card in your play area: (trash this card: draw 2 cards)",
+         "corsairs")],
+       ["ability", "once_ability", "while_ability", "ability_while"]),
     _c("Selectors", "Amounts", "N · x · (EXPRESSION) · up to N · all · a/an",
        "How many: a number, `x`, a parenthesised expression, `up to N` (the chooser picks 0 to N), "
        f"`all`, or an article for one. A number is at most {MAX_LITERAL} (a larger one is E320); an amount "
@@ -212,6 +236,14 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "A comparison, or a selector meaning \"at least that many exist\".",
        [("if number of cards in your hand < 3: draw 1 card", "mini"), ("requires 2 fuel; gain 1 vp", "mini")],
        ["condition", "compare", "exists"]),
+    # issue 28: a card's worth (a quantity slot)
+    _c("Quantities and conditions", "A card's worth", "the SLOT of NAME",
+       "A slot the game declares `kind: quantity` holds a quantity (\"number of bases in your play area\"), "
+       "worked out when it is read: `the SLOT of NAME` runs the card's slot for the player reading it, with the "
+       "card as `this card` (a card without that slot counts 0; a worth that needs itself is refused). The "
+       "game flow's final scoring reads it like a field: \"for each base in your play area as b: gain (the "
+       "worth of b) vp\".",
+       [("for each base in your play area as b: gain (the worth of b) vp", "corsairs")], []),
 )
 
 
@@ -327,7 +359,7 @@ def engine_names() -> list[str]:
 def example_games() -> dict[str, Path]:
     """game id -> game.yaml for every game an example may be checked against (bundled + fixture)."""
     out: dict[str, Path] = {}
-    for root in (FIXTURE_DATA, TRUTH_DATA, BUNDLED_DATA):
+    for root in (FIXTURE_DATA, TRUTH_DATA, BUNDLED_DATA, CORPUS_DATA):
         if not root.is_dir():
             continue
         for p in sorted(root.iterdir()):

@@ -158,6 +158,16 @@ class _ToAst:
     def subject_another(self, meta, noun):
         return A.Subject("another", str(noun), span=_span(meta))
 
+    # abilities (issue 28)
+    def once_ability(self, meta, period, cond, body):
+        return A.Ability(body, _name(period), cond, _span(meta))
+
+    def while_ability(self, meta, cond, body):
+        return A.Ability(body, None, cond, _span(meta))
+
+    def ability_while(self, meta, cond):
+        return cond
+
     def history(self, meta, sel, subject, verb, period):
         return A.History(sel, subject, _name(verb), _name(period), _span(meta))
 

@@ -70,6 +70,14 @@ def _(n: A.Trigger) -> str:
 
 
 @fmt.register
+def _(n: A.Ability) -> str:  # issue 28
+    head = f"once per {n.once.text}" if n.once is not None else ""
+    if n.condition is not None:
+        head = f"{head} while {fmt(n.condition)}".strip()
+    return f"{head}: {_body(n.body)}"
+
+
+@fmt.register
 def _(n: A.History) -> str:
     return f"number of {fmt(n.selector)} {_subject(n.subject)} {n.verb.text} this {n.period.text}"
 

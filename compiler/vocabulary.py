@@ -24,7 +24,7 @@ POSSESSIVES = {
 # the zones declared above it. A typo there used to pass `validate` and surface at run time,
 # pointing at a scenario. Every such reference is checked here, located, with "did you mean".
 
-SLOT_KINDS = ("effect", "condition", "trigger")
+SLOT_KINDS = ("effect", "condition", "trigger", "ability", "quantity")
 # rules settings that name a zone (or, for in_play, a list of zones); play_slot names a slot
 RULE_ZONES = ("hand", "draw_from", "discard_to", "trash_to", "gain_from", "gain_to", "play_to", "remove_to")
 COMMON_FIELDS = ("id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text")
@@ -102,6 +102,9 @@ def check_names(doc, diags) -> bool:
             listens = (sspec or {}).get("listens_in")
             for i, zone in enumerate(listens if isinstance(listens, list) else ()):
                 expect(("card_kinds", kind, "slots", slot, "listens_in", i), zone, "zone", zones)
+            usable = (sspec or {}).get("usable_in")  # an ability slot's zones (issue 28)
+            for i, zone in enumerate(usable if isinstance(usable, list) else ()):
+                expect(("card_kinds", kind, "slots", slot, "usable_in", i), zone, "zone", zones)
         check_field_types(kind, spec, field_kinds, report)
         declared = fields_of[kind] | set(spec.get("faces") or {})
         for i, name in enumerate(spec.get("required") or ()):

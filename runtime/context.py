@@ -236,6 +236,39 @@ class Ctx:
             g.fired[key] = (once, now)
         return True
 
+    # --- abilities (issue 28): used as moves of the game flow ----------------------------------
+    def using(self, index: int) -> bool:
+        """Whether this run of an ability slot is the use of its ability ``index`` (the flow binds
+        ``ABILITY_USE`` to (slot, index, mode) when the player picks the move; any other run of the
+        slot uses no ability and does nothing)."""
+        use = self.bindings.get(ABILITY_USE)
+        return use is not None and use[1] == index
+
+    def ability_gate(self, once: str | None, holds: bool, costs: bool) -> None:
+        """The ability's limits, before anything of it happens: its ``while`` condition holds, and a
+        ``once per turn|round`` ability was not used by this card in this turn (round). The use is
+        kept per card, slot and place in ``GameState.fired`` (as "the first time each turn" is).
+        ``PROBE_GATE``: stops here, raising ``AbilityUsable`` (the flow asks whether to offer it)."""
+        slot, index, mode = self.bindings[ABILITY_USE]
+        if not holds:
+            raise Unmet("the ability's 'while' condition does not hold")
+        g = self.game
+        key = now = None
+        if once is not None:
+            now = g.turn_number if once == "turn" else g.round
+            key = (self.card, slot, index)
+            if g.fired.get(key) == (once, now):
+                raise Unmet(f"the ability was already used this {once}")
+        if mode == PROBE_GATE:
+            raise AbilityUsable(costs)
+        if key is not None:
+            g.fired[key] = (once, now)
+
+    def ability_paid(self) -> None:
+        """The ability's cost is paid. ``PROBE_COST`` (on a copy of the game): stops here, usable."""
+        if self.bindings[ABILITY_USE][2] == PROBE_COST:
+            raise AbilityUsable(True)
+
     def history(self, kind: str, who: str, sel: Query, period: str) -> int:
         """``number of cards you played this turn``: this turn's (or round's) events of that kind."""
         g = self.game
@@ -271,11 +304,33 @@ class Ctx:
             raise Refused(f"{bound!r} is not a card")
         inst = self.game.instances[uid]
         value = face_view(self.game.cards[inst.card_id], inst).get(name)
+        if value is None and name in self.game.model.quantity_slots:
+            return self.slot_quantity(uid, name)
         if value is None:
             return 0  # a card that prints no such number counts 0, as at the table (docs/decisions.md)
         if not isinstance(value, int) or isinstance(value, bool):
             raise Refused(f"the {name.replace('_', ' ')} of {self.describe(uid)} is not a whole number")
         return value
+
+    def slot_quantity(self, uid: int, slot: str) -> int:
+        """``the worth of b`` where ``worth`` is a slot of kind quantity (issue 28): the card's slot,
+        run for this effect's player ("you" is who asks: at the end, the scoring player) with the card
+        as "this card". A card without that slot counts 0; a slot that asks for itself while it is
+        being worked out (directly or through other cards) is refused, not an endless loop."""
+        inst = self.game.instances[uid]
+        fn = face_view(self.game.cards[inst.card_id], inst).get("slots", {}).get(slot)
+        if fn is None:
+            return 0
+        key = (uid, slot)
+        if key in self.game.resolving:
+            raise Refused(f"the {slot} of {self.describe(uid)} depends on itself")
+        self.game.resolving.add(key)
+        try:
+            inner = Ctx(self.game, self.player, uid)
+            fn(inner)
+        finally:
+            self.game.resolving.discard(key)
+        return int(inner.x or 0)
 
     def count(self, sel: Query) -> int:
         """How many: Goods a player holds, cards in a zone, matching things."""
@@ -825,6 +880,22 @@ THIS_CARD = "this card"
 # because the player picked it as a move (runtime/flow.py); PROBE asks for the options instead.
 MOVE_CHOICE = "\x00move choice"
 PROBE = object()
+
+
+# Abilities (issue 28): the binding the flow sets when a player uses an ability — (slot, index, mode),
+# mode None for a use, PROBE_GATE to ask whether its limits allow it now, PROBE_COST (on a copy of the
+# game) whether its cost can be paid. A name no effect text can write, like MOVE_CHOICE.
+ABILITY_USE = "\x00ability use"
+PROBE_GATE = "probe limits"
+PROBE_COST = "probe cost"
+
+
+class AbilityUsable(Exception):
+    """Raised by a probed ability once its limits (and, probing the cost, its cost) allowed it."""
+
+    def __init__(self, costs: bool):
+        super().__init__("ability usable")
+        self.costs = costs
 
 
 class ChoiceOptions(Exception):

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from .agents import Agent
 from .budget import FIRINGS, OverBudget
-from .context import Ctx
+from .context import ABILITY_USE, Ctx
 from .errors import Halt, Refused, RulesError, Unmet
 from .events import (EffectRefused, EffectUnmet, MoveMade, Reshuffled, RoundEnded, RoundStarted, TurnEnded,
                      TurnStarted)
@@ -551,7 +551,7 @@ class Engine:
     # --- scenario steps ----------------------------------------------------------------------
     # the words a scenario step may use besides its action key; scenarios check every step's keys
     # against step_words() before they run, so a misspelt key is a located error, never ignored
-    step_options: frozenset = frozenset({"player", "opponent", "expect", "slot", "face", "note"})
+    step_options: frozenset = frozenset({"player", "opponent", "expect", "slot", "face", "note", "use"})
 
     def step_words(self) -> tuple[set[str], set[str]]:
         """(action keys, option keys) a scenario step of this engine may use."""
@@ -570,8 +570,25 @@ class Engine:
 
     def step_card(self, game, step, scenario) -> Outcome:
         uid = scenario.card_uid(step["card"])
+        kind = game.model.kinds.get(game.record(uid).get("kind"))
+        spec = kind.slot(step["slot"]) if kind is not None else None
+        if spec is not None and spec.kind == "ability":
+            # an ability slot runs as the use of one of its abilities: `use: N` (the first by default),
+            # its limits kept as when the flow offers it (issue 28)
+            return self.use_ability(game, uid, step["slot"], int(step.get("use", 1)) - 1,
+                                    scenario.opt_player(step.get("player")))
         return self.run_slot(game, uid, step["slot"], scenario.opt_player(step.get("player")),
                              scenario.opt_player(step.get("opponent")), step.get("face"))
+
+    def use_ability(self, game, uid: int, slot: str, index: int, player: int | None = None) -> Outcome:
+        """Use ability ``index`` (from 0) of the card's ability slot: its limits, then its body
+        (runtime/context.py ``ability_gate``); the flow's moves come here too (runtime/flow.py)."""
+        inst = game.instances[uid]
+        fn = game.record(uid)["slots"].get(slot)
+        if fn is None:
+            raise RulesError(f"card {inst.card_id!r} has no {slot!r} ability")
+        who = player if player is not None else (inst.owner if inst.owner is not None else 0)
+        return self.run(game, fn, who, uid, bindings={ABILITY_USE: (slot, index, None)})
 
     def step_rule(self, game, step, scenario) -> Outcome:
         fn = game.compiled.rules[step["rule"]]

@@ -368,6 +368,18 @@ class ActionTaken(Told):
 
 
 @dataclass(frozen=True)
+class AbilityUsed(Told):
+    """A player uses an ability of a card of theirs as a move of the game flow (issue 28)."""
+
+    card: int = field(kw_only=True)
+    name: str = field(kw_only=True)  # the card's printed name and the slot's: "Blob Wheel (Ally)"
+    verb = "ability"
+
+    def words(self, game) -> str:
+        return f"uses {self.name}"
+
+
+@dataclass(frozen=True)
 class Passed(Told):
     """A player passes: by choice, or because no action is open to them (``forced``)."""
 

@@ -22,9 +22,10 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from .context import MOVE_CHOICE, PROBE, ChoiceOptions, Ctx
-from .errors import Refused, RulesError, Unmet
-from .events import ActionTaken, CapReached, GameOver, Passed, SetUp, StartingPlayer, TurnBegun
+from .context import (ABILITY_USE, MOVE_CHOICE, PROBE, PROBE_COST, PROBE_GATE, AbilityUsable, ChoiceOptions,
+                      Ctx)
+from .errors import Nowhere, Refused, RulesError, Unmet
+from .events import AbilityUsed, ActionTaken, CapReached, GameOver, Passed, SetUp, StartingPlayer, TurnBegun
 from .protocol import Move, Result, refuse_unless_legal
 from .state import GameState
 from .words import has
@@ -178,6 +179,8 @@ class FlowMatch:
         if self.run.counts.get(("*", seat, "phase"), 0) < MAX_ACTIONS_PER_PHASE:
             for aid in phase.get("actions") or []:
                 moves += self._action_moves(seat, _flow(g)["actions"][aid])
+            if phase.get("abilities"):
+                moves += self._ability_moves(seat, phase["abilities"])
         if moves:
             moves.append(Move(f"pass (end your {phase.get('name', phase['id']).replace('_', ' ')})", PASS))
         return moves
@@ -191,6 +194,8 @@ class FlowMatch:
         if legal.key == PASS:
             pos.passed.add(seat)
             g.tell(Passed(seat))
+        elif legal.key[0] == "ability":
+            self._use(seat, *legal.key[1:])
         else:
             action = _flow(g)["actions"][legal.key[1]]
             self._take(seat, action, legal.key[2] if len(legal.key) > 2 else None)
@@ -287,6 +292,104 @@ class FlowMatch:
             # the turn order of the round under way stays; the next round starts from this player
             g.starting_player = seat
             g.tell(StartingPlayer(seat, when="next round"))
+
+    # --- abilities (issue 28): a card's abilities as moves ---------------------------------------
+    MAX_ABILITIES_PER_SLOT = 16  # the places probed in one slot (a printed card holds one to three)
+
+    def _ability_cards(self, seat: int, slots: list) -> list[tuple[int, str]]:
+        """(card, slot) for each card of ``seat`` lying where one of ``slots`` is usable (the slot's
+        ``usable_in``, else rules.in_play: the seat's own zones, and its cards in shared zones), in
+        zone order, bottom to top, slots in the phase's order."""
+        g = self.game
+        m = g.model
+        out = []
+        for kind in m.kinds.values():
+            for spec in kind.slots:
+                if spec.kind != "ability" or spec.key not in slots:
+                    continue
+                for zname in spec.usable_in or m.rules.in_play:
+                    zone = m.zones.get(zname)
+                    if zone is None:
+                        continue
+                    for uid in g.zones.get(g.zone_key(zname, seat), ()):
+                        inst = g.instances[uid]
+                        if g.cards[inst.card_id].get("kind") != kind.key:
+                            continue
+                        if not zone.per_player and inst.owner != seat:
+                            continue
+                        out.append((uid, spec.key))
+        out.sort(key=lambda us: slots.index(us[1]))
+        return out
+
+    def _probe(self, seat: int, uid: int, slot: str, index: int, fn) -> str:
+        """Whether ability ``index`` of the card's slot may be used now: "absent" (no such ability),
+        "no" (its limits or its cost forbid it), "yes". Its limits are asked on the game itself (the
+        probe stops before anything happens); a cost is tried on a copy of the game, whose seats
+        choose first-legal, stopping as soon as it is paid."""
+        g = self.game
+        tracing, g.tracing = g.tracing, False
+        try:
+            fn(Ctx(g, seat, uid, bindings={ABILITY_USE: (slot, index, PROBE_GATE)}))
+            return "absent"
+        except AbilityUsable as ok:
+            costs = ok.costs
+        except (Unmet, Refused, Nowhere):
+            return "no"
+        finally:
+            g.tracing = tracing
+        if not costs:
+            return "yes"
+        twin = g.copy()
+        twin.agents = {}
+        twin.tracing = False
+        if not twin.running:
+            twin.budget.new_effect()
+        try:
+            fn(Ctx(twin, seat, uid, bindings={ABILITY_USE: (slot, index, PROBE_COST)}))
+        except AbilityUsable:
+            return "yes"
+        except (Unmet, Refused, Nowhere):
+            return "no"
+        return "no"  # pragma: no cover - a cost first in an ability always reaches ability_paid
+
+    def _ability_moves(self, seat: int, slots: list) -> list[Move]:
+        g = self.game
+        moves, seen = [], set()
+        for uid, slot in self._ability_cards(seat, slots):
+            inst = g.instances[uid]
+            rec = g.cards[inst.card_id]
+            fn = (rec.get("slots") or {}).get(slot)
+            if fn is None:
+                continue
+            for index in range(self.MAX_ABILITIES_PER_SLOT):
+                found = self._probe(seat, uid, slot, index, fn)
+                if found == "absent":
+                    break
+                if found == "no":
+                    continue
+                # two copies of one card lying alike, with the same uses, are one decision
+                same = (inst.card_id, g.where.get(uid), inst.face, tuple(sorted(inst.goods.items())), slot, index,
+                        g.fired.get((uid, slot, index)))
+                if same in seen:
+                    continue
+                seen.add(same)
+                label = f"use {self._ability_name(rec, slot)}" + (f" (ability {index + 1})" if index else "")
+                moves.append(Move(label, ("ability", uid, slot, index)))
+        return moves
+
+    def _ability_name(self, rec: dict, slot: str) -> str:
+        kind = self.game.model.kinds.get(rec.get("kind"))
+        spec = kind.slot(slot) if kind is not None else None
+        return f"{rec.get('name', rec['id'])} ({spec.name if spec is not None else slot})"
+
+    def _use(self, seat: int, uid: int, slot: str, index: int) -> None:
+        """The player uses the ability: its limits are kept and its body runs (runtime/context.py)."""
+        g = self.game
+        rec = g.cards[g.instances[uid].card_id]
+        self.run.counts[("*", seat, "phase")] = self.run.counts.get(("*", seat, "phase"), 0) + 1
+        g.tell(AbilityUsed(seat, card=uid, name=self._ability_name(rec, slot)))
+        outcome = g.engine.use_ability(g, uid, slot, index, seat)
+        _note_refusal(g, {"text": f"{rec.get('name', rec['id'])}'s {slot}"}, outcome)
 
     # --- where the flow is ----------------------------------------------------------------------
     def _round_phases(self) -> list:

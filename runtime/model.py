@@ -125,9 +125,10 @@ class PhaseSpec:
 class SlotSpec:
     key: str
     name: str
-    kind: str                          # "effect" | "trigger" | "condition"
+    kind: str                          # "effect" | "trigger" | "condition" | "ability" | "quantity"
     listens_in: tuple[str, ...] | None  # a trigger slot's zones (None: the game's rules.in_play)
     declared: str | None = None  # the name game.yaml gives it
+    usable_in: tuple[str, ...] | None = None  # an ability slot's zones (None: the game's rules.in_play)
 
 
 @dataclass(frozen=True)
@@ -286,6 +287,12 @@ class GameModel:
         """Card fields a comparison may read: declared numeric in some card kind."""
         return frozenset(f.key for kind in self.kinds.values() for f in kind.fields if f.numeric)
 
+    @cached_property
+    def quantity_slots(self) -> frozenset:
+        """Slots of kind ``quantity`` (a card's worth computed in play, e.g. its VP at the game's end):
+        ``the SLOT of CARD`` runs the card's slot (issue 28)."""
+        return frozenset(s.key for kind in self.kinds.values() for s in kind.slots if s.kind == "quantity")
+
     @property
     def phase_keys(self) -> tuple[str, ...]:
         return tuple(ph.key for ph in self.phases)
@@ -434,7 +441,8 @@ def build_model(vocab: dict) -> GameModel:
 
 def _slots(spec: dict) -> tuple[SlotSpec, ...]:
     return tuple(SlotSpec(slot, str(ss.get("name") or slot), str(ss.get("kind") or "effect"),
-                          _names(ss.get("listens_in")) or None, _text(ss.get("name")))
+                          _names(ss.get("listens_in")) or None, _text(ss.get("name")),
+                          _names(ss.get("usable_in")) or None)
                  for slot, ss in _section(spec, "slots").items())
 
 
