@@ -34,6 +34,7 @@ def main(argv: list[str]) -> int:
     print(f"runs               {t.runs} (changed the state: {t.changed})")
     print(f"agreements         {t.agree}")
     print(f"with a trigger     {t.triggers} texts ran beside a random trigger card; it fired in {t.fired} runs")
+    print(f"ability texts      {t.abilities} (each used twice in a row per run: limits compared)")
     print(f"out of scope       {t.out_of_scope}")
     print(f"disagreements      {len(t.disagreements)}")
     for kind, n in Counter(kind for _, kind, *_ in t.disagreements).most_common():

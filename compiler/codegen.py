@@ -422,6 +422,8 @@ class _EffectGen(Visitor):
         self.w(f"ctx.ability_gate({literal(st.once)}, {cond}, {costs})")
         if costs:  # the cost, then the mark that it was paid (the flow's probe stops there)
             self.mw.mark(_offset_of(first))
+            for key, q in (_dynamic_bounds(first) if self.computed_bounds else ()):
+                self.w(f"ctx.bind({literal(key)}, {self.expr(q)})")  # "costing up to (…)" in the cost
             self.visit_Act(first.pay)
             self.w("ctx.ability_paid()")
             for b in first.body:

@@ -235,6 +235,9 @@ class _Renderer(Visitor):
     def effect(self, effect, kind: str) -> str:
         if isinstance(effect, (ir.Compare, ir.Exists)):  # a bare-condition slot (lower_condition)
             return sentence(self.cond(effect))
+        if kind == "quantity" and len(effect.statements) == 1 and isinstance(effect.statements[0], ir.LetX):
+            # a card's worth (a quantity slot, issue 28): the quantity itself, not "X is …"
+            return sentence(self.quantity(effect.statements[0].expr))
         stmts = list(effect.statements)
         sentences: list[str] = []
         run: list[str] = []  # consecutive simple statements share one sentence, joined by "; "

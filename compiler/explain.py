@@ -27,7 +27,9 @@ class Explained:
     ir: object = None  # the typed IR (compiler/ir.py) codegen read
 
 
-def explain_effect(text: str, vocab: GameModel, where: str = "<effect>") -> Explained:
+def explain_effect(text: str, vocab: GameModel, where: str = "<effect>", kind: str | None = None) -> Explained:
+    """Parse, check and compile one text, read as the slot kind its first statement says (``kind``:
+    read it as that slot kind instead — "ability" for a cost on its own that is an ability)."""
     diags = Diagnostics()
     effect, problem = parse_effect(text)
 
@@ -39,7 +41,7 @@ def explain_effect(text: str, vocab: GameModel, where: str = "<effect>") -> Expl
     if problem is not None:
         report(problem.code, problem.message, A.Span(problem.offset, problem.offset + problem.length))
         return Explained(text, None, None, None, diags)
-    checked = Checker(vocab, verbs_for(vocab.engine)).check(effect, report, kind=slot_kind_of(effect))
+    checked = Checker(vocab, verbs_for(vocab.engine)).check(effect, report, kind=kind or slot_kind_of(effect))
     if not checked.ok:
         return Explained(text, effect, None, None, diags)
     mw = ModuleWriter(where)

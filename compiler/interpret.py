@@ -438,6 +438,23 @@ class Interpreter(Visitor):
                     g.playing.pop(uid, None)
             self.publish(Played, uid)
 
+    def verb_copy(self, objects, ph, strict):
+        """Issue 28: one chosen card's play effect runs as this card's ("this card" is the copier);
+        nothing moves and nothing is published; a copy inside a copy by the same card does nothing."""
+        g = self.game
+        picks = self.ask(self.options(objects[0]), 1)
+        for uid in picks:
+            fn = (g.record(uid).get("slots") or {}).get(g.model.rules.play_slot)
+            if fn is None:
+                continue
+            if ("copy", self.card) in g.resolving:
+                raise Nowhere("a copy cannot copy again while it resolves")
+            g.resolving.add(("copy", self.card))
+            try:
+                g.engine.run(g, fn, self.me.player, self.card, self.me.opponent)
+            finally:
+                g.resolving.discard(("copy", self.card))
+
     # --- Goods -----------------------------------------------------------------------------------
     def holds_good(self, name: str) -> bool:
         chosen = self.names.get(name)
@@ -981,8 +998,9 @@ class Interpreter(Visitor):
 
     def slot_quantity(self, uid: int, slot: str) -> int:
         """``the worth of b``, ``worth`` a slot of kind quantity (issue 28): the card's slot text, read
-        as "x is …" and run here for the same player with the card as "this card"; no such slot counts
-        0; a slot that needs its own value while it is worked out is refused."""
+        as "x is …" and run here for the card's owner (the reader when nobody owns it) with the card as
+        "this card"; no such slot counts 0; a slot that needs its own value while it is worked out is
+        refused."""
         g = self.game
         text = (self.face(uid).get("texts") or {}).get(slot)
         if text is None:
@@ -992,7 +1010,8 @@ class Interpreter(Visitor):
         ex = explain_effect("x is " + text, g.model)
         if ex.ir is None or ex.diags.errors:
             raise OutOfScope(f"the quantity text {text!r} does not check")
-        inner = Interpreter(g, self.me.player, uid)
+        owner = g.instances[uid].owner
+        inner = Interpreter(g, owner if owner is not None else self.me.player, uid)
         g.resolving.add((uid, slot))
         try:
             inner.visit(ex.ir)

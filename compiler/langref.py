@@ -239,8 +239,8 @@ CONSTRUCTS: tuple[Construct, ...] = (
     # issue 28: a card's worth (a quantity slot)
     _c("Quantities and conditions", "A card's worth", "the SLOT of NAME",
        "A slot the game declares `kind: quantity` holds a quantity (\"number of bases in your play area\"), "
-       "worked out when it is read: `the SLOT of NAME` runs the card's slot for the player reading it, with the "
-       "card as `this card` (a card without that slot counts 0; a worth that needs itself is refused). The "
+       "worked out when it is read: `the SLOT of NAME` runs the card's slot for the card's owner (\"you\" in "
+       "it is whose card it is, whoever reads it), with the card as `this card` (a card without that slot counts 0; a worth that needs itself is refused). The "
        "game flow's final scoring reads it like a field: \"for each base in your play area as b: gain (the "
        "worth of b) vp\".",
        [("for each base in your play area as b: gain (the worth of b) vp", "corsairs")], []),

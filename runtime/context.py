@@ -314,9 +314,10 @@ class Ctx:
 
     def slot_quantity(self, uid: int, slot: str) -> int:
         """``the worth of b`` where ``worth`` is a slot of kind quantity (issue 28): the card's slot,
-        run for this effect's player ("you" is who asks: at the end, the scoring player) with the card
-        as "this card". A card without that slot counts 0; a slot that asks for itself while it is
-        being worked out (directly or through other cards) is refused, not an endless loop."""
+        run for the card's owner ("you" in it is whose card it is, whoever reads it; a card nobody owns:
+        the reader) with the card as "this card". A card without that slot counts 0; a slot that asks
+        for itself while it is being worked out (directly or through other cards) is refused, not an
+        endless loop."""
         inst = self.game.instances[uid]
         fn = face_view(self.game.cards[inst.card_id], inst).get("slots", {}).get(slot)
         if fn is None:
@@ -326,7 +327,7 @@ class Ctx:
             raise Refused(f"the {slot} of {self.describe(uid)} depends on itself")
         self.game.resolving.add(key)
         try:
-            inner = Ctx(self.game, self.player, uid)
+            inner = Ctx(self.game, inst.owner if inst.owner is not None else self.player, uid)
             fn(inner)
         finally:
             self.game.resolving.discard(key)

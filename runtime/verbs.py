@@ -335,4 +335,31 @@ def play(ctx, objs, ph, strict):
         ctx.publish_card(Played, uid)  # after its effect: "whenever you play …" sees it done
 
 
+# --- copying (issue 28) --------------------------------------------------------------------------
+
+
+@verb("copy", template="copy {obj} (its play effect runs as this card's)", example="choose 1 ship other than this card in your play area as s; copy s",
+      obj=Slot((CARD, THING, VAR), required=True, amounts=frozenset({ONE})), needs=("play_slot",))
+def copy(ctx, objs, ph, strict):
+    """Run one card's `rules.play_slot` effect as if it were this card's: "this card" in it is the
+    copying card, and neither card moves (the copied one is not played: no Played event). Only the
+    play effect is copied — the copied card's abilities and triggers are not, and this card's own limits
+    stay its own (docs/decisions.md). A copy that would copy again while it resolves does nothing."""
+    g = ctx.game
+    options = ctx.options(objs[0])
+    picks = ctx.ask(options, 1, prompt="copy")
+    for uid in picks:
+        fn = (g.record(uid).get("slots") or {}).get(g.model.rules.play_slot)
+        if fn is None:
+            continue  # a card without a play effect: there is nothing to copy
+        key = ("copy", ctx.card)
+        if key in g.resolving:
+            raise Nowhere("a copy cannot copy again while it resolves")
+        g.resolving.add(key)
+        try:
+            g.engine.run(g, fn, ctx.player, ctx.card, ctx.opponent)
+        finally:
+            g.resolving.discard(key)
+
+
 __all__ = ["verb", "verbs_for", "Verb", "Signature", "Slot", "REGISTRY", "Refused"]

@@ -16,8 +16,10 @@ from functools import lru_cache
 
 from compiler.build import compile_tree
 from compiler.explain import effect_function, explain_effect
+from compiler import ir
 from compiler.interpret import OutOfScope, interpret, reference_slot_runner
 from runtime.agents import FirstLegal, SeededRandom
+from runtime.context import ABILITY_USE
 from runtime.engine import engine_for, load_from_sources
 from runtime.model import GameModel, model_of
 from tests.conftest import FIXTURES, ROOT
@@ -67,6 +69,7 @@ class TextGen:
         self.scope: list = []
         self.single: list = []
         self.slots = sorted({s for k in (vocab.get("card_kinds") or {}).values() for s in (k.get("slots") or {})})
+        self.abilities = False  # drawing an ability text (issue 28): its body may also copy a card
 
     def pick(self, seq):
         return self.rng.choice(list(seq))
@@ -203,6 +206,9 @@ class TextGen:
         verbs = ["gain", "gain", "gain card", "spend", "lose", "draw", "discard", "give", "put", "move",
                  "trash", "remove", "play", "reveal", "look", "place"]
         verb = self.pick(verbs)
+        if self.abilities and self.chance(0.08):  # issue 28: "copy a card …" (drawn only for ability texts)
+            where = f" in your {self.zone_word[self.rules.get('hand', 'hand')]}" if self.chance(0.3) else ""
+            return f"copy {self.pick(['a', '1'])} card {self.filters(names)}{where}".replace("  ", " ")
         hand = f" from your {self.zone_word[self.rules.get('hand', 'hand')]}"
         if verb == "gain":
             return f"gain {self.goods_phrase(names)}"
@@ -339,6 +345,32 @@ class TextGen:
         return f"{head}: {body}"
 
 
+    def ability(self) -> str:
+        """An ability slot's text (issue 28): "once per turn: …", "once per round while …: …",
+        "while …: (trash this card: …)", or a cost on its own ("spend 2 coin: …"); one or two of them."""
+        self.has_x = False
+        self.single = []
+        self.abilities = True
+        try:
+            out = []
+            for _ in range(self.rng.choice([1, 1, 2])):
+                names: list = []
+                r = self.rng.random()
+                pay = self.pick([f"spend {self.goods_phrase(names)}", "trash this card",
+                                 f"discard {self.cards(names, many=False)}", f"lose {self.goods_phrase(names)}"])
+                if r < 0.35:
+                    out.append(f"once per {self.pick(['turn', 'turn', 'round'])}: {self.body(names, 1)}")
+                elif r < 0.6:
+                    out.append(f"once per turn while {self.condition(names)}: {self.body(names, 1)}")
+                elif r < 0.8:
+                    out.append(f"while {self.condition(names)}: ({pay}: {self.body(names, 0)})")
+                else:
+                    out.append(f"{pay}: {self.body(names, 0)}")
+            return "; ".join(out)
+        finally:
+            self.abilities = False
+
+
 # --- states ----------------------------------------------------------------------------------------
 
 
@@ -376,7 +408,8 @@ def picture(game, outcome_status: str) -> dict:
     Goods, cards' Goods, owners, faces and props (GameState.snapshot), the typed events, the RNG
     (the same choices asked of a seeded agent, the same shuffles) and how the effect ended."""
     return {"status": outcome_status, "state": game.snapshot(), "where": dict(sorted(game.where.items())),
-            "events": list(game.events), "rng": game.rng.getstate()}
+            "events": list(game.events), "rng": game.rng.getstate(),
+            "uses": sorted(((k, v) for k, v in game.fired.items() if len(k) == 3), key=repr)}  # abilities' uses
 
 
 @dataclass
@@ -389,9 +422,13 @@ class Case:
     card: int | None = None
     opponent: int | None = None
     trigger: str | None = None  # a trigger slot's text, on a card put where its slot listens
+    use: int | None = None  # an ability slot's text: the ability used, twice in a row (issue 28)
 
 
 TRIGGER_CARD = "differential_trigger"
+ABILITY_SLOT = "ability"  # the slot an ability text is used from (its uses are kept under this name)
+# the share of drawn texts that are an ability slot's text (issue 28)
+ABILITY_SHARE = 0.12
 
 
 def trigger_slot(compiled) -> tuple[str, str, tuple[str, ...]] | None:
@@ -424,20 +461,21 @@ class Tally:
     changed: int = 0  # runs whose state or events the effect changed (the comparison is not vacuous)
     triggers: int = 0  # accepted texts that ran beside a random trigger card
     fired: int = 0     # runs in which a trigger card's slot fired on the compiled side
+    abilities: int = 0  # accepted ability texts (issue 28), each used twice in a row per run
     crashes: list = field(default_factory=list)  # (case, status): an accepted text that raised in play
     disagreements: list = field(default_factory=list)  # (case, class, compiled picture, reference picture)
 
 
 def differ(a: dict, b: dict) -> str:
     """Which part of two pictures differs first (a disagreement's class)."""
-    for key in ("status", "events", "state", "where", "rng"):  # "before" is the starting state
+    for key in ("status", "events", "state", "where", "rng", "uses"):  # "before" is the starting state
         if a[key] != b[key]:
             return key
     return ""
 
 
 def explained(game: str, text: str):
-    """(compiled function, IR) of a text that checks."""
+    """(compiled function, IR) of a text that checks (an ability slot's text when it starts with one)."""
     ex = explain_effect(text, vocabulary(game))
     assert not ex.diags.errors, (text, [d.message for d in ex.diags.errors])
     return effect_function(ex), ex.ir
@@ -461,12 +499,19 @@ def run_case(case: Case, fn=None, effect=None) -> tuple[dict, dict] | None:
     fast, ref = base.copy(), base.copy()
     ref.slot_runner = reference_slot_runner(vocabulary(case.game))
     before = base.snapshot()
+    # an ability is used twice in a row, so that its limits are compared too (issue 28): a "once per
+    # turn" ability's second use is unmet on both sides, a cost that trashed the card is not paid again
+    times = 1 if case.use is None else 2
+    bindings = None if case.use is None else {ABILITY_USE: (ABILITY_SLOT, case.use, None)}
+    use = None if case.use is None else (ABILITY_SLOT, case.use)
     try:
-        status = engine.run(fast, fn, case.player, card, case.opponent).status
+        status = "/".join(engine.run(fast, fn, case.player, card, case.opponent, bindings=bindings).status
+                          for _ in range(times))
     except Exception as exc:  # noqa: BLE001 - a crash is an outcome: the checker accepted the text
         status = f"crash: {type(exc).__name__}: {exc}"
     try:
-        res = interpret(ref, effect, case.player, card, case.opponent).status
+        res = "/".join(interpret(ref, effect, case.player, card, case.opponent, use=use).status
+                       for _ in range(times))
     except OutOfScope:
         return None
     except Exception as exc:  # noqa: BLE001
@@ -500,12 +545,15 @@ def explore(budget: int, seed: int, games=tuple(GAMES), runs_per_text: int = 2, 
     gens = {g: TextGen(compiled_game(g).vocab, random.Random(rng.random())) for g in games}
     while tally.accepted < budget:
         game = rng.choice(games)
-        text = gens[game].text()
+        ability = rng.random() < ABILITY_SHARE
+        text = gens[game].ability() if ability else gens[game].text()
         tally.drawn += 1
-        ex = explain_effect(text, vocabulary(game))
+        ex = explain_effect(text, vocabulary(game), kind="ability" if ability else None)
         if ex.diags.errors or ex.ir is None:
             continue
         tally.accepted += 1
+        abilities = [st.index for st in ex.ir.statements if isinstance(st, ir.Ability)]
+        tally.abilities += bool(abilities)
         fn = effect_function(ex)
         trigger = None
         if trigger_slot(compiled_game(game)) is not None and rng.random() < TRIGGER_SHARE:
@@ -514,7 +562,8 @@ def explore(budget: int, seed: int, games=tuple(GAMES), runs_per_text: int = 2, 
         for k in range(runs_per_text):
             s = rng.randrange(1 << 30)
             case = Case(game, text, s, "first" if k % 2 == 0 else "random", player=rng.randrange(2),
-                        card=rng.choice([None, -1]), opponent=rng.choice([None, None, 1]), trigger=trigger)
+                        card=rng.choice([None, -1]), opponent=rng.choice([None, None, 1]), trigger=trigger,
+                        use=rng.choice(abilities) if abilities else None)
             if case.opponent == case.player:
                 case.opponent = None
             got = run_case(case, fn, ex.ir)

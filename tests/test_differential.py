@@ -91,6 +91,28 @@ def test_a_planted_difference_is_found(monkeypatch):
     assert any(kind in ("state", "events") for _, kind, *_ in t.disagreements)
 
 
+# --- abilities (issue 28) -------------------------------------------------------------------------
+
+
+def test_abilities_are_compared(tally):
+    # a share of the texts are ability slots' texts, each used twice in a row: the body, the "while"
+    # condition and the "once per turn" limit are compared (tests/differential.py TextGen.ability)
+    assert tally.abilities > BUDGET // 20, tally.abilities
+
+
+def test_a_planted_ability_limit_difference_is_found(monkeypatch):
+    """The ability comparison compares limits: a reference that forgets "once per turn" disagrees."""
+    plain = Interpreter.visit_Ability
+
+    def no_limit(self, st):
+        return plain(self, dataclasses.replace(st, once=None))
+
+    monkeypatch.setattr(Interpreter, "visit_Ability", no_limit)
+    t = explore(300, SEED + 3, games=("truth",))
+    assert t.abilities > 10
+    assert any(kind in ("status", "state", "events", "uses") for _, kind, *_ in t.disagreements)
+
+
 # --- metamorphic properties ----------------------------------------------------------------------
 
 

@@ -166,5 +166,6 @@ def test_every_core_verb_is_enumerated():
     goods = {"gain", "lose", "spend"}
     # place: its Goods are gain's forms, its target one card (tests/test_context.py, 51st State scenarios);
     # reveal and look leave cards where they are: tests/test_constructs.py
-    covered = set(CARD_VERBS) | goods | {"place", "reveal", "look"}
+    # copy moves nothing and runs one card's play effect: tests/test_abilities.py (issue 28)
+    covered = set(CARD_VERBS) | goods | {"place", "reveal", "look", "copy"}
     assert set(verbs_for("core")) <= covered, set(verbs_for("core")) - covered
