@@ -338,7 +338,7 @@ def play(ctx, objs, ph, strict):
 # --- copying (issue 28) --------------------------------------------------------------------------
 
 
-@verb("copy", template="copy {obj} (its play effect runs as this card's)", example="choose 1 ship other than this card in your play area as s; copy s",
+@verb("copy", template="copy {obj} (its play effect runs as this card's)", example="choose 1 card other than this card in your play area as s; copy s",
       obj=Slot((CARD, THING, VAR), required=True, amounts=frozenset({ONE})), needs=("play_slot",))
 def copy(ctx, objs, ph, strict):
     """Run one card's `rules.play_slot` effect as if it were this card's: "this card" in it is the
