@@ -27,6 +27,7 @@ from tests.conftest import FIXTURES, ROOT
 GAMES = {
     "deckling": ROOT / "tests" / "language" / "games" / "deckling",
     "enginery": ROOT / "tests" / "language" / "games" / "enginery",
+    "corsairs": ROOT / "tests" / "language" / "games" / "corsairs",  # abilities, copy, worth (issue 28)
     "truth": FIXTURES / "truth",
 }
 
@@ -70,6 +71,9 @@ class TextGen:
         self.single: list = []
         self.slots = sorted({s for k in (vocab.get("card_kinds") or {}).values() for s in (k.get("slots") or {})})
         self.abilities = False  # drawing an ability text (issue 28): its body may also copy a card
+        # slots of kind quantity ("the worth of t", issue 28)
+        self.worths = sorted({s for k in (vocab.get("card_kinds") or {}).values()
+                              for s, spec in (k.get("slots") or {}).items() if (spec or {}).get("kind") == "quantity"})
 
     def pick(self, seq):
         return self.rng.choice(list(seq))
@@ -175,6 +179,8 @@ class TextGen:
         return ", ".join(parts)
 
     def quantity(self, simple: bool = False, names=()) -> str:
+        if self.single and self.worths and self.chance(0.15):  # a card's worth (issue 28)
+            return f"the {self.pick(self.worths)} of {self.pick(self.single)}"
         if self.single and self.chance(0.25):
             return f"the cost of {self.pick(self.single)}"
         r = self.rng.random()

@@ -21,7 +21,7 @@ from compiler.explain import explain_effect
 from compiler.interpret import Interpreter, OutOfScope, interpret, reference_slot_runner
 from runtime.agents import Scripted
 from runtime.engine import engine_for
-from tests.differential import (Case, TextGen, compiled_game, explained, explore, picture, random_state,
+from tests.differential import (Case, TextGen, compiled_game, differ, explained, explore, picture, random_state,
                                 run_case, vocabulary)
 
 BUDGET = 2_000  # accepted texts in CI (issue 22: at least 2,000); bench/differential.py runs more
@@ -111,6 +111,27 @@ def test_a_planted_ability_limit_difference_is_found(monkeypatch):
     t = explore(300, SEED + 3, games=("truth",))
     assert t.abilities > 10
     assert any(kind in ("status", "state", "events", "uses") for _, kind, *_ in t.disagreements)
+
+
+def test_a_planted_worth_difference_is_found(monkeypatch):
+    """A card's worth is compared: a reference that works it out for the reader, not the card's owner,
+    disagrees (Corsairs' bases count "your" bases; tests/differential.py draws "the worth of t")."""
+    def for_the_reader(self, uid, slot):
+        g = self.game
+        inst = g.instances[uid]
+        owner, inst.owner = inst.owner, self.me.player
+        try:
+            return plain(self, uid, slot)
+        finally:
+            inst.owner = owner
+
+    plain = Interpreter.slot_quantity
+    text = "for each base in opponent's play area as t: gain (the worth of t) vp"
+    assert not any(differ(*run_case(Case("corsairs", text, seed, "first", player=0))) for seed in range(40))
+    monkeypatch.setattr(Interpreter, "slot_quantity", for_the_reader)
+    # random states: only where the opponent's bases are worth another count for the reader
+    found = [seed for seed in range(40) if differ(*run_case(Case("corsairs", text, seed, "first", player=0)))]
+    assert len(found) >= 3, found
 
 
 # --- metamorphic properties ----------------------------------------------------------------------
