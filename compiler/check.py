@@ -51,6 +51,13 @@ _REF = Slot(_ANY, owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))  # inside 
 _EVENT_CARD = Slot((CARD, THING, VAR), amounts=frozenset({V.ONE}), owners=frozenset(), refs=frozenset())
 
 _WHO = {w.value: w for w in ir.Who}
+# Issue 28: verbs designers try first for an ability, and the form to write instead (when the game
+# has no such verb)
+_VERB_HINTS = {
+    "scrap": "to scrap this card for an effect, write 'trash this card: …' in a slot of kind ability",
+    "activate": "an ability the player uses when they choose goes in a slot of kind ability: 'once per turn: …'",
+    "use": "an ability the player uses when they choose goes in a slot of kind ability: 'once per turn: …'",
+}
 
 
 @dataclass
@@ -316,7 +323,8 @@ class _Check(Visitor):
         rep = self.rep
         verb = self.verbs.get(act.verb.text)
         if verb is None:
-            rep("E302", f"unknown verb '{act.verb.text}'", act.verb.span, did_you_mean(act.verb.text, self.verbs))
+            rep("E302", f"unknown verb '{act.verb.text}'", act.verb.span,
+                did_you_mean(act.verb.text, self.verbs) or _VERB_HINTS.get(act.verb.text))
             return None
         sig = verb.signature
         if act.objects and sig.obj is None:

@@ -95,6 +95,22 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite(r";\s*(?P<at>otherwise)\b",
             "'otherwise' continues its 'if' with no ';' before it, "
             "e.g. 'if 1 fuel: gain 1 gun otherwise: gain 1 fuel'", leads=("otherwise",)),
+    # abilities and copying (issue 28): the shapes designers try first
+    Rewrite(r"(?:^|[;(])\s*(?P<at>ally)\s*:",
+            "an ally ability says its limit and its condition, in a slot of kind ability, e.g. "
+            "'once per turn while a card with icon horde other than this card in your play area: gain 2 combat'",
+            leads=("ally",)),
+    Rewrite(r"\b(?P<at>once\s+(?:each|every|a))\s+(?:turn|round)\b",
+            "an ability's limit reads 'once per turn' (or 'once per round'), e.g. 'once per turn: gain 2 combat'"),
+    Rewrite(r"\bonce\s+per\s+(?:turn|round)\s*(?P<at>,|you\b|(?!while\b)[a-z]+)",
+            "an ability's limit ends with ':' before what it does, e.g. 'once per turn: gain 2 combat' "
+            "or 'once per turn while …: …'"),
+    Rewrite(r"\bwhile\s+(?P<at>you\s+have)\b",
+            "a 'while' condition names what must be there, e.g. 'while a card with icon horde other than "
+            "this card in your play area: …'"),
+    Rewrite(r"(?:^|[\s(:;])(?P<at>another)\s+(?!player\b|opponent\b)[a-z][a-z0-9_]*\b(?!'s)",
+            "'another' is for players ('another player's hand'); another card is 'a card other than this "
+            "card', e.g. 'copy a ship other than this card in your play area'"),
 )
 
 # First words of a statement that mean a row of NOT_YET or REWRITES (see ``not_yet_lead``).

@@ -301,3 +301,17 @@ def test_mcts_offers_and_uses_abilities(corsairs):
     # one seeded game, mcts with 8 descents a decision against random: abilities are among its moves
     match, used = _play(corsairs, ["mcts:8", "random"], 2)
     assert used["mcts:8"] > 0, used
+
+
+# --- hints for the shapes designers try first (issue 28 item 4) -------------------------------------
+
+
+@pytest.mark.parametrize("text, word, hint", [
+    ("scrap this card: gain 3 combat", "scrap", "write 'trash this card: …' in a slot of kind ability"),
+    ("activate: gain 2 combat", "activate", "slot of kind ability: 'once per turn: …'"),
+])
+def test_an_unknown_verb_designers_try_for_an_ability_names_the_form(vocab, text, word, hint):
+    ex = explain_effect(text, vocab, kind="ability")
+    (d,) = ex.diags.errors
+    assert d.code == "E302" and text[d.column - 1:d.column - 1 + d.length] == word
+    assert hint in d.hint

@@ -88,12 +88,20 @@ REWRITE_CASES = [
     ("gain 1 fuel or 1 gun", "or", "'choose one: gain 1 fuel; or gain 1 gun'"),
     ("draw 2 cards, then discard 1 card", "then", "'draw 2 cards; discard 1 card'"),
     ("if you have 2 fuel: gain 1 vp", "you have", "'if 2 fuel: gain 1 vp'"),
+    # issue 28: abilities and copying
+    ("ally: gain 2 combat", "ally", "'once per turn while a card with icon horde other than this card"),
+    ("once each turn: gain 2 combat", "once each", "'once per turn'"),
+    ("once per turn gain 2 combat", "gain", "'once per turn: gain 2 combat'"),
+    ("while you have a card with icon horde in your play area: gain 2 combat", "you have",
+     "'while a card with icon horde other than this card in your play area: …'"),
+    ("copy another ship in your play area", "another", "'copy a ship other than this card in your play area'"),
 ]
 
 # Texts that Lark parses (its contextual lexer takes the first word for a verb) but that mean a
 # construct the language spells otherwise: reported as that, not as an unknown verb.
 PARSED_BUT_MISSING = [
     ("if 1 fuel: gain 1 gun; otherwise: gain 1 fuel", "otherwise", "'otherwise' continues its 'if'"),
+    ("ally: gain 2 combat", "ally", "an ally ability says its limit"),
 ]
 
 # Terminal names of the grammar (NAME, INT, SEMICOLON, $END, …) must never reach a designer.
