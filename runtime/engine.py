@@ -20,7 +20,7 @@ from .budget import FIRINGS, OverBudget
 from .context import ABILITY_USE, Ctx
 from .errors import Halt, Refused, RulesError, Unmet
 from .events import (EffectRefused, EffectUnmet, MoveMade, Reshuffled, RoundEnded, RoundStarted, TurnEnded,
-                     TurnStarted)
+                     TurnStarted, Used)
 from .fieldtypes import FieldType
 from .model import model_of
 from .options import check_seats
@@ -588,7 +588,10 @@ class Engine:
         if fn is None:
             raise RulesError(f"card {inst.card_id!r} has no {slot!r} ability")
         who = player if player is not None else (inst.owner if inst.owner is not None else 0)
-        return self.run(game, fn, who, uid, bindings={ABILITY_USE: (slot, index, None)})
+        outcome = self.run(game, fn, who, uid, bindings={ABILITY_USE: (slot, index, None)})
+        if outcome.status != "unmet" and uid in game.instances:  # its limits let it run: the card was used
+            game.publish(Used(who, card=uid, turn=game.turn_number, round=game.round))
+        return outcome
 
     def step_rule(self, game, step, scenario) -> Outcome:
         fn = game.compiled.rules[step["rule"]]

@@ -68,8 +68,9 @@ class Razed(CardEvent):
 
 @dataclass(frozen=True)
 class Used(CardEvent):
-    """A card's Action used where it lies (51st State's Locations and Faction board Actions): its
-    effect ran without the card being played. No trigger phrase names it yet; reports count it."""
+    """A card's Action used where it lies (51st State's Locations and Faction board Actions), or an
+    ability of a slot of kind ability used as a move (issue 28): its effect ran without the card being
+    played. No trigger phrase names it yet; reports count it."""
 
     kind = "use"
 
