@@ -103,6 +103,12 @@ def _flow_sections(data: dict, flow: dict, english, card_name, zone_name) -> lis
                    if phase.get("order", "alternate") == "alternate"
                    else "each player in turn order takes actions until passing")
             out.append(FlowLine(f"Actions: {names} — {how}", depth=depth + 1))
+        if phase.get("abilities"):  # issue 28: abilities as moves, beside the actions
+            slot_names = {sk: (ss or {}).get("name") or _title(sk) for spec in (data.get("card_kinds") or {}).values()
+                          for sk, ss in ((spec or {}).get("slots") or {}).items()}
+            names = ", ".join(slot_names.get(sk, _title(sk)) for sk in phase["abilities"])
+            out.append(FlowLine(f"Abilities: {names} — beside the actions, the player may use each such ability "
+                                "of their cards in play, as often as its limits allow", depth=depth + 1))
         if phase.get("turns"):
             out.append(FlowLine("Each player in turn order, from the Starting Player, takes a turn:", depth=depth + 1))
             for sub in phase["turns"]:
