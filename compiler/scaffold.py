@@ -262,6 +262,10 @@ def skeleton_card(vocab: GameModel, kind: str, card_id: str, indent: str = "  ")
     for sl in spec.slots:
         if sl.kind == "condition":
             lines.append(f"# {sl.key}: a condition ({sl.name}), e.g. 1 card in your hand")
+        elif sl.kind == "ability":  # issue 28
+            lines.append(f"# {sl.key}: abilities ({sl.name}), e.g. once per turn: …, or trash this card: …")
+        elif sl.kind == "quantity":
+            lines.append(f"# {sl.key}: a quantity ({sl.name}), e.g. number of cards in your hand")
         else:
             lines.append(f"# {sl.key}: effect text ({sl.name}); see `cardwright verbs --game {vocab.game}`")
     for face in spec.faces:
