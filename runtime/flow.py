@@ -460,7 +460,7 @@ class FlowMatch:
                 self._run_steps(current.get("steps") or [], "turn player" if pos.turn >= 0 else "each player")
                 if self.run.over:
                     return
-            if current.get("actions") and self._someone_to_act(current):
+            if (current.get("actions") or current.get("abilities")) and self._someone_to_act(current):
                 return
             self._finish_phase()
 

@@ -315,3 +315,21 @@ def test_an_unknown_verb_designers_try_for_an_ability_names_the_form(vocab, text
     (d,) = ex.diags.errors
     assert d.code == "E302" and text[d.column - 1:d.column - 1 + d.length] == word
     assert hint in d.hint
+
+
+def test_a_phase_may_offer_abilities_without_actions(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(GAMES, data)
+    game_yaml = data / "corsairs" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace(
+        "        - id: main\n",
+        "        - id: bases\n          name: Base phase\n          abilities: [ability]\n        - id: main\n", 1))
+    result = compile_tree(data)
+    assert result.ok, [d.render() for d in result.diags.errors]
+    compiled = load_from_sources(result.outputs, "corsairs")
+    game, match = _table(compiled, ann_play=["guild_exchange"])
+    assert game.phase == "bases"
+    assert _labels(match) == ["use Guild Exchange (Base ability)", "pass (end your Base phase)"]
+    _move(match, "use Guild Exchange (Base ability)")
+    assert game.phase == "main" and game.players[0].goods["trade"] == 1  # nothing left: on to the main phase
+    assert "use Guild Exchange (Base ability)" not in _labels(match)
