@@ -147,7 +147,9 @@ def test_mutated_effect_texts_are_refused_where_they_are_wrong_or_run_cleanly():
 
 def test_texts_drawn_from_the_grammar_are_refused_or_run():
     """Grammar-drawn texts are long (up to ~1,000 characters) and slow to draw (~0.2 s each), so a
-    score, on the game with the widest vocabulary, keep the suite's fuzzing well under a minute."""
+    score, on the game with the widest vocabulary, keep the suite's fuzzing well under a minute. With
+    the grammar's abilities (issue 28) most draws of this seed grow past Hypothesis's size limit; those
+    are discarded (``data_too_large`` suppressed) and the 20 examples are drawn among the rest."""
     game = "fifty_first_state"
     games = Games()
     vocabs = {game: games.vocab(game)}
@@ -156,7 +158,7 @@ def test_texts_drawn_from_the_grammar_are_refused_or_run():
 
     @seed(SEED)
     @settings(max_examples=20, deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
     @given(from_lark(grammar, explicit={"NAME": _names(vocabs[game])}))
     def check(text):
         seen["n"] += 1
