@@ -575,6 +575,10 @@ class _Check(Visitor):
         key = name.replace(" ", "_")
         if key in numeric:
             return key
+        if key in self.vocab.quantity_slots:  # issue 28: a worth is worked out, not printed
+            self.rep("E205", f"'{name}' is worked out in play (a slot of kind quantity), not printed on the card: "
+                     "a filter cannot compare it", span, f"read it as a quantity: 'the {name} of NAME'")
+            return None
         if key in self.vocab.field_names:
             self.rep("E205", f"card field '{name}' is not a number: a comparison needs a field declared 'int'", span)
         else:

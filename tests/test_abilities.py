@@ -333,3 +333,9 @@ def test_a_phase_may_offer_abilities_without_actions(tmp_path):
     _move(match, "use Guild Exchange (Base ability)")
     assert game.phase == "main" and game.players[0].goods["trade"] == 1  # nothing left: on to the main phase
     assert "use Guild Exchange (Base ability)" not in _labels(match)
+
+
+def test_a_worth_in_a_filter_is_refused_with_the_form_to_write(vocab):
+    ex = explain_effect("for each base with worth 2 or more in your play area: gain 1 vp", vocab)
+    (d,) = ex.diags.errors
+    assert d.code == "E205" and "the worth of NAME" in d.hint
