@@ -1,4 +1,4 @@
-"""The language corpus: effect texts of two small test games, each with a scenario and its outcome.
+"""The language corpus: effect texts of small test games, each with a scenario and its outcome.
 
 A corpus file (``corpus/<game>.yaml``) lists entries; each entry is one effect text with the state
 it runs in and what must be true afterwards. Nothing here plays the game: every entry becomes a
@@ -17,7 +17,9 @@ Entry fields:
               ``Bob:ZONE`` for another player's, ``game:ZONE`` for a shared zone; ``none``: nowhere)
   state       as a scenario's ``state`` (player name or ``game`` -> goods and zones)
   answers     as a scenario's ``answers`` (player -> scripted choices)
-  steps       as a scenario's ``steps``; default: run the card's slot once as the first player
+  steps       as a scenario's ``steps``; default: run the card's slot once as the first player (an
+              ability slot: use its first ability; ``{card: this, slot: …, use: N}`` the Nth; a
+              ``move`` step plays the game's flow, abilities offered as moves)
   outcome     the step's expected status: done (default), refused or unmet
   expect      player name or ``game`` -> goods / zones expected afterwards (must not be empty)
   log         strings the trace must contain
