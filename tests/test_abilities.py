@@ -339,3 +339,14 @@ def test_a_worth_in_a_filter_is_refused_with_the_form_to_write(vocab):
     ex = explain_effect("for each base with worth 2 or more in your play area: gain 1 vp", vocab)
     (d,) = ex.diags.errors
     assert d.code == "E205" and "the worth of NAME" in d.hint
+
+
+def test_simulate_counts_an_ability_used_as_an_activation_of_its_card():
+    from compiler.build import load_game_folder
+    from runtime.simulate import SimConfig, run_games
+
+    records = run_games(SimConfig("corsairs", games=2, agent="greedy,random", data=str(GAMES),
+                                  loader=load_game_folder))
+    assert all(r["counts_activations"] for r in records)
+    used = {cid for r in records for cid, n in r["activations"].items() if n > r["plays"].get(cid, 0)}
+    assert used, records[0]["activations"]  # some card was used where it lay, not only played
