@@ -21,7 +21,7 @@ from typing import Callable
 from runtime import verbs as V
 from runtime.events import EVENT_VERBS
 from runtime.model import GameModel
-from runtime.refs import CARD, DEFAULT, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
+from runtime.refs import ANY_NUMBER, CARD, DEFAULT, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
 from runtime.verbs import Slot, Verb
 from runtime.words import did_you_mean
 
@@ -40,8 +40,8 @@ Report = Callable[[str, str, A.Span, "str | None"], None]
 
 # What the statements that are not verbs honour (runtime/context.py: choose, each, test, count).
 _ANY = (THING, CARD, ICON, PLAYER, ZONE, GOOD, VAR)
-_CHOOSE = Slot(_ANY, amounts=frozenset(V.AMOUNTS))
-_EACH = Slot(_ANY, amounts=frozenset(V.AMOUNTS) - {V.PER})            # Ctx.each reads no "per"
+_CHOOSE = Slot(_ANY, amounts=frozenset(V.AMOUNTS) | {V.ANY})
+_EACH = Slot(_ANY, amounts=(frozenset(V.AMOUNTS) | {V.ANY}) - {V.PER})  # Ctx.each reads no "per"
 _EXISTS = Slot(_ANY, amounts=V.COUNTED,                                 # "if 3 ruins:", "requires 1 card in …"
                owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))
 _COUNT = Slot(_ANY + (PILE,), amounts=frozenset({V.ONE}),              # "number of …" counts, it takes no amount
@@ -49,6 +49,13 @@ _COUNT = Slot(_ANY + (PILE,), amounts=frozenset({V.ONE}),              # "number
 _REF = Slot(_ANY, owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))  # inside "in …", "of …", "per …"
 # the card of an event ("… plays a card with icon attack"): one card, filtered; whose is the subject's
 _EVENT_CARD = Slot((CARD, THING, VAR), amounts=frozenset({V.ONE}), owners=frozenset(), refs=frozenset())
+# h28b: the cards a cost change names ("this turn, action cards cost 1 less"): every such card, wherever
+# it is (matched as printed, as an event's card is), so no amount, owner or place
+_COST_CHANGE = Slot((CARD, THING), amounts=frozenset({V.ONE}), owners=frozenset(), refs=frozenset())
+# h28b: in a trigger's body, the names of what its event is about: "it" (the event's card, a bound
+# name like any other) and "they" (its player, the acting-player clause "they …")
+EVENT_CARD = "it"
+EVENT_PLAYER = "\x00they"
 
 _WHO = {w.value: w for w in ir.Who}
 
@@ -222,6 +229,8 @@ class _Check(Visitor):
             return "; ".join(fmt(o) for o in option)
 
     def visit_Acting(self, st: A.Acting, scope) -> ir.Acting:
+        if st.who == "they":  # h28b: the player the trigger's event is about
+            return self._they(st, scope)
         allowed = {"opponent": ("opponent", "opponents"), "other": ("player", "players", "opponent", "opponents"),
                    "each": ("player", "players"), "left": ("player",), "right": ("player",)}[st.who]
         if st.noun.text not in allowed:
@@ -244,15 +253,59 @@ class _Check(Visitor):
             self._period(st.period)
             if st.owner == "your" and st.period.text == "round":
                 self.rep("E201", "a round is everyone's: write 'at the start of each round'", st.period.span)
-            body = self.body(st.body, dict(scope))
+            inner = dict(scope)
+            if st.period.text == "turn":  # a turn's events are about the turn's player: "they …"
+                inner[EVENT_PLAYER] = PLAYER
+            body = self.body(st.body, inner)
             return ir.Trigger(f"{st.period.text} {st.moment.text}", "you" if st.owner == "your" else "any", None,
                               None, index, body, st)
         card = self._event(st.subject, st.verb, st.selector, scope)
         if st.form == "first":
             self._period(st.period)
-        body = self.body(st.body, dict(scope))
+        # h28b: a card event names its card ("put it onto your deck") and its player ("they gain 1 coin")
+        body = self.body(st.body, {**scope, EVENT_CARD: CARD, EVENT_PLAYER: PLAYER})
         return ir.Trigger(EVENT_VERBS.get(st.verb.text, st.verb.text), subject_key(st.subject), card,
                           st.period.text if st.form == "first" else None, index, body, st)
+
+    # --- h28b (issue 28): optional statements, the event's card and player, durations, cost changes
+    def visit_Optional(self, st: A.Optional, scope) -> ir.Optional:
+        """``you may …``: the body is checked as any body (names it binds end with it: it may not run)."""
+        body = self.body(st.body, dict(scope))
+        label = "" if self.errors else self.checker.labeller()(body)
+        return ir.Optional(body, label, st)
+
+    def _they(self, st: A.Acting, scope) -> ir.Acting:
+        if EVENT_PLAYER not in scope:
+            self.rep("E201", "'they' names the player a trigger's event is about, and there is none here", st.span,
+                     "write it in a trigger's body: 'when an opponent trashes a card: they gain 1 coin'; "
+                     "for other players write 'each opponent: …'")
+        return ir.Acting("they", self.body(st.body, dict(scope)), st)
+
+    def visit_Delayed(self, st: A.Delayed, scope) -> ir.Delayed:
+        if st.moment.text not in ("start", "end"):
+            self.rep("E201", f"unknown moment '{st.moment.text}'", st.moment.span,
+                     did_you_mean(st.moment.text, ("start", "end")))
+        elif st.when == "this" and st.moment.text == "start":
+            self.rep("E201", "this turn has started already", st.span,
+                     "write 'at the start of your next turn: …' or 'at the end of this turn: …'")
+        if st.period.text != "turn":
+            self.rep("E201", f"a duration lasts until a turn's start or end, not a {st.period.text}'s",
+                     st.period.span, "write 'at the start of your next turn: …' or 'at the end of this turn: …'")
+        # names bound so far keep what they hold when the body runs later (runtime: Pending.bindings)
+        body = self.body(st.body, dict(scope))
+        return ir.Delayed(st.moment.text, st.when, body, st)
+
+    def visit_CostChange(self, st: A.CostChange, scope) -> ir.CostChange:
+        if st.period.text != "turn":
+            self.rep("E201", f"a cost change lasts this turn, not this {st.period.text}", st.period.span,
+                     "write 'this turn, cards cost 1 less'")
+        if self.vocab.numeric_fields and "cost" not in self.vocab.numeric_fields:
+            self.rep("E205", "cards of this game have no 'cost' field to make lower", st.span,
+                     "declare 'cost: int' among the card kind's fields")
+        if st.amount < 1:
+            self.rep("E308", "a cost change of 0 changes nothing", st.span, "write 'cost 1 less' or more")
+        q = self.selector(st.selector, scope, (CARD, THING), slot=_COST_CHANGE, verb="cost … less")
+        return ir.CostChange(q, st.amount, st)
 
     def _period(self, name: A.Name) -> None:
         if name.text not in ("turn", "round"):
@@ -390,6 +443,8 @@ class _Check(Visitor):
             return ir.UpToN(a.value)
         if isinstance(a, A.All):
             return ir.Every()
+        if isinstance(a, A.AnyNumber):  # h28b: up to every such thing there is (refs.ANY_NUMBER)
+            return ir.UpToN(ANY_NUMBER)
         if isinstance(a, A.One):
             return ir.Exactly(1)
         if isinstance(a, A.Num):
@@ -613,6 +668,11 @@ class _Check(Visitor):
                 return None, None
             return VAR, text
         entries = self.vocab.lookup(text)
+        if not entries and text in ("it", "them"):  # h28b: a pronoun with nothing to stand for here
+            rep("E201", f"'{text}' names nothing here", words.span,
+                "'it' is the card a trigger's event is about ('whenever you gain a card: you may put it onto "
+                "your deck') or the one thing of 'for each …'; name a chosen card 'as c' otherwise")
+            return None, None
         if not entries:
             wanted = [c for c in allowed if c != VAR]
             what = _CATEGORY_WORDS[wanted[0]] if len(wanted) == 1 else "name"
@@ -666,7 +726,7 @@ def subject_key(subject: A.Subject) -> str:
 # --- forms of a selector, as the designer wrote them ------------------------------------------------
 
 _AMOUNT_WORDS = {V.ONE: "a single thing", V.NUMBER: "a number", V.X: "x", V.EXPR: "a computed amount",
-                 V.PER: "'per …'", V.UP_TO: "'up to'", V.ALL: "'all'"}
+                 V.PER: "'per …'", V.UP_TO: "'up to'", V.ALL: "'all'", V.ANY: "'any number of'"}
 
 
 def _amount_form(a) -> str:
@@ -680,10 +740,17 @@ def _amount_form(a) -> str:
         return V.UP_TO
     if isinstance(a, A.All):
         return V.ALL
+    if isinstance(a, A.AnyNumber):
+        return V.ANY
     return V.EXPR
 
 
 def _amount_hint(form: str, allowed: frozenset) -> str | None:
+    if form == V.ANY:  # h28b: "draw any number of cards" has no "any" to pick among
+        if V.UP_TO in allowed:
+            return "write 'up to N': this verb counts things off a pile, it does not pick among those there"
+        return "'any number of' is for verbs that pick among things there: discard, trash, put, play, choose, " \
+               "for each, gain cards"
     if form == V.UP_TO and V.NUMBER in allowed:
         return "write an exact number: this verb always does as many as it can"
     if form == V.ALL and V.NUMBER in allowed:

@@ -28,6 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from runtime.budget import ROUNDS, STATEMENTS, OverBudget
+from runtime.context import Pending
 from runtime.errors import Nowhere, Refused, RulesError, Unmet
 from runtime.events import Discarded, Drawn, Gained, Moved, Played, Trashed
 from runtime.model import GameModel
@@ -206,6 +207,9 @@ class Interpreter(Visitor):
 
     def acting_players(self, who: str) -> list[int]:
         g = self.game
+        if who == "they":  # the player the dispatched event is about, while in the game (h28b)
+            p = getattr(self.event, "player", None)
+            return [p] if p is not None and not g.players[p].out else []
         n = len(g.players)
         others = [(self.me.player + k) % n for k in range(1, n)]
         others = [p for p in others if not g.players[p].out]
@@ -216,6 +220,42 @@ class Interpreter(Visitor):
         if not others:
             return []
         return [others[0]] if who == "left" else [others[-1]]
+
+    # --- h28b (issue 28): optional statements, durations, cost changes ----------------------------
+    def visit_Optional(self, st: ir.Optional) -> None:
+        """``you may …``: the acting player says yes (offered first) or no; yes runs the body."""
+        if self.ask(["yes", "no"], 1)[0] == "yes":
+            self.body(st.body)
+
+    def visit_Delayed(self, st: ir.Delayed) -> None:
+        """The body is set aside for the acting player with this card and the names bound so far; the
+        engine runs it once at the start of their next turn or the end of this one (docs/language.md)."""
+        g = self.game
+        names = {k: Chosen(list(v.values), v.one, v.pile) for k, v in self.names.items()}
+        card, body, x = self.card, st.body, self.x
+
+        def later(ctx) -> None:  # run by Engine.run_pending, which catches refusals as for any effect
+            interp = Interpreter(ctx.game, ctx.player, card if card in ctx.game.instances else None)
+            interp.names.update(names)
+            interp.x = x  # the card's X as it was when the body was set aside
+            interp.body(body)
+
+        g.pending.append(Pending(st.moment, st.when, self.me.player, g.turn_number, self.card, (), later))
+
+    def visit_CostChange(self, st: ir.CostChange) -> None:
+        """Until this turn ends, each card the query names costs ``amount`` less (never below 0)."""
+        self.game.cost_changes.append((st.query, st.amount, self.me.player, dict(self.names)))
+
+    def cost_now(self, uid: int, printed: int) -> int:
+        """A card's cost with this turn's cost changes: each one naming the card (as printed, wherever it
+        lies) takes its amount off; never below 0."""
+        cut = 0
+        for q, n, player, names in self.game.cost_changes:
+            judge = Interpreter(self.game, player)
+            judge.names.update(names if isinstance(names, dict) else {})
+            if judge.event_card_is(q, uid):
+                cut += n
+        return max(0, printed - cut)
 
     def visit_Repeat(self, st: ir.Repeat) -> None:
         """Until the condition holds; a round that changes nothing stops it, as do 100 rounds."""
@@ -273,6 +313,8 @@ class Interpreter(Visitor):
             if g.fired.get((self.card, st.index)) == (st.once, now):
                 return False
             g.fired[(self.card, st.index)] = (st.once, now)
+        if getattr(ev, "card", None) is not None:  # "it": the event's card (h28b)
+            self.names["it"] = Chosen([ev.card], one=True)
         return True
 
     def event_card_is(self, q: ir.Query, uid) -> bool:
@@ -840,6 +882,8 @@ class Interpreter(Visitor):
         got = card.get(f.field)
         if not isinstance(got, int) or isinstance(got, bool):
             return False  # a card without the field never meets a comparison on it
+        if f.field == "cost":  # "costing …" reads the cost as this turn's cost changes make it
+            got = self.cost_now(uid, got)
         bound = f.value if isinstance(f.value, int) else self.bounds[f.key]
         return _compare(got, f.op, bound)
 
@@ -954,6 +998,8 @@ class Interpreter(Visitor):
             return 0
         if not isinstance(got, int) or isinstance(got, bool):
             raise Refused(f"the card's {e.field} is not a whole number")
+        if e.field == "cost":  # "the cost of c" as buying reads it: this turn's cost changes count
+            got = self.cost_now(chosen.values[0], got)
         return got
 
     def visit_History(self, e: ir.History) -> int:

@@ -204,7 +204,43 @@ class Trigger:
     syntax: object = _syntax()
 
 
-Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat, Trigger]
+# --- h28b (issue 28): optional statements, durations, cost changes -----------------------------
+
+
+@dataclass(frozen=True)
+class Optional:
+    """``you may <body>``: the acting player decides (yes or no, offered as ``label``) whether the
+    body happens."""
+
+    body: tuple["Stmt", ...]
+    label: str = ""
+    syntax: object = _syntax()
+
+
+@dataclass(frozen=True)
+class Delayed:
+    """``at the start of your next turn: …`` / ``at the end of this turn: …``: the body is set aside
+    for the acting player (with this card and the names bound so far) and runs once at that moment
+    (runtime/state.py ``Pending``; Engine.begin_turn / end_turn fire it)."""
+
+    moment: str  # "start" | "end"
+    when: str    # "next" (the acting player's next turn) | "this" (the turn under way)
+    body: tuple["Stmt", ...]
+    syntax: object = _syntax()
+
+
+@dataclass(frozen=True)
+class CostChange:
+    """``this turn, cards cost 1 less``: until this turn ends, every cost read of a card ``query``
+    names (buying, ``costing`` filters, ``the cost of``) is ``amount`` lower, never below 0."""
+
+    query: Query
+    amount: int
+    syntax: object = _syntax()
+
+
+Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat, Trigger, Optional, Delayed,
+             CostChange]
 
 
 @dataclass(frozen=True)

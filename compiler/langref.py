@@ -212,6 +212,51 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "A comparison, or a selector meaning \"at least that many exist\".",
        [("if number of cards in your hand < 3: draw 1 card", "mini"), ("requires 2 fuel; gain 1 vp", "mini")],
        ["condition", "compare", "exists"]),
+    # --- h28b (issue 28): optional statements, any number, the event's card and player, durations,
+    # cost changes
+    _c("Statements", "Optional statements", "you may BODY · they may BODY",
+       "The acting player decides whether the body happens: they are asked yes or no (yes is offered "
+       "first) before anything of it is done, and no does nothing. `you may` covers the whole body after "
+       "it (everything joined by `and`); it may stand at the start of an effect or of any body (\"when …: "
+       "you may put it on top of your deck\"). Names chosen inside it end with it, since it may not run. "
+       "Not the same as a menu with a do-nothing option: the English says \"you may\", as printed.",
+       [("you may trash a card from your hand", "truth"),
+        ("you may (discard 1 card from your hand: gain 2 coin)", "truth"),
+        ("whenever you gain a card: you may put it on top of your deck", "truth")],
+       ["optional", "may_body", "they_may_body", "event_acting_may"]),
+    _c("Selectors", "Any number", "any number of NOUN …",
+       "The chooser picks how many, from none to every such thing there is: \"discard any number of cards "
+       "from your hand\". Only where the verb picks among things that exist (discard, trash, put, move, "
+       "give, play, gain cards, `choose`, `for each`), so the choice is bounded by what is there; `draw` "
+       "counts cards off a pile and refuses it (write `up to N`).",
+       [("discard any number of cards from your hand; gain 1 coin per card in your discard pile", "truth"),
+        ("choose any number of cards in your hand as c; put c on top of your deck", "truth")],
+       ["any_number"]),
+    _c("Statements", "What an event is about: it, they", "(in a trigger's body) … it … · they BODY",
+       "In the body of a card-event trigger (`when`/`whenever`/`the first time` … a card), `it` is the "
+       "event's card — wherever it is now (\"whenever you gain a card: you may put it on top of your "
+       "deck\") — and `they BODY` runs the body as the player who did it (\"when an opponent trashes a "
+       "card: they gain 1 coin\"), like `each opponent: …` for that one player. A turn's `at the start|end "
+       "of … turn` trigger has a player (the turn's) but no card; a round's has neither: `it` or `they` "
+       "there is an error (E201).",
+       [("whenever an opponent trashes a card: they gain 1 coin", "truth"),
+        ("when an opponent gains a card: they may trash it", "truth")],
+       ["event_acting", "they_body"]),
+    _c("Statements", "Durations", "at the start of your next turn: BODY · at the end of this turn: BODY",
+       "Written on the card itself (any slot, not only a trigger slot): the body is set aside for the "
+       "acting player, with this card and every name chosen so far, and runs once at that moment — the "
+       "start of that player's next turn (after the turn-start triggers), or the end of the turn under way "
+       "(before the turn-end triggers). Each run of the text sets one aside: a card played three times "
+       "draws three times at the start of the next turn. It runs wherever the card is by then.",
+       [("gain 2 coin; at the start of your next turn: draw 2 cards", "truth"),
+        ("at the end of this turn: trash this card", "truth")],
+       ["delayed", "delayed_next", "delayed_this"]),
+    _c("Statements", "Cost changes", "this turn, SELECTOR cost N less",
+       "Until this turn ends, every card the selector names (matched as printed, wherever it lies) costs "
+       "N less, never below 0: `costing …` filters and `the cost of NAME` read the lowered cost, so a "
+       "flow's buying action honours it. Several changes add up. The game's cards need a `cost: int` field.",
+       [("this turn, cards cost 1 less", "truth"), ("this turn, cards with icon action cost 2 less", "truth")],
+       ["cost_change"]),
 )
 
 

@@ -196,6 +196,37 @@ class _ToAst:
     def until(self, meta, words):
         return A.Until(words, _span(meta))
 
+    # --- h28b (issue 28): optional statements, the event's player, durations, cost changes ------
+    def optional(self, meta, body):
+        return A.Optional(body, _span(meta))
+
+    def may_body(self, meta, body):
+        return (A.Optional(body, _span(meta)),)
+
+    def event_acting(self, meta, body):
+        return A.Acting("they", A.Words(("they",), _span(meta)), body, False, _span(meta))
+
+    def they_body(self, meta, body):
+        return (self.event_acting(meta, body),)
+
+    def event_acting_may(self, meta, body):  # "they may …": they decide (an optional body of theirs)
+        return self.event_acting(meta, (A.Optional(body, _span(meta)),))
+
+    def they_may_body(self, meta, body):
+        return (self.event_acting_may(meta, body),)
+
+    def any_number(self, meta):
+        return A.AnyNumber(_span(meta))
+
+    def delayed_next(self, meta, moment, period, body):
+        return A.Delayed(_name(moment), _name(period), "next", body, _span(meta))
+
+    def delayed_this(self, meta, moment, period, body):
+        return A.Delayed(_name(moment), _name(period), "this", body, _span(meta))
+
+    def cost_change(self, meta, period, sel, n):
+        return A.CostChange(_name(period), sel, number(self._digits(n)), _span(meta))
+
     # selectors
     def selector(self, meta, amount, owner, words, filters, of, place, per):
         return A.Selector(amount, owner, words, filters or (), of, place, per, False, _span(meta))

@@ -134,6 +134,9 @@ class Ctx:
 
     def _acting(self, who: str) -> list[int]:
         g = self.game
+        if who == "they":  # h28b: the player the event being dispatched is about, while still in the game
+            p = getattr(self.event, "player", None)
+            return [p] if p is not None and not g.players[p].out else []
         n = len(g.players)
         after = [(self.player + k) % n for k in range(1, n)]
         others = [p for p in after if not g.players[p].out]
@@ -228,6 +231,9 @@ class Ctx:
             return False
         if self.about_self and not (sel is not None and sel.category == VAR and sel.key == THIS_CARD):
             return False  # outside its slot's zones a card hears only "… this card" triggers
+        card = getattr(ev, "card", None)
+        if card is not None:  # h28b: "it" in the body is the event's card ("you may put it onto your deck")
+            self.bindings[EVENT_CARD] = card
         if once is not None:  # "the first time each turn/round": once per card instance
             now = g.turn_number if once == "turn" else g.round
             key = (self.card, index)
@@ -235,6 +241,36 @@ class Ctx:
                 return False
             g.fired[key] = (once, now)
         return True
+
+    # --- h28b (issue 28): optional statements, the event's player, durations, cost changes ----------
+    def may(self, label: str) -> bool:
+        """``you may …``: the acting player says yes or no (offered in that order, so the default agent
+        does as much as it may)."""
+        pick = self.ask([MenuOption(0, "yes"), MenuOption(1, "no")], 1, prompt=f"you may {label}")[0]
+        self.game.tell(Chose(self.player, options=(f"{'' if pick.index == 0 else 'not '}{label}",)))
+        return pick.index == 0
+
+    def later(self, moment: str, when: str, fn) -> None:
+        """``at the start of your next turn: …`` / ``at the end of this turn: …``: set the body aside for
+        the acting player, with this card and the names bound so far (Engine.begin_turn / end_turn run
+        it). Each run of the text sets one aside: a card played three times has three."""
+        g = self.game
+        g.pending.append(Pending(moment, when, self.player, g.turn_number, self.card,
+                                 tuple((k, _frozen(v)) for k, v in self.bindings.items()), fn))
+
+    def cost_change(self, sel: Query, n: int) -> None:
+        """``this turn, cards cost 1 less``: until this turn ends (Engine.end_turn), every cost read of a
+        card ``sel`` names is ``n`` lower, never below 0 (docs/decisions.md)."""
+        self.game.cost_changes.append((sel, n, self.player, tuple(self.bindings.items())))
+
+    def changed_cost(self, uid: int, printed: int) -> int:
+        """A card's cost as this turn's cost changes make it: each that names the card lowers it."""
+        cut = 0
+        for sel, n, player, bindings in self.game.cost_changes:
+            ctx = Ctx(self.game, player, bindings=dict(bindings))
+            if ctx._event_card_ok(sel, uid):  # matched as printed, wherever the card is
+                cut += n
+        return max(0, printed - cut)
 
     def history(self, kind: str, who: str, sel: Query, period: str) -> int:
         """``number of cards you played this turn``: this turn's (or round's) events of that kind."""
@@ -275,6 +311,8 @@ class Ctx:
             return 0  # a card that prints no such number counts 0, as at the table (docs/decisions.md)
         if not isinstance(value, int) or isinstance(value, bool):
             raise Refused(f"the {name.replace('_', ' ')} of {self.describe(uid)} is not a whole number")
+        if name == COST_FIELD and self.game.cost_changes:  # "the cost of c": as buying reads it (h28b)
+            value = self.changed_cost(uid, value)
         return value
 
     def count(self, sel: Query) -> int:
@@ -562,6 +600,8 @@ class Ctx:
         got = rec.get(f.field)
         if not isinstance(got, int) or isinstance(got, bool):
             return False  # a card without the field never meets a comparison on it
+        if f.field == COST_FIELD and self.game.cost_changes:  # "costing …" sees this turn's cost changes
+            got = self.changed_cost(inst.uid, got)
         return _COMPARE[f.op](got, bound)
 
     def _other_than(self, f: OtherThan, rec: dict, inst) -> bool:
@@ -821,6 +861,37 @@ class Ctx:
 
 
 THIS_CARD = "this card"
+EVENT_CARD = "it"  # h28b: in a trigger's body, the card its event is about
+COST_FIELD = "cost"  # the card field "costing …" compares and cost changes lower (h28b)
+
+
+class Pending:
+    """A duration set aside (``Ctx.later``): its body ``fn`` runs once for ``player`` at the ``moment``
+    ("start" | "end") of their next turn (``when`` "next", after turn ``turn``) or of the turn under way
+    ("this"), with the card ``card`` and the names ``bindings`` it had when it was set aside. Immutable:
+    a game's copy shares it. The reference interpreter makes its own, with its IR body as ``fn``."""
+
+    __slots__ = ("moment", "when", "player", "turn", "card", "bindings", "fn")
+
+    def __init__(self, moment, when, player, turn, card, bindings, fn):
+        self.moment, self.when, self.player, self.turn = moment, when, player, turn
+        self.card, self.bindings, self.fn = card, bindings, fn
+
+    def due(self, moment: str, game) -> bool:
+        """Whether it runs at this ``moment`` of the turn ``game`` is in (its player's next turn, or the
+        turn under way)."""
+        if moment != self.moment:
+            return False
+        if self.when == "this":
+            return True
+        return game.turn_player == self.player and game.turn_number > self.turn
+
+
+def _frozen(value):
+    """A bound value as a duration keeps it: a list of cards copied (the effect's list may change)."""
+    return list(value) if isinstance(value, list) else value
+
+
 # A binding no effect text can name (names are words): the option an action's first `choose` takes,
 # because the player picked it as a move (runtime/flow.py); PROBE asks for the options instead.
 MOVE_CHOICE = "\x00move choice"

@@ -529,9 +529,24 @@ class Engine:
         game.turn_player = player
         game.turn_number += 1
         game.publish(TurnStarted(player, turn=game.turn_number, round=game.round))
+        self.run_pending(game, "start")  # after the turn-start triggers (docs/decisions.md)
 
     def end_turn(self, game: GameState) -> None:
+        self.run_pending(game, "end")  # "at the end of this turn": before the turn-end triggers
         game.publish(TurnEnded(game.turn_player, turn=game.turn_number, round=game.round))
+        game.cost_changes = []  # "this turn, cards cost 1 less" ends with the turn
+
+    def run_pending(self, game: GameState, moment: str) -> None:
+        """Run the durations due at this moment of the turn (runtime/context.py Pending), each once, in
+        the order they were set aside; one set aside while they run waits for its own moment. Each runs
+        as its player, with its card and names, and is refused on its own (its refusal is logged)."""
+        due = [p for p in game.pending if p.due(moment, game)]
+        if not due:
+            return
+        game.pending = [p for p in game.pending if not any(p is d for d in due)]
+        for p in due:
+            bindings = {k: list(v) if isinstance(v, list) else v for k, v in p.bindings}
+            self.run(game, p.fn, p.player, p.card if p.card in game.instances else None, bindings=bindings)
 
     def begin_round(self, game: GameState) -> None:
         game.publish(RoundStarted(None, turn=game.turn_number, round=game.round))
