@@ -440,9 +440,16 @@ class CostChange:
     span: Span = _span()
 
 
+@dataclass(frozen=True)
+class Immune:
+    """``you are unaffected by it``: in a reaction, the played card's acting-player clauses skip you."""
+
+    span: Span = _span()
+
+
 BodyStmt = Union[Action, Choose]
 Stmt = Union[Requires, Let, Choose, Menu, ForEach, If, Cost, Acting, RepeatUntil, Trigger, Action,
-             Optional, Delayed, CostChange]
+             Optional, Delayed, CostChange, Immune]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from runtime import verbs as V
-from runtime.events import EVENT_VERBS
+from runtime.events import BEFORE_PLAY, EVENT_VERBS
 from runtime.model import GameModel
 from runtime.refs import ANY_NUMBER, CARD, DEFAULT, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
 from runtime.verbs import Slot, Verb
@@ -263,8 +263,17 @@ class _Check(Visitor):
         if st.form == "first":
             self._period(st.period)
         # h28b: a card event names its card ("put it onto your deck") and its player ("they gain 1 coin")
+        self.immunity, outer = [], self.immunity
         body = self.body(st.body, {**scope, EVENT_CARD: CARD, EVENT_PLAYER: PLAYER})
-        return ir.Trigger(EVENT_VERBS.get(st.verb.text, st.verb.text), subject_key(st.subject), card,
+        immunity, self.immunity = self.immunity, outer
+        kind = EVENT_VERBS.get(st.verb.text, st.verb.text)
+        if immunity:  # a reaction: heard as the card is played, before its effect (runtime Playing)
+            if kind != "play" or subject_key(st.subject) == "you":
+                self.rep("E201", "'you are unaffected by it' answers another player's card as it is played",
+                         immunity[0], "write 'whenever an opponent plays a card with icon attack: you are "
+                         "unaffected by it'")
+            kind = BEFORE_PLAY
+        return ir.Trigger(kind, subject_key(st.subject), card,
                           st.period.text if st.form == "first" else None, index, body, st)
 
     # --- h28b (issue 28): optional statements, the event's card and player, durations, cost changes
@@ -294,6 +303,17 @@ class _Check(Visitor):
         # names bound so far keep what they hold when the body runs later (runtime: Pending.bindings)
         body = self.body(st.body, dict(scope))
         return ir.Delayed(st.moment.text, st.when, body, st)
+
+    immunity: list | None = None  # inside a card-event trigger's body: where "you are unaffected" stands
+
+    def visit_Immune(self, st: A.Immune, scope) -> ir.Immune:
+        if self.immunity is None:
+            self.rep("E201", "'you are unaffected by it' belongs in a reaction's trigger", st.span,
+                     "write 'whenever an opponent plays a card with icon attack: you are unaffected by it' in a "
+                     "slot of kind trigger that listens in the hand")
+        else:
+            self.immunity.append(st.span)
+        return ir.Immune(st)
 
     def visit_CostChange(self, st: A.CostChange, scope) -> ir.CostChange:
         if st.period.text != "turn":

@@ -428,6 +428,9 @@ class _EffectGen(Visitor):
         self.block(st.body)
         self.w(f"ctx.later({literal(st.moment)}, {literal(st.when)}, {name})")
 
+    def visit_Immune(self, st: ir.Immune) -> None:
+        self.w("ctx.immune()")
+
     def visit_CostChange(self, st: ir.CostChange) -> None:
         self.w(f"ctx.cost_change({self.sel(st.query)}, {literal(int(st.amount))})")
 

@@ -296,6 +296,9 @@ class _Renderer(Visitor):
         when = "your next turn" if st.when == "next" else "this turn"
         return f"at the {st.moment} of {when}: {self.body(st.body)}"
 
+    def visit_Immune(self, st: ir.Immune) -> str:
+        return "you are unaffected by it (its “each …” parts skip you)"
+
     def visit_CostChange(self, st: ir.CostChange) -> str:
         things = self.selector(st.query, force_plural=True)
         return f"this turn, {things} cost {st.amount} less (never less than 0)"
@@ -311,6 +314,8 @@ class _Renderer(Visitor):
             lead = f"the first time each {t.period.text}" if t.form == "first" else t.form
             head = f"{lead} {self.subject(t.subject)} {self.event_verb(t.subject, t.verb.text)} " \
                    f"{self.selector(st.card, indefinite=True)}"
+            if st.kind == "before play":  # a reaction (h28b): heard before the card's effect
+                head += ", before it resolves"
         return f"{head}: {self.body(st.body)}"
 
     def visit_Cost(self, st: ir.Cost) -> str:

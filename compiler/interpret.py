@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from runtime.budget import ROUNDS, STATEMENTS, OverBudget
 from runtime.context import Pending
 from runtime.errors import Nowhere, Refused, RulesError, Unmet
-from runtime.events import Discarded, Drawn, Gained, Moved, Played, Trashed
+from runtime.events import Discarded, Drawn, Gained, Moved, Played, Playing, Trashed
 from runtime.model import GameModel
 
 from . import ir
@@ -207,6 +207,11 @@ class Interpreter(Visitor):
 
     def acting_players(self, who: str) -> list[int]:
         g = self.game
+        unaffected = g.immune.get(self.card, ())  # a reaction's "you are unaffected by it" (h28b)
+        return [p for p in self._acting_players(who) if p not in unaffected]
+
+    def _acting_players(self, who: str) -> list[int]:
+        g = self.game
         if who == "they":  # the player the dispatched event is about, while in the game (h28b)
             p = getattr(self.event, "player", None)
             return [p] if p is not None and not g.players[p].out else []
@@ -245,6 +250,12 @@ class Interpreter(Visitor):
     def visit_CostChange(self, st: ir.CostChange) -> None:
         """Until this turn ends, each card the query names costs ``amount`` less (never below 0)."""
         self.game.cost_changes.append((st.query, st.amount, self.me.player, dict(self.names)))
+
+    def visit_Immune(self, st: ir.Immune) -> None:
+        """The reaction's player is unaffected by the event's card: its acting clauses skip them."""
+        chosen = self.names.get("it")
+        if chosen is not None and chosen.values:
+            self.game.immune.setdefault(chosen.values[0], set()).add(self.me.player)
 
     def cost_now(self, uid: int, printed: int) -> int:
         """A card's cost with this turn's cost changes: each one naming the card (as printed, wherever it
@@ -452,11 +463,13 @@ class Interpreter(Visitor):
         for uid in picks:
             self.played.add(uid)
             if rules.play_slot in (g.record(uid).get("slots") or {}):
+                self.publish(Playing, uid)  # reactions hear it before its effect (h28b)
                 g.playing[uid] = self.me.player
                 try:
                     g.engine.run_slot(g, uid, rules.play_slot, self.me.player, self.me.opponent)
                 finally:
                     g.playing.pop(uid, None)
+                    g.immune.pop(uid, None)
             self.publish(Played, uid)
 
     # --- Goods -----------------------------------------------------------------------------------

@@ -239,8 +239,17 @@ class CostChange:
     syntax: object = _syntax()
 
 
+@dataclass(frozen=True)
+class Immune:
+    """``you are unaffected by it``: the acting player is left out of the acting-player clauses of the
+    card the reaction's event is about, while that card's play effect resolves (its trigger is heard
+    before the effect: kind "before play")."""
+
+    syntax: object = _syntax()
+
+
 Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat, Trigger, Optional, Delayed,
-             CostChange]
+             CostChange, Immune]
 
 
 @dataclass(frozen=True)

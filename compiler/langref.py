@@ -257,6 +257,17 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "flow's buying action honours it. Several changes add up. The game's cards need a `cost: int` field.",
        [("this turn, cards cost 1 less", "truth"), ("this turn, cards with icon action cost 2 less", "truth")],
        ["cost_change"]),
+    _c("Statements", "Reactions and immunity", "(in a trigger's body) you are unaffected by it",
+       "In the body of a trigger on another player's card being played (\"whenever an opponent plays a card "
+       "with icon attack: …\"), `you are unaffected by it` makes that trigger a reaction: it is heard as "
+       "the card is put into play, before its effect resolves (a card in the hand hears it when the slot "
+       "listens there), and while that effect resolves its acting-player clauses (`each opponent: …`, "
+       "`each other player: …`, `each player: …`, the player to the left or right, `they …`) skip you. "
+       "What the card does to you otherwise (a selector naming `opponent's hand`) still happens: write "
+       "attacks as acting-player clauses. Anywhere else it is an error (E201).",
+       [("whenever an opponent plays a card with icon action: you are unaffected by it", "truth"),
+        ("whenever an opponent plays a card with icon action: (you are unaffected by it; draw 1 card)", "truth")],
+       ["immune", "immune_body"]),
 )
 
 

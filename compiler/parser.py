@@ -224,6 +224,12 @@ class _ToAst:
     def delayed_this(self, meta, moment, period, body):
         return A.Delayed(_name(moment), _name(period), "this", body, _span(meta))
 
+    def immune(self, meta):
+        return A.Immune(_span(meta))
+
+    def immune_body(self, meta, immune):
+        return (immune,)
+
     def cost_change(self, meta, period, sel, n):
         return A.CostChange(_name(period), sel, number(self._digits(n)), _span(meta))
 

@@ -38,7 +38,7 @@ def _(n: A.Choose) -> str:
 
 def _body(body) -> str:
     """Simple statements join with "and"; a body holding any other statement is a block."""
-    if len(body) == 1 and (isinstance(body[0], A.Optional) or isinstance(body[0], A.Acting) and body[0].who == "they"):
+    if len(body) == 1 and (isinstance(body[0], (A.Optional, A.Immune)) or isinstance(body[0], A.Acting) and body[0].who == "they"):
         return fmt(body[0])  # "you may …" / "they …" lead a body of their own (grammar: may_body, they_body)
     if all(isinstance(s, (A.Action, A.Choose)) for s in body):
         return " and ".join(fmt(s) for s in body)
@@ -271,6 +271,11 @@ def _(n: A.Optional) -> str:
 def _(n: A.Delayed) -> str:
     when = "your next" if n.when == "next" else "this"
     return f"at the {n.moment.text} of {when} {n.period.text}: {_body(n.body)}"
+
+
+@fmt.register
+def _(n: A.Immune) -> str:
+    return "you are unaffected by it"
 
 
 @fmt.register

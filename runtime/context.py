@@ -129,8 +129,13 @@ class Ctx:
         """The players an acting-player clause runs for, in seat order starting after the acting
         player: "each opponent" / "each other player" (every other player still in the game),
         "each player" (you first, then the others in that order), "the player to your left/right"
-        (the next seat / the previous seat in turn order)."""
-        return self._rounds(self._acting(who))
+        (the next seat / the previous seat in turn order). A player unaffected by this card (a
+        reaction's "you are unaffected by it") is left out."""
+        players = self._acting(who)
+        immune = self.game.immune.get(self.card) if self.game.immune else None
+        if immune:
+            players = [p for p in players if p not in immune]
+        return self._rounds(players)
 
     def _acting(self, who: str) -> list[int]:
         g = self.game
@@ -257,6 +262,13 @@ class Ctx:
         g = self.game
         g.pending.append(Pending(moment, when, self.player, g.turn_number, self.card,
                                  tuple((k, _frozen(v)) for k, v in self.bindings.items()), fn))
+
+    def immune(self) -> None:
+        """``you are unaffected by it``: while the event's card resolves, its acting-player clauses skip
+        this player (Ctx._acting); the play verb forgets it when the effect is done."""
+        card = self.bindings.get(EVENT_CARD)
+        if card is not None:
+            self.game.immune.setdefault(card, set()).add(self.player)
 
     def cost_change(self, sel: Query, n: int) -> None:
         """``this turn, cards cost 1 less``: until this turn ends (Engine.end_turn), every cost read of a
@@ -888,7 +900,10 @@ class Pending:
 
 
 def _frozen(value):
-    """A bound value as a duration keeps it: a list of cards copied (the effect's list may change)."""
+    """A bound value as a duration keeps it: a list of cards copied (the effect's list may change); a
+    revealed set stays one (it holds the cards still set aside: none, once its effect is over)."""
+    if isinstance(value, Revealed):
+        return Revealed(list(value), value.zone)
     return list(value) if isinstance(value, list) else value
 
 

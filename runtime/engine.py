@@ -8,6 +8,8 @@ a data file names an engine, it never supplies code.
 """
 from __future__ import annotations
 
+import copy
+
 import importlib
 import importlib.util
 import sys
@@ -545,7 +547,7 @@ class Engine:
             return
         game.pending = [p for p in game.pending if not any(p is d for d in due)]
         for p in due:
-            bindings = {k: list(v) if isinstance(v, list) else v for k, v in p.bindings}
+            bindings = {k: copy.copy(v) if isinstance(v, list) else v for k, v in p.bindings}  # a Revealed stays one
             self.run(game, p.fn, p.player, p.card if p.card in game.instances else None, bindings=bindings)
 
     def begin_round(self, game: GameState) -> None:

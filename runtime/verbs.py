@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import Nowhere, Refused, RulesError
-from .events import Played, PlayedAgain
+from .events import Played, PlayedAgain, Playing
 from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, Every, Query, UpToN
 from .registry import load_engines
 
@@ -330,11 +330,13 @@ def play(ctx, objs, ph, strict):
     for uid in picks:
         ctx.played.add(uid)
         if rules.play_slot in (g.record(uid).get("slots") or {}):
+            ctx.publish_card(Playing, uid)  # reactions first: "you are unaffected by it" (h28b)
             g.playing[uid] = ctx.player
             try:
                 g.engine.run_slot(g, uid, rules.play_slot, ctx.player, ctx.opponent)
             finally:
                 g.playing.pop(uid, None)
+                g.immune.pop(uid, None)
         ctx.publish_card(Played, uid)  # after its effect: "whenever you play …" sees it done
 
 

@@ -355,7 +355,9 @@ class TextGen:
                     else self.pick(["when ", "whenever "])) + f"{subject} {verb} {card}"
         names: list = []
         body = "; ".join(self.statement(names, 1) for _ in range(self.rng.choice([1, 1, 2])))
-        if not head.startswith("at ") and self.chance(0.4):  # h28b: what the event is about
+        if " plays " in head and not head.endswith("this card") and self.chance(0.3):
+            body = f"(you are unaffected by it; {body})"  # h28b: a reaction, heard before the card resolves
+        elif not head.startswith("at ") and self.chance(0.4):  # h28b: what the event is about
             body = "(" + self.pick([f"they {self.action(list(names))}", "they may gain 1 " + self.pick(self.goods),
                               "you may put it into your " + self.zone_word[self.pick(self.mine)],
                               f"put it on top of {self.zone_ref()}", "they may trash it",
