@@ -447,9 +447,18 @@ class Immune:
     span: Span = _span()
 
 
+@dataclass(frozen=True)
+class ExtraTurn:
+    """``after this turn, take an extra turn``."""
+
+    period: Name  # "turn" (after this …)
+    noun: Name    # "turn" (… an extra turn)
+    span: Span = _span()
+
+
 BodyStmt = Union[Action, Choose]
 Stmt = Union[Requires, Let, Choose, Menu, ForEach, If, Cost, Acting, RepeatUntil, Trigger, Action,
-             Optional, Delayed, CostChange, Immune]
+             Optional, Delayed, CostChange, Immune, ExtraTurn]
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,10 @@ _REF = Slot(_ANY, owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))  # inside 
 _EVENT_CARD = Slot((CARD, THING, VAR), amounts=frozenset({V.ONE}), owners=frozenset(), refs=frozenset())
 # h28b: the cards a cost change names ("this turn, action cards cost 1 less"): every such card, wherever
 # it is (matched as printed, as an event's card is), so no amount, owner or place
-_COST_CHANGE = Slot((CARD, THING), amounts=frozenset({V.ONE}), owners=frozenset(), refs=frozenset())
+# "costing …" and other number fields are not among its filters: a change that depended on the cost it
+# changes would read itself (Ctx.changed_cost)
+_COST_CHANGE = Slot((CARD, THING), amounts=frozenset({V.ONE}), owners=frozenset(), refs=frozenset(),
+                    filters=frozenset({"icon", "with", "without", "other than", "not"}))
 # h28b: in a trigger's body, the names of what its event is about: "it" (the event's card, a bound
 # name like any other) and "they" (its player, the acting-player clause "they …")
 EVENT_CARD = "it"
@@ -303,6 +306,13 @@ class _Check(Visitor):
         # names bound so far keep what they hold when the body runs later (runtime: Pending.bindings)
         body = self.body(st.body, dict(scope))
         return ir.Delayed(st.moment.text, st.when, body, st)
+
+    def visit_ExtraTurn(self, st: A.ExtraTurn, scope) -> ir.ExtraTurn:
+        for name in (st.period, st.noun):
+            if name.text != "turn":
+                self.rep("E201", f"an extra turn comes after this turn, not '{name.text}'", name.span,
+                         "write 'after this turn, take an extra turn'")
+        return ir.ExtraTurn(st)
 
     immunity: list | None = None  # inside a card-event trigger's body: where "you are unaffected" stands
 
@@ -688,6 +698,11 @@ class _Check(Visitor):
                 return None, None
             return VAR, text
         entries = self.vocab.lookup(text)
+        if not entries and words.words[-1] in ("twice", "again") and len(words.words) > 1:  # h28b
+            rep("E201", f"'{text}' is not a name: playing a card twice is two plays", words.span,
+                "choose it, then play it and play it again — a card this effect played is played again where it "
+                "lies: 'choose 1 card with icon action in your hand as c; play c; play c'")
+            return None, None
         if not entries and text in ("it", "them"):  # h28b: a pronoun with nothing to stand for here
             rep("E201", f"'{text}' names nothing here", words.span,
                 "'it' is the card a trigger's event is about ('whenever you gain a card: you may put it onto "

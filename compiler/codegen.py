@@ -428,6 +428,9 @@ class _EffectGen(Visitor):
         self.block(st.body)
         self.w(f"ctx.later({literal(st.moment)}, {literal(st.when)}, {name})")
 
+    def visit_ExtraTurn(self, st: ir.ExtraTurn) -> None:
+        self.w("ctx.extra_turn()")
+
     def visit_Immune(self, st: ir.Immune) -> None:
         self.w("ctx.immune()")
 

@@ -290,11 +290,15 @@ class _Renderer(Visitor):
 
     # --- h28b (issue 28): optional statements, durations, cost changes ----------------------------
     def visit_Optional(self, st: ir.Optional) -> str:
-        return f"you may {self.body(st.body)}"
+        who = "they" if self.acting else "you"  # inside "each opponent: …" the choice is theirs
+        return f"{who} may {self.body(st.body)}"
 
     def visit_Delayed(self, st: ir.Delayed) -> str:
         when = "your next turn" if st.when == "next" else "this turn"
         return f"at the {st.moment} of {when}: {self.body(st.body)}"
+
+    def visit_ExtraTurn(self, st: ir.ExtraTurn) -> str:
+        return "after this turn, take an extra turn (not after an extra turn)"
 
     def visit_Immune(self, st: ir.Immune) -> str:
         return "you are unaffected by it (its “each …” parts skip you)"

@@ -251,6 +251,11 @@ class Interpreter(Visitor):
         """Until this turn ends, each card the query names costs ``amount`` less (never below 0)."""
         self.game.cost_changes.append((st.query, st.amount, self.me.player, dict(self.names)))
 
+    def visit_ExtraTurn(self, st: ir.ExtraTurn) -> None:
+        """The acting player is owed one turn after this one (the flow gives it, once in a row)."""
+        if self.me.player not in self.game.extra_turns:
+            self.game.extra_turns.append(self.me.player)
+
     def visit_Immune(self, st: ir.Immune) -> None:
         """The reaction's player is unaffected by the event's card: its acting clauses skip them."""
         chosen = self.names.get("it")

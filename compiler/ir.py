@@ -248,8 +248,16 @@ class Immune:
     syntax: object = _syntax()
 
 
+@dataclass(frozen=True)
+class ExtraTurn:
+    """``after this turn, take an extra turn``: the acting player is owed a turn after the one under way
+    (runtime/flow.py gives it; at most one extra turn in a row)."""
+
+    syntax: object = _syntax()
+
+
 Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat, Trigger, Optional, Delayed,
-             CostChange, Immune]
+             CostChange, Immune, ExtraTurn]
 
 
 @dataclass(frozen=True)

@@ -268,6 +268,12 @@ CONSTRUCTS: tuple[Construct, ...] = (
        [("whenever an opponent plays a card with icon action: you are unaffected by it", "truth"),
         ("whenever an opponent plays a card with icon action: (you are unaffected by it; draw 1 card)", "truth")],
        ["immune", "immune_body"]),
+    _c("Statements", "An extra turn", "after this turn, take an extra turn",
+       "The acting player is owed a turn right after the one under way; a game flow (game.yaml `flow:`) "
+       "gives it, then the round goes on where it would have. Never two extra turns in a row: one earned "
+       "during an extra turn is lost, so no text can make turns without end. Outside a flow (a scenario's "
+       "`turn:` steps) nothing takes the extra turn.",
+       [("gain 1 coin; after this turn, take an extra turn", "truth")], ["extra_turn"]),
 )
 
 

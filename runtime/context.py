@@ -263,6 +263,12 @@ class Ctx:
         g.pending.append(Pending(moment, when, self.player, g.turn_number, self.card,
                                  tuple((k, _frozen(v)) for k, v in self.bindings.items()), fn))
 
+    def extra_turn(self) -> None:
+        """``after this turn, take an extra turn``: owed to the acting player; the game flow gives it
+        after the turn under way (runtime/flow.py FlowMatch._end_turn), never two extra turns in a row."""
+        if self.player not in self.game.extra_turns:
+            self.game.extra_turns.append(self.player)
+
     def immune(self) -> None:
         """``you are unaffected by it``: while the event's card resolves, its acting-player clauses skip
         this player (Ctx._acting); the play verb forgets it when the effect is done."""
