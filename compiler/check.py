@@ -303,6 +303,7 @@ class _Check(Visitor):
         if st.period.text != "turn":
             self.rep("E201", f"a duration lasts until a turn's start or end, not a {st.period.text}'s",
                      st.period.span, "write 'at the start of your next turn: …' or 'at the end of this turn: …'")
+        self._timed("durations", st.span)
         # names bound so far keep what they hold when the body runs later (runtime: Pending.bindings)
         body = self.body(st.body, dict(scope))
         return ir.Delayed(st.moment.text, st.when, body, st)
@@ -312,7 +313,21 @@ class _Check(Visitor):
             if name.text != "turn":
                 self.rep("E201", f"an extra turn comes after this turn, not '{name.text}'", name.span,
                          "write 'after this turn, take an extra turn'")
+        self._timed("extra turns", st.span)
         return ir.ExtraTurn(st)
+
+    def _timed(self, what: str, span: A.Span) -> None:
+        """A construct whose timing the game's engine must run (Engine.timed_constructs)."""
+        from runtime.registry import engine_named
+
+        try:
+            runs = engine_named(self.vocab.engine).timed_constructs
+        except KeyError:  # an unknown engine is reported where the build resolves it
+            return
+        if what not in runs:
+            self.rep("E309", f"the {self.vocab.engine} engine does not run {what}: the text would be accepted "
+                     "and never happen", span, "a game on the core engine (game.yaml without 'engine:', or "
+                     "'engine: core') runs them")
 
     immunity: list | None = None  # inside a card-event trigger's body: where "you are unaffected" stands
 
@@ -323,6 +338,7 @@ class _Check(Visitor):
                      "slot of kind trigger that listens in the hand")
         else:
             self.immunity.append(st.span)
+            self._timed("reactions", st.span)
         return ir.Immune(st)
 
     def visit_CostChange(self, st: A.CostChange, scope) -> ir.CostChange:
@@ -334,6 +350,7 @@ class _Check(Visitor):
                      "declare 'cost: int' among the card kind's fields")
         if st.amount < 1:
             self.rep("E308", "a cost change of 0 changes nothing", st.span, "write 'cost 1 less' or more")
+        self._timed("cost changes", st.span)
         q = self.selector(st.selector, scope, (CARD, THING), slot=_COST_CHANGE, verb="cost … less")
         return ir.CostChange(q, st.amount, st)
 

@@ -82,6 +82,17 @@ class Outcome:
 
 class Engine:
     name = "core"
+    # The effect-language constructs whose timing this engine runs (issue 28, h28b): durations run by
+    # begin_turn/end_turn, reactions heard from the core play verb, cost changes ended by end_turn, extra
+    # turns given by the flow (runtime/flow.py). The checker refuses them in a game whose engine does
+    # not list them (E309), since they would be accepted and never happen. A subclass — a game engine
+    # with turns and plays of its own — lists none unless it says so in its own class.
+    timed_constructs: frozenset = frozenset({"durations", "reactions", "cost changes", "extra turns"})
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "timed_constructs" not in cls.__dict__:
+            cls.timed_constructs = frozenset()
     # the GameState class this engine's games use (a game's own fields live on its subclass, never
     # patched onto a GameState from outside); the core engine plays plain GameStates
     state_class: type = GameState
