@@ -456,9 +456,18 @@ class ExtraTurn:
     span: Span = _span()
 
 
+@dataclass(frozen=True)
+class OwnCost:
+    """``this costs 1 less per card with icon action in your play area`` (a slot of kind ``cost``)."""
+
+    amount: int
+    per: Per
+    span: Span = _span()
+
+
 BodyStmt = Union[Action, Choose]
 Stmt = Union[Requires, Let, Choose, Menu, ForEach, If, Cost, Acting, RepeatUntil, Trigger, Action,
-             Optional, Delayed, CostChange, Immune, ExtraTurn]
+             Optional, Delayed, CostChange, Immune, ExtraTurn, OwnCost]
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,15 @@ class Checker:
         seen_action = False
         statements = []
         for st in effect.statements:
+            if (kind == "cost") != isinstance(st, A.OwnCost) or kind == "cost" and len(effect.statements) > 1:
+                # h28b: a card's own cost change is the whole text of a slot of kind cost, and only there
+                if kind == "cost":
+                    rep("E310", "a cost slot holds one text: 'this costs 1 less per card with icon action in "
+                        "your play area'", st.span)
+                else:
+                    rep("E310", "'this costs … less per …' belongs in a slot the game declares 'kind: cost'",
+                        st.span, "declare the slot in game.yaml: slots: {discount: {kind: cost}}")
+                continue
             if (kind == "trigger") != isinstance(st, A.Trigger):
                 if kind == "trigger":
                     rep("E310", "a trigger slot holds triggers: 'when you play this card: …', 'at the start of "
@@ -307,6 +316,28 @@ class _Check(Visitor):
         # names bound so far keep what they hold when the body runs later (runtime: Pending.bindings)
         body = self.body(st.body, dict(scope))
         return ir.Delayed(st.moment.text, st.when, body, st)
+
+    def visit_OwnCost(self, st: A.OwnCost, scope) -> ir.OwnCost:
+        if st.amount < 1:
+            self.rep("E308", "a cost change of 0 changes nothing", st.span, "write 'this costs 1 less per …'")
+        if "cost" not in self.vocab.numeric_fields:
+            self.rep("E205", "cards of this game have no 'cost' field to make lower", st.span,
+                     "declare 'cost: int' among the card kind's fields")
+        per = st.per
+        if per.every is not None and per.every < 1:
+            self.rep("E308", "'per 0 …' divides by zero", per.span, None)
+        for f in per.filters:  # it would read the cost it changes (Ctx.changed_cost)
+            if isinstance(f, A.FieldCompare) or isinstance(f, A.Not) and isinstance(f.filter, A.FieldCompare):
+                self.rep("E306", f"a cost change would ignore the filter '{fmt(f)}' here: it cannot depend on "
+                         "numbers of cards, which may be costs", f.span, "filter by icon, 'with …' or 'without …'")
+        base = self._ref(per.ref, scope, (THING, CARD, ZONE, GOOD, VAR, PILE))
+        query = None
+        if base is not None:
+            pf = self._filters(per.filters, scope)
+            pp = self._ref(per.place, scope, (ZONE, VAR)) if per.place else None
+            query = _query(base.category, base.key, base.owner, pf, DEFAULT, base.of, pp, None, per.every, per.ref)
+        self._timed("cost changes", st.span)
+        return ir.OwnCost(st.amount, query, st)
 
     def visit_ExtraTurn(self, st: A.ExtraTurn, scope) -> ir.ExtraTurn:
         for name in (st.period, st.noun):
@@ -855,5 +886,8 @@ def _body_span(body) -> A.Span:
 
 
 def slot_kind_of(effect: A.Effect) -> str:
-    """The slot kind a text reads as on its own (explain, English): "trigger" when it starts with one."""
+    """The slot kind a text reads as on its own (explain, English): "trigger" when it starts with one,
+    "cost" for a card's own cost change (h28b)."""
+    if effect.statements and isinstance(effect.statements[0], A.OwnCost):
+        return "cost"
     return "trigger" if effect.statements and isinstance(effect.statements[0], A.Trigger) else "effect"

@@ -428,6 +428,12 @@ class _EffectGen(Visitor):
         self.block(st.body)
         self.w(f"ctx.later({literal(st.moment)}, {literal(st.when)}, {name})")
 
+    def visit_OwnCost(self, st: ir.OwnCost) -> None:
+        count = f"ctx.count({self.sel(st.per)})"
+        if st.per.every:
+            count = f"ctx.div({count}, {literal(int(st.per.every))})"
+        self.w(f"ctx.x = {literal(int(st.amount))} * {count}")
+
     def visit_ExtraTurn(self, st: ir.ExtraTurn) -> None:
         self.w("ctx.extra_turn()")
 

@@ -297,6 +297,16 @@ class _Renderer(Visitor):
         when = "your next turn" if st.when == "next" else "this turn"
         return f"at the {st.moment} of {when}: {self.body(st.body)}"
 
+    def visit_OwnCost(self, st: ir.OwnCost) -> str:
+        syntax, q = st.syntax.per, st.per  # the "per …" as written, and its query
+        every = syntax.every
+        per = self.ref(q, plural=bool(every and every > 1), definite=False)
+        lead = f"for every {every}" if every else "for each"
+        per += "".join(" " + self.filter(f, fi) for f, fi in zip(syntax.filters, q.filters))
+        if q.place is not None:
+            per += f" in {self.ref(q.place)}"
+        return f"this costs {st.amount} less {lead} {per} (never less than 0)"
+
     def visit_ExtraTurn(self, st: ir.ExtraTurn) -> str:
         return "after this turn, take an extra turn (not after an extra turn)"
 

@@ -256,21 +256,38 @@ class Interpreter(Visitor):
         if self.me.player not in self.game.extra_turns:
             self.game.extra_turns.append(self.me.player)
 
+    def visit_OwnCost(self, st: ir.OwnCost) -> None:
+        """A cost slot run on its own: X is how much less the card costs for the acting player."""
+        n = self.count(st.per)
+        self.x = st.amount * (n // st.per.every if st.per.every else n)
+
     def visit_Immune(self, st: ir.Immune) -> None:
         """The reaction's player is unaffected by the event's card: its acting clauses skip them."""
         chosen = self.names.get("it")
         if chosen is not None and chosen.values:
             self.game.immune.setdefault(chosen.values[0], set()).add(self.me.player)
 
-    def cost_now(self, uid: int, printed: int) -> int:
-        """A card's cost with this turn's cost changes: each one naming the card (as printed, wherever it
-        lies) takes its amount off; never below 0."""
+    def cost_now(self, uid: int, printed: int, card: dict) -> int:
+        """A card's cost with this turn's cost changes — each one naming the card (as printed, wherever it
+        lies) takes its amount off — and with its own "this costs N less per …" (a slot of kind cost, read
+        for the player asking); never below 0."""
         cut = 0
         for q, n, player, names in self.game.cost_changes:
             judge = Interpreter(self.game, player)
             judge.names.update(names if isinstance(names, dict) else {})
             if judge.event_card_is(q, uid):
                 cut += n
+        g = self.game
+        kind = g.model.kinds.get(card.get("kind"))
+        for slot in (kind.slots if kind is not None else ()):
+            text = (card.get("texts") or {}).get(slot.key) if slot.kind == "cost" else None
+            if text is not None:
+                ex = explain_effect(text, g.model)  # the slot's own text, checked anew (as triggers are)
+                if ex.ir is None or ex.diags.errors:
+                    raise OutOfScope(f"the cost text {text!r} does not check")
+                for st in ex.ir.statements:
+                    n = Interpreter(g, self.me.player, uid).count(st.per)
+                    cut += st.amount * (n // st.per.every if st.per.every else n)
         return max(0, printed - cut)
 
     def visit_Repeat(self, st: ir.Repeat) -> None:
@@ -901,7 +918,7 @@ class Interpreter(Visitor):
         if not isinstance(got, int) or isinstance(got, bool):
             return False  # a card without the field never meets a comparison on it
         if f.field == "cost":  # "costing …" reads the cost as this turn's cost changes make it
-            got = self.cost_now(uid, got)
+            got = self.cost_now(uid, got, card)
         bound = f.value if isinstance(f.value, int) else self.bounds[f.key]
         return _compare(got, f.op, bound)
 
@@ -1017,7 +1034,7 @@ class Interpreter(Visitor):
         if not isinstance(got, int) or isinstance(got, bool):
             raise Refused(f"the card's {e.field} is not a whole number")
         if e.field == "cost":  # "the cost of c" as buying reads it: this turn's cost changes count
-            got = self.cost_now(chosen.values[0], got)
+            got = self.cost_now(chosen.values[0], got, self.face(chosen.values[0]))
         return got
 
     def visit_History(self, e: ir.History) -> int:

@@ -256,8 +256,19 @@ class ExtraTurn:
     syntax: object = _syntax()
 
 
+@dataclass(frozen=True)
+class OwnCost:
+    """``this costs N less per …``: the whole text of a ``cost`` slot. Run when the card's cost is read,
+    for the player reading it, it sets X to how much less (``amount`` × how many ``per`` counts, in whole
+    ``every``s); runtime/context.py ``changed_cost`` takes it off, never below 0."""
+
+    amount: int
+    per: Query
+    syntax: object = _syntax()
+
+
 Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat, Trigger, Optional, Delayed,
-             CostChange, Immune, ExtraTurn]
+             CostChange, Immune, ExtraTurn, OwnCost]
 
 
 @dataclass(frozen=True)

@@ -257,6 +257,14 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "flow's buying action honours it. Several changes add up. The game's cards need a `cost: int` field.",
        [("this turn, cards cost 1 less", "truth"), ("this turn, cards with icon action cost 2 less", "truth")],
        ["cost_change"]),
+    _c("Statements", "A card's own cost", "this costs N less per REF [FILTERS] [in REF]",
+       "The whole text of a slot the game declares `kind: cost` (e.g. `slots: {discount: {kind: cost}}`): "
+       "whenever the card's cost is read — `costing …` filters, `the cost of NAME`, a flow's buying — it is "
+       "N less per such thing counted for the player reading it (\"your\" is theirs), never below 0; `per "
+       "2 …` counts whole pairs. Its filters cannot compare numbers (they could be costs: E306). Anywhere "
+       "else it is an error (E310).",
+       [("this costs 1 less per card with icon action in your play area", "truth")],
+       ["own_cost"]),
     _c("Statements", "Reactions and immunity", "(in a trigger's body) you are unaffected by it",
        "In the body of a trigger on another player's card being played (\"whenever an opponent plays a card "
        "with icon attack: …\"), `you are unaffected by it` makes that trigger a reaction: it is heard as "

@@ -224,6 +224,9 @@ class _ToAst:
     def delayed_this(self, meta, moment, period, body):
         return A.Delayed(_name(moment), _name(period), "this", body, _span(meta))
 
+    def own_cost(self, meta, n, per):
+        return A.OwnCost(number(self._digits(n)), per, _span(meta))
+
     def extra_turn(self, meta, period, noun):
         return A.ExtraTurn(_name(period), _name(noun), _span(meta))
 

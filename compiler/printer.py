@@ -274,6 +274,11 @@ def _(n: A.Delayed) -> str:
 
 
 @fmt.register
+def _(n: A.OwnCost) -> str:
+    return f"this costs {n.amount} less {fmt(n.per)}"
+
+
+@fmt.register
 def _(n: A.ExtraTurn) -> str:
     return f"after this {n.period.text}, take an extra {n.noun.text}"
 

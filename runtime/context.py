@@ -281,14 +281,22 @@ class Ctx:
         card ``sel`` names is ``n`` lower, never below 0 (docs/decisions.md)."""
         self.game.cost_changes.append((sel, n, self.player, tuple(self.bindings.items())))
 
-    def changed_cost(self, uid: int, printed: int) -> int:
-        """A card's cost as this turn's cost changes make it: each that names the card lowers it."""
+    def changed_cost(self, uid: int, printed: int, rec: dict) -> int:
+        """A card's cost as this turn's cost changes make it (each that names the card lowers it) and as
+        its own "this costs 1 less per …" makes it for the player reading it; never below 0."""
         cut = 0
         for sel, n, player, bindings in self.game.cost_changes:
             ctx = Ctx(self.game, player, bindings=dict(bindings))
             if ctx._event_card_ok(sel, uid):  # matched as printed, wherever the card is
                 cut += n
-        return max(0, printed - cut)
+        kind = self.game.model.kinds.get(rec.get("kind"))
+        for slot in (kind.slots if kind is not None else ()):
+            fn = (rec.get("slots") or {}).get(slot.key) if slot.kind == "cost" else None
+            if fn is not None:  # a slot of kind cost: its text sets X to how much less (compiler/ir.py OwnCost)
+                ctx = Ctx(self.game, self.player, uid)
+                fn(ctx)
+                cut += int(ctx.x or 0)
+        return max(0, printed - cut) if cut else printed
 
     def history(self, kind: str, who: str, sel: Query, period: str) -> int:
         """``number of cards you played this turn``: this turn's (or round's) events of that kind."""
@@ -329,8 +337,8 @@ class Ctx:
             return 0  # a card that prints no such number counts 0, as at the table (docs/decisions.md)
         if not isinstance(value, int) or isinstance(value, bool):
             raise Refused(f"the {name.replace('_', ' ')} of {self.describe(uid)} is not a whole number")
-        if name == COST_FIELD and self.game.cost_changes:  # "the cost of c": as buying reads it (h28b)
-            value = self.changed_cost(uid, value)
+        if name == COST_FIELD:  # "the cost of c": as buying reads it (h28b)
+            value = self.changed_cost(uid, value, face_view(self.game.cards[inst.card_id], inst))
         return value
 
     def count(self, sel: Query) -> int:
@@ -618,8 +626,8 @@ class Ctx:
         got = rec.get(f.field)
         if not isinstance(got, int) or isinstance(got, bool):
             return False  # a card without the field never meets a comparison on it
-        if f.field == COST_FIELD and self.game.cost_changes:  # "costing …" sees this turn's cost changes
-            got = self.changed_cost(inst.uid, got)
+        if f.field == COST_FIELD:  # "costing …" sees this turn's cost changes and the card's own (h28b)
+            got = self.changed_cost(inst.uid, got, rec)
         return _COMPARE[f.op](got, bound)
 
     def _other_than(self, f: OtherThan, rec: dict, inst) -> bool:
