@@ -26,6 +26,9 @@ GAMES = {
     "deckling": ROOT / "tests" / "language" / "games" / "deckling",
     "enginery": ROOT / "tests" / "language" / "games" / "enginery",
     "truth": FIXTURES / "truth",
+    # issue 28 (h28b): a deck-builder whose Pedlar has a cost slot ("this costs 2 less per …"), so that
+    # every "costing …" and "the cost of" read is compared with a card's own cost change too
+    "duskdeck": ROOT / "tests" / "language" / "games" / "duskdeck",
 }
 
 

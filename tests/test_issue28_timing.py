@@ -30,7 +30,7 @@ def _game_with(tmp_path, cards: str, supply: str):
             "name: Timing test cards\nsource: example\ncards:\n" + cards, encoding="utf-8")
     game = data / "duskdeck" / "game.yaml"
     text = game.read_text(encoding="utf-8")
-    old = "{silver: 8, lantern: 8, raider: 8, shield: 8, beacon: 8, estate: 8}"
+    old = "{silver: 8, lantern: 8, raider: 8, shield: 8, beacon: 8, pedlar: 8, estate: 8}"
     assert old in text
     if supply:
         game.write_text(text.replace(old, "{silver: 8, lantern: 8, raider: 8, shield: 8, beacon: 8, estate: 8, "
