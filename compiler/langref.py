@@ -238,10 +238,12 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "deck\") — and `they BODY` runs the body as the player who did it (\"when an opponent trashes a "
        "card: they gain 1 coin\"), like `each opponent: …` for that one player. A turn's `at the start|end "
        "of … turn` trigger has a player (the turn's) but no card; a round's has neither: `it` or `they` "
-       "there is an error (E201).",
+       "there is an error (E201). A card event's trigger may end its head with a comma, as cards print it: "
+       "\"whenever you gain a card, you may put it onto your deck\".",
        [("whenever an opponent trashes a card: they gain 1 coin", "truth"),
-        ("when an opponent gains a card: they may trash it", "truth")],
-       ["event_acting", "they_body"]),
+        ("when an opponent gains a card: they may trash it", "truth"),
+        ("whenever you gain a card, you may put it onto your deck", "truth")],
+       ["event_acting", "they_body", "trigger_sep"]),
     _c("Statements", "Durations", "at the start of your next turn: BODY · at the end of this turn: BODY",
        "Written on the card itself (any slot, not only a trigger slot): the body is set aside for the "
        "acting player, with this card and every name chosen so far, and runs once at that moment — the "

@@ -134,7 +134,7 @@ class _ToAst:
     def until_(self, meta, cond, body):
         return A.RepeatUntil(cond, body, _span(meta))
 
-    def when_(self, meta, word, subject, verb, sel, body):
+    def when_(self, meta, word, subject, verb, sel, _sep, body):
         return A.Trigger(word, body, subject, _name(verb), sel, span=_span(meta))
 
     def when(self, meta, tok):
@@ -146,7 +146,10 @@ class _ToAst:
     def period_owner(self, meta, tok):
         return str(tok)
 
-    def first_time(self, meta, period, subject, verb, sel, body):
+    def trigger_sep(self, meta, *tok):  # h28b: ":" or "," (printed cards use a comma)
+        return None
+
+    def first_time(self, meta, period, subject, verb, sel, _sep, body):
         return A.Trigger("first", body, subject, _name(verb), sel, period=_name(period), span=_span(meta))
 
     def subject_you(self, meta):
