@@ -311,7 +311,7 @@ class _Renderer(Visitor):
         return "after this turn, take an extra turn (not after an extra turn)"
 
     def visit_Immune(self, st: ir.Immune) -> str:
-        return "you are unaffected by it (its “each …” parts skip you)"
+        return "you are unaffected by it"
 
     def visit_CostChange(self, st: ir.CostChange) -> str:
         things = self.selector(st.query, force_plural=True)

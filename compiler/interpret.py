@@ -206,9 +206,13 @@ class Interpreter(Visitor):
                 self.me = outer
 
     def acting_players(self, who: str) -> list[int]:
-        g = self.game
-        unaffected = g.immune.get(self.card, ())  # a reaction's "you are unaffected by it" (h28b)
-        return [p for p in self._acting_players(who) if p not in unaffected]
+        return self.reachable(self._acting_players(who))
+
+    def reachable(self, players: list[int]) -> list[int]:
+        """A reaction's "you are unaffected by it": the card being resolved passes its immune players by
+        — never acting for it, never among the players its owners or its opponent name."""
+        unaffected = self.game.immune.get(self.card, ())
+        return [p for p in players if p not in unaffected]
 
     def _acting_players(self, who: str) -> list[int]:
         g = self.game
@@ -708,11 +712,11 @@ class Interpreter(Visitor):
             return [self.me.player]
         others = [p.index for p in g.players if p.index != self.me.player and not p.out]
         if owner in (ir.Who.ENEMY, ir.Who.ANOTHER):
-            return others
+            return self.reachable(others)
         if owner is ir.Who.OPPONENT:
             return [self.opponent()]
         if owner in (ir.Who.ANY, ir.Who.EACH):
-            return [p.index for p in g.players if not p.out]
+            return self.reachable([p.index for p in g.players if not p.out])
         if owner is ir.Who.OWNER:
             return [self.owner_of(self.card)]
         chosen = self.names[owner.name]
@@ -725,10 +729,12 @@ class Interpreter(Visitor):
         from opponent's parts pile" is one opponent). An effect run without one has the acting player
         choose among the others the first time it is needed (nobody asked when there is one)."""
         if self.me.opponent is None:
-            others = [p.index for p in self.game.players if p.index != self.me.player and not p.out]
+            others = self.reachable([p.index for p in self.game.players if p.index != self.me.player and not p.out])
             if not others:
                 raise Refused("there is no opponent")
             self.me.opponent = self.ask([("player", p) for p in others], 1)[0][1]
+        elif not self.reachable([self.me.opponent]):
+            raise Refused("the opponent is unaffected by this card")
         return self.me.opponent
 
     def player_of_value(self, value) -> int:

@@ -271,10 +271,10 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "In the body of a trigger on another player's card being played (\"whenever an opponent plays a card "
        "with icon attack: …\"), `you are unaffected by it` makes that trigger a reaction: it is heard as "
        "the card is put into play, before its effect resolves (a card in the hand hears it when the slot "
-       "listens there), and while that effect resolves its acting-player clauses (`each opponent: …`, "
-       "`each other player: …`, `each player: …`, the player to the left or right, `they …`) skip you. "
-       "What the card does to you otherwise (a selector naming `opponent's hand`) still happens: write "
-       "attacks as acting-player clauses. Anywhere else it is an error (E201).",
+       "listens there), and while that effect resolves it passes you by: its acting-player clauses (`each "
+       "opponent: …`, `each other player: …`, `each player: …`, the player to the left or right, `they …`) "
+       "skip you, and its owners (`opponent's hand`, `enemy …`, `any player's …`) and its opponent never "
+       "name you (a statement left with no one to act on does nothing). Anywhere else it is an error (E201).",
        [("whenever an opponent plays a card with icon action: you are unaffected by it", "truth"),
         ("whenever an opponent plays a card with icon action: (you are unaffected by it; draw 1 card)", "truth")],
        ["immune", "immune_body"]),

@@ -131,11 +131,7 @@ class Ctx:
         "each player" (you first, then the others in that order), "the player to your left/right"
         (the next seat / the previous seat in turn order). A player unaffected by this card (a
         reaction's "you are unaffected by it") is left out."""
-        players = self._acting(who)
-        immune = self.game.immune.get(self.card) if self.game.immune else None
-        if immune:
-            players = [p for p in players if p not in immune]
-        return self._rounds(players)
+        return self._rounds(self.reachable(self._acting(who)))
 
     def _acting(self, who: str) -> list[int]:
         g = self.game
@@ -394,11 +390,11 @@ class Ctx:
                 return sorted({self.player_of_value(v) for v in value})
             return [self.player_of_value(value)]
         if owner is Who.ENEMY or owner is Who.ANOTHER:
-            return self.game.others(self.player)
+            return self.reachable(self.game.others(self.player))
         if owner is Who.OPPONENT:
             return [self.the_opponent()]
         if owner is Who.ANY or owner is Who.EACH:
-            return self.game.active_players()
+            return self.reachable(self.game.active_players())
         if owner is Who.OWNER:
             return [self.owner_of_card(self.card)]
         raise RulesError(f"unknown owner {owner!r}")
@@ -423,11 +419,21 @@ class Ctx:
         opponent', and "opponent's pile" silently took the first other player, or every other player
         for "opponent's cards" (found by the differential test, issue 22; docs/decisions.md)."""
         if self.opponent is None:
-            others = self.game.others(self.player)
+            others = self.reachable(self.game.others(self.player))
             if not others:
                 raise Refused("there is no opponent")
             self.opponent = self.ask([("player", p) for p in others], 1, prompt="choose an opponent")[0][1]
+        elif not self.reachable([self.opponent]):
+            raise Refused("the opponent is unaffected by this card")
         return self.opponent
+
+    def reachable(self, players: list[int]) -> list[int]:
+        """``players`` less those unaffected by the card resolving (a reaction's "you are unaffected by
+        it"): the card's owners (``opponent's hand``, ``enemy``, ``any player's``) and its opponent never
+        name them, as its acting-player clauses skip them (``acting``) — the whole card passes them by,
+        so the English's "unaffected" is the whole truth (issue 28; docs/decisions.md)."""
+        immune = self.game.immune.get(self.card) if self.game.immune else None
+        return [p for p in players if p not in immune] if immune else players
 
     def player_of_value(self, value: Any) -> int:
         if isinstance(value, int) and value in self.game.instances:
