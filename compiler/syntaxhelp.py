@@ -111,6 +111,19 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite(r"(?:^|[\s(:;])(?P<at>another)\s+(?!player\b|opponent\b)[a-z][a-z0-9_]*\b(?!'s)",
             "'another' is for players ('another player's hand'); another card is 'a card other than this "
             "card', e.g. 'copy a ship other than this card in your play area'"),
+    # issue 28 (h28b): "any number of", "you may …" as designers first write them
+    Rewrite(r"\bup\s+to\s+(?P<at>any)\b",
+            "'any number of' stands alone, e.g. 'discard any number of cards from your hand'"),
+    Rewrite(r"\bany\s+(?P<at>number)\s+(?!of\b)[a-z]",
+            "'any number' takes 'of', e.g. 'discard any number of cards from your hand'"),
+    Rewrite(r"\b(?:you|they)\s+may\s*(?P<at>:)",
+            "'you may' is followed by what you may do, without ':', e.g. 'you may trash a card from your hand'; "
+            "a cost goes in parentheses: 'you may (discard 1 card from your hand: gain 2 coin)'"),
+    Rewrite(r"\b(?:you|they)\s+may\s+(?P<at>choose\s+to)\b",
+            "'you may' is followed by the action itself, e.g. 'you may trash a card from your hand'"),
+    Rewrite(r"(?:^|[;:(])\s*(?P<at>may|optionally)\s+[a-z]",
+            "an optional statement says who may: 'you may trash a card from your hand' (in a trigger's body, "
+            "'they may …' for the player the event is about)", leads=("may", "optionally")),
 )
 
 # First words of a statement that mean a row of NOT_YET or REWRITES (see ``not_yet_lead``).

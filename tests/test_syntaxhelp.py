@@ -95,6 +95,12 @@ REWRITE_CASES = [
     ("while you have a card with icon horde in your play area: gain 2 combat", "you have",
      "'while a card with icon horde other than this card in your play area: …'"),
     ("copy another ship in your play area", "another", "'copy a ship other than this card in your play area'"),
+    # issue 28 (h28b): "any number of" and "you may …" as designers first write them
+    ("trash up to any number of cards from your hand", "any", "'discard any number of cards from your hand'"),
+    ("discard any number cards from your hand", "number", "'any number' takes 'of'"),
+    ("you may: trash a card from your hand", ":", "'you may trash a card from your hand'"),
+    ("you may choose to trash a card", "choose to", "followed by the action itself"),
+    ("may trash a card from your hand", "may", "'you may trash a card from your hand'"),
 ]
 
 # Texts that Lark parses (its contextual lexer takes the first word for a verb) but that mean a
@@ -102,6 +108,7 @@ REWRITE_CASES = [
 PARSED_BUT_MISSING = [
     ("if 1 fuel: gain 1 gun; otherwise: gain 1 fuel", "otherwise", "'otherwise' continues its 'if'"),
     ("ally: gain 2 combat", "ally", "an ally ability says its limit"),
+    ("optionally trash", "optionally", "an optional statement says who may"),  # h28b
 ]
 
 # Terminal names of the grammar (NAME, INT, SEMICOLON, $END, …) must never reach a designer.
