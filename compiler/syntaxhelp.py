@@ -286,7 +286,38 @@ def _stray_preposition(text: str, at: int, st: Statement) -> Help | None:
                 words[-1].start(), len(word))
 
 
+# --- players by position and by choice, as designers first write them (issue 28, item 4) ---------
+_TARGET_HEAD = re.compile(r"target\s+(opponent|player|other\s+player)s?\b(?!\s*:)")
+_NEIGHBOUR_HEAD = re.compile(r"the\s+player\s+to\s+(?:your|their|the)\s+(left|right)\b(?!\s*:)(?!'s)")
+_NEIGHBOUR_OWNER = re.compile(r"(?:the\s+)?player\s+to\s+(?:your|their|the)\s+(left|right)'s"
+                              r"|of\s+the\s+player\s+to\s+(?:your|their|the)\s+(left|right)\b")
+
+
+def _players_by_position(text: str, at: int, st: Statement) -> Help | None:
+    """"target opponent discards a card", "the player to your left discards a card", "the player to
+    your left's hand": name the forms the language has."""
+    body = st.body
+    m = _NEIGHBOUR_OWNER.search(body)
+    if m is not None:
+        side = m.group(1) or m.group(2)
+        return Help(f"whose zone it is by seat is written '{side} neighbour's': e.g. 'gain 1 coin per card in "
+                    f"{side} neighbour's tableau'; to have that player act, write 'the player to your {side}: …'",
+                    st.start + m.start(), len(m.group()))
+    m = _TARGET_HEAD.match(body)
+    if m is not None:
+        return Help("one chosen opponent acts in a clause: write 'target opponent: ' and what they do as "
+                    "'you' would, e.g. 'target opponent: discard 1 card from your hand' ('your' is theirs)",
+                    st.start, len(m.group()))
+    m = _NEIGHBOUR_HEAD.match(body)
+    if m is not None:
+        return Help(f"a neighbour acts in a clause: write 'the player to your {m.group(1)}: ' and what they do "
+                    f"as 'you' would, e.g. 'the player to your {m.group(1)}: discard 1 card from your hand'",
+                    st.start, len(m.group()))
+    return None
+
+
 TEXT_RULES: tuple[Callable[[str, int, Statement], Help | None], ...] = (
+    _players_by_position,
     _stray_preposition,
     _head_needs_colon("if", "if 1 gun: gain 2 fuel"),
     _head_needs_colon("for each", "for each of your locations: gain 1 fuel"),
