@@ -28,7 +28,7 @@ def explain(effect, game, data, fmt):
     """
     from compiler.build import load_game
     from compiler.english import render_effect
-    from compiler.explain import explain_effect
+    from compiler.explain import explain_effect, menu_labels
     from compiler.printer import print_effect
 
     diags = Diagnostics()
@@ -41,13 +41,17 @@ def explain(effect, game, data, fmt):
         emit(ex.diags, fmt)
         sys.exit(1)
     english = render_effect(ex.ir, vocab)
+    menus = menu_labels(ex.ir)  # the labels a player is offered at run time, from the same IR field
     if fmt == "json":
         click.echo(json.dumps({"ok": True, "canonical": print_effect(ex.effect), "english": english,
+                               "menus": [list(m) for m in menus],
                                "ast": repr(ex.effect), "ir": repr(ex.ir), "python": ex.source}, indent=2))
         return
     click.echo("canonical: " + print_effect(ex.effect))
     if english:
         click.echo("english:   " + english)
+    for labels in menus:
+        click.echo("menu:      " + " | ".join(labels))
     click.echo("ast:       " + repr(ex.effect))
     click.echo("ir:        " + repr(ex.ir))
     click.echo("python:\n" + ex.source)

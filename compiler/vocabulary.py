@@ -81,6 +81,19 @@ def check_names(doc, diags) -> bool:
                     report("E201", f"'{one}' is not a value of field '{key}'", path, one, allowed)
     for source, spec in section("card_sources").items():
         expect(("card_sources", source, "zone"), spec.get("zone"), "zone", zones)
+    # card source forms (issue 28): each a pattern in the safe subset compiler/sourceforms.py reads
+    from .sourceforms import FormError, compile_form
+
+    forms = data.get("source_forms")
+    for i, spec in enumerate(forms if isinstance(forms, list) else ()):
+        pattern = spec.get("pattern") if isinstance(spec, dict) else None
+        if isinstance(pattern, str):
+            try:
+                compile_form(pattern)
+            except FormError as exc:
+                line, col, src = doc.where(("source_forms", i, "pattern"))
+                diags.error("E401", f"source form {pattern[:40]!r}: {exc}", file=doc.file, line=line,
+                            column=col, source_line=src, path=_path_text(("source_forms", i, "pattern")))
     # verb aliases (issue 28): each names a verb of the game's engine and is not one already
     aliases = section("verb_aliases")
     if aliases:
