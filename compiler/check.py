@@ -657,6 +657,11 @@ class _Check(Visitor):
                 "the top cards of a pile are what 'reveal' and 'look at' take: 'reveal 1 card from your deck "
                 "as r' (then 'put r into your hand'), or 'draw 1 card' for your hand")
             return None, None
+        if not entries and text in ("left", "right", "the left", "the right"):
+            side = text.split()[-1]  # "pass 1 card to the left" (issue 28, item 4)
+            rep("E201", f"'{text}' names no zone: whose by seat is written '{side} neighbour's'", words.span,
+                f"e.g. 'pass 1 card from your hand to {side} neighbour's hand'")
+            return None, None
         if not entries:
             wanted = [c for c in allowed if c != VAR]
             what = _CATEGORY_WORDS[wanted[0]] if len(wanted) == 1 else "name"

@@ -57,10 +57,10 @@ class NotYet:
 # Delete a row when its construct lands in grammar/effects.lark: tests/test_syntaxhelp.py holds one
 # text a row that must fail with the row's hint, so a stale row shows up as a failing test.
 NOT_YET: tuple[NotYet, ...] = (
-    NotYet("joining conditions with 'and' or 'or'",
-           r"\bif\b[^:;]*?\s(?P<at>and|or)\s+(?:\d|number\b|x\b)[^:;]*:",
-           "for 'and', put one 'if' inside the other: 'if 1 fuel: (if 1 gun: gain 1 vp)'; "
-           "for 'or', write two 'if's"),
+    # "or" between conditions is in the language (issue 28): only "and" is not
+    NotYet("joining conditions with 'and'",
+           r"\bif\b[^:;]*?\s(?P<at>and)\s+(?:\d|number\b|x\b)[^:;]*:",
+           "put one 'if' inside the other: 'if 1 fuel: (if 1 gun: gain 1 vp)'"),
 )
 
 
@@ -73,6 +73,10 @@ class Rewrite:
 
 
 REWRITES: tuple[Rewrite, ...] = (
+    # issue 28: everyone passing at once is an acting clause around 'pass'
+    Rewrite(r"(?:(?:^|[;:(])\s*)(?P<at>each|every|all)\s+(?:other\s+)?(?:opponent|player)s?\s+pass(?:es)?\b",
+            "everyone passing at once is an acting clause with 'pass': e.g. 'each player: pass 1 card from your "
+            "hand to left neighbour's hand' (each player chooses first, then the cards move together)"),
     Rewrite(r"(?:(?:^|[;:(])\s*)(?P<at>each|every)\s+(?:other\s+)?(?:opponent|player)s?\s+[a-z]",
             "the acting player takes ':' before what they do, e.g. 'each opponent: discard 1 card'"),
     Rewrite(r"\bchoose\s+(?:one|two|three)\s*:[^;]*?(?P<at>,)\s*or\b",
@@ -86,7 +90,8 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite(r"\b(?:reveal|look\s+at)\s+(?P<at>the\s+top)\b",
             "'reveal' and 'look at' take the cards and their pile, "
             "e.g. 'reveal 3 cards from your deck as r'"),
-    Rewrite(r"(?:^|[;:(])\s*[a-z]\w*\s+(?:\d+|an?)\s[^;:]*?\s(?P<at>or)\s+(?:\d+|an?)\s",
+    # not after 'if'/'requires'/'until': there "or" joins conditions (issue 28)
+    Rewrite(r"(?:^|[;:(])\s*(?!if\b|requires\b|until\b)[a-z]\w*\s+(?:\d+|an?)\s[^;:]*?\s(?P<at>or)\s+(?:\d+|an?)\s",
             "a choice between two things is a menu, e.g. 'choose one: gain 1 fuel; or gain 1 gun'"),
     Rewrite(r"(?P<at>\bthen)\s+[a-z]",
             "statements follow one another with ';', e.g. 'draw 2 cards; discard 1 card'"),
