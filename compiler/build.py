@@ -760,7 +760,7 @@ def check_card_source(doc, i: int, card, forms: tuple, diags) -> None:
         return
     path = ("cards", i, "source")
     line, col, src = doc.where(path)
-    declared = " or one of the game's source_forms" if forms else " (a game may declare others: source_forms)"
-    diags.error("E401", f"source '{source[:60]}' is not of a form this game accepts: {BUILTIN_WORDS}{declared}",
+    declared = ", or one of the game's source_forms" if forms else " (a game may declare its own: source_forms)"
+    diags.error("E401", f"'{source[:60]}' is not {BUILTIN_WORDS}{declared}",
                 file=doc.file, line=line, column=col, length=min(len(source), 60), source_line=src,
                 card=card.get("id") if isinstance(card.get("id"), str) else None)

@@ -28,7 +28,7 @@ MAX_FORMS = 20
 # The built-in forms (module.schema.json's description): trusted, ours — read from the start, as the
 # schema's pattern always was.
 BUILTIN = re.compile(r"(rulebook [0-9]{3}_[0-9a-f]+(\.txt)?|example)")
-BUILTIN_WORDS = "'rulebook <file>' or 'example'"
+BUILTIN_WORDS = "'example', or 'rulebook ' and a rulebook's file name (rulebook 000_3e37b2ec99b6decd.txt)"
 
 _SPECIAL = set("\\.[](){}|?*+^$-")
 

@@ -186,7 +186,8 @@ def test_a_card_source_not_of_a_declared_form_is_a_located_error(tmp_path):
     lines = (tmp_path / "data" / "namesake" / "cards.yaml").read_text(encoding="utf-8").splitlines()
     line = next(i + 1 for i, text in enumerate(lines) if "ns-6" in text)
     assert (d.code, d.line, d.column, d.card) == ("E401", line, lines[line - 1].index("namesake list") + 1, "well")
-    assert "source 'namesake list ns-6' is not of a form this game accepts" in d.message
+    assert "'namesake list ns-6' is not 'example', or 'rulebook ' and a rulebook's file name" in d.message
+    assert "or one of the game's source_forms" in d.message
 
 
 def test_a_bad_source_form_is_a_located_error_in_game_yaml(tmp_path):

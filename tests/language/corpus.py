@@ -1,4 +1,5 @@
-"""The language corpus: effect texts of two small test games, each with a scenario and its outcome.
+"""The language corpus: effect texts of small test games (one folder each under games/), each with a
+scenario and its outcome.
 
 A corpus file (``corpus/<game>.yaml``) lists entries; each entry is one effect text with the state
 it runs in and what must be true afterwards. Nothing here plays the game: every entry becomes a
