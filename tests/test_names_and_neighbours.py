@@ -198,3 +198,34 @@ def test_a_bad_source_form_is_a_located_error_in_game_yaml(tmp_path):
 
 def test_a_declared_source_form_is_accepted(namesake):
     assert namesake.cards["well"]["source"] == "namesake list NS-006"
+
+
+# --- the editor: an alias completes and leads to its verb; a source is checked as the build does ---------
+
+
+def test_the_language_server_knows_a_games_verb_aliases_and_source_forms():
+    from compiler.lsp import complete, navigate
+    from compiler.lsp.checking import GameContext
+
+    game_dir = NAMESAKE / "namesake"
+    ctx = GameContext(game_dir, (game_dir / "game.yaml").read_text(encoding="utf-8"))
+    assert ctx.verbs["scrap"] is ctx.verbs["trash"]
+    _, items = complete.effect_completions("scr", 3, ctx.vocab, ctx.verbs)
+    assert "scrap" in [i.label for i in items]
+    place = navigate.verb_source(ctx, "scrap 1 card from your hand", 2)
+    line = place.path.read_text(encoding="utf-8").splitlines()[place.line]
+    assert line[place.col:place.end] == "trash"
+    assert ctx.source_forms and len(ctx.source_forms) == 1
+
+
+def test_the_language_server_checks_a_cards_source_as_the_build_does(tmp_path):
+    from compiler.lsp.checking import GameContext, ModuleChecker
+
+    game_dir = tmp_path / "namesake"
+    shutil.copytree(NAMESAKE / "namesake", game_dir)
+    ctx = GameContext(game_dir, (game_dir / "game.yaml").read_text(encoding="utf-8"))
+    path = game_dir / "cards.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert not ModuleChecker(path).check(text, ctx, {}).diagnostics
+    got = ModuleChecker(path).check(text.replace("namesake list NS-006", "namesake list ns-6"), ctx, {})
+    assert [(d.code, d.card) for d in got.diagnostics] == [("E401", "well")]
