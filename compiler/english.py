@@ -276,9 +276,12 @@ class _Renderer(Visitor):
 
     def visit_Acting(self, st: ir.Acting) -> str:
         order = ", in seat order" if st.who in ("opponent", "other", "each") else ""
+        who = _ACTING[st.who]
+        if self.acting:  # inside another acting clause "you" is that player (issue 28)
+            who = who.replace("your", "their").replace("you choose", "they choose")
         self.acting += 1
         try:
-            text = f"{_ACTING[st.who]}{order}: {self.body(st.body)}"
+            text = f"{who}{order}: {self.body(st.body)}"
         finally:
             self.acting -= 1
         if not self.acting and _passes(st.body):  # Ctx.acting: passed cards move when the clause ends

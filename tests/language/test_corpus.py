@@ -33,7 +33,7 @@ BY_GAME = {c.game: c for c in CORPORA}
 # The corpus must reach 120 texts over at least two games (issue 17, item 6); REACHED is where it is:
 # texts that compile and run as their English says (entries marked issue/rejected_today not counted).
 TARGET_TEXTS = 120
-REACHED = 405
+REACHED = 406
 
 # Every construct an entry may claim. Today's language first, then item 2's constructs as they land.
 CONSTRUCTS = {
