@@ -229,3 +229,14 @@ def test_the_language_server_checks_a_cards_source_as_the_build_does(tmp_path):
     assert not ModuleChecker(path).check(text, ctx, {}).diagnostics
     got = ModuleChecker(path).check(text.replace("namesake list NS-006", "namesake list ns-6"), ctx, {})
     assert [(d.code, d.card) for d in got.diagnostics] == [("E401", "well")]
+
+
+def test_cardwright_verbs_names_a_games_aliases(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(NAMESAKE / "namesake", data / "namesake")
+    res = CliRunner().invoke(cli.main, ["verbs", "--game", "namesake", "--data", str(data), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    by_name = {v["name"]: v for v in json.loads(res.output)["verbs"]}
+    assert by_name["trash"]["aliases"] == ["scrap"] and by_name["draw"]["aliases"] == []
+    text = CliRunner().invoke(cli.main, ["verbs", "--game", "namesake", "--data", str(data)]).output
+    assert "also written (game.yaml verb_aliases): scrap" in text
