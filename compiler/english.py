@@ -232,6 +232,7 @@ class _Renderer(Visitor):
         self.verbs = verbs
         self.scope: list[_Bound] = []
         self.acting = 0  # inside "each opponent: …", "your" is theirs
+        self.targeted = False  # after "target opponent: …" the effect's opponent is "that opponent" (issue 28)
 
     # statements ----------------------------------------------------------------------------------
     def effect(self, effect, kind: str) -> str:
@@ -286,6 +287,8 @@ class _Renderer(Visitor):
             self.acting -= 1
         if not self.acting and _passes(st.body):  # Ctx.acting: passed cards move when the clause ends
             text += "; the passed cards move together once every player has chosen"
+        if st.who == "target" and not self.acting:  # the chosen opponent is the effect's opponent
+            self.targeted = True
         return text
 
     def visit_Repeat(self, st: ir.Repeat) -> str:
@@ -766,6 +769,8 @@ class _Renderer(Visitor):
     def possessive(self, owner: A.Owner) -> str:
         q, n = owner.qualifier, owner.name
         if n == "opponent":  # inside "each opponent: …" the opponent is the acting player's (Ctx.as_player)
+            if q is None and self.targeted and not self.acting:
+                return "that opponent's"  # the one chosen by "target opponent: …" (issue 28)
             return "another opponent's" if q == "another" else f"{'their' if self.acting else 'your'} opponent's"
         if n == "owner":
             return "its owner's"
@@ -782,7 +787,8 @@ class _Renderer(Visitor):
         return f"{q + ' ' if q else ''}{title(n)}'s"
 
     def player(self, key: str, owner: A.Owner | None, amount) -> str:
-        base = {"you": "you", "opponent": "their opponent" if self.acting else "your opponent",
+        base = {"you": "you", "opponent": "their opponent" if self.acting else
+                ("that opponent" if self.targeted else "your opponent"),
                 "owner": "its owner"}.get(key)
         if base is not None:
             return base
