@@ -30,10 +30,10 @@ sys.path.insert(0, str(ROOT))
 # that gave intervals clear of an even share in pilot runs (the machine's 2 cores are shared)
 PLAN = (("infernal_contraption", 2, "mcts:200", 40, 40),
         ("age_of_steam", 3, "mcts:48", 60, 24),  # 24 games left the interval over an even third
-        # 51st State on issue 24's whole-game data (88-card stand-in Base Set, both packs): 24 games a
-        # pairing, as CPU allowed (a game of mcts:24 costs about 7 CPU-s since the bots' what-ifs skip
-        # Moloch's Assault search, runtime/bots.py; 98 CPU-s before)
-        ("fifty_first_state", 2, "mcts:24", 24, 24))
+        # 51st State on issue 24's whole-game data (88-card stand-in Base Set, both packs): 96 descents,
+        # since 24 were no better than greedy (52.1 % of 120 games; docs/simulate.md); a game of mcts:96
+        # costs about 15 CPU-s (the bots' what-ifs skip Moloch's Assault search, runtime/bots.py)
+        ("fifty_first_state", 2, "mcts:96", 48, 24))
 
 
 def pairing(game: str, players: int, a: str, b: str, games: int, seed: int) -> dict:
