@@ -384,7 +384,7 @@ class Acting:
     """``each opponent: …`` / ``each other player: …`` / ``each player: …`` / ``the player to your
     left: …`` — the body runs once per such player, as that player (their zones, Goods, agent)."""
 
-    who: str  # "opponent" | "other" | "each" | "left" | "right" | "target"
+    who: str  # "opponent" | "other" | "each" | "left" | "right" | "target" | "chosen" (target player)
     noun: Words
     body: tuple["Stmt", ...]
     other: bool = False  # written "each other …"

@@ -226,7 +226,7 @@ class _Check(Visitor):
     def visit_Acting(self, st: A.Acting, scope) -> ir.Acting:
         allowed = {"opponent": ("opponent", "opponents"), "other": ("player", "players", "opponent", "opponents"),
                    "each": ("player", "players"), "left": ("player",), "right": ("player",),
-                   "target": ("opponent",)}[st.who]
+                   "target": ("opponent",), "chosen": ("player",)}[st.who]
         if st.noun.text not in allowed:
             self.rep("E201", f"unknown acting player '{st.noun.text}'", st.noun.span,
                      did_you_mean(st.noun.text, allowed) or "write 'each opponent: …', 'each other player: …', "

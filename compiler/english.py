@@ -52,7 +52,7 @@ _TOP_ONE = re.compile(r"\bthe top (?:1|an?) (?=\S)")
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three"}
 _ACTING = {"opponent": "each opponent", "other": "each other player", "each": "each player",
            "left": "the player to your left", "right": "the player to your right",
-           "target": "an opponent you choose"}
+           "target": "an opponent you choose", "chosen": "a player you choose (you may choose yourself)"}
 
 
 # --- public API ----------------------------------------------------------------------------------

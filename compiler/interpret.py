@@ -239,6 +239,8 @@ class Interpreter(Visitor):
             return others
         if who == "each":
             return [self.me.player] + others
+        if who == "chosen":  # "target player: …": any player still in, you first, then in seat order
+            return [self.ask([("player", p) for p in [self.me.player] + others], 1)[0][1]]
         if not others:
             return []
         if who == "target":  # "target opponent: …": the effect's opponent, chosen when there are several

@@ -200,6 +200,7 @@ class Menu:
 @dataclass(frozen=True)
 class Acting:
     who: str  # "opponent" | "other" | "each" | "left" | "right" | "target" (the effect's chosen opponent)
+    #         | "chosen" ("target player": any player still in, you included, chosen by the acting player)
     body: tuple["Stmt", ...]
     syntax: object = _syntax()
 

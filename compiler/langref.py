@@ -213,11 +213,12 @@ CONSTRUCTS: tuple[Construct, ...] = (
        [("if number of cards in your hand < 3: draw 1 card", "mini"), ("requires 2 fuel; gain 1 vp", "mini")],
        ["condition", "compare", "exists"]),
     # --- issue 28: players by position and by choice, cards by name, printed wording ---------------
-    _c("Statements", "One chosen opponent", "target opponent: BODY",
+    _c("Statements", "One chosen player", "target opponent: BODY · target player: BODY",
        "The acting player chooses one opponent (nobody is asked when there is one) and that opponent runs "
        "the body as its acting player: inside it `you` and `your` are theirs. The chosen opponent is the "
-       "effect's opponent, so `opponent's …` later in the effect is the same player.",
-       [("target opponent: discard 1 card from your hand", "truth"),
+       "effect's opponent, so `opponent's …` later in the effect is the same player. `target player` "
+       "offers every player still in, you first: you may choose yourself.",
+       [("target opponent: discard 1 card from your hand", "truth"), ("target player: draw 2 cards", "truth"),
         ("target opponent: discard 1 card from your hand; gain 1 coin per card in opponent's hand", "truth")],
        ["target_acting"]),
     _c("Selectors", "Neighbours", "left neighbour's ZONE · right neighbour's ZONE",

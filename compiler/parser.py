@@ -131,8 +131,8 @@ class _ToAst:
     def neighbour_acting(self, meta, words, side, body):
         return A.Acting(str(side), words, body, False, _span(meta))
 
-    def target_acting(self, meta, words, body):  # "target opponent: …" (issue 28)
-        return A.Acting("target", words, body, False, _span(meta))
+    def target_acting(self, meta, words, body):  # "target opponent: …", "target player: …" (issue 28)
+        return A.Acting("chosen" if words.text == "player" else "target", words, body, False, _span(meta))
 
     def until_(self, meta, cond, body):
         return A.RepeatUntil(cond, body, _span(meta))

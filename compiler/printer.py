@@ -52,7 +52,7 @@ def _(n: A.Menu) -> str:
 def _(n: A.Acting) -> str:
     if n.who in ("left", "right"):
         return f"the {n.noun.text} to your {n.who}: {_body(n.body)}"
-    if n.who == "target":
+    if n.who in ("target", "chosen"):
         return f"target {n.noun.text}: {_body(n.body)}"
     return f"each {'other ' if n.other else ''}{n.noun.text}: {_body(n.body)}"
 

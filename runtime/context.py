@@ -156,6 +156,8 @@ class Ctx:
             return others
         if who == "each":
             return [self.player] + others
+        if who == "chosen":  # "target player: …": any player still in, you included, in seat order from you
+            return [self.ask([("player", p) for p in [self.player] + others], 1, prompt="choose a player")[0][1]]
         if not others:
             return []
         if who == "target":  # "target opponent: …": the effect's one opponent (issue 28)

@@ -314,7 +314,7 @@ class TextGen:
             return f"choose {count}: " + "; or ".join(self.action(names) for _ in range(k))
         if r < 0.93:
             who = self.pick(["each opponent", "each other player", "each player", "the player to your left",
-                             "the player to your right", "target opponent"])
+                             "the player to your right", "target opponent", "target player"])
             return f"{who}: {self.body(names, depth - 1)}"
         return f"until {self.condition(names)}: {self.body(names, depth - 1)}"
 
