@@ -131,7 +131,8 @@ class Ctx:
         player: "each opponent" / "each other player" (every other player still in the game),
         "each player" (you first, then the others in that order), "the player to your left/right"
         (the next seat / the previous seat in turn order), "target opponent" (the effect's opponent,
-        chosen by the acting player when there are several: Ctx.the_opponent).
+        chosen by the acting player when there are several: Ctx.the_opponent), "target player" (one
+        player still in, you included, chosen by the acting player).
 
         Cards passed inside the clause ("each player: pass 1 card from your hand to left neighbour's
         hand") move when the clause ends, all at once: each player chooses first, so no card is passed
