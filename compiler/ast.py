@@ -155,7 +155,7 @@ class DistinctNames:
 
 
 Quantity = Union[Num, X, BinOp, Count, FieldOf, History, DistinctNames]
-Amount = Union[Num, X, BinOp, Count, FieldOf, UpTo, All, One]
+Amount = Union[Num, X, BinOp, Count, FieldOf, UpTo, All, One, "AnyNumber"]
 
 
 # --- selectors -------------------------------------------------------------------------------
@@ -429,8 +429,74 @@ class Trigger:
     span: Span = _span()
 
 
+# --- h28b (issue 28): optional statements, "any number of", durations, cost changes -------------
+
+
+@dataclass(frozen=True)
+class AnyNumber:
+    """``any number of cards``: the chooser picks how many, from none to every such thing there is."""
+
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Optional:
+    """``you may <body>``: the player decides whether the body happens."""
+
+    body: tuple["Stmt", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Delayed:
+    """``at the start of your next turn: …`` / ``at the end of this turn: …`` written on a card: the
+    body waits until that moment and then runs once for the player it was set up for."""
+
+    moment: Name       # "start" | "end"
+    period: Name       # "turn"
+    when: str          # "next" | "this"
+    body: tuple["Stmt", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class CostChange:
+    """``this turn, cards cost 1 less``: the cards the selector names cost less until the period ends."""
+
+    period: Name       # "turn"
+    selector: Selector
+    amount: int
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Immune:
+    """``you are unaffected by it``: in a reaction, the played card's acting-player clauses skip you."""
+
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ExtraTurn:
+    """``after this turn, take an extra turn``."""
+
+    period: Name  # "turn" (after this …)
+    noun: Name    # "turn" (… an extra turn)
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class OwnCost:
+    """``this costs 1 less per card with icon action in your play area`` (a slot of kind ``cost``)."""
+
+    amount: int
+    per: Per
+    span: Span = _span()
+
+
 BodyStmt = Union[Action, Choose]
-Stmt = Union[Requires, Let, Choose, Menu, ForEach, If, Cost, Acting, RepeatUntil, Trigger, Action]
+Stmt = Union[Requires, Let, Choose, Menu, ForEach, If, Cost, Acting, RepeatUntil, Trigger, Action,
+             Optional, Delayed, CostChange, Immune, ExtraTurn, OwnCost]
 
 
 @dataclass(frozen=True)

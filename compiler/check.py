@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from runtime import verbs as V
-from runtime.events import EVENT_VERBS
+from runtime.events import BEFORE_PLAY, EVENT_VERBS
 from runtime.model import GameModel
-from runtime.refs import CARD, DEFAULT, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
+from runtime.refs import ANY_NUMBER, CARD, DEFAULT, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
 from runtime.verbs import Slot, Verb
 from runtime.words import did_you_mean
 
@@ -42,8 +42,8 @@ Report = Callable[[str, str, A.Span, "str | None"], None]
 
 # What the statements that are not verbs honour (runtime/context.py: choose, each, test, count).
 _ANY = (THING, CARD, ICON, PLAYER, ZONE, GOOD, VAR)
-_CHOOSE = Slot(_ANY, amounts=frozenset(V.AMOUNTS))
-_EACH = Slot(_ANY, amounts=frozenset(V.AMOUNTS) - {V.PER})            # Ctx.each reads no "per"
+_CHOOSE = Slot(_ANY, amounts=frozenset(V.AMOUNTS) | {V.ANY})
+_EACH = Slot(_ANY, amounts=(frozenset(V.AMOUNTS) | {V.ANY}) - {V.PER})  # Ctx.each reads no "per"
 _EXISTS = Slot(_ANY, amounts=V.COUNTED,                                 # "if 3 ruins:", "requires 1 card in …"
                owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))
 _COUNT = Slot(_ANY + (PILE,), amounts=frozenset({V.ONE}),              # "number of …" counts, it takes no amount
@@ -51,6 +51,16 @@ _COUNT = Slot(_ANY + (PILE,), amounts=frozenset({V.ONE}),              # "number
 _REF = Slot(_ANY, owners=frozenset(V.OWNERS), refs=frozenset(V.REFS))  # inside "in …", "of …", "per …"
 # the card of an event ("… plays a card with icon attack"): one card, filtered; whose is the subject's
 _EVENT_CARD = Slot((CARD, THING, VAR), amounts=frozenset({V.ONE}), owners=frozenset(), refs=frozenset())
+# h28b: the cards a cost change names ("this turn, action cards cost 1 less"): every such card, wherever
+# it is (matched as printed, as an event's card is), so no amount, owner or place
+# "costing …" and other number fields are not among its filters: a change that depended on the cost it
+# changes would read itself (Ctx.changed_cost)
+_COST_CHANGE = Slot((CARD, THING), amounts=frozenset({V.ONE}), owners=frozenset(), refs=frozenset(),
+                    filters=frozenset({"icon", "with", "without", "other than", "not"}))
+# h28b: in a trigger's body, the names of what its event is about: "it" (the event's card, a bound
+# name like any other) and "they" (its player, the acting-player clause "they …")
+EVENT_CARD = "it"
+EVENT_PLAYER = "\x00they"
 
 _WHO = {w.value: w for w in ir.Who}
 
@@ -86,6 +96,15 @@ class Checker:
         seen_action = False
         statements = []
         for st in effect.statements:
+            if (kind == "cost") != isinstance(st, A.OwnCost) or kind == "cost" and len(effect.statements) > 1:
+                # h28b: a card's own cost change is the whole text of a slot of kind cost, and only there
+                if kind == "cost":
+                    rep("E310", "a cost slot holds one text: 'this costs 1 less per card with icon action in "
+                        "your play area'", st.span)
+                else:
+                    rep("E310", "'this costs … less per …' belongs in a slot the game declares 'kind: cost'",
+                        st.span, "declare the slot in game.yaml: slots: {discount: {kind: cost}}")
+                continue
             if (kind == "trigger") != isinstance(st, A.Trigger):
                 if kind == "trigger":
                     rep("E310", "a trigger slot holds triggers: 'when you play this card: …', 'at the start of "
@@ -224,6 +243,8 @@ class _Check(Visitor):
             return "; ".join(fmt(o) for o in option)
 
     def visit_Acting(self, st: A.Acting, scope) -> ir.Acting:
+        if st.who == "they":  # h28b: the player the trigger's event is about
+            return self._they(st, scope)
         allowed = {"opponent": ("opponent", "opponents"), "other": ("player", "players", "opponent", "opponents"),
                    "each": ("player", "players"), "left": ("player",), "right": ("player",),
                    "target": ("opponent",), "chosen": ("player",)}[st.who]
@@ -247,15 +268,125 @@ class _Check(Visitor):
             self._period(st.period)
             if st.owner == "your" and st.period.text == "round":
                 self.rep("E201", "a round is everyone's: write 'at the start of each round'", st.period.span)
-            body = self.body(st.body, dict(scope))
+            inner = dict(scope)
+            if st.period.text == "turn":  # a turn's events are about the turn's player: "they …"
+                inner[EVENT_PLAYER] = PLAYER
+            body = self.body(st.body, inner)
             return ir.Trigger(f"{st.period.text} {st.moment.text}", "you" if st.owner == "your" else "any", None,
                               None, index, body, st)
         card = self._event(st.subject, st.verb, st.selector, scope)
         if st.form == "first":
             self._period(st.period)
-        body = self.body(st.body, dict(scope))
-        return ir.Trigger(EVENT_VERBS.get(st.verb.text, st.verb.text), subject_key(st.subject), card,
+        # h28b: a card event names its card ("put it onto your deck") and its player ("they gain 1 coin")
+        self.immunity, outer = [], self.immunity
+        body = self.body(st.body, {**scope, EVENT_CARD: CARD, EVENT_PLAYER: PLAYER})
+        immunity, self.immunity = self.immunity, outer
+        kind = EVENT_VERBS.get(st.verb.text, st.verb.text)
+        if immunity:  # a reaction: heard as the card is played, before its effect (runtime Playing)
+            if kind != "play" or subject_key(st.subject) == "you":
+                self.rep("E201", "'you are unaffected by it' answers another player's card as it is played",
+                         immunity[0], "write 'whenever an opponent plays a card with icon attack: you are "
+                         "unaffected by it'")
+            kind = BEFORE_PLAY
+        return ir.Trigger(kind, subject_key(st.subject), card,
                           st.period.text if st.form == "first" else None, index, body, st)
+
+    # --- h28b (issue 28): optional statements, the event's card and player, durations, cost changes
+    def visit_Optional(self, st: A.Optional, scope) -> ir.Optional:
+        """``you may …``: the body is checked as any body (names it binds end with it: it may not run)."""
+        body = self.body(st.body, dict(scope))
+        label = "" if self.errors else self.checker.labeller()(body)
+        return ir.Optional(body, label, st)
+
+    def _they(self, st: A.Acting, scope) -> ir.Acting:
+        if EVENT_PLAYER not in scope:
+            self.rep("E201", "'they' names the player a trigger's event is about, and there is none here", st.span,
+                     "write it in a trigger's body: 'when an opponent trashes a card: they gain 1 coin'; "
+                     "for other players write 'each opponent: …'")
+        return ir.Acting("they", self.body(st.body, dict(scope)), st)
+
+    def visit_Delayed(self, st: A.Delayed, scope) -> ir.Delayed:
+        if st.moment.text not in ("start", "end"):
+            self.rep("E201", f"unknown moment '{st.moment.text}'", st.moment.span,
+                     did_you_mean(st.moment.text, ("start", "end")))
+        elif st.when == "this" and st.moment.text == "start":
+            self.rep("E201", "this turn has started already", st.span,
+                     "write 'at the start of your next turn: …' or 'at the end of this turn: …'")
+        if st.period.text != "turn":
+            self.rep("E201", f"a duration lasts until a turn's start or end, not a {st.period.text}'s",
+                     st.period.span, "write 'at the start of your next turn: …' or 'at the end of this turn: …'")
+        self._timed("durations", st.span)
+        # names bound so far keep what they hold when the body runs later (runtime: Pending.bindings)
+        body = self.body(st.body, dict(scope))
+        return ir.Delayed(st.moment.text, st.when, body, st)
+
+    def visit_OwnCost(self, st: A.OwnCost, scope) -> ir.OwnCost:
+        if st.amount < 1:
+            self.rep("E308", "a cost change of 0 changes nothing", st.span, "write 'this costs 1 less per …'")
+        if "cost" not in self.vocab.numeric_fields:
+            self.rep("E205", "cards of this game have no 'cost' field to make lower", st.span,
+                     "declare 'cost: int' among the card kind's fields")
+        per = st.per
+        if per.every is not None and per.every < 1:
+            self.rep("E308", "'per 0 …' divides by zero", per.span, None)
+        for f in per.filters:  # it would read the cost it changes (Ctx.changed_cost)
+            if isinstance(f, A.FieldCompare) or isinstance(f, A.Not) and isinstance(f.filter, A.FieldCompare):
+                self.rep("E306", f"a cost change would ignore the filter '{fmt(f)}' here: it cannot depend on "
+                         "numbers of cards, which may be costs", f.span, "filter by icon, 'with …' or 'without …'")
+        base = self._ref(per.ref, scope, (THING, CARD, ZONE, GOOD, VAR, PILE))
+        query = None
+        if base is not None:
+            pf = self._filters(per.filters, scope)
+            pp = self._ref(per.place, scope, (ZONE, VAR)) if per.place else None
+            query = _query(base.category, base.key, base.owner, pf, DEFAULT, base.of, pp, None, per.every, per.ref)
+        self._timed("cost changes", st.span)
+        return ir.OwnCost(st.amount, query, st)
+
+    def visit_ExtraTurn(self, st: A.ExtraTurn, scope) -> ir.ExtraTurn:
+        for name in (st.period, st.noun):
+            if name.text != "turn":
+                self.rep("E201", f"an extra turn comes after this turn, not '{name.text}'", name.span,
+                         "write 'after this turn, take an extra turn'")
+        self._timed("extra turns", st.span)
+        return ir.ExtraTurn(st)
+
+    def _timed(self, what: str, span: A.Span) -> None:
+        """A construct whose timing the game's engine must run (Engine.timed_constructs)."""
+        from runtime.registry import engine_named
+
+        try:
+            runs = engine_named(self.vocab.engine).timed_constructs
+        except KeyError:  # an unknown engine is reported where the build resolves it
+            return
+        if what not in runs:
+            self.rep("E309", f"the {self.vocab.engine} engine does not run {what}: the text would be accepted "
+                     "and never happen", span, "a game on the core engine (game.yaml without 'engine:', or "
+                     "'engine: core') runs them")
+
+    immunity: list | None = None  # inside a card-event trigger's body: where "you are unaffected" stands
+
+    def visit_Immune(self, st: A.Immune, scope) -> ir.Immune:
+        if self.immunity is None:
+            self.rep("E201", "'you are unaffected by it' belongs in a reaction's trigger", st.span,
+                     "write 'whenever an opponent plays a card with icon attack: you are unaffected by it' in a "
+                     "slot of kind trigger that listens in the hand")
+        else:
+            self.immunity.append(st.span)
+            self._timed("reactions", st.span)
+        return ir.Immune(st)
+
+    def visit_CostChange(self, st: A.CostChange, scope) -> ir.CostChange:
+        if st.period.text != "turn":
+            self.rep("E201", f"a cost change lasts this turn, not this {st.period.text}", st.period.span,
+                     "write 'this turn, cards cost 1 less'")
+        if self.vocab.numeric_fields and "cost" not in self.vocab.numeric_fields:
+            self.rep("E205", "cards of this game have no 'cost' field to make lower", st.span,
+                     "declare 'cost: int' among the card kind's fields")
+        if st.amount < 1:
+            self.rep("E308", "a cost change of 0 changes nothing", st.span, "write 'cost 1 less' or more")
+        self._timed("cost changes", st.span)
+        q = self.selector(st.selector, scope, (CARD, THING), slot=_COST_CHANGE, verb="cost … less")
+        return ir.CostChange(q, st.amount, st)
 
     def _period(self, name: A.Name) -> None:
         if name.text not in ("turn", "round"):
@@ -416,6 +547,8 @@ class _Check(Visitor):
             return ir.UpToN(a.value)
         if isinstance(a, A.All):
             return ir.Every()
+        if isinstance(a, A.AnyNumber):  # h28b: up to every such thing there is (refs.ANY_NUMBER)
+            return ir.UpToN(ANY_NUMBER)
         if isinstance(a, A.One):
             return ir.Exactly(1)
         if isinstance(a, A.Num):
@@ -662,6 +795,16 @@ class _Check(Visitor):
             rep("E201", f"'{text}' names no zone: whose by seat is written '{side} neighbour's'", words.span,
                 f"e.g. 'pass 1 card from your hand to {side} neighbour's hand'")
             return None, None
+        if not entries and words.words[-1] in ("twice", "again") and len(words.words) > 1:  # h28b
+            rep("E201", f"'{text}' is not a name: playing a card twice is two plays", words.span,
+                "choose it, then play it and play it again — a card this effect played is played again where it "
+                "lies: 'choose 1 card with icon action in your hand as c; play c; play c'")
+            return None, None
+        if not entries and text in ("it", "them"):  # h28b: a pronoun with nothing to stand for here
+            rep("E201", f"'{text}' names nothing here", words.span,
+                "'it' is the card a trigger's event is about ('whenever you gain a card: you may put it onto "
+                "your deck') or the one thing of 'for each …'; name a chosen card 'as c' otherwise")
+            return None, None
         if not entries:
             wanted = [c for c in allowed if c != VAR]
             what = _CATEGORY_WORDS[wanted[0]] if len(wanted) == 1 else "name"
@@ -715,7 +858,7 @@ def subject_key(subject: A.Subject) -> str:
 # --- forms of a selector, as the designer wrote them ------------------------------------------------
 
 _AMOUNT_WORDS = {V.ONE: "a single thing", V.NUMBER: "a number", V.X: "x", V.EXPR: "a computed amount",
-                 V.PER: "'per …'", V.UP_TO: "'up to'", V.ALL: "'all'"}
+                 V.PER: "'per …'", V.UP_TO: "'up to'", V.ALL: "'all'", V.ANY: "'any number of'"}
 
 
 def _amount_form(a) -> str:
@@ -729,10 +872,17 @@ def _amount_form(a) -> str:
         return V.UP_TO
     if isinstance(a, A.All):
         return V.ALL
+    if isinstance(a, A.AnyNumber):
+        return V.ANY
     return V.EXPR
 
 
 def _amount_hint(form: str, allowed: frozenset) -> str | None:
+    if form == V.ANY:  # h28b: "draw any number of cards" has no "any" to pick among
+        if V.UP_TO in allowed:
+            return "write 'up to N': this verb counts things off a pile, it does not pick among those there"
+        return "'any number of' is for verbs that pick among things there: discard, trash, put, play, choose, " \
+               "for each, gain cards"
     if form == V.UP_TO and V.NUMBER in allowed:
         return "write an exact number: this verb always does as many as it can"
     if form == V.ALL and V.NUMBER in allowed:
@@ -789,5 +939,8 @@ def _body_span(body) -> A.Span:
 
 
 def slot_kind_of(effect: A.Effect) -> str:
-    """The slot kind a text reads as on its own (explain, English): "trigger" when it starts with one."""
+    """The slot kind a text reads as on its own (explain, English): "trigger" when it starts with one,
+    "cost" for a card's own cost change (h28b)."""
+    if effect.statements and isinstance(effect.statements[0], A.OwnCost):
+        return "cost"
     return "trigger" if effect.statements and isinstance(effect.statements[0], A.Trigger) else "effect"

@@ -413,6 +413,37 @@ class _EffectGen(Visitor):
         self.w(f"if ctx.triggered({st.index}, {literal(st.kind)}, {literal(st.who)}, {sel}, {literal(st.once)}):")
         self.block(st.body)
 
+    # --- h28b (issue 28): optional statements, durations, cost changes ----------------------------
+    def visit_Optional(self, st: ir.Optional) -> None:
+        self.w(f"if ctx.may({literal(st.label)}):")
+        self.block(st.body)
+
+    def visit_Delayed(self, st: ir.Delayed) -> None:
+        # the body becomes a function of its own, set aside now and run at that moment with a context of
+        # its own (runtime/context.py Ctx.later); it reads nothing of this call but what Ctx.later keeps
+        name = self._fresh("_later")
+        self.w(f"def {name}(ctx, x=ctx.x):  # the card's X as it is now")
+        self.mw.indent += 1
+        self.w("ctx.x = x")
+        self.mw.indent -= 1
+        self.block(st.body)
+        self.w(f"ctx.later({literal(st.moment)}, {literal(st.when)}, {name})")
+
+    def visit_OwnCost(self, st: ir.OwnCost) -> None:
+        count = f"ctx.count({self.sel(st.per)})"
+        if st.per.every:
+            count = f"ctx.div({count}, {literal(int(st.per.every))})"
+        self.w(f"ctx.x = {literal(int(st.amount))} * {count}")
+
+    def visit_ExtraTurn(self, st: ir.ExtraTurn) -> None:
+        self.w("ctx.extra_turn()")
+
+    def visit_Immune(self, st: ir.Immune) -> None:
+        self.w("ctx.immune()")
+
+    def visit_CostChange(self, st: ir.CostChange) -> None:
+        self.w(f"ctx.cost_change({self.sel(st.query)}, {literal(int(st.amount))})")
+
     def visit_Act(self, act: ir.Act) -> None:
         objs = ", ".join(self.sel(o) for o in act.objects)
         objs = f"({objs},)" if len(act.objects) == 1 else f"({objs})"

@@ -276,6 +276,14 @@ class _Renderer(Visitor):
         return f"choose {_COUNT_WORDS.get(st.count, str(st.count))}: " + "; or ".join(self.body(o) for o in st.options)
 
     def visit_Acting(self, st: ir.Acting) -> str:
+        if st.who == "they":  # h28b: the player the trigger's event is about does the body
+            self.acting += 1
+            try:
+                if len(st.body) == 1 and isinstance(st.body[0], ir.Optional):
+                    return f"that player may {self.body(st.body[0].body)}"
+                return f"that player: {self.body(st.body)}"
+            finally:
+                self.acting -= 1
         order = ", in seat order" if st.who in ("opponent", "other", "each") else ""
         who = _ACTING[st.who]
         if self.acting:  # inside another acting clause "you" is that player (issue 28)
@@ -291,6 +299,35 @@ class _Renderer(Visitor):
             self.targeted = True
         return text
 
+    # --- h28b (issue 28): optional statements, durations, cost changes ----------------------------
+    def visit_Optional(self, st: ir.Optional) -> str:
+        who = "they" if self.acting else "you"  # inside "each opponent: …" the choice is theirs
+        return f"{who} may {self.body(st.body)}"
+
+    def visit_Delayed(self, st: ir.Delayed) -> str:
+        when = "your next turn" if st.when == "next" else "this turn"
+        return f"at the {st.moment} of {when}: {self.body(st.body)}"
+
+    def visit_OwnCost(self, st: ir.OwnCost) -> str:
+        syntax, q = st.syntax.per, st.per  # the "per …" as written, and its query
+        every = syntax.every
+        per = self.ref(q, plural=bool(every and every > 1), definite=False)
+        lead = f"for every {every}" if every else "for each"
+        per += "".join(" " + self.filter(f, fi) for f, fi in zip(syntax.filters, q.filters))
+        if q.place is not None:
+            per += f" in {self.ref(q.place)}"
+        return f"this costs {st.amount} less {lead} {per} (never less than 0)"
+
+    def visit_ExtraTurn(self, st: ir.ExtraTurn) -> str:
+        return "after this turn, take an extra turn (not after an extra turn)"
+
+    def visit_Immune(self, st: ir.Immune) -> str:
+        return "you are unaffected by it"
+
+    def visit_CostChange(self, st: ir.CostChange) -> str:
+        things = self.selector(st.query, force_plural=True)
+        return f"this turn, {things} cost {st.amount} less (never less than 0)"
+
     def visit_Repeat(self, st: ir.Repeat) -> str:
         return f"repeat until {self.cond(st.until)}: {self.body(st.body)}"
 
@@ -302,6 +339,8 @@ class _Renderer(Visitor):
             lead = f"the first time each {t.period.text}" if t.form == "first" else t.form
             head = f"{lead} {self.subject(t.subject)} {self.event_verb(t.subject, t.verb.text)} " \
                    f"{self.selector(st.card, indefinite=True)}"
+            if st.kind == "before play":  # a reaction (h28b): heard before the card's effect
+                head += ", before it resolves"
         return f"{head}: {self.body(st.body)}"
 
     def visit_Cost(self, st: ir.Cost) -> str:
@@ -612,7 +651,8 @@ class _Renderer(Visitor):
         of = ""
         if of_form:
             if sel.owner is None:
-                of = " of the"  # "1 of the Locations"
+                # "1 of the Locations"; "any number of cards" (h28b)
+                of = " of" if isinstance(amount, A.AnyNumber) else " of the"
             elif sel.owner.kind == "enemy":
                 # "1 of enemy locations" reads "1 enemy Location": the number follows the amount
                 single = self._printed(cat, q.key, sel.noun.text)[0]
@@ -635,6 +675,8 @@ class _Renderer(Visitor):
             return "all"
         if isinstance(a, A.One):
             return article(following)
+        if isinstance(a, A.AnyNumber):  # h28b
+            return "any number"
         return f"({self.quantity(q.amount.expr)})"
 
     def _filters(self, q: ir.Query) -> str:

@@ -28,8 +28,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from runtime.budget import ROUNDS, STATEMENTS, OverBudget
+from runtime.context import Pending
 from runtime.errors import Nowhere, Refused, RulesError, Unmet
-from runtime.events import Discarded, Drawn, Gained, Moved, Played, Trashed
+from runtime.events import Discarded, Drawn, Gained, Moved, Played, Playing, Trashed
 from runtime.model import GameModel
 
 from . import ir
@@ -231,7 +232,19 @@ class Interpreter(Visitor):
                 self.me = outer
 
     def acting_players(self, who: str) -> list[int]:
+        return self.reachable(self._acting_players(who))
+
+    def reachable(self, players: list[int]) -> list[int]:
+        """A reaction's "you are unaffected by it": the card being resolved passes its immune players by
+        — never acting for it, never among the players its owners or its opponent name."""
+        unaffected = self.game.immune.get(self.card, ())
+        return [p for p in players if p not in unaffected]
+
+    def _acting_players(self, who: str) -> list[int]:
         g = self.game
+        if who == "they":  # the player the dispatched event is about, while in the game (h28b)
+            p = getattr(self.event, "player", None)
+            return [p] if p is not None and not g.players[p].out else []
         n = len(g.players)
         others = [(self.me.player + k) % n for k in range(1, n)]
         others = [p for p in others if not g.players[p].out]
@@ -246,6 +259,70 @@ class Interpreter(Visitor):
         if who == "target":  # "target opponent: …": the effect's opponent, chosen when there are several
             return [self.opponent()]
         return [others[0]] if who == "left" else [others[-1]]
+
+    # --- h28b (issue 28): optional statements, durations, cost changes ----------------------------
+    def visit_Optional(self, st: ir.Optional) -> None:
+        """``you may …``: the acting player says yes (offered first) or no; yes runs the body."""
+        if self.ask(["yes", "no"], 1)[0] == "yes":
+            self.body(st.body)
+
+    def visit_Delayed(self, st: ir.Delayed) -> None:
+        """The body is set aside for the acting player with this card and the names bound so far; the
+        engine runs it once at the start of their next turn or the end of this one (docs/language.md)."""
+        g = self.game
+        names = {k: Chosen(list(v.values), v.one, v.pile) for k, v in self.names.items()}
+        card, body, x = self.card, st.body, self.x
+
+        def later(ctx) -> None:  # run by Engine.run_pending, which catches refusals as for any effect
+            interp = Interpreter(ctx.game, ctx.player, card if card in ctx.game.instances else None)
+            interp.names.update(names)
+            interp.x = x  # the card's X as it was when the body was set aside
+            interp.body(body)
+
+        g.pending.append(Pending(st.moment, st.when, self.me.player, g.turn_number, self.card, (), later))
+
+    def visit_CostChange(self, st: ir.CostChange) -> None:
+        """Until this turn ends, each card the query names costs ``amount`` less (never below 0)."""
+        self.game.cost_changes.append((st.query, st.amount, self.me.player, dict(self.names)))
+
+    def visit_ExtraTurn(self, st: ir.ExtraTurn) -> None:
+        """The acting player is owed one turn after this one (the flow gives it, once in a row)."""
+        if self.me.player not in self.game.extra_turns:
+            self.game.extra_turns.append(self.me.player)
+
+    def visit_OwnCost(self, st: ir.OwnCost) -> None:
+        """A cost slot run on its own: X is how much less the card costs for the acting player."""
+        n = self.count(st.per)
+        self.x = st.amount * (n // st.per.every if st.per.every else n)
+
+    def visit_Immune(self, st: ir.Immune) -> None:
+        """The reaction's player is unaffected by the event's card: its acting clauses skip them."""
+        chosen = self.names.get("it")
+        if chosen is not None and chosen.values:
+            self.game.immune.setdefault(chosen.values[0], set()).add(self.me.player)
+
+    def cost_now(self, uid: int, printed: int, card: dict) -> int:
+        """A card's cost with this turn's cost changes — each one naming the card (as printed, wherever it
+        lies) takes its amount off — and with its own "this costs N less per …" (a slot of kind cost, read
+        for the player asking); never below 0."""
+        cut = 0
+        for q, n, player, names in self.game.cost_changes:
+            judge = Interpreter(self.game, player)
+            judge.names.update(names if isinstance(names, dict) else {})
+            if judge.event_card_is(q, uid):
+                cut += n
+        g = self.game
+        kind = g.model.kinds.get(card.get("kind"))
+        for slot in (kind.slots if kind is not None else ()):
+            text = (card.get("texts") or {}).get(slot.key) if slot.kind == "cost" else None
+            if text is not None:
+                ex = explain_effect(text, g.model)  # the slot's own text, checked anew (as triggers are)
+                if ex.ir is None or ex.diags.errors:
+                    raise OutOfScope(f"the cost text {text!r} does not check")
+                for st in ex.ir.statements:
+                    n = Interpreter(g, self.me.player, uid).count(st.per)
+                    cut += st.amount * (n // st.per.every if st.per.every else n)
+        return max(0, printed - cut)
 
     def visit_Repeat(self, st: ir.Repeat) -> None:
         """Until the condition holds; a round that changes nothing stops it, as do 100 rounds."""
@@ -303,6 +380,8 @@ class Interpreter(Visitor):
             if g.fired.get((self.card, st.index)) == (st.once, now):
                 return False
             g.fired[(self.card, st.index)] = (st.once, now)
+        if getattr(ev, "card", None) is not None:  # "it": the event's card (h28b)
+            self.names["it"] = Chosen([ev.card], one=True)
         return True
 
     def event_card_is(self, q: ir.Query, uid) -> bool:
@@ -452,11 +531,13 @@ class Interpreter(Visitor):
         for uid in picks:
             self.played.add(uid)
             if rules.play_slot in (g.record(uid).get("slots") or {}):
+                self.publish(Playing, uid)  # reactions hear it before its effect (h28b)
                 g.playing[uid] = self.me.player
                 try:
                     g.engine.run_slot(g, uid, rules.play_slot, self.me.player, self.me.opponent)
                 finally:
                     g.playing.pop(uid, None)
+                    g.immune.pop(uid, None)
             self.publish(Played, uid)
 
     # --- Goods -----------------------------------------------------------------------------------
@@ -676,11 +757,11 @@ class Interpreter(Visitor):
             return [self.me.player]
         others = [p.index for p in g.players if p.index != self.me.player and not p.out]
         if owner in (ir.Who.ENEMY, ir.Who.ANOTHER):
-            return others
+            return self.reachable(others)
         if owner is ir.Who.OPPONENT:
             return [self.opponent()]
         if owner in (ir.Who.ANY, ir.Who.EACH):
-            return [p.index for p in g.players if not p.out]
+            return self.reachable([p.index for p in g.players if not p.out])
         if owner is ir.Who.OWNER:
             return [self.owner_of(self.card)]
         if owner in (ir.Who.LEFT, ir.Who.RIGHT):  # "left neighbour's": the next seat still in (issue 28)
@@ -689,7 +770,7 @@ class Interpreter(Visitor):
             after = [p for p in after if not g.players[p].out]
             if not after:
                 raise Refused("there is no other player")
-            return [after[0] if owner is ir.Who.LEFT else after[-1]]
+            return self.reachable([after[0] if owner is ir.Who.LEFT else after[-1]])
         chosen = self.names[owner.name]
         if chosen.one:
             return [self.player_of_value(chosen.values[0])]
@@ -700,10 +781,12 @@ class Interpreter(Visitor):
         from opponent's parts pile" is one opponent). An effect run without one has the acting player
         choose among the others the first time it is needed (nobody asked when there is one)."""
         if self.me.opponent is None:
-            others = [p.index for p in self.game.players if p.index != self.me.player and not p.out]
+            others = self.reachable([p.index for p in self.game.players if p.index != self.me.player and not p.out])
             if not others:
                 raise Refused("there is no opponent")
             self.me.opponent = self.ask([("player", p) for p in others], 1)[0][1]
+        elif not self.reachable([self.me.opponent]):
+            raise Refused("the opponent is unaffected by this card")
         return self.me.opponent
 
     def player_of_value(self, value) -> int:
@@ -892,6 +975,8 @@ class Interpreter(Visitor):
         got = card.get(f.field)
         if not isinstance(got, int) or isinstance(got, bool):
             return False  # a card without the field never meets a comparison on it
+        if f.field == "cost":  # "costing …" reads the cost as this turn's cost changes make it
+            got = self.cost_now(uid, got, card)
         bound = f.value if isinstance(f.value, int) else self.bounds[f.key]
         return _compare(got, f.op, bound)
 
@@ -1029,6 +1114,8 @@ class Interpreter(Visitor):
             return 0
         if not isinstance(got, int) or isinstance(got, bool):
             raise Refused(f"the card's {e.field} is not a whole number")
+        if e.field == "cost":  # "the cost of c" as buying reads it: this turn's cost changes count
+            got = self.cost_now(chosen.values[0], got, self.face(chosen.values[0]))
         return got
 
     def visit_History(self, e: ir.History) -> int:

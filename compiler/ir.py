@@ -223,7 +223,71 @@ class Trigger:
     syntax: object = _syntax()
 
 
-Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat, Trigger]
+# --- h28b (issue 28): optional statements, durations, cost changes -----------------------------
+
+
+@dataclass(frozen=True)
+class Optional:
+    """``you may <body>``: the acting player decides (yes or no, offered as ``label``) whether the
+    body happens."""
+
+    body: tuple["Stmt", ...]
+    label: str = ""
+    syntax: object = _syntax()
+
+
+@dataclass(frozen=True)
+class Delayed:
+    """``at the start of your next turn: …`` / ``at the end of this turn: …``: the body is set aside
+    for the acting player (with this card and the names bound so far) and runs once at that moment
+    (runtime/state.py ``Pending``; Engine.begin_turn / end_turn fire it)."""
+
+    moment: str  # "start" | "end"
+    when: str    # "next" (the acting player's next turn) | "this" (the turn under way)
+    body: tuple["Stmt", ...]
+    syntax: object = _syntax()
+
+
+@dataclass(frozen=True)
+class CostChange:
+    """``this turn, cards cost 1 less``: until this turn ends, every cost read of a card ``query``
+    names (buying, ``costing`` filters, ``the cost of``) is ``amount`` lower, never below 0."""
+
+    query: Query
+    amount: int
+    syntax: object = _syntax()
+
+
+@dataclass(frozen=True)
+class Immune:
+    """``you are unaffected by it``: the acting player is left out of the acting-player clauses of the
+    card the reaction's event is about, while that card's play effect resolves (its trigger is heard
+    before the effect: kind "before play")."""
+
+    syntax: object = _syntax()
+
+
+@dataclass(frozen=True)
+class ExtraTurn:
+    """``after this turn, take an extra turn``: the acting player is owed a turn after the one under way
+    (runtime/flow.py gives it; at most one extra turn in a row)."""
+
+    syntax: object = _syntax()
+
+
+@dataclass(frozen=True)
+class OwnCost:
+    """``this costs N less per …``: the whole text of a ``cost`` slot. Run when the card's cost is read,
+    for the player reading it, it sets X to how much less (``amount`` × how many ``per`` counts, in whole
+    ``every``s); runtime/context.py ``changed_cost`` takes it off, never below 0."""
+
+    amount: int
+    per: Query
+    syntax: object = _syntax()
+
+
+Stmt = Union[Act, Require, LetX, Choose, ForEach, If, Cost, Menu, Acting, Repeat, Trigger, Optional, Delayed,
+             CostChange, Immune, ExtraTurn, OwnCost]
 
 
 @dataclass(frozen=True)

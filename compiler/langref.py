@@ -263,6 +263,78 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "track tile`); the key itself (`track_tile`) is an unknown name, with the spaced form as its hint. "
        "The English prints the Good's `name:` (\"Gain 2 Track tiles\").",
        [("gain 2 track tile", "age_of_steam")], []),
+    # --- h28b (issue 28): optional statements, any number, the event's card and player, durations,
+    # cost changes
+    _c("Statements", "Optional statements", "you may BODY · they may BODY",
+       "The acting player decides whether the body happens: they are asked yes or no (yes is offered "
+       "first) before anything of it is done, and no does nothing. `you may` covers the whole body after "
+       "it (everything joined by `and`); it may stand at the start of an effect or of any body (\"when …: "
+       "you may put it on top of your deck\"). Names chosen inside it end with it, since it may not run. "
+       "Not the same as a menu with a do-nothing option: the English says \"you may\", as printed.",
+       [("you may trash a card from your hand", "truth"),
+        ("you may (discard 1 card from your hand: gain 2 coin)", "truth"),
+        ("whenever you gain a card: you may put it on top of your deck", "truth")],
+       ["optional", "may_body", "they_may_body", "event_acting_may"]),
+    _c("Selectors", "Any number", "any number of NOUN …",
+       "The chooser picks how many, from none to every such thing there is: \"discard any number of cards "
+       "from your hand\". Only where the verb picks among things that exist (discard, trash, put, move, "
+       "give, play, gain cards, `choose`, `for each`), so the choice is bounded by what is there; `draw` "
+       "counts cards off a pile and refuses it (write `up to N`).",
+       [("discard any number of cards from your hand; gain 1 coin per card in your discard pile", "truth"),
+        ("choose any number of cards in your hand as c; put c on top of your deck", "truth")],
+       ["any_number"]),
+    _c("Statements", "What an event is about: it, they", "(in a trigger's body) … it … · they BODY",
+       "In the body of a card-event trigger (`when`/`whenever`/`the first time` … a card), `it` is the "
+       "event's card — wherever it is now (\"whenever you gain a card: you may put it on top of your "
+       "deck\") — and `they BODY` runs the body as the player who did it (\"when an opponent trashes a "
+       "card: they gain 1 coin\"), like `each opponent: …` for that one player. A turn's `at the start|end "
+       "of … turn` trigger has a player (the turn's) but no card; a round's has neither: `it` or `they` "
+       "there is an error (E201). A card event's trigger may end its head with a comma, as cards print it: "
+       "\"whenever you gain a card, you may put it onto your deck\".",
+       [("whenever an opponent trashes a card: they gain 1 coin", "truth"),
+        ("when an opponent gains a card: they may trash it", "truth"),
+        ("whenever you gain a card, you may put it onto your deck", "truth")],
+       ["event_acting", "they_body", "trigger_sep"]),
+    _c("Statements", "Durations", "at the start of your next turn: BODY · at the end of this turn: BODY",
+       "Written on the card itself (any slot, not only a trigger slot): the body is set aside for the "
+       "acting player, with this card and every name chosen so far, and runs once at that moment — the "
+       "start of that player's next turn (after the turn-start triggers), or the end of the turn under way "
+       "(before the turn-end triggers). Each run of the text sets one aside: a card played three times "
+       "draws three times at the start of the next turn. It runs wherever the card is by then.",
+       [("gain 2 coin; at the start of your next turn: draw 2 cards", "truth"),
+        ("at the end of this turn: trash this card", "truth")],
+       ["delayed", "delayed_next", "delayed_this"]),
+    _c("Statements", "Cost changes", "this turn, SELECTOR cost N less",
+       "Until this turn ends, every card the selector names (matched as printed, wherever it lies) costs "
+       "N less, never below 0: `costing …` filters and `the cost of NAME` read the lowered cost, so a "
+       "flow's buying action honours it. Several changes add up. The game's cards need a `cost: int` field.",
+       [("this turn, cards cost 1 less", "truth"), ("this turn, cards with icon action cost 2 less", "truth")],
+       ["cost_change"]),
+    _c("Statements", "A card's own cost", "this costs N less per REF [FILTERS] [in REF]",
+       "The whole text of a slot the game declares `kind: cost` (e.g. `slots: {discount: {kind: cost}}`): "
+       "whenever the card's cost is read — `costing …` filters, `the cost of NAME`, a flow's buying — it is "
+       "N less per such thing counted for the player reading it (\"your\" is theirs), never below 0; `per "
+       "2 …` counts whole pairs. Its filters cannot compare numbers (they could be costs: E306). Anywhere "
+       "else it is an error (E310).",
+       [("this costs 1 less per card with icon action in your play area", "truth")],
+       ["own_cost"]),
+    _c("Statements", "Reactions and immunity", "(in a trigger's body) you are unaffected by it",
+       "In the body of a trigger on another player's card being played (\"whenever an opponent plays a card "
+       "with icon attack: …\"), `you are unaffected by it` makes that trigger a reaction: it is heard as "
+       "the card is put into play, before its effect resolves (a card in the hand hears it when the slot "
+       "listens there), and while that effect resolves it passes you by: its acting-player clauses (`each "
+       "opponent: …`, `each other player: …`, `each player: …`, the player to the left or right, `they …`) "
+       "skip you, and its owners (`opponent's hand`, `enemy …`, `any player's …`) and its opponent never "
+       "name you (a statement left with no one to act on does nothing). Anywhere else it is an error (E201).",
+       [("whenever an opponent plays a card with icon action: you are unaffected by it", "truth"),
+        ("whenever an opponent plays a card with icon action: (you are unaffected by it; draw 1 card)", "truth")],
+       ["immune", "immune_body"]),
+    _c("Statements", "An extra turn", "after this turn, take an extra turn",
+       "The acting player is owed a turn right after the one under way; a game flow (game.yaml `flow:`) "
+       "gives it, then the round goes on where it would have. Never two extra turns in a row: one earned "
+       "during an extra turn is lost, so no text can make turns without end. Outside a flow (a scenario's "
+       "`turn:` steps) nothing takes the extra turn.",
+       [("gain 1 coin; after this turn, take an extra turn", "truth")], ["extra_turn"]),
 )
 
 

@@ -137,7 +137,7 @@ class _ToAst:
     def until_(self, meta, cond, body):
         return A.RepeatUntil(cond, body, _span(meta))
 
-    def when_(self, meta, word, subject, verb, sel, body):
+    def when_(self, meta, word, subject, verb, sel, _sep, body):
         return A.Trigger(word, body, subject, _name(verb), sel, span=_span(meta))
 
     def when(self, meta, tok):
@@ -149,7 +149,10 @@ class _ToAst:
     def period_owner(self, meta, tok):
         return str(tok)
 
-    def first_time(self, meta, period, subject, verb, sel, body):
+    def trigger_sep(self, meta, *tok):  # h28b: ":" or "," (printed cards use a comma)
+        return None
+
+    def first_time(self, meta, period, subject, verb, sel, _sep, body):
         return A.Trigger("first", body, subject, _name(verb), sel, period=_name(period), span=_span(meta))
 
     def subject_you(self, meta):
@@ -198,6 +201,49 @@ class _ToAst:
 
     def until(self, meta, words):
         return A.Until(words, _span(meta))
+
+    # --- h28b (issue 28): optional statements, the event's player, durations, cost changes ------
+    def optional(self, meta, body):
+        return A.Optional(body, _span(meta))
+
+    def may_body(self, meta, body):
+        return (A.Optional(body, _span(meta)),)
+
+    def event_acting(self, meta, body):
+        return A.Acting("they", A.Words(("they",), _span(meta)), body, False, _span(meta))
+
+    def they_body(self, meta, body):
+        return (self.event_acting(meta, body),)
+
+    def event_acting_may(self, meta, body):  # "they may …": they decide (an optional body of theirs)
+        return self.event_acting(meta, (A.Optional(body, _span(meta)),))
+
+    def they_may_body(self, meta, body):
+        return (self.event_acting_may(meta, body),)
+
+    def any_number(self, meta):
+        return A.AnyNumber(_span(meta))
+
+    def delayed_next(self, meta, moment, period, body):
+        return A.Delayed(_name(moment), _name(period), "next", body, _span(meta))
+
+    def delayed_this(self, meta, moment, period, body):
+        return A.Delayed(_name(moment), _name(period), "this", body, _span(meta))
+
+    def own_cost(self, meta, n, per):
+        return A.OwnCost(number(self._digits(n)), per, _span(meta))
+
+    def extra_turn(self, meta, period, noun):
+        return A.ExtraTurn(_name(period), _name(noun), _span(meta))
+
+    def immune(self, meta):
+        return A.Immune(_span(meta))
+
+    def immune_body(self, meta, immune):
+        return (immune,)
+
+    def cost_change(self, meta, period, sel, n):
+        return A.CostChange(_name(period), sel, number(self._digits(n)), _span(meta))
 
     # selectors
     def selector(self, meta, amount, owner, words, filters, of, place, per):

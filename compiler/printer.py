@@ -38,6 +38,8 @@ def _(n: A.Choose) -> str:
 
 def _body(body) -> str:
     """Simple statements join with "and"; a body holding any other statement is a block."""
+    if len(body) == 1 and (isinstance(body[0], (A.Optional, A.Immune)) or isinstance(body[0], A.Acting) and body[0].who == "they"):
+        return fmt(body[0])  # "you may …" / "they …" lead a body of their own (grammar: may_body, they_body)
     if all(isinstance(s, (A.Action, A.Choose)) for s in body):
         return " and ".join(fmt(s) for s in body)
     return "(" + "; ".join(fmt(s) for s in body) + ")"
@@ -50,6 +52,10 @@ def _(n: A.Menu) -> str:
 
 @fmt.register
 def _(n: A.Acting) -> str:
+    if n.who == "they":  # the player the trigger's event is about (h28b)
+        if len(n.body) == 1 and isinstance(n.body[0], A.Optional):
+            return f"they may {_body(n.body[0].body)}"
+        return f"they {_body(n.body)}"
     if n.who in ("left", "right"):
         return f"the {n.noun.text} to your {n.who}: {_body(n.body)}"
     if n.who in ("target", "chosen"):
@@ -213,6 +219,8 @@ def _(n: A.Exists) -> str:
 
 def _amount(a) -> str:
     """An amount in a selector: plain numbers, x, articles; anything else in parentheses."""
+    if isinstance(a, A.AnyNumber):
+        return "any number"  # always the "… of …" form: "any number of cards"
     if isinstance(a, A.UpTo):
         return f"up to {a.value}"
     if isinstance(a, A.All):
@@ -270,3 +278,35 @@ def _(n: A.DistinctNames) -> str:
 @fmt.register
 def _(n: A.Either) -> str:
     return " or ".join(fmt(c) for c in n.conditions)
+
+
+# --- h28b (issue 28): optional statements, durations, cost changes -------------------------------
+@fmt.register
+def _(n: A.Optional) -> str:
+    return f"you may {_body(n.body)}"
+
+
+@fmt.register
+def _(n: A.Delayed) -> str:
+    when = "your next" if n.when == "next" else "this"
+    return f"at the {n.moment.text} of {when} {n.period.text}: {_body(n.body)}"
+
+
+@fmt.register
+def _(n: A.OwnCost) -> str:
+    return f"this costs {n.amount} less {fmt(n.per)}"
+
+
+@fmt.register
+def _(n: A.ExtraTurn) -> str:
+    return f"after this {n.period.text}, take an extra {n.noun.text}"
+
+
+@fmt.register
+def _(n: A.Immune) -> str:
+    return "you are unaffected by it"
+
+
+@fmt.register
+def _(n: A.CostChange) -> str:
+    return f"this {n.period.text}, {fmt(n.selector)} cost {n.amount} less"

@@ -100,6 +100,19 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite(r";\s*(?P<at>otherwise)\b",
             "'otherwise' continues its 'if' with no ';' before it, "
             "e.g. 'if 1 fuel: gain 1 gun otherwise: gain 1 fuel'", leads=("otherwise",)),
+    # issue 28 (h28b): "any number of", "you may …" as designers first write them
+    Rewrite(r"\bup\s+to\s+(?P<at>any)\b",
+            "'any number of' stands alone, e.g. 'discard any number of cards from your hand'"),
+    Rewrite(r"\bany\s+(?P<at>number)\s+(?!of\b)[a-z]",
+            "'any number' takes 'of', e.g. 'discard any number of cards from your hand'"),
+    Rewrite(r"\b(?:you|they)\s+may\s*(?P<at>:)",
+            "'you may' is followed by what you may do, without ':', e.g. 'you may trash a card from your hand'; "
+            "a cost goes in parentheses: 'you may (discard 1 card from your hand: gain 2 coin)'"),
+    Rewrite(r"\b(?:you|they)\s+may\s+(?P<at>choose\s+to)\b",
+            "'you may' is followed by the action itself, e.g. 'you may trash a card from your hand'"),
+    Rewrite(r"(?:^|[;:(])\s*(?P<at>may|optionally)\s+[a-z]",
+            "an optional statement says who may: 'you may trash a card from your hand' (in a trigger's body, "
+            "'they may …' for the player the event is about)", leads=("may", "optionally")),
 )
 
 # First words of a statement that mean a row of NOT_YET or REWRITES (see ``not_yet_lead``).

@@ -25,7 +25,7 @@ POSSESSIVES = {
 # the zones declared above it. A typo there used to pass `validate` and surface at run time,
 # pointing at a scenario. Every such reference is checked here, located, with "did you mean".
 
-SLOT_KINDS = ("effect", "condition", "trigger")
+SLOT_KINDS = ("effect", "condition", "trigger", "cost")  # cost: "this costs 1 less per …" (issue 28)
 # rules settings that name a zone (or, for in_play, a list of zones); play_slot names a slot
 RULE_ZONES = ("hand", "draw_from", "discard_to", "trash_to", "gain_from", "gain_to", "play_to", "remove_to")
 COMMON_FIELDS = ("id", "kind", "name", "count", "source", "provisional", "uncertain", "note", "text")

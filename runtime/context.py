@@ -132,7 +132,8 @@ class Ctx:
         "each player" (you first, then the others in that order), "the player to your left/right"
         (the next seat / the previous seat in turn order), "target opponent" (the effect's opponent,
         chosen by the acting player when there are several: Ctx.the_opponent), "target player" (one
-        player still in, you included, chosen by the acting player).
+        player still in, you included, chosen by the acting player). A player unaffected by this card
+        (a reaction's "you are unaffected by it") is left out.
 
         Cards passed inside the clause ("each player: pass 1 card from your hand to left neighbour's
         hand") move when the clause ends, all at once: each player chooses first, so no card is passed
@@ -141,7 +142,7 @@ class Ctx:
         if outer:
             self.passing = []
         try:
-            yield from self._rounds(self._acting(who))
+            yield from self._rounds(self.reachable(self._acting(who)))
             if outer and self.passing:
                 self._move_passed(self.passing)
         finally:
@@ -150,6 +151,9 @@ class Ctx:
 
     def _acting(self, who: str) -> list[int]:
         g = self.game
+        if who == "they":  # h28b: the player the event being dispatched is about, while still in the game
+            p = getattr(self.event, "player", None)
+            return [p] if p is not None and not g.players[p].out else []
         n = len(g.players)
         after = [(self.player + k) % n for k in range(1, n)]
         others = [p for p in after if not g.players[p].out]
@@ -270,6 +274,9 @@ class Ctx:
             return False
         if self.about_self and not (sel is not None and sel.category == VAR and sel.key == THIS_CARD):
             return False  # outside its slot's zones a card hears only "… this card" triggers
+        card = getattr(ev, "card", None)
+        if card is not None:  # h28b: "it" in the body is the event's card ("you may put it onto your deck")
+            self.bindings[EVENT_CARD] = card
         if once is not None:  # "the first time each turn/round": once per card instance
             now = g.turn_number if once == "turn" else g.round
             key = (self.card, index)
@@ -277,6 +284,57 @@ class Ctx:
                 return False
             g.fired[key] = (once, now)
         return True
+
+    # --- h28b (issue 28): optional statements, the event's player, durations, cost changes ----------
+    def may(self, label: str) -> bool:
+        """``you may …``: the acting player says yes or no (offered in that order, so the default agent
+        does as much as it may)."""
+        pick = self.ask([MenuOption(0, "yes"), MenuOption(1, "no")], 1, prompt=f"you may {label}")[0]
+        self.game.tell(Chose(self.player, options=(f"{'' if pick.index == 0 else 'not '}{label}",)))
+        return pick.index == 0
+
+    def later(self, moment: str, when: str, fn) -> None:
+        """``at the start of your next turn: …`` / ``at the end of this turn: …``: set the body aside for
+        the acting player, with this card and the names bound so far (Engine.begin_turn / end_turn run
+        it). Each run of the text sets one aside: a card played three times has three."""
+        g = self.game
+        g.pending.append(Pending(moment, when, self.player, g.turn_number, self.card,
+                                 tuple((k, _frozen(v)) for k, v in self.bindings.items()), fn))
+
+    def extra_turn(self) -> None:
+        """``after this turn, take an extra turn``: owed to the acting player; the game flow gives it
+        after the turn under way (runtime/flow.py FlowMatch._end_turn), never two extra turns in a row."""
+        if self.player not in self.game.extra_turns:
+            self.game.extra_turns.append(self.player)
+
+    def immune(self) -> None:
+        """``you are unaffected by it``: while the event's card resolves, its acting-player clauses skip
+        this player (Ctx._acting); the play verb forgets it when the effect is done."""
+        card = self.bindings.get(EVENT_CARD)
+        if card is not None:
+            self.game.immune.setdefault(card, set()).add(self.player)
+
+    def cost_change(self, sel: Query, n: int) -> None:
+        """``this turn, cards cost 1 less``: until this turn ends (Engine.end_turn), every cost read of a
+        card ``sel`` names is ``n`` lower, never below 0 (docs/decisions.md)."""
+        self.game.cost_changes.append((sel, n, self.player, tuple(self.bindings.items())))
+
+    def changed_cost(self, uid: int, printed: int, rec: dict) -> int:
+        """A card's cost as this turn's cost changes make it (each that names the card lowers it) and as
+        its own "this costs 1 less per …" makes it for the player reading it; never below 0."""
+        cut = 0
+        for sel, n, player, bindings in self.game.cost_changes:
+            ctx = Ctx(self.game, player, bindings=dict(bindings))
+            if ctx._event_card_ok(sel, uid):  # matched as printed, wherever the card is
+                cut += n
+        kind = self.game.model.kinds.get(rec.get("kind"))
+        for slot in (kind.slots if kind is not None else ()):
+            fn = (rec.get("slots") or {}).get(slot.key) if slot.kind == "cost" else None
+            if fn is not None:  # a slot of kind cost: its text sets X to how much less (compiler/ir.py OwnCost)
+                ctx = Ctx(self.game, self.player, uid)
+                fn(ctx)
+                cut += int(ctx.x or 0)
+        return max(0, printed - cut) if cut else printed
 
     def history(self, kind: str, who: str, sel: Query, period: str) -> int:
         """``number of cards you played this turn``: this turn's (or round's) events of that kind."""
@@ -317,6 +375,8 @@ class Ctx:
             return 0  # a card that prints no such number counts 0, as at the table (docs/decisions.md)
         if not isinstance(value, int) or isinstance(value, bool):
             raise Refused(f"the {name.replace('_', ' ')} of {self.describe(uid)} is not a whole number")
+        if name == COST_FIELD:  # "the cost of c": as buying reads it (h28b)
+            value = self.changed_cost(uid, value, face_view(self.game.cards[inst.card_id], inst))
         return value
 
     def count(self, sel: Query) -> int:
@@ -372,15 +432,15 @@ class Ctx:
                 return sorted({self.player_of_value(v) for v in value})
             return [self.player_of_value(value)]
         if owner is Who.ENEMY or owner is Who.ANOTHER:
-            return self.game.others(self.player)
+            return self.reachable(self.game.others(self.player))
         if owner is Who.OPPONENT:
             return [self.the_opponent()]
         if owner is Who.ANY or owner is Who.EACH:
-            return self.game.active_players()
+            return self.reachable(self.game.active_players())
         if owner is Who.OWNER:
             return [self.owner_of_card(self.card)]
         if owner is Who.LEFT or owner is Who.RIGHT:  # "left neighbour's hand" (issue 28)
-            return [self.neighbour(owner.value)]
+            return self.reachable([self.neighbour(owner.value)])  # an unaffected neighbour is passed by
         raise RulesError(f"unknown owner {owner!r}")
 
     def player_of(self, sel: Query) -> int:
@@ -403,11 +463,21 @@ class Ctx:
         opponent', and "opponent's pile" silently took the first other player, or every other player
         for "opponent's cards" (found by the differential test, issue 22; docs/decisions.md)."""
         if self.opponent is None:
-            others = self.game.others(self.player)
+            others = self.reachable(self.game.others(self.player))
             if not others:
                 raise Refused("there is no opponent")
             self.opponent = self.ask([("player", p) for p in others], 1, prompt="choose an opponent")[0][1]
+        elif not self.reachable([self.opponent]):
+            raise Refused("the opponent is unaffected by this card")
         return self.opponent
+
+    def reachable(self, players: list[int]) -> list[int]:
+        """``players`` less those unaffected by the card resolving (a reaction's "you are unaffected by
+        it"): the card's owners (``opponent's hand``, ``enemy``, ``any player's``) and its opponent never
+        name them, as its acting-player clauses skip them (``acting``) — the whole card passes them by,
+        so the English's "unaffected" is the whole truth (issue 28; docs/decisions.md)."""
+        immune = self.game.immune.get(self.card) if self.game.immune else None
+        return [p for p in players if p not in immune] if immune else players
 
     def player_of_value(self, value: Any) -> int:
         if isinstance(value, int) and value in self.game.instances:
@@ -606,6 +676,8 @@ class Ctx:
         got = rec.get(f.field)
         if not isinstance(got, int) or isinstance(got, bool):
             return False  # a card without the field never meets a comparison on it
+        if f.field == COST_FIELD:  # "costing …" sees this turn's cost changes and the card's own (h28b)
+            got = self.changed_cost(inst.uid, got, rec)
         return _COMPARE[f.op](got, bound)
 
     def _other_than(self, f: OtherThan, rec: dict, inst) -> bool:
@@ -903,6 +975,40 @@ class Ctx:
 
 
 THIS_CARD = "this card"
+EVENT_CARD = "it"  # h28b: in a trigger's body, the card its event is about
+COST_FIELD = "cost"  # the card field "costing …" compares and cost changes lower (h28b)
+
+
+class Pending:
+    """A duration set aside (``Ctx.later``): its body ``fn`` runs once for ``player`` at the ``moment``
+    ("start" | "end") of their next turn (``when`` "next", after turn ``turn``) or of the turn under way
+    ("this"), with the card ``card`` and the names ``bindings`` it had when it was set aside. Immutable:
+    a game's copy shares it. The reference interpreter makes its own, with its IR body as ``fn``."""
+
+    __slots__ = ("moment", "when", "player", "turn", "card", "bindings", "fn")
+
+    def __init__(self, moment, when, player, turn, card, bindings, fn):
+        self.moment, self.when, self.player, self.turn = moment, when, player, turn
+        self.card, self.bindings, self.fn = card, bindings, fn
+
+    def due(self, moment: str, game) -> bool:
+        """Whether it runs at this ``moment`` of the turn ``game`` is in (its player's next turn, or the
+        turn under way)."""
+        if moment != self.moment:
+            return False
+        if self.when == "this":
+            return True
+        return game.turn_player == self.player and game.turn_number > self.turn
+
+
+def _frozen(value):
+    """A bound value as a duration keeps it: a list of cards copied (the effect's list may change); a
+    revealed set stays one (it holds the cards still set aside: none, once its effect is over)."""
+    if isinstance(value, Revealed):
+        return Revealed(list(value), value.zone)
+    return list(value) if isinstance(value, list) else value
+
+
 # A binding no effect text can name (names are words): the option an action's first `choose` takes,
 # because the player picked it as a move (runtime/flow.py); PROBE asks for the options instead.
 MOVE_CHOICE = "\x00move choice"

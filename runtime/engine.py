@@ -8,6 +8,8 @@ a data file names an engine, it never supplies code.
 """
 from __future__ import annotations
 
+import copy
+
 import importlib
 import importlib.util
 import sys
@@ -80,6 +82,17 @@ class Outcome:
 
 class Engine:
     name = "core"
+    # The effect-language constructs whose timing this engine runs (issue 28, h28b): durations run by
+    # begin_turn/end_turn, reactions heard from the core play verb, cost changes ended by end_turn, extra
+    # turns given by the flow (runtime/flow.py). The checker refuses them in a game whose engine does
+    # not list them (E309), since they would be accepted and never happen. A subclass — a game engine
+    # with turns and plays of its own — lists none unless it says so in its own class.
+    timed_constructs: frozenset = frozenset({"durations", "reactions", "cost changes", "extra turns"})
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "timed_constructs" not in cls.__dict__:
+            cls.timed_constructs = frozenset()
     # the GameState class this engine's games use (a game's own fields live on its subclass, never
     # patched onto a GameState from outside); the core engine plays plain GameStates
     state_class: type = GameState
@@ -529,9 +542,24 @@ class Engine:
         game.turn_player = player
         game.turn_number += 1
         game.publish(TurnStarted(player, turn=game.turn_number, round=game.round))
+        self.run_pending(game, "start")  # after the turn-start triggers (docs/decisions.md)
 
     def end_turn(self, game: GameState) -> None:
+        self.run_pending(game, "end")  # "at the end of this turn": before the turn-end triggers
         game.publish(TurnEnded(game.turn_player, turn=game.turn_number, round=game.round))
+        game.cost_changes = []  # "this turn, cards cost 1 less" ends with the turn
+
+    def run_pending(self, game: GameState, moment: str) -> None:
+        """Run the durations due at this moment of the turn (runtime/context.py Pending), each once, in
+        the order they were set aside; one set aside while they run waits for its own moment. Each runs
+        as its player, with its card and names, and is refused on its own (its refusal is logged)."""
+        due = [p for p in game.pending if p.due(moment, game)]
+        if not due:
+            return
+        game.pending = [p for p in game.pending if not any(p is d for d in due)]
+        for p in due:
+            bindings = {k: copy.copy(v) if isinstance(v, list) else v for k, v in p.bindings}  # a Revealed stays one
+            self.run(game, p.fn, p.player, p.card if p.card in game.instances else None, bindings=bindings)
 
     def begin_round(self, game: GameState) -> None:
         game.publish(RoundStarted(None, turn=game.turn_number, round=game.round))

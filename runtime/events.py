@@ -40,6 +40,17 @@ class Played(CardEvent):
 
 
 @dataclass(frozen=True)
+class Playing(CardEvent):
+    """A card put into play whose play effect is about to run (h28b): reactions hear it first ("you are
+    unaffected by it"). No trigger phrase names it; a trigger whose body holds immunity listens to it."""
+
+    kind = "before play"
+
+
+BEFORE_PLAY = Playing.kind
+
+
+@dataclass(frozen=True)
 class Gained(CardEvent):
     kind = "gain"
 

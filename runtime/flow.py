@@ -61,6 +61,9 @@ class FlowRun:
     capped: bool = False
     turn_cap: int = 10_000  # a safety bound (turns or rounds); the simulator keeps its own cap
     result: Result | None = None
+    # during an extra turn (h28b, "after this turn, take an extra turn"): the index in the round's order
+    # of the turn that comes after it, as it would have without the extra turn; None otherwise
+    resume: int | None = None
 
 
 def _flow(game: GameState) -> dict:
@@ -409,7 +412,7 @@ class FlowMatch:
         g = self.game
         pos = self.run.pos
         g.engine.end_turn(g)
-        pos.next_turn = pos.turn + 1
+        pos.next_turn = self._after_turn(pos.turn)
         pos.turn = -1
         end = _flow(g).get("end") or {}
         if end.get("check") == "after each turn" and self._end_holds():
@@ -419,6 +422,23 @@ class FlowMatch:
             self._cap()
             return True
         return False
+
+    def _after_turn(self, k: int) -> int:
+        """The index in the round's order of the turn after turn ``k``: the next seat's, or first an extra
+        turn owed ("after this turn, take an extra turn", the first player to earn one), after which the
+        round goes on where it would have. Never two extra turns in a row: one earned during an extra turn
+        is lost, so that no text can make turns without end (docs/decisions.md)."""
+        g, run = self.game, self.run
+        owed, g.extra_turns = g.extra_turns, []
+        if run.resume is not None:  # this was an extra turn
+            after, run.resume = run.resume, None
+            return after
+        order = self.run.pos.order
+        for seat in owed:
+            if seat in order and not g.players[seat].out:
+                run.resume = k + 1
+                return order.index(seat)
+        return k + 1
 
     def _end_round(self) -> None:
         g = self.game

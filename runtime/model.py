@@ -125,7 +125,7 @@ class PhaseSpec:
 class SlotSpec:
     key: str
     name: str
-    kind: str                          # "effect" | "trigger" | "condition"
+    kind: str                          # "effect" | "trigger" | "condition" | "cost"
     listens_in: tuple[str, ...] | None  # a trigger slot's zones (None: the game's rules.in_play)
     declared: str | None = None  # the name game.yaml gives it
 

@@ -82,6 +82,12 @@ class UpToN:
     n: int
 
 
+# "any number of cards" (issue 28): up to every such thing there is. It is ``UpToN(ANY_NUMBER)``: more
+# than any literal may write (999), and every verb that honours it picks among the things that exist,
+# so the choice is bounded by what is there (the checker refuses it where a verb would count instead).
+ANY_NUMBER = 9_999
+
+
 @dataclass(frozen=True)
 class Every:
     """``all``: every matching thing."""

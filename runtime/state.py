@@ -104,6 +104,10 @@ class GameState:
         self.turn_number = 0          # counts turns begun; events carry it ("this turn")
         self.fired: dict = {}         # (card uid, trigger index) -> turn/round it last fired ("the first time")
         self.resolving: set = set()   # trigger slots running now (no re-entry)
+        self.pending: list = []       # durations set aside (runtime/context.py Pending), in the order set
+        self.cost_changes: list = []  # this turn's cost changes (Ctx.cost_change): (query, n, player, names)
+        self.immune: dict = {}        # card being played -> players unaffected by it (a reaction's immunity)
+        self.extra_turns: list = []   # players owed an extra turn after the one under way, in the order earned
         self.playing: dict = {}       # uid -> player, for cards whose play effect is running ("play this
                                       # card" inside it; "cards you played this turn" counts them)
         self.listening = None         # the engine's table of trigger slots, built on the first event

@@ -348,6 +348,10 @@ _CORE: dict[str, Callable[[Any], Any]] = {
     "fired": dict,
     "resolving": set,
     "playing": dict,
+    "pending": list,       # Pending entries are immutable: shared items, a new list
+    "cost_changes": list,  # (query, n, player, names): immutable tuples
+    "immune": lambda v: {k: set(s) for k, s in v.items()},
+    "extra_turns": list,
     "pile_ids": lambda v: {k: set(s) for k, s in v.items()},
     "options": dict,      # the game's options: plain values, set at the start
     "set_aside_from": dict,  # uid -> zone key: immutable values

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .errors import Nowhere, Refused, RulesError
-from .events import Played, PlayedAgain
+from .events import Played, PlayedAgain, Playing
 from .refs import CARD, GOOD, PLAYER, THING, VAR, ZONE, Every, Query, UpToN
 from .registry import load_engines
 
@@ -36,8 +36,11 @@ EXPR = "expression"    # "(7 - number of cards in your hand) cards"
 PER = "per"            # "1 vp per ruins"
 UP_TO = "up to"        # the chooser picks 0..N — only where the verb offers that choice
 ALL = "all"            # every matching thing — only where the verb takes them all
+ANY = "any number"     # "any number of cards": up to every such thing — only where the verb picks among them
 COUNTED = frozenset({ONE, NUMBER, X, EXPR, PER})  # each becomes one number through Ctx.amount
 AMOUNTS = (ONE, NUMBER, X, EXPR, PER, UP_TO, ALL)
+# "any number of" is named by each core slot that picks among things that exist (not in AMOUNTS, so a
+# game engine's verb honours it only when it says so)
 
 # owner forms (of the selector itself: "enemy locations", "another player's discard pile")
 OWNERS = ("you", "enemy", "another", "any", "each", "opponent", "owner", "chosen", "left", "right")
@@ -156,12 +159,12 @@ def verbs_for(engine: str) -> dict[str, Verb]:
 _GOODS = Slot((GOOD,), required=True, many=True)
 _CARDS = Slot((CARD, THING, VAR), required=True)
 _WHO = Slot((PLAYER, VAR))
-_CHOSEN_BY_YOU = frozenset(AMOUNTS)  # the acting player picks which (and, for "up to", how many)
+_CHOSEN_BY_YOU = frozenset(AMOUNTS) | {ANY}  # the acting player picks which (and, for "up to", how many)
 
 
 @verb("gain", template="gain {obj}[ from {from}][ into {into}]", example="gain 2 fuel",
       obj=Slot((GOOD, CARD, THING), required=True, many=True,
-               amounts={GOOD: COUNTED, CARD: COUNTED | {UP_TO, ALL}, THING: COUNTED | {UP_TO, ALL}}),
+               amounts={GOOD: COUNTED, CARD: COUNTED | {UP_TO, ALL, ANY}, THING: COUNTED | {UP_TO, ALL, ANY}}),
       phrases={"from": Slot((ZONE, VAR), for_objects=(CARD, THING)),
                "into": Slot((ZONE, VAR), for_objects=(CARD, THING))}, needs=((CARD, "gain_from"),))
 def gain(ctx, objs, ph, strict):
@@ -329,11 +332,13 @@ def play(ctx, objs, ph, strict):
     for uid in picks:
         ctx.played.add(uid)
         if rules.play_slot in (g.record(uid).get("slots") or {}):
+            ctx.publish_card(Playing, uid)  # reactions first: "you are unaffected by it" (h28b)
             g.playing[uid] = ctx.player
             try:
                 g.engine.run_slot(g, uid, rules.play_slot, ctx.player, ctx.opponent)
             finally:
                 g.playing.pop(uid, None)
+                g.immune.pop(uid, None)
         ctx.publish_card(Played, uid)  # after its effect: "whenever you play …" sees it done
 
 

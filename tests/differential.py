@@ -27,6 +27,9 @@ GAMES = {
     "enginery": ROOT / "tests" / "language" / "games" / "enginery",
     "truth": FIXTURES / "truth",
     "namesake": ROOT / "tests" / "language" / "games" / "namesake",  # issue 28: names, neighbours, an alias
+    # issue 28 (h28b): a deck-builder whose Pedlar has a cost slot ("this costs 2 less per …"), so that
+    # every "costing …" and "the cost of" read is compared with a card's own cost change too
+    "duskdeck": ROOT / "tests" / "language" / "games" / "duskdeck",
 }
 
 
@@ -140,6 +143,9 @@ class TextGen:
         if r < 0.15 and names:
             n = self.pick(names)
             return n if not self.chance(0.3) else f"{n} {self.filters(names)}".strip()
+        if r < 0.2 and many and self.chance(0.3):  # h28b: "any number of cards in your hand"
+            ref = where or f" in {self.zone_ref(names)}"
+            return f"any number of cards {self.filters(names)}{ref}".replace("  ", " ")
         amt = self.amount(many)
         noun = "card" if amt in ("1", "a") else "cards"
         if r < 0.3 and self.single and self.chance(0.5):  # "a card costing up to (the cost of t)"
@@ -316,7 +322,23 @@ class TextGen:
             who = self.pick(["each opponent", "each other player", "each player", "the player to your left",
                              "the player to your right", "target opponent", "target player"])
             return f"{who}: {self.body(names, depth - 1)}"
+        if r < 0.97:  # h28b: optional statements, durations, cost changes
+            return self.h28b(names, depth)
         return f"until {self.condition(names)}: {self.body(names, depth - 1)}"
+
+    def h28b(self, names: list, depth: int) -> str:
+        """Issue 28 (h28b): "you may …", "at the start of your next turn: …", "at the end of this turn:
+        …", "this turn, cards … cost N less" (run_case ends the turn and begins the player's next, so
+        that durations run on both sides)."""
+        r = self.rng.random()
+        if r < 0.4:
+            return f"you may {self.body(list(names), depth - 1)}"
+        if r < 0.75:
+            head = self.pick(["at the start of your next turn", "at the end of this turn"])
+            return f"{head}: {self.body(list(names), depth - 1)}"
+        what = self.pick(["cards", f"cards with icon {self.pick(self.icons)}" if self.icons else "cards",
+                          f"{self.pick(self.things)}s" if self.things else "cards"])
+        return f"this turn, {what} cost {self.rng.randint(1, 3)} less"
 
     def text(self) -> str:
         names: list = []
@@ -361,6 +383,15 @@ class TextGen:
                     else self.pick(["when ", "whenever "])) + f"{subject} {verb} {card}"
         names: list = []
         body = "; ".join(self.statement(names, 1) for _ in range(self.rng.choice([1, 1, 2])))
+        if " plays " in head and not head.endswith("this card") and self.chance(0.3):
+            body = f"(you are unaffected by it; {body})"  # h28b: a reaction, heard before the card resolves
+        elif not head.startswith("at ") and self.chance(0.4):  # h28b: what the event is about
+            body = "(" + self.pick([f"they {self.action(list(names))}", "they may gain 1 " + self.pick(self.goods),
+                              "you may put it into your " + self.zone_word[self.pick(self.mine)],
+                              f"put it on top of {self.zone_ref()}", "they may trash it",
+                              f"if number of cards costing up to {self.rng.randint(0, 4)} in your "
+                              f"{self.zone_word[self.pick(self.mine)]} > 0: gain 1 {self.pick(self.goods)}"]) \
+                + "; " + body + ")"
         return f"{head}: {body}"
 
 
@@ -496,6 +527,17 @@ def run_case(case: Case, fn=None, effect=None) -> tuple[dict, dict] | None:
         return None
     except Exception as exc:  # noqa: BLE001
         res = f"crash: {type(exc).__name__}: {exc}"
+    if fast.pending or ref.pending or fast.cost_changes or ref.cost_changes:
+        # h28b: durations and cost changes act later: end the turn and begin the player's next one on both
+        # sides, so that what was set aside runs (or the cost change ends) and is compared too
+        for side in (fast, ref):
+            try:
+                engine.end_turn(side)
+                engine.begin_turn(side, case.player)
+            except OutOfScope:
+                return None
+            except Exception as exc:  # noqa: BLE001
+                status = res = f"crash: {type(exc).__name__}: {exc}"
     a, b = picture(fast, status), picture(ref, res)
     b["before"] = before
     b["fired"] = ref.slot_runner.fired

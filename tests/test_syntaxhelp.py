@@ -89,12 +89,19 @@ REWRITE_CASES = [
     ("draw 2 cards, then discard 1 card", "then", "'draw 2 cards; discard 1 card'"),
     ("if you have 2 fuel: gain 1 vp", "you have", "'if 2 fuel: gain 1 vp'"),
     ("each player passes 1 card to the left", "each", "'each player: pass 1 card from your hand to left neighbour's hand'"),
+    # issue 28 (h28b): "any number of" and "you may …" as designers first write them
+    ("trash up to any number of cards from your hand", "any", "'discard any number of cards from your hand'"),
+    ("discard any number cards from your hand", "number", "'any number' takes 'of'"),
+    ("you may: trash a card from your hand", ":", "'you may trash a card from your hand'"),
+    ("you may choose to trash a card", "choose to", "followed by the action itself"),
+    ("may trash a card from your hand", "may", "'you may trash a card from your hand'"),
 ]
 
 # Texts that Lark parses (its contextual lexer takes the first word for a verb) but that mean a
 # construct the language spells otherwise: reported as that, not as an unknown verb.
 PARSED_BUT_MISSING = [
     ("if 1 fuel: gain 1 gun; otherwise: gain 1 fuel", "otherwise", "'otherwise' continues its 'if'"),
+    ("optionally trash", "optionally", "an optional statement says who may"),  # h28b
 ]
 
 # Terminal names of the grammar (NAME, INT, SEMICOLON, $END, …) must never reach a designer.

@@ -1,5 +1,4 @@
-"""The language corpus: effect texts of small test games (one folder each under games/), each with a
-scenario and its outcome.
+"""The language corpus: effect texts of small test games, each with a scenario and its outcome.
 
 A corpus file (``corpus/<game>.yaml``) lists entries; each entry is one effect text with the state
 it runs in and what must be true afterwards. Nothing here plays the game: every entry becomes a
@@ -45,7 +44,7 @@ CORPUS = HERE / "corpus"
 
 ENTRY_KEYS = {"id", "text", "constructs", "kind", "slot", "at", "name", "state", "answers", "steps",
               "outcome", "expect", "log", "issue", "note", "players", "fields", "rejected_today"}
-REJECTED_KEYS = {"text", "code", "at", "was", "note", "hint"}
+REJECTED_KEYS = {"text", "code", "at", "was", "note", "hint", "says"}  # says: words the message or hint holds
 
 
 @dataclass
