@@ -28,7 +28,7 @@ def explain(effect, game, data, fmt):
     """
     from compiler.build import load_game
     from compiler.english import render_effect
-    from compiler.explain import explain_effect
+    from compiler.explain import explain_effect, menu_labels
     from compiler.printer import print_effect
 
     diags = Diagnostics()
@@ -41,13 +41,17 @@ def explain(effect, game, data, fmt):
         emit(ex.diags, fmt)
         sys.exit(1)
     english = render_effect(ex.ir, vocab)
+    menus = menu_labels(ex.ir)  # the labels a player is offered at run time, from the same IR field
     if fmt == "json":
         click.echo(json.dumps({"ok": True, "canonical": print_effect(ex.effect), "english": english,
+                               "menus": [list(m) for m in menus],
                                "ast": repr(ex.effect), "ir": repr(ex.ir), "python": ex.source}, indent=2))
         return
     click.echo("canonical: " + print_effect(ex.effect))
     if english:
         click.echo("english:   " + english)
+    for labels in menus:
+        click.echo("menu:      " + " | ".join(labels))
     click.echo("ast:       " + repr(ex.effect))
     click.echo("ir:        " + repr(ex.ir))
     click.echo("python:\n" + ex.source)
@@ -73,9 +77,11 @@ def verbs(game, data, fmt):
         if engine is None:
             raise UsageProblem(f"no readable game '{game}' under {display_path(data)}")
     docs = verb_docs(engine)
+    aliases = _verb_aliases(data, game) if game else {}  # issue 28: the game's own words for verbs
     if fmt == "json":
-        click.echo(json.dumps({"game": game, "engine": engine, "verbs": [d.to_json() for d in docs]},
-                              indent=2, sort_keys=True))
+        out = [dict(d.to_json(), aliases=sorted(a for a, v in aliases.items() if v == d.name)) for d in docs] \
+            if game else [d.to_json() for d in docs]
+        click.echo(json.dumps({"game": game, "engine": engine, "verbs": out}, indent=2, sort_keys=True))
         return
     if game:
         click.echo(f"verbs for {game} (engine {engine}): {len(docs)}")
@@ -84,11 +90,23 @@ def verbs(game, data, fmt):
         click.echo(f"{d.usage}" + ("" if d.engine == "core" else f"    [{d.engine}]")
                    + ("  (replaces the core verb)" if d.overrides_core else ""))
         click.echo(f"  english: {d.template}")
+        written = sorted(a for a, v in aliases.items() if v == d.name)
+        if written:
+            click.echo(f"  also written (game.yaml verb_aliases): {', '.join(written)}")
         if d.honours:
             click.echo(f"  honours {d.honours}")
         if d.doc:
             click.echo(f"  {' '.join(d.doc.split())}")
         click.echo(f"  example: {d.example}")
+
+
+def _verb_aliases(data, game: str) -> dict:
+    """game.yaml ``verb_aliases`` of ``game`` (alias -> verb), as written; {} when unreadable."""
+    from compiler.loader import load_file
+
+    gdoc = load_file(game_dir(data, game) / "game.yaml", Diagnostics())
+    raw = gdoc.data.get("verb_aliases") if gdoc is not None and isinstance(gdoc.data, dict) else None
+    return {k: v for k, v in raw.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(raw, dict) else {}
 
 
 @click.command()

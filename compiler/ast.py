@@ -146,7 +146,15 @@ class History:
     span: Span = _span()
 
 
-Quantity = Union[Num, X, BinOp, Count, FieldOf, History]
+@dataclass(frozen=True)
+class DistinctNames:
+    """``number of differently named cards in your play area`` (issue 28): how many printed names."""
+
+    selector: "Selector"
+    span: Span = _span()
+
+
+Quantity = Union[Num, X, BinOp, Count, FieldOf, History, DistinctNames]
 Amount = Union[Num, X, BinOp, Count, FieldOf, UpTo, All, One, "AnyNumber"]
 
 
@@ -218,7 +226,20 @@ class Not:
     span: Span = _span()
 
 
-Filter = Union[WithIcon, With, Without, Matching, FieldCompare, OtherThan, Not]
+# --- cards by name (issue 28) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SameName:
+    """``named n`` / ``with the same name as t``: the card's printed name is the one ``name`` holds —
+    a name chosen by ``name a card as n``, or a chosen card's. ``form`` keeps how it was written."""
+
+    name: Name
+    form: str = "named"  # "named" | "same"
+    span: Span = _span()
+
+
+Filter = Union[WithIcon, With, Without, Matching, FieldCompare, OtherThan, Not, SameName]
 
 
 @dataclass(frozen=True)
@@ -266,7 +287,15 @@ class Exists:
     span: Span = _span()
 
 
-Condition = Union[Compare, Exists]
+@dataclass(frozen=True)
+class Either:
+    """``A or B`` between conditions (issue 28): holds when any of them holds."""
+
+    conditions: tuple
+    span: Span = _span()
+
+
+Condition = Union[Compare, Exists, Either]
 
 
 # --- statements ------------------------------------------------------------------------------
@@ -355,7 +384,7 @@ class Acting:
     """``each opponent: …`` / ``each other player: …`` / ``each player: …`` / ``the player to your
     left: …`` — the body runs once per such player, as that player (their zones, Goods, agent)."""
 
-    who: str  # "opponent" | "other" | "each" | "left" | "right"
+    who: str  # "opponent" | "other" | "each" | "left" | "right" | "target" | "chosen" (target player)
     noun: Words
     body: tuple["Stmt", ...]
     other: bool = False  # written "each other …"

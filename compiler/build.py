@@ -36,6 +36,7 @@ from .parser import parse_effect
 from .printassets import check_art, check_fonts, check_icons
 from .reach import cards_no_setup_creates, e214_held_back, triggers_that_never_fire
 from .schema import prepare_cards, validate
+from .sourceforms import BUILTIN_WORDS, FormError, compile_form, source_ok
 from .vocabulary import check_names
 
 GAME_FILE = "game.yaml"
@@ -251,6 +252,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
     gb.icon_images = check_icons(gdoc, game_dir, diags)  # icon pictures for the printed matter
     check_fonts(gdoc, game_dir, diags)
     checker = gb.checker = Checker(vocab, verbs_for(vocab.engine))
+    source_forms = declared_source_forms(gdoc.data)  # issue 28: the forms a card's source may take
     pieces = cache.cards_for(game_dir / GAME_FILE, vocab.game) if cache is not None else None
     if pieces is not None:
         gb.checked = pieces.memo  # the check memo is kept across rebuilds while game.yaml is unchanged
@@ -311,6 +313,7 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             if card is not None and (looked is None or i not in looked.hits):
                 before = unique.count
                 validate(doc, cschema, unique, ("cards", i))
+                check_card_source(doc, i, card, source_forms, unique)
                 if looked is not None and unique.count != before:
                     looked.dirty.add(i)
         if isinstance(doc.data.get("map"), dict) and validate(doc, "map", diags, ("map",)):
@@ -732,3 +735,32 @@ def write_outputs(result: BuildResult, out_dir: Path) -> list[str]:
                 p.unlink()
                 changed.append(rel + " (removed)")
     return changed
+
+
+# --- a card's source (issue 28, item 4) ------------------------------------------------------------
+
+
+def declared_source_forms(game_data: dict) -> tuple:
+    """The compiled ``source_forms`` of game.yaml (those that compile: vocabulary.check_names reports
+    the rest, located)."""
+    out = []
+    for spec in game_data.get("source_forms") or ():
+        if isinstance(spec, dict) and isinstance(spec.get("pattern"), str):
+            try:
+                out.append(compile_form(spec["pattern"]))
+            except FormError:
+                pass
+    return tuple(out)
+
+
+def check_card_source(doc, i: int, card, forms: tuple, diags) -> None:
+    """A card's ``source`` is of a built-in form or of one the game declares (E401, at the value)."""
+    source = card.get("source") if isinstance(card, dict) else None
+    if not isinstance(source, str) or source_ok(source, forms):
+        return
+    path = ("cards", i, "source")
+    line, col, src = doc.where(path)
+    declared = ", or one of the game's source_forms" if forms else " (a game may declare its own: source_forms)"
+    diags.error("E401", f"'{source[:60]}' is not {BUILTIN_WORDS}{declared}",
+                file=doc.file, line=line, column=col, length=min(len(source), 60), source_line=src,
+                card=card.get("id") if isinstance(card.get("id"), str) else None)

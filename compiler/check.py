@@ -15,6 +15,7 @@ checker accepted is what it built (issue 22). The AST stays untouched.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -34,7 +35,8 @@ from .visitor import Visitor
 from .vocabulary import POSSESSIVES
 
 _CATEGORY_WORDS = {GOOD: "good", THING: "thing", ZONE: "zone or pile", PLAYER: "player", PHASE: "phase",
-                   ICON: "icon", VAR: "chosen name", CARD: "card", PILE: "pile of a supply"}
+                   ICON: "icon", VAR: "chosen name", CARD: "card", PILE: "pile of a supply",
+                   V.CARD_NAME: "card name"}
 
 Report = Callable[[str, str, A.Span, "str | None"], None]
 
@@ -281,11 +283,12 @@ class _Check(Visitor):
         if st.who == "they":  # h28b: the player the trigger's event is about
             return self._they(st, scope)
         allowed = {"opponent": ("opponent", "opponents"), "other": ("player", "players", "opponent", "opponents"),
-                   "each": ("player", "players"), "left": ("player",), "right": ("player",)}[st.who]
+                   "each": ("player", "players"), "left": ("player",), "right": ("player",),
+                   "target": ("opponent",), "chosen": ("player",)}[st.who]
         if st.noun.text not in allowed:
             self.rep("E201", f"unknown acting player '{st.noun.text}'", st.noun.span,
                      did_you_mean(st.noun.text, allowed) or "write 'each opponent: …', 'each other player: …', "
-                     "'each player: …' or 'the player to your left: …'")
+                     "'each player: …', 'target opponent: …' or 'the player to your left: …'")
         return ir.Acting(st.who, self.body(st.body, dict(scope)), st)
 
     def visit_RepeatUntil(self, st: A.RepeatUntil, scope) -> ir.Repeat:
@@ -453,9 +456,14 @@ class _Check(Visitor):
     def action(self, act: A.Action, scope, strict: bool = False) -> ir.Act | None:
         rep = self.rep
         verb = self.verbs.get(act.verb.text)
+        if verb is None and act.verb.text in self.vocab.verb_aliases:
+            # a verb alias the game declares ("scrap" for trash, issue 28): the verb itself, printed
+            # in the game's word (compiler/english.py reads the word written)
+            verb = self.verbs.get(self.vocab.verb_aliases[act.verb.text])
         if verb is None:
             rep("E302", f"unknown verb '{act.verb.text}'", act.verb.span,
-                did_you_mean(act.verb.text, self.verbs) or _VERB_HINTS.get(act.verb.text))
+                did_you_mean(act.verb.text, set(self.verbs) | set(self.vocab.verb_aliases))
+                or _VERB_HINTS.get(act.verb.text))
             return None
         sig = verb.signature
         if act.objects and sig.obj is None:
@@ -471,6 +479,15 @@ class _Check(Visitor):
         seen = set()
         for ph in act.phrases:
             prep = "until" if isinstance(ph, A.Until) else ph.prep
+            if prep == "to" and ph.target.noun.text in ("left", "right", "their left", "their right") \
+                    and (ph.target.owner is not None or ph.target.noun.words[0] == "their"):
+                # "… of the player to your left" (issue 28, item 4): whose by seat is an owner
+                side = ph.target.noun.words[-1]
+                rep("E201", f"'the player to your {side}' names a player by seat: as an owner write "
+                    f"'{side} neighbour's'", ph.span,
+                    f"e.g. 'from {side} neighbour's hand', 'per card in {side} neighbour's tableau'; to have them "
+                    f"act: 'the player to your {side}: …'")
+                continue
             slot = sig.phrases.get(prep)
             if slot is None:
                 allowed = ", ".join(f"'{p} …'" for p in sig.phrases)
@@ -495,6 +512,10 @@ class _Check(Visitor):
         for prep, slot in sig.phrases.items():
             if slot.required and prep not in seen:
                 rep("E303", f"'{verb.name}' needs '{prep} …' (for example: {verb.example})", act.span)
+        if act.name is None and verb.binds == V.CARD_NAME:
+            # "name a card" is said only to be used: "… as n; … named n" (issue 28)
+            rep("E303", f"'{verb.name}' names a card for later: write it with a name, 'name a card as n', and "
+                "use 'named n'", act.span, "for example: " + verb.example)
         if act.name is not None:
             # bound after the action's own selectors are checked: "look at 3 cards from r's hand as r"
             # names r before it holds anything (found by the differential test, issue 22)
@@ -517,7 +538,7 @@ class _Check(Visitor):
             if not getattr(rules, need, None):
                 rep("E309", f"'{verb.name}' needs the game to declare rules.{need} in game.yaml", act.verb.span,
                     "for example rules: {trash_to: trash, gain_from: supply, play_to: play_area, play_slot: play}")
-        return ir.Act(act.verb.text, objects, tuple(phrases), act.name.text if act.name is not None else None,
+        return ir.Act(verb.name, objects, tuple(phrases), act.name.text if act.name is not None else None,
                       strict, ir.Origin(act.span.start, act.span.end), act)
 
     def _phase(self, words: A.Words) -> None:
@@ -526,6 +547,8 @@ class _Check(Visitor):
 
     # --- conditions and quantities -----------------------------------------------------------
     def cond(self, cond, scope) -> ir.Cond:
+        if isinstance(cond, A.Either):  # "A or B" (issue 28)
+            return ir.Either(tuple(self.cond(c, scope) for c in cond.conditions), cond)
         if isinstance(cond, A.Compare):
             return ir.Compare(self.quantity(cond.left, scope), cond.op, self.quantity(cond.right, scope), cond)
         return ir.Exists(self.selector(cond.selector, scope, (THING, CARD, GOOD, ZONE, VAR), slot=_EXISTS,
@@ -562,6 +585,9 @@ class _Check(Visitor):
         if isinstance(q, A.Count):
             return ir.CountOf(self.selector(q.selector, scope, (THING, CARD, GOOD, ZONE, VAR, PILE), slot=_COUNT,
                                             verb="number of", counted=True), q)
+        if isinstance(q, A.DistinctNames):  # "number of differently named cards in …" (issue 28)
+            return ir.DistinctNames(self.selector(q.selector, scope, (THING, CARD, VAR), slot=_COUNT,
+                                                  verb="number of differently named", counted=True), q)
         if isinstance(q, A.X):
             if "x" not in scope:
                 self.rep("E305", "x is used before 'x is …' defines it", q.span)
@@ -653,7 +679,7 @@ class _Check(Visitor):
                 rep("E306", f"{who} would ignore '{name} …' here", ref.span, None)
 
     # Owners that can never be the acting player; a bound name ("p's") is checked at run time.
-    _NOT_YOU = frozenset({ir.Who.ANOTHER, ir.Who.OPPONENT, ir.Who.ENEMY})
+    _NOT_YOU = frozenset({ir.Who.ANOTHER, ir.Who.OPPONENT, ir.Who.ENEMY, ir.Who.LEFT, ir.Who.RIGHT})
 
     def _others_only(self, cat, key, owner: ir.Owner, node: A.Owner | None, noun: A.Words) -> ir.Owner:
         """A zone or thing declared ``access: others`` may be named only as another player's
@@ -769,6 +795,18 @@ class _Check(Visitor):
                 rep("E201", f"unknown card field '{f.noun.text}'", f.noun.span, did_you_mean(name, fields))
                 return None
             return ir.HasField(name, isinstance(f, A.With))
+        if isinstance(f, A.SameName):  # "named n", "with the same name as t" (issue 28)
+            name = f.name.text
+            if name not in scope:
+                rep("E305", f"'{name}' is not a chosen name here", f.name.span,
+                    did_you_mean(name, scope) or "name a card first: 'name a card as n; … named n'")
+                return None
+            if scope[name] not in (CARD, THING, V.CARD_NAME):
+                rep("E205", f"'{fmt(f)}' needs a card name or a card as {name}, but '{name}' holds a "
+                    f"{_CATEGORY_WORDS.get(scope[name], 'value')}", f.name.span,
+                    "name a card first: 'name a card as n; … named n'")
+                return None
+            return ir.SameName(ir.Bound(name))
         if isinstance(f, A.Matching):
             if f.name.text not in scope:
                 rep("E305", f"'{f.name.text}' is not a chosen name here", f.name.span, did_you_mean(f.name.text, scope))
@@ -804,6 +842,17 @@ class _Check(Visitor):
                 return None, None
             return VAR, text
         entries = self.vocab.lookup(text)
+        if not entries and _TOP_CARD.match(text):
+            # "reveal the top card of your deck" (issue 28, item 4): it said "did you mean 'this card'?"
+            rep("E201", f"'{text}' is not a noun the language knows", words.span,
+                "the top cards of a pile are what 'reveal' and 'look at' take: 'reveal 1 card from your deck "
+                "as r' (then 'put r into your hand'), or 'draw 1 card' for your hand")
+            return None, None
+        if not entries and text in ("left", "right", "the left", "the right"):
+            side = text.split()[-1]  # "pass 1 card to the left" (issue 28, item 4)
+            rep("E201", f"'{text}' names no zone: whose by seat is written '{side} neighbour's'", words.span,
+                f"e.g. 'pass 1 card from your hand to {side} neighbour's hand'")
+            return None, None
         if not entries and words.words[-1] in ("twice", "again") and len(words.words) > 1:  # h28b
             rep("E201", f"'{text}' is not a name: playing a card twice is two plays", words.span,
                 "choose it, then play it and play it again — a card this effect played is played again where it "
@@ -933,10 +982,14 @@ def _filter_form(f) -> str:
         return "other than"
     if isinstance(f, A.Not):
         return "not"
+    if isinstance(f, A.SameName):
+        return "named"
     return type(f).__name__.lower()
 
 
 THIS_CARD = "this card"
+# "the top card", "top 2 cards": what designers write first for the top of a pile (issue 28, item 4)
+_TOP_CARD = re.compile(r"(?:the )?top(?: \d+)? cards?$")
 
 
 def _body_span(body) -> A.Span:

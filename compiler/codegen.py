@@ -58,7 +58,8 @@ def _plain(value: Any) -> bool:
 
 # The typed values generated code may construct (runtime/refs.py), and the names it imports for them.
 _EMITTED = frozenset({refs.Query, refs.Bound, refs.Default, refs.Exactly, refs.UpToN, refs.Every, refs.HasIcon,
-                      refs.HasField, refs.MatchingIcon, refs.FieldCompare, refs.OtherThan, refs.Not, refs.Phase})
+                      refs.HasField, refs.MatchingIcon, refs.FieldCompare, refs.OtherThan, refs.Not, refs.Phase,
+                      refs.SameName})
 _EMITTED_NAMES = frozenset({t.__name__ for t in _EMITTED} | {"Who"})
 _REFS_IMPORT = "from runtime.refs import (  # noqa: F401\n" + "\n".join(
     textwrap.wrap(", ".join(sorted(_EMITTED_NAMES)), 100, initial_indent="    ", subsequent_indent="    ")) + ")"
@@ -511,6 +512,13 @@ class _EffectGen(Visitor):
 
     def visit_FieldOf(self, q: ir.FieldOf) -> str:
         return f"ctx.field_of({literal(q.field)}, {literal(q.card.name)})"
+
+    # cards by name, "or" between conditions (issue 28)
+    def visit_DistinctNames(self, q: ir.DistinctNames) -> str:
+        return f"ctx.distinct_names({self.sel(q.query)})"
+
+    def visit_Either(self, c: ir.Either) -> str:
+        return "(" + " or ".join(self.cond(x) for x in c.conds) + ")"
 
     def visit_CountOf(self, q: ir.CountOf) -> str:
         return f"ctx.count({self.sel(q.query)})"

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from runtime.model import GameModel
 from runtime.refs import CARD, GOOD, ICON, PHASE, PILE, PLAYER, THING, VAR, ZONE
+from runtime.verbs import CARD_NAME
 from runtime.words import MASS_NOUNS, english_plural, plurals, title  # noqa: F401 - MASS_NOUNS re-exported
 
 from . import ast as A
@@ -50,7 +51,8 @@ _THIRD = {"trash": "trashes"}
 _TOP_ONE = re.compile(r"\bthe top (?:1|an?) (?=\S)")
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three"}
 _ACTING = {"opponent": "each opponent", "other": "each other player", "each": "each player",
-           "left": "the player to your left", "right": "the player to your right"}
+           "left": "the player to your left", "right": "the player to your right",
+           "target": "an opponent you choose", "chosen": "a player you choose (you may choose yourself)"}
 
 
 # --- public API ----------------------------------------------------------------------------------
@@ -230,6 +232,7 @@ class _Renderer(Visitor):
         self.verbs = verbs
         self.scope: list[_Bound] = []
         self.acting = 0  # inside "each opponent: …", "your" is theirs
+        self.targeted = False  # after "target opponent: …" the effect's opponent is "that opponent" (issue 28)
 
     # statements ----------------------------------------------------------------------------------
     def effect(self, effect, kind: str) -> str:
@@ -285,11 +288,19 @@ class _Renderer(Visitor):
             finally:
                 self.acting -= 1
         order = ", in seat order" if st.who in ("opponent", "other", "each") else ""
+        who = _ACTING[st.who]
+        if self.acting:  # inside another acting clause "you" is that player (issue 28)
+            who = who.replace("your", "their").replace("you choose", "they choose")
         self.acting += 1
         try:
-            return f"{_ACTING[st.who]}{order}: {self.body(st.body)}"
+            text = f"{who}{order}: {self.body(st.body)}"
         finally:
             self.acting -= 1
+        if not self.acting and _passes(st.body):  # Ctx.acting: passed cards move when the clause ends
+            text += "; the passed cards move together once every player has chosen"
+        if st.who == "target" and not self.acting:  # the chosen opponent is the effect's opponent
+            self.targeted = True
+        return text
 
     # --- h28b (issue 28): optional statements, durations, cost changes ----------------------------
     def visit_Optional(self, st: ir.Optional) -> str:
@@ -380,7 +391,9 @@ class _Renderer(Visitor):
 
     def visit_Act(self, st: ir.Act) -> str:
         text = self.action(st)
-        if st.binds is not None:
+        if st.binds is not None and st.verb == "name":  # "name a card as n" holds a card name (issue 28)
+            self.scope.append(_Bound(st.binds, CARD_NAME, "card name", "the named card"))
+        elif st.binds is not None:
             shown = _ACTION_BOUND.get(st.verb, f"the cards of ‘{st.verb}’")
             self.scope.append(_Bound(st.binds, CARD, f"{st.verb} card", shown))
         return text
@@ -442,6 +455,10 @@ class _Renderer(Visitor):
             if key not in values:
                 values[key] = val
                 order.append(key)
+        written = act.syntax.verb.text if act.syntax is not None else act.verb
+        if written != act.verb and template.startswith(act.verb):
+            # a verb alias the game declares ("scrap" for trash, issue 28): printed in the game's word
+            template = written + template[len(act.verb):]
         if "obj" in values and "{obj}" not in template.replace(" ", ""):
             head, _, rest = template.partition(" ")
             template = f"{head} {{obj}} {rest}".strip()
@@ -529,6 +546,9 @@ class _Renderer(Visitor):
             # "requires 1 of your locations": "you have at least 1 Location", not "there is … of your …"
             n = int(amount.value) if isinstance(amount, A.Num) else None
             return f"{self._you()} have {lead}{self.selector(q, indefinite=True, no_owner=True, number=n)}"
+        if cat == VAR and any(isinstance(f, ir.SameName) for f in q.filters) and amount is None:
+            # "if r named n": "there is a card with the name you named among the revealed cards" (issue 28)
+            return f"there is a card{self._filters(q)} among {self.var_ref(q.key, pronoun=False)}"
         many = self._is_plural_amount(amount) or isinstance(amount, A.All)
         return f"there {'are' if many else 'is'} {lead}{self.selector(q, indefinite=True)}"
 
@@ -555,6 +575,12 @@ class _Renderer(Visitor):
 
     def visit_CountOf(self, q: ir.CountOf) -> str:
         return self.count(q.query)
+
+    def visit_DistinctNames(self, q: ir.DistinctNames) -> str:  # issue 28
+        return "the number of different names among " + self.selector(q.query, drop_amount=True, force_plural=True)
+
+    def visit_Either(self, c: ir.Either) -> str:  # "A or B" between conditions (issue 28)
+        return " or ".join(self.cond(x) for x in c.conds)
 
     def visit_FieldOf(self, q: ir.FieldOf) -> str:
         field, card = self.field_name(q.field.replace("_", " "), plural=False), self.var_ref(q.card.name)
@@ -717,6 +743,13 @@ class _Renderer(Visitor):
             return f"costing {bound}"
         return f"with {self.field_name(f.field.text, plural=False)} {bound}"
 
+    def visit_SameName(self, fi: ir.SameName, f) -> str:
+        """"named n" (issue 28): "with the name you named"; "with the same name as t"."""
+        if self._bound(fi.bound.name).category == CARD_NAME:
+            # inside an acting clause "you" is that player, who may not be the one who named it
+            return "with the name that was named" if self.acting else "with the name you named"
+        return f"with the same name as {self.var_ref(fi.bound.name)}"
+
     def visit_OtherThan(self, fi: ir.OtherThan, f) -> str:
         if isinstance(fi.card, ir.Bound):
             return f"other than {self.var_ref(fi.card.name)}"
@@ -794,9 +827,13 @@ class _Renderer(Visitor):
     def possessive(self, owner: A.Owner) -> str:
         q, n = owner.qualifier, owner.name
         if n == "opponent":  # inside "each opponent: …" the opponent is the acting player's (Ctx.as_player)
+            if q is None and self.targeted and not self.acting:
+                return "that opponent's"  # the one chosen by "target opponent: …" (issue 28)
             return "another opponent's" if q == "another" else f"{'their' if self.acting else 'your'} opponent's"
         if n == "owner":
             return "its owner's"
+        if n == "neighbour" and q in ("left", "right"):  # "left neighbour's hand" (issue 28)
+            return f"{'their' if self.acting else 'your'} {q} neighbour's"
         if n == "player":
             return {"another": "another player's", "any": "any player's", "each": "each player's"}.get(
                 q or "", "a player's")
@@ -808,7 +845,8 @@ class _Renderer(Visitor):
         return f"{q + ' ' if q else ''}{title(n)}'s"
 
     def player(self, key: str, owner: A.Owner | None, amount) -> str:
-        base = {"you": "you", "opponent": "their opponent" if self.acting else "your opponent",
+        base = {"you": "you", "opponent": "their opponent" if self.acting else
+                ("that opponent" if self.targeted else "your opponent"),
                 "owner": "its owner"}.get(key)
         if base is not None:
             return base
@@ -932,6 +970,19 @@ class _Renderer(Visitor):
         if cat == PLAYER:
             return key.replace("_", " "), [key.replace("_", " ")]
         return (title(words) if cat is not None else words), [words]
+
+
+def _passes(body) -> bool:
+    """Whether a body passes cards ("pass 1 card … to left neighbour's hand"), at any depth."""
+    for st in body:
+        if isinstance(st, ir.Act) and st.verb == "pass":
+            return True
+        for inner in (getattr(st, "body", None), getattr(st, "otherwise", None)):
+            if inner and _passes(inner):
+                return True
+        if isinstance(st, ir.Menu) and any(_passes(o) for o in st.options):
+            return True
+    return False
 
 
 def _card_title(key: str) -> str:

@@ -49,6 +49,25 @@ def explain_effect(text: str, vocab: GameModel, where: str = "<effect>", kind: s
     return Explained(text, effect, mw.render([]), name, diags, checked.ir)
 
 
+def menu_labels(effect) -> list[tuple[str, ...]]:
+    """The labels of every ``choose one: …`` menu of a checked effect's IR, in text order: exactly the
+    labels the runtime offers the player and accepts as answers (codegen passes ``ir.Menu.labels`` to
+    ``Ctx.menu``), so ``cardwright explain`` shows what a player will see (issue 28)."""
+    from . import ir
+    from .visitor import Visitor
+
+    found: list[tuple[str, ...]] = []
+
+    class _Menus(Visitor):
+        def visit_Menu(self, node):
+            found.append(tuple(node.labels))
+            self.generic_visit(node)
+
+    if effect is not None:
+        _Menus().visit(effect)
+    return found
+
+
 def effect_function(ex: Explained):
     """The compiled function of an explained effect (generated code, never data text)."""
     ns: dict = {}

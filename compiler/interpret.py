@@ -91,6 +91,7 @@ class Interpreter(Visitor):
         self.about_self = False  # the card hears the event only because it is about the card
         self.fired = 0  # triggers of the slot whose body ran
         self.use = None  # (slot, index): the ability its player uses in this run (issue 28), else None
+        self.passing: list | None = None  # cards passed inside an acting clause: moved when it ends
 
     # --- running an effect -----------------------------------------------------------------------
     def run(self, effect: ir.Effect) -> Result:
@@ -210,7 +211,32 @@ class Interpreter(Visitor):
     def visit_Acting(self, st: ir.Acting) -> None:
         """Each acting player in seat order after you ("each player": you first); inside, "you" is
         them and their agent chooses; "opponent" is the effect's opponent for the card's player and
-        chosen for anyone else. Each player's part is refused on its own (issue 22)."""
+        chosen for anyone else. Each player's part is refused on its own (issue 22). Cards passed
+        inside move together when the outermost clause ends (issue 28: each player chooses first)."""
+        first = self.passing is None
+        if first:
+            self.passing = []
+        try:
+            self.each_acting(st)
+            if first:
+                self.move_passed()
+        finally:
+            if first:
+                self.passing = None
+
+    def move_passed(self) -> None:
+        """Passed cards, in the order chosen, into their zones; one no longer where it was passed from
+        stays where it is."""
+        g = self.game
+        for player, uid, src, dest in self.passing:
+            if g.where.get(uid) != src:
+                continue
+            g.move(uid, dest)
+            if dest[1] is not None:
+                g.instances[uid].owner = dest[1]
+            g.publish(Moved(player, card=uid, turn=g.turn_number, round=g.round, to=dest[0]))
+
+    def each_acting(self, st: ir.Acting) -> None:
         outer = self.me
         for p in self.acting_players(st.who):
             self.charge(ROUNDS)
@@ -247,8 +273,12 @@ class Interpreter(Visitor):
             return others
         if who == "each":
             return [self.me.player] + others
+        if who == "chosen":  # "target player: …": any player still in, you first, then in seat order
+            return [self.ask([("player", p) for p in [self.me.player] + others], 1)[0][1]]
         if not others:
             return []
+        if who == "target":  # "target opponent: …": the effect's opponent, chosen when there are several
+            return [self.opponent()]
         return [others[0]] if who == "left" else [others[-1]]
 
     # --- h28b (issue 28): optional statements, durations, cost changes ----------------------------
@@ -485,6 +515,18 @@ class Interpreter(Visitor):
 
     verb_move = verb_put  # "move" is "put" under another word (docs/language.md)
 
+    def verb_pass(self, objects, ph, strict):
+        """Into the zone named; inside an acting clause the move waits for the clause's end (issue 28)."""
+        dest = self.zone(ph["to"])
+        self.move_cards(objects[0], ph.get("from"), lambda uid: dest, strict, "pass", defer=self.passing)
+
+    def verb_name(self, objects, ph, strict):
+        """The acting player names one card name of the game, offered sorted (issue 28)."""
+        names = sorted({rec.get("name", cid) for cid, rec in self.game.cards.items()})
+        if not names:
+            return Chosen([])
+        return Chosen([("name", self.ask(names, 1)[0])], one=True)
+
     def verb_trash(self, objects, ph, strict):
         dest = self.game.zone_key(self.game.model.rules.trash_to, self.me.player)
         self.move_cards(objects[0], ph.get("from"), lambda uid: dest, strict, "trash")
@@ -661,10 +703,10 @@ class Interpreter(Visitor):
     # verbs that send a card to a place it cannot be sent to again once there (issue 22); put and
     # move may reorder a pile, so a card already in their zone still moves
     TO_A_PLACE = ("discard", "trash", "remove", "gain", "give")
-    EVENTS = {"discard": Discarded, "trash": Trashed, "gain": Gained, "put": Moved}
+    EVENTS = {"discard": Discarded, "trash": Trashed, "gain": Gained, "put": Moved, "pass": Moved}
 
     def move_cards(self, q: ir.Query, source: ir.Query | None, dest, strict: bool, verb: str,
-                   bottom: bool = False) -> list[int]:
+                   bottom: bool = False, defer: list | None = None) -> list[int]:
         """The chosen cards (all a name holds when no amount is written) into ``dest(uid)``. "up to N"
         lets the player choose how many; a cost moves all it says or refuses first."""
         g = self.game
@@ -687,6 +729,9 @@ class Interpreter(Visitor):
             picks = self.ask(options, n, least=0)
         else:
             picks = self.ask(options, n) if n < len(options) else options[:n]
+        if defer is not None:  # passed: moved when the acting clause ends (visit_Acting)
+            defer.extend((self.me.player, uid, g.where[uid], dest(uid)) for uid in picks)
+            return picks
         event = self.EVENTS.get(verb)
         for uid in picks:
             to = dest(uid)
@@ -757,6 +802,13 @@ class Interpreter(Visitor):
             return self.reachable([p.index for p in g.players if not p.out])
         if owner is ir.Who.OWNER:
             return [self.owner_of(self.card)]
+        if owner in (ir.Who.LEFT, ir.Who.RIGHT):  # "left neighbour's": the next seat still in (issue 28)
+            n = len(g.players)
+            after = [(self.me.player + k) % n for k in range(1, n)]
+            after = [p for p in after if not g.players[p].out]
+            if not after:
+                raise Refused("there is no other player")
+            return self.reachable([after[0] if owner is ir.Who.LEFT else after[-1]])
         chosen = self.names[owner.name]
         if chosen.one:
             return [self.player_of_value(chosen.values[0])]
@@ -972,6 +1024,20 @@ class Interpreter(Visitor):
             return uid not in (chosen.values if chosen is not None else [])
         return self.game.instances[uid].card_id != f.card
 
+    def visit_SameName(self, f: ir.SameName, uid: int, card: dict) -> bool:
+        """"named n", "with the same name as t": the card's name, as its face shows it (issue 28)."""
+        return card.get("name", self.game.instances[uid].card_id) in self.names_of(f.bound.name)
+
+    def names_of(self, name: str) -> set:
+        chosen = self.names.get(name)
+        out = set()
+        for v in (chosen.values if chosen is not None else []):
+            if isinstance(v, tuple) and v[0] == "name":
+                out.add(v[1])
+            elif isinstance(v, int) and v in self.game.instances:
+                out.add(self.face(v).get("name", self.game.instances[v].card_id))
+        return out
+
     def visit_MatchingIcon(self, f: ir.MatchingIcon, uid: int, card: dict) -> bool:
         chosen = self.names.get(f.bound.name)
         if chosen is not None and not chosen.values:
@@ -1063,6 +1129,15 @@ class Interpreter(Visitor):
 
     def visit_CountOf(self, e: ir.CountOf) -> int:
         return self.count(e.query)
+
+    def visit_DistinctNames(self, e: ir.DistinctNames) -> int:
+        """How many different names the selected cards show (issue 28)."""
+        g = self.game
+        return len({self.face(u).get("name", g.instances[u].card_id) for u in self.options(e.query)
+                    if isinstance(u, int) and u in g.instances})
+
+    def visit_Either(self, c: ir.Either) -> bool:
+        return any(self.holds(x) for x in c.conds)
 
     def visit_FieldOf(self, e: ir.FieldOf) -> int:
         """``the cost of t``: one chosen card's number field; a choice that found nothing counts 0,

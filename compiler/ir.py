@@ -18,6 +18,7 @@ from typing import Union
 # passes them to the verbs as they are (runtime/refs.py), so what the checker resolves is what runs.
 from runtime.refs import (Bound, Default, Every, Exactly, FieldCompare, Filter, HasField, HasIcon,  # noqa: F401
                           DEFAULT, EVERY, MatchingIcon, Not, OtherThan, Owner, Phase, Query, UpToN, Who, backlink)
+from runtime.refs import SameName  # noqa: F401 - cards by name (issue 28)
 
 
 # Each node keeps the AST node it was lowered from (``syntax``), outside equality and hashing: the
@@ -81,7 +82,15 @@ class History:
     syntax: object = _syntax()
 
 
-Expr = Union[Lit, XValue, Arith, CountOf, FieldOf, History]
+@dataclass(frozen=True)
+class DistinctNames:
+    """``number of differently named …`` (issue 28): how many distinct printed names the cards have."""
+
+    query: "Query"
+    syntax: object = _syntax()
+
+
+Expr = Union[Lit, XValue, Arith, CountOf, FieldOf, History, DistinctNames]
 
 
 # --- amounts and filters -----------------------------------------------------------------------
@@ -112,7 +121,16 @@ class Exists:
     syntax: object = _syntax()
 
 
-Cond = Union[Compare, Exists]
+@dataclass(frozen=True)
+class Either:
+    """``A or B`` (issue 28): holds when any of ``conds`` holds; they are tested in order and the
+    first that holds ends the test."""
+
+    conds: tuple
+    syntax: object = _syntax()
+
+
+Cond = Union[Compare, Exists, Either]
 
 
 @dataclass(frozen=True)
@@ -181,7 +199,8 @@ class Menu:
 
 @dataclass(frozen=True)
 class Acting:
-    who: str  # "opponent" | "other" | "each" | "left" | "right"
+    who: str  # "opponent" | "other" | "each" | "left" | "right" | "target" (the effect's chosen opponent)
+    #         | "chosen" ("target player": any player still in, you included, chosen by the acting player)
     body: tuple["Stmt", ...]
     syntax: object = _syntax()
 

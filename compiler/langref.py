@@ -244,6 +244,57 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "game flow's final scoring reads it like a field: \"for each base in your play area as b: gain (the "
        "worth of b) vp\".",
        [("for each base in your play area as b: gain (the worth of b) vp", "corsairs")], []),
+    # --- issue 28: players by position and by choice, cards by name, printed wording ---------------
+    _c("Statements", "One chosen player", "target opponent: BODY · target player: BODY",
+       "The acting player chooses one opponent (nobody is asked when there is one) and that opponent runs "
+       "the body as its acting player: inside it `you` and `your` are theirs. The chosen opponent is the "
+       "effect's opponent, so `opponent's …` later in the effect is the same player. `target player` "
+       "offers every player still in, you first: you may choose yourself.",
+       [("target opponent: discard 1 card from your hand", "truth"), ("target player: draw 2 cards", "truth"),
+        ("target opponent: discard 1 card from your hand; gain 1 coin per card in opponent's hand", "truth")],
+       ["target_acting"]),
+    _c("Selectors", "Neighbours", "left neighbour's ZONE · right neighbour's ZONE",
+       "Whose by seat: your left neighbour is the next player in turn order still in the game, your right "
+       "neighbour the previous one (with two players they are the same player). To have a neighbour act, "
+       "write `the player to your left: …` (see *Acting player*).",
+       [("gain 1 coin per card in left neighbour's tableau", "truth"),
+        ("each player: gain 1 vp per card with icon action in right neighbour's tableau", "truth")], []),
+    _c("Statements", "Passing cards, everyone at once", "each player: pass CARDS from your ZONE to left|right "
+       "neighbour's ZONE",
+       "`pass` moves cards of yours into another zone. Inside an acting clause every player chooses first "
+       "(in seat order) and the passed cards move together when the outermost clause ends, so a card passed "
+       "to a player is never passed on by them in the same clause; a passed card that its passer's own text "
+       "moved elsewhere meanwhile stays there. Outside an acting clause the cards move at once.",
+       [("each player: pass 1 card from your hand to left neighbour's hand", "truth"),
+        ("each player: pass up to 2 cards from your hand to right neighbour's hand", "truth")], []),
+    _c("Selectors", "Cards by name", "name a card as NAME · CARDS named NAME · CARDS with the same name as NAME · "
+       "number of differently named CARDS",
+       "`name a card as n` has the acting player name one card name of the game (every name its cards "
+       "print, offered in alphabetical order: a bot picks among them). `named n` keeps cards printing that "
+       "name; `with the same name as t` keeps cards with the name of a chosen card, or of `this card` (a name "
+       "holding several cards means any of their names). `number of differently named …` counts the "
+       "different names among the cards selected.",
+       [("name a card as n; reveal 1 card from your deck as r; if r named n: put r into your hand", "truth"),
+        ("gain 1 vp per card with the same name as this card in your tableau", "truth"),
+        ("choose 1 card in your hand as t; discard all cards with the same name as t from your hand", "truth"),
+        ("x is number of differently named cards in your tableau; gain x vp", "truth")],
+       ["named", "same_name", "distinct_names"]),
+    _c("Quantities and conditions", "Either condition", "CONDITION or CONDITION [or CONDITION…]",
+       "Holds when any of the conditions holds (tested in order). The second and later conditions start "
+       "with an amount, an article, `number of`, `the` or an owner (`or a card with icon action in your "
+       "hand`, `or 2 coin`): after a bare noun, `or` continues an icon list (`with icon a or b`).",
+       [("if 3 coin or a card with icon action in your hand: gain 1 vp", "truth"),
+        ("requires 2 coin or 1 ore; gain 1 vp", "truth")], ["either", "cond_one"]),
+    _c("Statements", "Verb aliases", "a word of the game's own for a verb (game.yaml `verb_aliases`)",
+       "A game prints its own word for a verb by declaring `verb_aliases: {scrap: trash}` in game.yaml: "
+       "texts may write `scrap 1 card from your hand`, which is `trash` in every respect, and the English "
+       "reads the word as written. An alias must be a new word, and name a verb of the game's engine.",
+       [("scrap 1 card from your hand", "truth"), ("scrap this card: gain 2 coin", "truth")], []),
+    _c("Selectors", "Goods with an underscore", "a key such as track_tile is written track tile",
+       "A Good (zone, thing) whose key has an underscore is written with spaces in effect text (`gain 2 "
+       "track tile`); the key itself (`track_tile`) is an unknown name, with the spaced form as its hint. "
+       "The English prints the Good's `name:` (\"Gain 2 Track tiles\").",
+       [("gain 2 track tile", "age_of_steam")], []),
     # --- h28b (issue 28): optional statements, any number, the event's card and player, durations,
     # cost changes
     _c("Statements", "Optional statements", "you may BODY · they may BODY",

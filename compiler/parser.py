@@ -131,6 +131,9 @@ class _ToAst:
     def neighbour_acting(self, meta, words, side, body):
         return A.Acting(str(side), words, body, False, _span(meta))
 
+    def target_acting(self, meta, words, body):  # "target opponent: …", "target player: …" (issue 28)
+        return A.Acting("chosen" if words.text == "player" else "target", words, body, False, _span(meta))
+
     def until_(self, meta, cond, body):
         return A.RepeatUntil(cond, body, _span(meta))
 
@@ -318,6 +321,20 @@ class _ToAst:
 
     def not_(self, meta, f):
         return A.Not(f, _span(meta))
+
+    # cards by name (issue 28)
+    def named(self, meta, name):
+        return A.SameName(_name(name), "named", _span(meta))
+
+    def same_name(self, meta, words):  # "… as t", "… as this card"
+        return A.SameName(A.Name(words.text, words.span), "same", _span(meta))
+
+    def distinct_names(self, meta, sel):
+        return A.DistinctNames(sel, _span(meta))
+
+    def either(self, meta, first, _or, second):  # "A or B" between conditions (issue 28)
+        conds = first.conditions if isinstance(first, A.Either) else (first,)
+        return A.Either(conds + (second,), _span(meta))
 
     # bounds: (op, value, how it was written — the canonical printing writes it back)
     def bound_eq(self, meta, value):

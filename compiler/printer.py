@@ -58,6 +58,8 @@ def _(n: A.Acting) -> str:
         return f"they {_body(n.body)}"
     if n.who in ("left", "right"):
         return f"the {n.noun.text} to your {n.who}: {_body(n.body)}"
+    if n.who in ("target", "chosen"):
+        return f"target {n.noun.text}: {_body(n.body)}"
     return f"each {'other ' if n.other else ''}{n.noun.text}: {_body(n.body)}"
 
 
@@ -267,6 +269,23 @@ def _(n: A.BinOp) -> str:
             return f"({s})"
         return s
     return f"{side(n.left, False)} {n.op} {side(n.right, True)}"
+
+
+# --- cards by name, "or" between conditions (issue 28) -----------------------------------------
+
+@fmt.register
+def _(n: A.SameName) -> str:
+    return f"named {n.name.text}" if n.form == "named" else f"with the same name as {n.name.text}"
+
+
+@fmt.register
+def _(n: A.DistinctNames) -> str:
+    return f"number of differently named {fmt(n.selector)}"
+
+
+@fmt.register
+def _(n: A.Either) -> str:
+    return " or ".join(fmt(c) for c in n.conditions)
 
 
 # --- h28b (issue 28): optional statements, durations, cost changes -------------------------------

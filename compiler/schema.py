@@ -434,6 +434,10 @@ def fast_check(schema: Any) -> Callable[[Any], bool] | None:
             checks.append(lambda v, m=arg: type(v) not in (int, float) or v <= m)
         elif key == "minItems":
             checks.append(lambda v, m=arg: type(v) is not list or len(v) >= m)
+        elif key == "minLength":  # code points, as jsonschema counts them (a card's source, issue 28)
+            checks.append(lambda v, m=arg: type(v) is not str or len(v) >= m)
+        elif key == "maxLength":
+            checks.append(lambda v, m=arg: type(v) is not str or len(v) <= m)
         elif key == "required":
             req = tuple(arg)
             checks.append(lambda v, req=req: type(v) is not dict or all(r in v for r in req))

@@ -57,10 +57,10 @@ class NotYet:
 # Delete a row when its construct lands in grammar/effects.lark: tests/test_syntaxhelp.py holds one
 # text a row that must fail with the row's hint, so a stale row shows up as a failing test.
 NOT_YET: tuple[NotYet, ...] = (
-    NotYet("joining conditions with 'and' or 'or'",
-           r"\bif\b[^:;]*?\s(?P<at>and|or)\s+(?:\d|number\b|x\b)[^:;]*:",
-           "for 'and', put one 'if' inside the other: 'if 1 fuel: (if 1 gun: gain 1 vp)'; "
-           "for 'or', write two 'if's"),
+    # "or" between conditions is in the language (issue 28): only "and" is not
+    NotYet("joining conditions with 'and'",
+           r"\bif\b[^:;]*?\s(?P<at>and)\s+(?:\d|number\b|x\b)[^:;]*:",
+           "put one 'if' inside the other: 'if 1 fuel: (if 1 gun: gain 1 vp)'"),
 )
 
 
@@ -73,6 +73,10 @@ class Rewrite:
 
 
 REWRITES: tuple[Rewrite, ...] = (
+    # issue 28: everyone passing at once is an acting clause around 'pass'
+    Rewrite(r"(?:(?:^|[;:(])\s*)(?P<at>each|every|all)\s+(?:other\s+)?(?:opponent|player)s?\s+pass(?:es)?\b",
+            "everyone passing at once is an acting clause with 'pass': e.g. 'each player: pass 1 card from your "
+            "hand to left neighbour's hand' (each player chooses first, then the cards move together)"),
     Rewrite(r"(?:(?:^|[;:(])\s*)(?P<at>each|every)\s+(?:other\s+)?(?:opponent|player)s?\s+[a-z]",
             "the acting player takes ':' before what they do, e.g. 'each opponent: discard 1 card'"),
     Rewrite(r"\bchoose\s+(?:one|two|three)\s*:[^;]*?(?P<at>,)\s*or\b",
@@ -86,7 +90,8 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite(r"\b(?:reveal|look\s+at)\s+(?P<at>the\s+top)\b",
             "'reveal' and 'look at' take the cards and their pile, "
             "e.g. 'reveal 3 cards from your deck as r'"),
-    Rewrite(r"(?:^|[;:(])\s*[a-z]\w*\s+(?:\d+|an?)\s[^;:]*?\s(?P<at>or)\s+(?:\d+|an?)\s",
+    # not after 'if'/'requires'/'until': there "or" joins conditions (issue 28)
+    Rewrite(r"(?:^|[;:(])\s*(?!if\b|requires\b|until\b)[a-z]\w*\s+(?:\d+|an?)\s[^;:]*?\s(?P<at>or)\s+(?:\d+|an?)\s",
             "a choice between two things is a menu, e.g. 'choose one: gain 1 fuel; or gain 1 gun'"),
     Rewrite(r"(?P<at>\bthen)\s+[a-z]",
             "statements follow one another with ';', e.g. 'draw 2 cards; discard 1 card'"),
@@ -315,7 +320,38 @@ def _stray_preposition(text: str, at: int, st: Statement) -> Help | None:
                 words[-1].start(), len(word))
 
 
+# --- players by position and by choice, as designers first write them (issue 28, item 4) ---------
+_TARGET_HEAD = re.compile(r"target\s+(opponent|player|other\s+player)s?\b(?!\s*:)")
+_NEIGHBOUR_HEAD = re.compile(r"the\s+player\s+to\s+(?:your|their|the)\s+(left|right)\b(?!\s*:)(?!'s)")
+_NEIGHBOUR_OWNER = re.compile(r"(?:the\s+)?player\s+to\s+(?:your|their|the)\s+(left|right)'s"
+                              r"|of\s+the\s+player\s+to\s+(?:your|their|the)\s+(left|right)\b")
+
+
+def _players_by_position(text: str, at: int, st: Statement) -> Help | None:
+    """"target opponent discards a card", "the player to your left discards a card", "the player to
+    your left's hand": name the forms the language has."""
+    body = st.body
+    m = _NEIGHBOUR_OWNER.search(body)
+    if m is not None:
+        side = m.group(1) or m.group(2)
+        return Help(f"whose zone it is by seat is written '{side} neighbour's': e.g. 'gain 1 coin per card in "
+                    f"{side} neighbour's tableau'; to have that player act, write 'the player to your {side}: …'",
+                    st.start + m.start(), len(m.group()))
+    m = _TARGET_HEAD.match(body)
+    if m is not None:
+        return Help("one chosen opponent acts in a clause: write 'target opponent: ' and what they do as "
+                    "'you' would, e.g. 'target opponent: discard 1 card from your hand' ('your' is theirs)",
+                    st.start, len(m.group()))
+    m = _NEIGHBOUR_HEAD.match(body)
+    if m is not None:
+        return Help(f"a neighbour acts in a clause: write 'the player to your {m.group(1)}: ' and what they do "
+                    f"as 'you' would, e.g. 'the player to your {m.group(1)}: discard 1 card from your hand'",
+                    st.start, len(m.group()))
+    return None
+
+
 TEXT_RULES: tuple[Callable[[str, int, Statement], Help | None], ...] = (
+    _players_by_position,
     _stray_preposition,
     _head_needs_colon("if", "if 1 gun: gain 2 fuel"),
     _head_needs_colon("for each", "for each of your locations: gain 1 fuel"),

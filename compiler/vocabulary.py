@@ -16,6 +16,7 @@ POSSESSIVES = {
     (None, "opponent"): "opponent", ("another", "player"): "another", ("any", "player"): "any",
     ("each", "player"): "each", ("its", "owner"): "owner", (None, "owner"): "owner",
     ("another", "opponent"): "another",
+    ("left", "neighbour"): "left", ("right", "neighbour"): "right",  # issue 28: "left neighbour's hand"
 }
 
 
@@ -80,6 +81,30 @@ def check_names(doc, diags) -> bool:
                     report("E201", f"'{one}' is not a value of field '{key}'", path, one, allowed)
     for source, spec in section("card_sources").items():
         expect(("card_sources", source, "zone"), spec.get("zone"), "zone", zones)
+    # card source forms (issue 28): each a pattern in the safe subset compiler/sourceforms.py reads
+    from .sourceforms import FormError, compile_form
+
+    forms = data.get("source_forms")
+    for i, spec in enumerate(forms if isinstance(forms, list) else ()):
+        pattern = spec.get("pattern") if isinstance(spec, dict) else None
+        if isinstance(pattern, str):
+            try:
+                compile_form(pattern)
+            except FormError as exc:
+                line, col, src = doc.where(("source_forms", i, "pattern"))
+                diags.error("E401", f"source form {pattern[:40]!r}: {exc}", file=doc.file, line=line,
+                            column=col, source_line=src, path=_path_text(("source_forms", i, "pattern")))
+    # verb aliases (issue 28): each names a verb of the game's engine and is not one already
+    aliases = section("verb_aliases")
+    if aliases:
+        from runtime.verbs import verbs_for
+
+        verbs = verbs_for(str(data.get("engine") or "core"))
+        for alias, target in aliases.items():
+            expect(("verb_aliases", alias), target, "verb", sorted(verbs), f" for the alias '{alias}'")
+            if alias in verbs:
+                report("E202", f"'{alias}' is a verb already: an alias names a new word for a verb",
+                       ("verb_aliases", alias), alias)
     rules = section("rules")
     for key in RULE_ZONES:
         expect(("rules", key), rules.get(key), "zone", zones)

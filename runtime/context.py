@@ -17,7 +17,7 @@ from .events import (CardsDrawn, CardsMoved, CardsShown, Chose, Discarded, Drawn
                      GoodsGained, GoodsPaid, GoodsPlaced, Moved, RepeatStopped, Trashed, card_event)
 from .model import ThingSpec
 from .refs import (CARD, DEFAULT, EVERY, GOOD, MANY, PILE, PLAYER, THING, VAR, ZONE, Bound, Every, Exactly,
-                   FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan, Query, UpToN, Who)
+                   FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan, Query, SameName, UpToN, Who)
 
 # What one verb call can do is bounded by what a state can hold (issue 11). The checker refuses
 # literals past 999 (compiler/parser.py MAX_LITERAL), but an expression can still multiply them
@@ -29,7 +29,7 @@ MAX_HELD = 9_999
 
 class Ctx:
     __slots__ = ("game", "player", "card", "opponent", "bindings", "x", "verbs", "engine", "event", "about_self",
-                 "played")
+                 "played", "passing")
 
     def __init__(self, game, player: int, card: int | None = None, opponent: int | None = None,
                  bindings: dict | None = None):
@@ -44,6 +44,7 @@ class Ctx:
         self.event = None  # the event a trigger slot is being asked about (runtime/events.py)
         self.about_self = False  # the card hears it only because the event is about it (Engine.dispatch)
         self.played: set = set()  # cards this effect has played ("play c; play c" plays c again in place)
+        self.passing: list | None = None  # cards passed inside an acting clause, moved when it ends (issue 28)
         self.engine = game.engine
         self.verbs = game.verbs
 
@@ -129,9 +130,24 @@ class Ctx:
         """The players an acting-player clause runs for, in seat order starting after the acting
         player: "each opponent" / "each other player" (every other player still in the game),
         "each player" (you first, then the others in that order), "the player to your left/right"
-        (the next seat / the previous seat in turn order). A player unaffected by this card (a
-        reaction's "you are unaffected by it") is left out."""
-        return self._rounds(self.reachable(self._acting(who)))
+        (the next seat / the previous seat in turn order), "target opponent" (the effect's opponent,
+        chosen by the acting player when there are several: Ctx.the_opponent), "target player" (one
+        player still in, you included, chosen by the acting player). A player unaffected by this card
+        (a reaction's "you are unaffected by it") is left out.
+
+        Cards passed inside the clause ("each player: pass 1 card from your hand to left neighbour's
+        hand") move when the clause ends, all at once: each player chooses first, so no card is passed
+        twice (issue 28). A nested clause's passes wait for the outermost one."""
+        outer = self.passing is None
+        if outer:
+            self.passing = []
+        try:
+            yield from self._rounds(self.reachable(self._acting(who)))
+            if outer and self.passing:
+                self._move_passed(self.passing)
+        finally:
+            if outer:
+                self.passing = None
 
     def _acting(self, who: str) -> list[int]:
         g = self.game
@@ -145,9 +161,35 @@ class Ctx:
             return others
         if who == "each":
             return [self.player] + others
+        if who == "chosen":  # "target player: …": any player still in, you included, in seat order from you
+            return [self.ask([("player", p) for p in [self.player] + others], 1, prompt="choose a player")[0][1]]
         if not others:
             return []
+        if who == "target":  # "target opponent: …": the effect's one opponent (issue 28)
+            return [self.the_opponent()]
         return [others[0]] if who == "left" else [others[-1]]
+
+    def neighbour(self, side: str) -> int:
+        """The player to your left (the next seat still in the game) or right (the previous one)."""
+        g = self.game
+        n = len(g.players)
+        others = [p for p in ((self.player + k) % n for k in range(1, n)) if not g.players[p].out]
+        if not others:
+            raise Refused("there is no other player")
+        return others[0] if side == "left" else others[-1]
+
+    def _move_passed(self, passing: list) -> None:
+        """The cards passed inside an acting clause, moved together in the order they were chosen; a
+        card no longer where it was passed from (moved again by its passer's own text) stays put."""
+        g = self.game
+        for player, uid, src, dest in passing:
+            if g.where.get(uid) != src:
+                continue
+            g.move(uid, dest)
+            g.instances[uid].owner = dest[1] if dest[1] is not None else g.instances[uid].owner
+            g.publish(card_event(Moved, player, uid, g.turn_number, g.round, to=dest[0]))
+            if g.tracing:
+                g.tell(CardsMoved(player, action="pass", n=1, to=dest))
 
     @contextmanager
     def as_player(self, player: int):
@@ -453,6 +495,8 @@ class Ctx:
             return self.reachable(self.game.active_players())
         if owner is Who.OWNER:
             return [self.owner_of_card(self.card)]
+        if owner is Who.LEFT or owner is Who.RIGHT:  # "left neighbour's hand" (issue 28)
+            return self.reachable([self.neighbour(owner.value)])  # an unaffected neighbour is passed by
         raise RulesError(f"unknown owner {owner!r}")
 
     def player_of(self, sel: Query) -> int:
@@ -709,6 +753,38 @@ class Ctx:
             raise Refused(f"'matching {name}' needs an icon chosen as {name}")
         return bound in rec.get("icons", ())
 
+    def _same_name(self, f: SameName, rec: dict, inst) -> bool:
+        """"named n" / "with the same name as t" (issue 28): the card's printed name (as its face shows
+        it) is one the name holds — a named card name, or a chosen card's name."""
+        return rec.get("name", inst.card_id) in self.names_held(f.bound.name)
+
+    def names_held(self, name: str) -> set:
+        """The card names a bound name holds: the name itself ("name a card as n"), or its cards' names."""
+        g = self.game
+        bound = self.bindings.get(name)
+        out = set()
+        for v in (bound if isinstance(bound, list) else [bound]):
+            if isinstance(v, tuple) and len(v) == 2 and v[0] == "name":
+                out.add(v[1])
+            elif isinstance(v, int) and v in g.instances:
+                inst = g.instances[v]
+                out.add(face_view(g.cards[inst.card_id], inst).get("name", inst.card_id))
+        return out
+
+    def distinct_names(self, sel: Query) -> int:
+        """``number of differently named …`` (issue 28): how many printed names the selected cards have."""
+        g = self.game
+        names = set()
+        for uid in self.options(sel):
+            if isinstance(uid, int) and uid in g.instances:
+                inst = g.instances[uid]
+                names.add(face_view(g.cards[inst.card_id], inst).get("name", inst.card_id))
+        return len(names)
+
+    def card_names(self) -> list:
+        """Every card name of the game, sorted: what "name a card" offers (issue 28)."""
+        return sorted({rec.get("name", cid) for cid, rec in self.game.cards.items()})
+
     def one_card(self, sel: Query) -> int:
         opts = self.options(sel)
         if not opts:  # nothing to place on: the action does nothing, the effect goes on (a cost: refused)
@@ -870,7 +946,8 @@ class Ctx:
         self.engine.refill(g, zone)
         pile.extend(kept)  # back on top, in their order
 
-    def move_cards(self, sel: Query, src: Query | None, to, strict: bool, verb: str, bottom: bool = False) -> list[int]:
+    def move_cards(self, sel: Query, src: Query | None, to, strict: bool, verb: str, bottom: bool = False,
+                   defer: list | None = None) -> list[int]:
         g = self.game
         if src is not None:
             sel = sel.at(src)
@@ -892,6 +969,9 @@ class Ctx:
             picks = self.ask(options, n, low=0, prompt=f"{verb} up to {n} {sel.key}")
         else:
             picks = self.ask(options, n, prompt=f"{verb} {sel.key}") if n < len(options) else options[:n]
+        if defer is not None:  # passed inside an acting clause: moved when it ends (Ctx.acting)
+            defer.extend((self.player, uid, g.where[uid], to(uid) if callable(to) else to) for uid in picks)
+            return picks
         event = _MOVE_EVENTS.get(verb)
         for uid in picks:
             dest = to(uid) if callable(to) else to
@@ -945,6 +1025,8 @@ class Ctx:
             return name if owner is None else f"{name} ({g.players[owner].name})"
         if isinstance(value, tuple) and value and value[0] == "player":
             return g.players[value[1]].name
+        if isinstance(value, tuple) and len(value) == 2 and value[0] == "name":  # a named card name
+            return str(value[1])
         return str(value)
 
 
@@ -1021,13 +1103,13 @@ def _has_repeats(picks) -> bool:
 
 
 # the typed event each card-moving verb publishes ("play" publishes Played itself, after the card's effect)
-_MOVE_EVENTS = {"discard": Discarded, "trash": Trashed, "gain": Gained, "put": Moved}
+_MOVE_EVENTS = {"discard": Discarded, "trash": Trashed, "gain": Gained, "put": Moved, "pass": Moved}
 # verbs whose destination is a place a card cannot be sent to again once it is there (put and move may
 # reorder a pile — "put it on top of your deck" — so a card already in the zone still moves)
 _TO_A_PLACE = frozenset({"discard", "trash", "remove", "gain", "give"})
 
 _FILTER_TESTS = {HasIcon: Ctx._has_icon, HasField: Ctx._has_field, Not: Ctx._not, FieldCompare: Ctx._field_compare,
-                 OtherThan: Ctx._other_than, MatchingIcon: Ctx._matching_icon}
+                 OtherThan: Ctx._other_than, MatchingIcon: Ctx._matching_icon, SameName: Ctx._same_name}
 
 _COMPARE = {"=": lambda a, b: a == b, "<=": lambda a, b: a <= b, ">=": lambda a, b: a >= b,
             "<": lambda a, b: a < b, ">": lambda a, b: a > b}

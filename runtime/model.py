@@ -229,6 +229,8 @@ class GameModel:
     options: Mapping[str, OptionSpec] = field(default_factory=lambda: _EMPTY)  # what is chosen at setup
     seats: tuple[int, int] | None = None  # (min, max) players, when game.yaml says
     seats_note: str | None = None
+    # words a game prints for a verb ("scrap" for trash, issue 28): alias -> verb name
+    verb_aliases: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
     # the vocabulary it was read from, for pickling only (a mappingproxy does not pickle): a pickled
     # model is rebuilt from it
     source: dict | None = field(default=None, compare=False, repr=False)
@@ -436,6 +438,8 @@ def build_model(vocab: dict) -> GameModel:
         provenance=_text(vocab.get("source")), note=_text(vocab.get("note")),
         options=MappingProxyType(option_specs(vocab)), seats=seats(vocab),
         seats_note=_text(_mapping(vocab.get("seats")).get("note")),
+        verb_aliases=MappingProxyType({k: v for k, v in _mapping(vocab.get("verb_aliases")).items()
+                                       if isinstance(k, str) and isinstance(v, str)}),
         source=vocab)
 
 

@@ -37,6 +37,8 @@ class Who(Enum):
     EACH = "each"            # "each player's"
     OPPONENT = "opponent"    # "opponent's": the effect's opponent (or one chosen)
     OWNER = "owner"          # "its owner's": the owner of the card whose effect runs
+    LEFT = "left"            # "left neighbour's": the player to your left (the next seat still in), issue 28
+    RIGHT = "right"          # "right neighbour's": the player to your right (the previous seat still in)
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,15 @@ class Not:
     filter: "Filter"
 
 
-Filter = Union[HasIcon, HasField, MatchingIcon, FieldCompare, OtherThan, Not]
+@dataclass(frozen=True)
+class SameName:
+    """``named n`` / ``with the same name as t`` (issue 28): the card's printed name is the name ``bound``
+    holds — one named by ``name a card as n`` (a ``("name", text)`` value) or a chosen card's."""
+
+    bound: Bound
+
+
+Filter = Union[HasIcon, HasField, MatchingIcon, FieldCompare, OtherThan, Not, SameName]
 
 
 # --- queries -------------------------------------------------------------------------------------

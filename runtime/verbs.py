@@ -43,9 +43,11 @@ AMOUNTS = (ONE, NUMBER, X, EXPR, PER, UP_TO, ALL)
 # game engine's verb honours it only when it says so)
 
 # owner forms (of the selector itself: "enemy locations", "another player's discard pile")
-OWNERS = ("you", "enemy", "another", "any", "each", "opponent", "owner", "chosen")
-# filter forms
-FILTERS = ("icon", "with", "without", "matching", "field", "other than", "not")
+OWNERS = ("you", "enemy", "another", "any", "each", "opponent", "owner", "chosen", "left", "right")
+# filter forms ("named": "named n", "with the same name as t", issue 28)
+FILTERS = ("icon", "with", "without", "matching", "field", "other than", "not", "named")
+# what "name a card as n" binds: a card name of the game (issue 28)
+CARD_NAME = "cardname"
 # reference forms inside a selector
 REFS = ("in", "of")
 
@@ -365,6 +367,31 @@ def copy(ctx, objs, ph, strict):
             g.engine.run(g, fn, ctx.player, ctx.card, ctx.opponent)
         finally:
             g.resolving.discard(key)
+
+
+# --- players by position, cards by name (issue 28) ----------------------------------------------
+
+
+@verb("pass", template="pass {obj}[ from {from}] to {to}",
+      example="each player: pass 1 card from your hand to left neighbour's hand",
+      obj=_MOVED, phrases={"from": _FROM_YOURS, "to": Slot((ZONE, VAR), required=True)})
+def pass_(ctx, objs, ph, strict):
+    """Pass cards of yours into another zone (usually a neighbour's hand). Inside an acting clause
+    ("each player: pass …") every player chooses first and the passed cards move together when the
+    clause ends, so no card is passed twice; elsewhere they move at once."""
+    to = ctx.zone_for(ph["to"])
+    ctx.move_cards(objs[0], ph.get("from"), to, strict=strict, verb="pass", defer=ctx.passing)
+
+
+@verb("name", template="name {obj}", example="name a card as n; reveal 1 card from your deck as r; "
+      "if r named n: put r into your hand",
+      obj=Slot((CARD,), required=True, amounts=frozenset({ONE}), filters=frozenset(), refs=frozenset()),
+      binds=CARD_NAME)
+def name_(ctx, objs, ph, strict):
+    """Name a card: the acting player picks one card name of the game (every name its cards print,
+    offered sorted); "… as n" holds it, and "named n" matches cards of that name."""
+    names = ctx.card_names()
+    return ("name", ctx.ask(names, 1, prompt="name a card")[0]) if names else []
 
 
 __all__ = ["verb", "verbs_for", "Verb", "Signature", "Slot", "REGISTRY", "Refused"]

@@ -29,6 +29,7 @@ GAMES = {
     "enginery": ROOT / "tests" / "language" / "games" / "enginery",
     "corsairs": ROOT / "tests" / "language" / "games" / "corsairs",  # abilities, copy, worth (issue 28)
     "truth": FIXTURES / "truth",
+    "namesake": ROOT / "tests" / "language" / "games" / "namesake",  # issue 28: names, neighbours, an alias
     # issue 28 (h28b): a deck-builder whose Pedlar has a cost slot ("this costs 2 less per …"), so that
     # every "costing …" and "the cost of" read is compared with a card's own cost change too
     "duskdeck": ROOT / "tests" / "language" / "games" / "duskdeck",
@@ -60,7 +61,7 @@ class TextGen:
         self.v = vocab
         self.rng = rng
         goods = vocab.get("goods") or {}
-        self.goods = sorted(goods)
+        self.goods = sorted(k.replace("_", " ") for k in goods)  # a key with "_" is written with spaces
         self.groups = sorted(vocab.get("good_groups") or {})
         self.icons = sorted(vocab.get("icons") or {})
         zones = vocab.get("zones") or {}
@@ -77,6 +78,7 @@ class TextGen:
         # slots of kind quantity ("the worth of t", issue 28)
         self.worths = sorted({s for k in (vocab.get("card_kinds") or {}).values()
                               for s, spec in (k.get("slots") or {}).items() if (spec or {}).get("kind") == "quantity"})
+        self.aliases = sorted(vocab.get("verb_aliases") or {})  # issue 28: "scrap" for trash
 
     def pick(self, seq):
         return self.rng.choice(list(seq))
@@ -107,12 +109,19 @@ class TextGen:
             return self.zone_word[self.pick(self.shared)]
         z = self.zone_word[self.pick(self.mine)]
         owners = ["your"] * 5 + ["opponent's", "another player's", "each player's", "any player's", "its owner's"]
+        owners += ["left neighbour's", "right neighbour's"]  # issue 28
         owners += [f"{n}'s" for n in names]
         return f"{self.pick(owners)} {z}"
 
     def filters(self, names=()) -> str:
         out = []
         for _ in range(self.rng.choice([0, 0, 1, 1, 2])):
+            if self.chance(0.3 if "n" in names else 0.08):  # issue 28: cards by name ("named n", "with the same name as t")
+                if "n" in names and self.chance(0.6):
+                    out.append("named n")
+                else:
+                    out.append("with the same name as " + self.pick(["this card"] + list(self.single)))
+                continue
             r = self.rng.random()
             if r < 0.3 and self.icons:
                 icons = self.rng.sample(self.icons, self.rng.choice([1, 1, 2]))
@@ -187,6 +196,8 @@ class TextGen:
     def quantity(self, simple: bool = False, names=()) -> str:
         if self.single and self.worths and self.chance(0.15):  # a card's worth (issue 28)
             return f"the {self.pick(self.worths)} of {self.pick(self.single)}"
+        if self.chance(0.05):  # issue 28: distinct names
+            return f"number of differently named {self.counted(() if simple else names)}"
         if self.single and self.chance(0.25):
             return f"the cost of {self.pick(self.single)}"
         r = self.rng.random()
@@ -208,6 +219,11 @@ class TextGen:
         return f"{self.quantity(True, names)} {self.pick(['+', '-', '*', '/'])} {self.quantity(True, names)}"
 
     def condition(self, names=()) -> str:
+        if self.chance(0.12):  # issue 28: "A or B"; the second starts with an amount, as it must
+            second = self.pick([f"{self.rng.randint(1, 3)} {self.pick(self.goods)}",
+                                f"a card in {self.zone_ref(names)}",
+                                f"number of cards in {self.zone_ref(names)} >= {self.rng.randint(0, 3)}"])
+            return f"{self.condition(names)} or {second}"
         if self.chance(0.7):
             return f"{self.quantity(names=names)} {self.pick(['=', '!=', '<', '>', '<=', '>='])} {self.quantity(names=names)}"
         if self.chance(0.5):
@@ -217,11 +233,20 @@ class TextGen:
     def action(self, names=(), strict: bool = False) -> str:
         verbs = ["gain", "gain", "gain card", "spend", "lose", "draw", "discard", "give", "put", "move",
                  "trash", "remove", "play", "reveal", "look", "place"]
+        verbs += ["pass", "name"] + self.aliases  # issue 28
         verb = self.pick(verbs)
         if self.abilities and self.chance(0.08):  # issue 28: "copy a card …" (drawn only for ability texts)
             where = f" in your {self.zone_word[self.rules.get('hand', 'hand')]}" if self.chance(0.3) else ""
             return f"copy {self.pick(['a', '1'])} card {self.filters(names)}{where}".replace("  ", " ")
         hand = f" from your {self.zone_word[self.rules.get('hand', 'hand')]}"
+        if verb == "pass":  # moved when the acting clause around it ends
+            to = self.pick(["left neighbour's", "right neighbour's", "opponent's", "your"])
+            return f"pass {self.cards(names, where=hand)} to {to} {self.zone_word[self.pick(self.mine)]}"
+        if verb == "name":
+            names.append("n")
+            return "name a card as n"
+        if verb in self.aliases:
+            return f"{verb} {self.cards(names, where=hand if self.chance(0.6) else None)}"
         if verb == "gain":
             return f"gain {self.goods_phrase(names)}"
         if verb == "gain card":
@@ -307,7 +332,7 @@ class TextGen:
             return f"choose {count}: " + "; or ".join(self.action(names) for _ in range(k))
         if r < 0.93:
             who = self.pick(["each opponent", "each other player", "each player", "the player to your left",
-                             "the player to your right"])
+                             "the player to your right", "target opponent", "target player"])
             return f"{who}: {self.body(names, depth - 1)}"
         if r < 0.97:  # h28b: optional statements, durations, cost changes
             return self.h28b(names, depth)

@@ -30,7 +30,7 @@ HOSTILE = HERE / "fixtures" / "hostile"
 # What a generated module may define at top level, besides its functions and hoisted constants.
 # The typed queries of runtime/refs.py generated code may construct (the checker's own IR leaves).
 REFS = {"Bound", "Default", "Every", "Exactly", "FieldCompare", "HasField", "HasIcon", "MatchingIcon", "Not",
-        "OtherThan", "Phase", "Query", "UpToN", "Who"}
+        "OtherThan", "Phase", "Query", "SameName", "UpToN", "Who"}
 MODULE_NAMES = REFS | {"card_table", "LINE_MAP", "STATEMENTS", "MODULE", "CARDS", "RULES", "TABLES", "MAP"}
 
 

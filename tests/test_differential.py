@@ -189,6 +189,10 @@ def test_each_player_is_the_body_run_for_each_player_in_seat_order(game, side):
             text = f"{who}: {body}"
             if explain_effect(text, vocabulary(game)).diags.errors:
                 continue
+            if "pass " in body:
+                # the one documented exception (issue 28): cards passed in an acting clause move when
+                # it ends, all at once — not as each player's part runs
+                continue
             seed = 1000 + i
             state = random_state(compiled_game(game), random.Random(seed), "first", seed)[1]
             me = i % 2

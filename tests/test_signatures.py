@@ -31,6 +31,8 @@ CARD_VERBS = {
     "trash": ("trash {sel} from your hand", ("hand", 0), ("trash", None)),
     "move": ("move {sel} from your hand at the bottom of your deck", ("hand", 0), ("deck", 0)),
     "remove": ("remove {sel} from your hand", ("hand", 0), ("removed", None)),
+    # issue 28: outside an acting clause a pass moves at once (inside one: tests/language namesake corpus)
+    "pass": ("pass {sel} from your hand to left neighbour's hand", ("hand", 0), ("hand", 1)),
     "play": ("play {sel} from your hand", ("hand", 0), ("play_area", 0)),
     "gain": ("gain {sel}", ("supply", None), ("discard", 0)),
     "draw": ("draw {sel}", ("deck", 0), ("hand", 0)),
@@ -167,5 +169,6 @@ def test_every_core_verb_is_enumerated():
     # place: its Goods are gain's forms, its target one card (tests/test_context.py, 51st State scenarios);
     # reveal and look leave cards where they are: tests/test_constructs.py
     # copy moves nothing and runs one card's play effect: tests/test_abilities.py (issue 28)
-    covered = set(CARD_VERBS) | goods | {"place", "reveal", "look", "copy"}
+    # name: it moves nothing and binds a card name (tests/test_names_and_neighbours.py, namesake corpus)
+    covered = set(CARD_VERBS) | goods | {"place", "reveal", "look", "copy", "name"}
     assert set(verbs_for("core")) <= covered, set(verbs_for("core")) - covered

@@ -74,7 +74,7 @@ CASES = [
 # One text a row of NOT_YET: (text, caret word). When a construct lands, its text parses, this test
 # fails, and the row (and this line) are deleted.
 NOT_YET_CASES = {
-    "joining conditions with 'and' or 'or'": ("if 1 fuel and 1 gun: gain 1 vp", "and"),
+    "joining conditions with 'and'": ("if 1 fuel and 1 gun: gain 1 vp", "and"),
 }
 
 # One text a row of REWRITES: (text, caret word, what the message must show).
@@ -95,6 +95,7 @@ REWRITE_CASES = [
     ("while you have a card with icon horde in your play area: gain 2 combat", "you have",
      "'while a card with icon horde other than this card in your play area: …'"),
     ("copy another ship in your play area", "another", "'copy a ship other than this card in your play area'"),
+    ("each player passes 1 card to the left", "each", "'each player: pass 1 card from your hand to left neighbour's hand'"),
     # issue 28 (h28b): "any number of" and "you may …" as designers first write them
     ("trash up to any number of cards from your hand", "any", "'discard any number of cards from your hand'"),
     ("discard any number cards from your hand", "number", "'any number' takes 'of'"),

@@ -32,7 +32,7 @@ from runtime.model import GameModel, model_of
 from runtime.verbs import verbs_for
 
 from .. import ast as A
-from ..build import _PREFIX, GAME_FILE, Unique, check_game_file
+from ..build import _PREFIX, GAME_FILE, Unique, check_card_source, check_game_file, declared_source_forms
 from ..cardblocks import Block, card_blocks, odd_breaks, reread, stitch
 from ..cardids import CardIds, loaded_cards
 from ..check import Checker
@@ -89,9 +89,12 @@ class GameContext:
         # the checks compiler/build.py's _compile_game makes before the modules, the same function
         if not check_game_file(gdoc, vocab, game_dir, self.diags):
             return
-        self.verbs = verbs_for(vocab.engine)
+        verbs = verbs_for(vocab.engine)
+        # a game's verb aliases complete, hover and lead to their verb like the verb itself (issue 28)
+        self.verbs = {**verbs, **{alias: verbs[verb] for alias, verb in vocab.verb_aliases.items() if verb in verbs}}
         self.checker = Checker(vocab, self.verbs)
         self.cschema = prepare_cards(gdoc.data)
+        self.source_forms = declared_source_forms(gdoc.data)  # a card's source, as the build checks it
         self.items = _card_items()
         self.usable = True
 
@@ -241,6 +244,7 @@ class ModuleChecker:
         validate(doc, self.ctx.items, diags, ("cards", i))
         if isinstance(card, dict):
             validate(doc, self.ctx.cschema, Unique(diags), ("cards", i))
+            check_card_source(doc, i, card, self.ctx.source_forms, diags)
         return list(diags)
 
     def _card_texts(self, doc: Document, i: int, card: dict, state: _Card) -> list[Diagnostic]:

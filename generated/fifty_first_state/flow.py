@@ -4,7 +4,7 @@
 """Compiled card effects. See the header for provenance."""
 from runtime.refs import (  # noqa: F401
     Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
-    Phase, Query, UpToN, Who)
+    Phase, Query, SameName, UpToN, Who)
 
 _C_1854208d942f = Query(category='good', key='vp')
 _C_9c827fc80208 = Query(category='thing', key='location', place=Query(category='zone', key='state', owner=Who.YOU))

@@ -4,7 +4,7 @@
 """Compiled card effects. See the header for provenance."""
 from runtime.refs import (  # noqa: F401
     Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
-    Phase, Query, UpToN, Who)
+    Phase, Query, SameName, UpToN, Who)
 from runtime.tables import card_table
 
 _C_0895b735c8cd = Query(category='thing', key='location', owner=Who.YOU, filters=(HasIcon(icons=('green', 'worker')),), amount=Exactly(n=1))

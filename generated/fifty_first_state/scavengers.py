@@ -4,7 +4,7 @@
 """Compiled card effects. See the header for provenance."""
 from runtime.refs import (  # noqa: F401
     Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
-    Phase, Query, UpToN, Who)
+    Phase, Query, SameName, UpToN, Who)
 from runtime.tables import card_table
 
 _C_f7097f3ba7e4 = Query(category='icon', key='icon', amount=Exactly(n=1), of=Query(category='thing', key='symbol card', owner=Who.ANOTHER, of=Query(category='zone', key='personal_discard', owner=Who.ANOTHER)))

@@ -4,7 +4,7 @@
 """Compiled card effects. See the header for provenance."""
 from runtime.refs import (  # noqa: F401
     Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
-    Phase, Query, UpToN, Who)
+    Phase, Query, SameName, UpToN, Who)
 from runtime.tables import card_table
 
 _C_83ec3b744049 = Query(category='card', key='card', amount=Exactly(n=1), place=Query(category='zone', key='hand', owner=Who.YOU))

@@ -46,7 +46,7 @@ CORPUS = HERE / "corpus"
 
 ENTRY_KEYS = {"id", "text", "constructs", "kind", "slot", "at", "name", "state", "answers", "steps",
               "outcome", "expect", "log", "issue", "note", "players", "fields", "rejected_today"}
-REJECTED_KEYS = {"text", "code", "at", "was", "note", "hint"}
+REJECTED_KEYS = {"text", "code", "at", "was", "note", "hint", "says"}  # says: words the message or hint holds
 
 
 @dataclass
