@@ -573,7 +573,12 @@ def render_language_reference() -> Reference:
            "`cardwright verbs --game GAME`.", ""]
     documented: set[str] = set()
     section = None
+    # one heading per section, in the order sections first appear; constructs keep their listed order
+    # within it (constructs added later are listed at the end of CONSTRUCTS, by whoever added them)
+    first = {}
     for c in CONSTRUCTS:
+        first.setdefault(c.section, len(first))
+    for c in sorted(CONSTRUCTS, key=lambda c: first[c.section]):
         if c.section != section:
             section = c.section
             out += [f"## {section}", ""]
