@@ -305,7 +305,12 @@ class _Renderer(Visitor):
     # --- h28b (issue 28): optional statements, durations, cost changes ----------------------------
     def visit_Optional(self, st: ir.Optional) -> str:
         who = "they" if self.acting else "you"  # inside "each opponent: …" the choice is theirs
-        return f"{who} may {self.body(st.body)}"
+        if all(isinstance(b, (ir.Act, ir.Choose, ir.Cost)) for b in st.body):
+            return f"{who} may {self.body(st.body)}"  # "You may draw 1 card and gain 1 Coin."
+        # a body that is itself a statement with a head of its own ("if …", "for each …", another
+        # "you may"): "You may if you have …" would not be English, and "You may you may draw 1 card;
+        # then gain 1 Coin" would read as if the gain were not part of the choice
+        return f"{who} may choose to do all of this: {self.body(st.body)}"
 
     def visit_Delayed(self, st: ir.Delayed) -> str:
         when = "your next turn" if st.when == "next" else "this turn"

@@ -302,7 +302,9 @@ CONSTRUCTS: tuple[Construct, ...] = (
        "first) before anything of it is done, and no does nothing. `you may` covers the whole body after "
        "it (everything joined by `and`); it may stand at the start of an effect or of any body (\"when …: "
        "you may put it on top of your deck\"). Names chosen inside it end with it, since it may not run. "
-       "Not the same as a menu with a do-nothing option: the English says \"you may\", as printed.",
+       "Not the same as a menu with a do-nothing option: the English says \"you may\", as printed. A "
+       "parenthesised body whose statements have heads of their own (`if …`, `for each …`, another `you "
+       "may`) reads \"You may choose to do all of this: …\", so that the English says what the choice covers.",
        [("you may trash a card from your hand", "truth"),
         ("you may (discard 1 card from your hand: gain 2 coin)", "truth"),
         ("whenever you gain a card: you may put it on top of your deck", "truth")],

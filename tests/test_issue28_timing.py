@@ -120,3 +120,19 @@ def test_extra_turns_stay_bounded_in_whole_games(tmp_path):
         doubles += sum(1 for r in runs if r == 2)
         assert not match.run.capped
     assert doubles > 0  # the extra turns did happen: the bound is not vacuous
+
+
+@pytest.mark.parametrize("text, english", [
+    ("you may (draw 1 card; gain 1 coin)", "You may draw 1 card and gain 1 Coin."),
+    ("you may (if number of cards in your hand > 2: gain 1 coin)",
+     "You may choose to do all of this: if you have more than 2 cards in your Hand, gain 1 Coin."),
+    # the gain is part of the outer choice: the English must not read it as a statement of its own
+    ("you may (you may draw 1 card; gain 1 coin)",
+     "You may choose to do all of this: you may draw 1 card; then gain 1 Coin."),
+])
+def test_the_english_of_you_may_says_what_the_choice_covers(text, english, tmp_path):
+    """'You may if you have …' is not English, and 'You may you may draw 1 card; then gain 1 Coin'
+    read as if the gain happened whatever the answer; a body with a head of its own says so."""
+    from compiler.explain import english_of
+
+    assert english_of(text, model_of(_game_with(tmp_path, "", "").vocab)) == english
