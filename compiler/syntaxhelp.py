@@ -81,9 +81,14 @@ REWRITES: tuple[Rewrite, ...] = (
             "the acting player takes ':' before what they do, e.g. 'each opponent: discard 1 card'"),
     Rewrite(r"\bchoose\s+(?:one|two|three)\s*:[^;]*?(?P<at>,)\s*or\b",
             "a menu's options are separated by '; or', e.g. 'choose one: draw 3 cards; or gain 2 fuel'"),
-    Rewrite(r":\s*(?P<at>if|for\s+each|until)\b[^;:()]*:",
-            "a body that holds an 'if', 'for each' or 'until' goes in parentheses, "
-            "e.g. 'if 1 fuel: (if 1 gun: gain 1 vp)'"),
+    # any statement with a head and ':' of its own, inside another body (issue 28 added heads: the
+    # acting clauses 'target opponent:', abilities' 'once per turn:', durations' 'at the start of …:')
+    Rewrite(r":\s*(?P<at>if|for\s+each|until|each\s+(?:other\s+)?(?:opponent|player)|the\s+player\s+to\s+your"
+            r"\s+(?:left|right)|target\s+(?:opponent|player)|once\s+per\s+(?:turn|round)|at\s+the\s+(?:start|end)"
+            r"\s+of)\b[^;:()]*:",
+            "a body that holds a statement with a ':' of its own ('if', 'for each', 'until', an acting player "
+            "such as 'each opponent', a duration) goes in parentheses, e.g. 'if 1 fuel: (if 1 gun: gain 1 vp)' "
+            "or 'target opponent: (each player: gain 1 coin)'"),
     Rewrite(r"\buntil\s+(?P<at>you|there|your)\b",
             "repetition comes first, with a condition, "
             "e.g. 'until number of cards in your hand >= 7: draw 1 card'"),

@@ -82,6 +82,10 @@ REWRITE_CASES = [
     ("each opponent discards 1 card", "each", "'each opponent: discard 1 card'"),
     ("choose one: draw 3 cards, or gain 2 fuel", ",", "'; or'"),
     ("if 1 fuel: if 1 gun: gain 1 vp", "if", "'if 1 fuel: (if 1 gun: gain 1 vp)'"),
+    # issue 28's heads nest the same way: an acting player, a chosen opponent, a duration
+    ("target opponent: each player: gain 1 fuel", "each player", "'target opponent: (each player: gain 1 coin)'"),
+    ("when you play this card: each opponent: discard 1 card", "each opponent", "goes in parentheses"),
+    ("once per turn: at the start of your next turn: gain 1 fuel", "at the start of", "goes in parentheses"),
     ("draw 1 card until you have 7 cards in your hand", "you", "'until number of cards in your hand >= 7"),
     ("if 1 fuel: gain 1 gun; otherwise: gain 1 fuel", "otherwise", "no ';' before it"),
     ("reveal the top 3 cards of your deck", "the top", "'reveal 3 cards from your deck as r'"),
