@@ -660,7 +660,7 @@ class _Check(Visitor):
         owners, filters, refs = V.honoured(slot, cat)
         if form not in amounts:
             rep("E306", f"{who} does not honour {_AMOUNT_WORDS[form]} here: it would ignore it", sel.amount.span,
-                _amount_hint(form, amounts))
+                _amount_hint(form, amounts, verb))
         if sel.per is not None and V.PER not in amounts:
             rep("E306", f"{who} does not honour 'per …' here: it would ignore it", sel.per.span, None)
         if sel.owner is not None and owner is not None and _owner_form(owner) not in owners:
@@ -935,7 +935,7 @@ def _amount_form(a) -> str:
     return V.EXPR
 
 
-def _amount_hint(form: str, allowed: frozenset) -> str | None:
+def _amount_hint(form: str, allowed: frozenset, verb: str | None = None) -> str | None:
     if form == V.ANY:  # h28b: "draw any number of cards" has no "any" to pick among
         if V.UP_TO in allowed:
             return "write 'up to N': this verb counts things off a pile, it does not pick among those there"
@@ -946,6 +946,8 @@ def _amount_hint(form: str, allowed: frozenset) -> str | None:
     if form == V.ALL and V.NUMBER in allowed:
         return "write a number, or 'for each …' over the things"
     if allowed == frozenset({V.ONE}):
+        if verb:  # "copy 1 ship": the verb acts on one thing, said with an article
+            return f"'{verb}' acts on one: write 'a' or 'an' (e.g. '{verb} a card …') or no amount"
         return "'number of …' counts every such thing: write it without an amount"
     return None
 

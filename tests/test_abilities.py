@@ -177,6 +177,15 @@ def test_the_checker_refuses_abilities_it_could_not_honour(vocab, text, kind, co
     assert text[d.column - 1:].startswith(at)
 
 
+def test_copy_with_a_number_names_the_article_to_write(vocab):
+    """'copy 1 ship' is refused (copy acts on one; a number could be 2): the hint names 'copy a …',
+    not the counting hint of 'number of …'."""
+    ex = explain_effect("copy 1 ship in your play area", vocab)
+    (d,) = [d for d in ex.diags.errors if d.code == "E306"]
+    assert "'copy' acts on one: write 'a' or 'an'" in d.render()
+    assert not explain_effect("copy a ship in your play area", vocab).diags.errors
+
+
 def test_an_ability_outside_an_ability_slot_is_refused(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(GAMES, data)
