@@ -154,9 +154,7 @@ class Ctx:
         if who == "they":  # h28b: the player the event being dispatched is about, while still in the game
             p = getattr(self.event, "player", None)
             return [p] if p is not None and not g.players[p].out else []
-        n = len(g.players)
-        after = [(self.player + k) % n for k in range(1, n)]
-        others = [p for p in after if not g.players[p].out]
+        others = self._others_in_turn_order()
         if who in ("opponent", "other"):
             return others
         if who == "each":
@@ -169,11 +167,16 @@ class Ctx:
             return [self.the_opponent()]
         return [others[0]] if who == "left" else [others[-1]]
 
-    def neighbour(self, side: str) -> int:
-        """The player to your left (the next seat still in the game) or right (the previous one)."""
+    def _others_in_turn_order(self) -> list[int]:
+        """The other players still in the game, in seat order starting after the acting player: the
+        first is the player to the left, the last the player to the right."""
         g = self.game
         n = len(g.players)
-        others = [p for p in ((self.player + k) % n for k in range(1, n)) if not g.players[p].out]
+        return [p for p in ((self.player + k) % n for k in range(1, n)) if not g.players[p].out]
+
+    def neighbour(self, side: str) -> int:
+        """The player to your left (the next seat still in the game) or right (the previous one)."""
+        others = self._others_in_turn_order()
         if not others:
             raise Refused("there is no other player")
         return others[0] if side == "left" else others[-1]
@@ -360,7 +363,8 @@ class Ctx:
             ctx = Ctx(self.game, player, bindings=dict(bindings))
             if ctx._event_card_ok(sel, uid):  # matched as printed, wherever the card is
                 cut += n
-        kind = self.game.model.kinds.get(rec.get("kind"))
+        model = self.game.model
+        kind = model.kinds.get(rec.get("kind")) if model.cost_slots else None  # most games declare none
         for slot in (kind.slots if kind is not None else ()):
             fn = (rec.get("slots") or {}).get(slot.key) if slot.kind == "cost" else None
             if fn is not None:  # a slot of kind cost: its text sets X to how much less (compiler/ir.py OwnCost)
@@ -753,6 +757,11 @@ class Ctx:
             raise Refused(f"'matching {name}' needs an icon chosen as {name}")
         return bound in rec.get("icons", ())
 
+    def printed_name(self, uid: int) -> str:
+        """A card's printed name as its face shows it (its id when it prints none)."""
+        inst = self.game.instances[uid]
+        return face_view(self.game.cards[inst.card_id], inst).get("name", inst.card_id)
+
     def _same_name(self, f: SameName, rec: dict, inst) -> bool:
         """"named n" / "with the same name as t" (issue 28): the card's printed name (as its face shows
         it) is one the name holds — a named card name, or a chosen card's name."""
@@ -767,19 +776,13 @@ class Ctx:
             if isinstance(v, tuple) and len(v) == 2 and v[0] == "name":
                 out.add(v[1])
             elif isinstance(v, int) and v in g.instances:
-                inst = g.instances[v]
-                out.add(face_view(g.cards[inst.card_id], inst).get("name", inst.card_id))
+                out.add(self.printed_name(v))
         return out
 
     def distinct_names(self, sel: Query) -> int:
         """``number of differently named …`` (issue 28): how many printed names the selected cards have."""
         g = self.game
-        names = set()
-        for uid in self.options(sel):
-            if isinstance(uid, int) and uid in g.instances:
-                inst = g.instances[uid]
-                names.add(face_view(g.cards[inst.card_id], inst).get("name", inst.card_id))
-        return len(names)
+        return len({self.printed_name(uid) for uid in self.options(sel) if isinstance(uid, int) and uid in g.instances})
 
     def card_names(self) -> list:
         """Every card name of the game, sorted: what "name a card" offers (issue 28)."""

@@ -295,6 +295,12 @@ class GameModel:
         ``the SLOT of CARD`` runs the card's slot (issue 28)."""
         return frozenset(s.key for kind in self.kinds.values() for s in kind.slots if s.kind == "quantity")
 
+    @cached_property
+    def cost_slots(self) -> frozenset:
+        """Slots of kind ``cost`` ("this costs 1 less per …": a card's own cost change, read for whoever
+        reads the cost, issue 28)."""
+        return frozenset(s.key for kind in self.kinds.values() for s in kind.slots if s.kind == "cost")
+
     @property
     def phase_keys(self) -> tuple[str, ...]:
         return tuple(ph.key for ph in self.phases)
