@@ -602,7 +602,7 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
     if not memo.checked.ok or not emit:
         return None
     if memo.body is None:  # generated once per text, like the check (which lowered it)
-        memo.body = make_body(slot_kind, memo.checked.ir, text)
+        memo.body = make_body(slot_kind, memo.checked.ir, text, gb.vocab)
     timer.add("emit", t)
     return memo.body
 

@@ -113,9 +113,9 @@ def _module_shape(src: str) -> set[str]:
         else:
             assert isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)  # the docstring
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call):  # the only calls: the runtime's refs, ctx methods, float('inf')
-            f = node.func
-            ok = (isinstance(f, ast.Name) and f.id in REFS | {"float", "card_table", "globals"}) or (
+        if isinstance(node, ast.Call):  # the only calls: the runtime's refs, ctx methods, float('inf'),
+            f = node.func                 # len() of a zone the game model fixes (compiler/specialise.py)
+            ok = (isinstance(f, ast.Name) and f.id in REFS | {"float", "card_table", "globals", "len"}) or (
                 isinstance(f, ast.Attribute) and (
                     (isinstance(f.value, ast.Name) and f.value.id == "ctx")
                     or f.attr == "with_amount"))
