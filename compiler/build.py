@@ -35,7 +35,7 @@ from .options import check_options
 from .parser import parse_effect
 from .printassets import check_art, check_fonts, check_icons
 from .reach import cards_no_setup_creates, e214_held_back, triggers_that_never_fire
-from .schema import prepare_cards, validate
+from .schema import prepare_cards, validate, validate_module
 from .sourceforms import BUILTIN_WORDS, FormError, compile_form, source_ok
 from .vocabulary import check_names
 
@@ -300,7 +300,9 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         ids, module_whole = loaded_cards(doc.data)
         module_whole = module_whole and seen_ids.keys().isdisjoint(ids)  # else E202: see loaded_cards
         whole = whole and module_whole
-        if not validate(doc, "module", diags) and not _usable(doc):
+        # watch mode: the cards that passed the module schema unchanged are not checked again
+        passed = pieces.module_passed.setdefault(str(path), {}) if pieces is not None and emit else None
+        if not validate_module(doc, diags, passed) and not _usable(doc):
             timer.add("validate", t)
             continue
         # A schema error inside one card (a missing name) does not end the file: every card is
@@ -418,15 +420,18 @@ def _compile_cards(doc: Document, cards: list, looked, vocab: GameModel, checker
         if card is None:
             continue
         cid = card.get("id")
-        line, col, src = doc.where(("cards", i, "id"))
         if not isinstance(cid, str):
             cid = None  # reported by the schema; the card's texts are still checked
         elif cid in seen_ids:
+            line, col, src = doc.where(("cards", i, "id"))
             diags.error("E202", f"card id '{cid}' is already used at {seen_ids[cid]}", file=doc.file,
                         line=line, column=col, length=len(str(cid)), card=cid, source_line=src)
             continue
         else:
-            seen_ids[cid] = f"{doc.file}:{line}"
+            # the line only: the source line ``where`` reads is wanted for an error alone (a save in a
+            # 1,000-card module passes here for every card)
+            at = doc.pos(("cards", i, "id"))
+            seen_ids[cid] = f"{doc.file}:{at.line + 1 if at is not None else 1}"
         check_art(doc, i, card, diags)  # before the cache: a missing picture is reported on every build
         pos = doc.pos(("cards", i))
         first = pos.line + 1 if pos else 1
