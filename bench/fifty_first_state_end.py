@@ -6,10 +6,10 @@ of exactly those packs). Each configuration is a real `cardwright simulate` run
 (runtime/simulate.py ``SimConfig`` with the game's options, the same seeds as the command line): 2, 3
 and 4 players; both State Packs, Moloch alone, each at the three difficulties, and Scavengers alone.
 Prints per configuration: games, how they ended (the VP goal, the round limit, the Deck with nothing
-left to reshuffle — the stand-ins of game.yaml `game_end` / `deck_out`), the share ended by the game's
-end condition (the stand-in `game_end`: the VP goal or the round limit, reached by play — not by the Deck
-running out, which is the issue's complaint) and, of those, by the VP goal, and the rounds per game (mean,
-median, range and histogram `rounds×games`). The figures go to
+left to reshuffle — the stand-ins of game.yaml `game_end` / `deck_out`), the share ended by play (the VP
+goal or the round limit: not by the Deck running out) and the share ended by the VP goal — the end
+condition the issue asks to be reached in 90 % of games; the round limit and the Deck are backstops
+(docs/decisions.md) — and the rounds per game (mean, median, range and histogram `rounds×games`). The figures go to
 docs/fifty_first_state.md; they are never asserted by tests.
 """
 from __future__ import annotations
@@ -45,7 +45,7 @@ def main() -> None:
     agent = sys.argv[3] if len(sys.argv) > 3 else "random"
     only = tuple(sys.argv[4].split(",")) if len(sys.argv) > 4 else None
     print(f"{games} games a configuration, seed {seed}, agents {agent}")
-    print("| players | packs | difficulty | VP goal | round limit | Deck out | by the end condition | by the VP goal | "
+    print("| players | packs | difficulty | VP goal | round limit | Deck out | by play | by the VP goal | "
           "rounds: mean, median [min–max] | rounds×games | s/game |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for players in (2, 3, 4):
