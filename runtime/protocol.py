@@ -47,6 +47,20 @@ class Move:
         mv._labeller = labeller
         return mv
 
+    @classmethod
+    def lazy_many(cls, keys, labeller) -> list["Move"]:
+        """``[Move.lazy(key, labeller) for key in keys]`` in one call: an engine lists a decision's
+        moves at once, and a call per move was a good part of listing them."""
+        out = []
+        add = out.append
+        for key in keys:
+            mv = _new_move(cls)
+            mv.key = key
+            mv._label = None
+            mv._labeller = labeller
+            add(mv)
+        return out
+
     @property
     def label(self) -> str:
         if self._labeller is not None:

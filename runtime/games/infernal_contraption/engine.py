@@ -312,7 +312,7 @@ class InfernalContraption(ICScenario, Engine):
                     for owner, anchor, side, need, f, _ in ends:
                         mine = s[f]
                         if mine == need or mine == 0 or need == 0:
-                            add(Move("play", uid, owner, anchor, side))
+                            add(_new_tuple(Move, ("play", uid, owner, anchor, side, 0, ())))
                 places = own
             consumable = kind == "consumable"
             for owner, anchor, side, need, f, power in places:
@@ -320,7 +320,7 @@ class InfernalContraption(ICScenario, Engine):
                     continue
                 mine = s[f]
                 if mine == need or mine == 0 or need == 0:
-                    add(Move("play", uid, owner, anchor, side))
+                    add(_new_tuple(Move, ("play", uid, owner, anchor, side, 0, ())))
         return moves
 
     # --- the attach step (I14) -----------------------------------------------------------------
@@ -710,3 +710,7 @@ def _guard(fn: Callable) -> Callable:
 
 
 _DRAW_N = Query(CARD, "card")
+# ``Move("play", uid, owner, anchor, side)`` made at C speed: a named tuple's ``__new__`` is a Python
+# function, and listing the attach step's moves makes ~8 of them a decision (every field given, in
+# Move's order, so the value is the one ``Move(...)`` makes)
+_new_tuple = tuple.__new__

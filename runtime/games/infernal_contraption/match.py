@@ -38,23 +38,26 @@ class ICMatch:
         return self.game.over or self.game.capped
 
     def legal_moves(self) -> list[ProtocolMove]:
+        return list(self._legal())  # the caller's own list
+
+    def _legal(self) -> list[ProtocolMove]:
+        """The legal moves now, as listed for this state (``apply`` reads it; nobody changes it)."""
         if self.terminal():
             return []
         stamp = self._stamp()
         if self._listed is not None and self._listed[0] == stamp:
-            return list(self._listed[1])  # nothing changed since they were listed (apply checks again)
+            return self._listed[1]  # nothing changed since they were listed (apply checks again)
         g = self.game
         eng = g.engine
         # a move's key is the engine's move itself (a named tuple); its label is made only when
         # read (a simulation reads none), for the seat to act now
         label = partial(eng.move_label, g, seat=g.turn_player)
-        lazy = ProtocolMove.lazy
-        moves = [lazy(m, label) for m in eng.legal_moves(g)]
+        moves = ProtocolMove.lazy_many(eng.legal_moves(g), label)
         self._listed = (stamp, moves)
-        return list(moves)
+        return moves
 
     def apply(self, move: ProtocolMove) -> None:
-        legal = refuse_unless_legal(move, self.legal_moves(), self.game)
+        legal = refuse_unless_legal(move, self._legal(), self.game)
         g = self.game
         self._listed = None
         out = g.engine.apply(g, legal.key if type(legal.key) is Move else Move(*legal.key))
