@@ -48,6 +48,12 @@ class SeededRandom(Agent):
 
     def choose(self, game, player, options, k=1, low=None, prompt=""):
         rng = self.rng or game.rng
+        if k == 1 and low is None and options and isinstance(options, (list, tuple)):
+            # one of several (every move of a simulated game): what randint(1, 1) and sample(options,
+            # 1) below do, without their checks — the same two draws of the generator, in order
+            # (tests/test_agents_random.py holds the two paths equal)
+            rng._randbelow(1)
+            return [options[rng._randbelow(len(options))]]
         lo = k if low is None else low
         n = rng.randint(min(lo, len(options)), min(k, len(options)))
         return rng.sample(list(options), n)
