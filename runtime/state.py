@@ -263,6 +263,9 @@ class GameState:
         """Record a typed event and dispatch it to the trigger slots listening (the engine's bus)."""
         self.events.append(event)
         if self.engine is not None:
+            listening = self.listening
+            if listening is not None and not listening[0]:
+                return  # no card of this game listens (Engine.trigger_slots): no call to offer it
             self.engine.dispatch(self, event)
 
     def tell(self, event: Told) -> None:
