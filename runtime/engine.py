@@ -329,7 +329,9 @@ class Engine:
         signed = game.model.signed_goods
         out = [f"{p.name} has {n} {k}" for p in game.players for k, n in sorted(p.goods.items())
                if n < 0 and k not in signed]
-        out += [f"{c} holds {n} {k}" for uid, c in sorted(game.instances.items()) for k, n in sorted(c.goods.items())
+        # only cards holding Goods can hold fewer than zero (most hold none): sort those alone
+        holding = [(uid, c) for uid, c in game.instances.items() if c.goods]
+        out += [f"{c} holds {n} {k}" for uid, c in sorted(holding) for k, n in sorted(c.goods.items())
                 if n < 0 and k not in signed]
         return out
 

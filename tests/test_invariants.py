@@ -80,3 +80,61 @@ def test_simulate_reports_the_invariants_it_checked():
     assert r["invariants"]["checked"] == "after every move" and r["invariants"]["games_broken"] == 0
     assert r["invariants"]["names"] == [*engine_for(load_compiled("infernal_contraption")).invariants,
                                         "a running game has a legal move"]
+
+
+def _slow_conservation(g) -> list[str]:
+    """check_conservation the slow way (card by card), whatever its quick test says."""
+    from runtime.state import GameState
+
+    quick = GameState._conserved
+    GameState._conserved = lambda self: False
+    try:
+        return g.check_conservation()
+    finally:
+        GameState._conserved = quick
+
+
+@pytest.mark.parametrize("game, players", [("infernal_contraption", 2), ("age_of_steam", 3),
+                                           ("fifty_first_state", 2)])
+def test_the_quick_conservation_test_agrees_with_the_card_by_card_one(game, players):
+    """GameState._conserved (the zones read as one uid -> zone dict) never says sound when the
+    card-by-card check finds a problem, and check_conservation lists the same problems either way:
+    on a sound state and on states broken each way it names (a stale index entry of a card in no
+    zone and no instance is no problem to either: the quick test just leaves it to the slow one)."""
+    from runtime.state import CardInst
+
+    g = _new(game, players)
+    assert g._conserved() and _slow_conservation(g) == [] and g.check_conservation() == []
+    zone, cards = next((k, v) for k, v in g.zones.items() if len(v) >= 2)
+    other = next(k for k in g.zones if k != zone)
+    breaks = {
+        "twice in one zone": lambda: cards.append(cards[0]),
+        "in two zones": lambda: g.zones[other].append(cards[0]),
+        "index disagrees": lambda: g.where.__setitem__(cards[0], other),
+        "in no zone": lambda: cards.pop(),
+        "index of a card nowhere": lambda: g.where.__setitem__(10**6, zone),
+        "an instance nowhere": lambda: g.instances.__setitem__(10**6, CardInst(10**6, g.instances[cards[0]].card_id)),
+    }
+    for name, spoil in breaks.items():
+        g = _new(game, players)
+        zone_cards = g.zones[zone]
+        cards = zone_cards
+        spoil()
+        slow = _slow_conservation(g)
+        assert g.check_conservation() == slow, name
+        assert slow != [] or name == "index of a card nowhere", name
+        assert not g._conserved(), name
+
+
+def test_the_quick_conservation_test_holds_through_random_games():
+    """After every move of seeded random games, both ways of checking agree (sound states)."""
+    from runtime.agents import SeededRandom
+
+    c = load_compiled("infernal_contraption")
+    eng = engine_for(c)
+    for seed in range(6):
+        match = eng.new_match(c, ["A", "B", "C"], seed=seed, agents={i: SeededRandom() for i in range(3)})
+        g = match.game
+        while not match.terminal() and g.turn < 60:
+            match.apply(match.game.agent(match.to_act()).pick(match, match.legal_moves()))
+            assert g._conserved() and g.check_conservation() == _slow_conservation(g) == []
