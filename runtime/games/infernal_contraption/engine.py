@@ -31,7 +31,7 @@ from .fields import SOCKETS
 from .match import ICMatch
 from .moves import END, REFIT, Move
 from .scenario import ICScenario
-from .state import NAME, ICGame, Stop
+from .state import NAME, DeckTemplate, ICGame, Stop
 
 
 class InfernalContraption(ICScenario, Engine):
@@ -84,7 +84,8 @@ class InfernalContraption(ICScenario, Engine):
 
     def __init__(self) -> None:
         self._verbs: dict | None = None
-        self._card_info: dict[int, tuple] = {}  # id(compiled game) -> (compiled game, {card id: info})
+        # id(compiled game) -> (compiled game, {card id: info}, {deck choice: DeckTemplate})
+        self._card_info: dict[int, tuple] = {}
 
     # --- games ---------------------------------------------------------------------------------
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0,
@@ -93,8 +94,9 @@ class InfernalContraption(ICScenario, Engine):
         game = ICGame(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
         cache = self._card_info.get(id(compiled))
         if cache is None or cache[0] is not compiled:
-            cache = self._card_info[id(compiled)] = (compiled, {})
+            cache = self._card_info[id(compiled)] = (compiled, {}, {})
         game.card_info = cache[1]
+        game.deck_templates = cache[2]
         game.engine = self
         game.compiled = compiled
         game.verbs = self.guarded_verbs()
@@ -121,14 +123,31 @@ class InfernalContraption(ICScenario, Engine):
             out += [cid] * int(rec.get("count", 1))
         return out
 
+    def create_deck(self, game: ICGame, box: tuple) -> tuple[list[int], list[int]]:
+        """The deck's cards made in ``box``: (the Power Cores' uids, the others'), in deck order.
+        A game with no card yet is made from its compiled game's template of that deck, taken from
+        the first such game (``ICGame.create_deck``); any other makes them one by one."""
+        modules = game.options.get("deck")  # deck() reads a string as well as a list
+        choice = ("named", modules) if isinstance(modules, str) else ("modules", tuple(modules or ()))
+        template = game.deck_templates.get(choice)
+        fresh = game._next_uid == 1 and not game.instances and not game.zones[box]
+        if template is not None and fresh:
+            game.create_deck(template, box)
+            return list(template.cores), list(template.rest)
+        card_ids = self.deck(game)
+        uids = game.create_many(card_ids, box)
+        if fresh:
+            game.deck_templates[choice] = DeckTemplate.taken_from(game, card_ids, uids)
+        kinds = game.kind_of
+        return ([u for u in game.zones[box] if kinds[u] == "power_core"],
+                [u for u in game.zones[box] if kinds[u] != "power_core"])
+
     def setup(self, game: ICGame) -> None:
         """I10: Power Cores dealt (extras out), the rest shuffled and dealt equally (extras out),
         opening hands, the one-time mulligan in seat order, a random first player."""
         n = len(game.players)
         box = ("box", None)
-        game.create_many(self.deck(game), box)
-        cores = [u for u in game.zones[box] if game.kind_of[u] == "power_core"]
-        rest = [u for u in game.zones[box] if game.kind_of[u] != "power_core"]
+        cores, rest = self.create_deck(game, box)
         if len(cores) < n:
             raise RulesError(f"the deck has {len(cores)} Power Cores; {n} players need {n}")
         game.rng.shuffle(cores)

@@ -2,10 +2,12 @@
 ``Stop``, the control flow that elimination raises through what was resolving."""
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from typing import Callable
 
 from runtime.errors import Halt, Refused
-from runtime.state import GameState
+from runtime.state import CardInst, GameState
 from runtime.statecopy import counter
 
 from .machine import SIDES, Machine, _socket_codes
@@ -29,10 +31,34 @@ class Stop(Halt):
     """
 
 
+@dataclass(frozen=True)
+class DeckTemplate:
+    """A new game's deck as ``create_many`` makes it in a game with no card yet: the card ids in
+    deck order, their uids (1…n), each uid's kind and socket codes, and which uids are Power Cores.
+    Taken once per compiled game and deck choice (``InfernalContraption.deck_template``) from the
+    first game set up, so that setting up the next ones copies tables instead of working each card
+    out again (tests/infernal_contraption/test_setup_template.py compares both ways)."""
+
+    card_ids: tuple[str, ...]
+    uids: tuple[int, ...]
+    kind_of: dict  # uid -> kind (never changed: copied into each game)
+    sock_of: dict  # uid -> socket codes
+    cores: tuple[int, ...]  # the Power Cores' uids, in deck order
+    rest: tuple[int, ...]  # every other uid, in deck order
+
+    @classmethod
+    def taken_from(cls, game: "ICGame", card_ids: list[str], uids: list[int]) -> "DeckTemplate":
+        kinds = game.kind_of
+        return cls(tuple(card_ids), tuple(uids), {u: kinds[u] for u in uids}, {u: game.sock_of[u] for u in uids},
+                   tuple(u for u in uids if kinds[u] == "power_core"),
+                   tuple(u for u in uids if kinds[u] != "power_core"))
+
+
 class ICGame(GameState):
     """GameState plus the machines' layout and the turn's bookkeeping."""
 
-    SHARED = GameState.SHARED + ("card_info", "socket_codes")  # per compiled game: never changed by play
+    # per compiled game: never changed by play
+    SHARED = GameState.SHARED + ("card_info", "socket_codes", "deck_templates")
     # a Monte Carlo playout copies the game on every candidate move: the machines and the per-uid
     # tables by hand (their values are immutable), the turn's plain values as they are
     COPIERS = {"machines": lambda ms: [m.copy() for m in ms], "kind_of": dict, "sock_of": dict,
@@ -47,6 +73,7 @@ class ICGame(GameState):
         self.sock_of: dict[int, tuple[int, int, int, int]] = {}
         self.socket_codes = _socket_codes(self.vocab)
         self.card_info: dict[str, tuple] = {}  # card id -> (kind, socket codes); shared per compiled game
+        self.deck_templates: dict[tuple, DeckTemplate] = {}  # deck choice -> its template; shared likewise
         self.turn = 0  # turns begun
         self.first_player: int | None = None
         self.winner: int | None = None
@@ -88,8 +115,28 @@ class ICGame(GameState):
                 kind_of[uid], sock_of[uid] = known
         return uids
 
+    def create_deck(self, deck: "DeckTemplate", zone) -> list[int]:
+        """``create_many(deck.card_ids, zone)``, for a game with no card yet made from the template
+        of that deck (the state create_many made when the template was taken: the same uids, card
+        instances, zone, index and kinds); any other game goes the general way."""
+        if self._next_uid != 1 or self.instances or self.zones[zone] or self.model.piled(zone[0]):
+            return self.create_many(deck.card_ids, zone)
+        uids = deck.uids
+        owner = zone[1]
+        new_counter = Counter.__new__  # an empty Counter without Counter.__init__'s update call
+        self.instances.update({uid: CardInst(uid, card_id, "front", new_counter(Counter), owner, {})
+                               for uid, card_id in zip(uids, deck.card_ids)})
+        self.zones[zone].extend(uids)
+        self.where.update(dict.fromkeys(uids, zone))
+        self.kind_of.update(deck.kind_of)
+        self.sock_of.update(deck.sock_of)
+        self._next_uid = len(uids) + 1
+        self.card_moves += len(uids)
+        return list(uids)
+
     def move_many(self, uids, to):
-        if any(self.where[u][0] == "machine" for u in uids):  # the machine's rules, card by card
+        where = self.where
+        if any(z[0] == "machine" for z in set(map(where.__getitem__, uids))):  # the machine's rules, card by card
             for uid in uids:
                 self.move(uid, to)
             return
