@@ -22,8 +22,6 @@ Model in brief:
 """
 from __future__ import annotations
 
-from collections import deque
-
 from runtime.engine import CompiledGame, Engine, Outcome
 from runtime.errors import Refused, RulesError
 from runtime.events import Played
@@ -31,6 +29,7 @@ from runtime.hexgrid import HexMap, fmt, parse_coord, step
 from runtime.verbs import verbs_for
 
 from . import verbs  # noqa: F401  (registers the game's verbs)
+from .index import side_pair
 from .maps import check_map
 from .scenario import MoonScenario
 from .state import Link, MoonGame, MoonState, cube_total
@@ -318,29 +317,17 @@ class AgeOfSteam(MoonScenario, Engine):
         return city["colour"] if self.is_day(game, h) else "black"
 
     def complete_links_graph(self, game: MoonGame) -> dict:
-        """node -> the nodes one Complete Link (of any owner) away."""
-        adj: dict = {}
-        for ln in game.moon.links.values():
-            if ln.complete:
-                adj.setdefault(ln.start, set()).add(ln.end)
-                adj.setdefault(ln.end, set()).add(ln.start)
-        return adj
+        """node -> the nodes one Complete Link (of any owner) away. From the track index of the links
+        as they are (index.py): the same dict until they change, so read it, never write it."""
+        return game.moon.index().graph
 
-    def connected(self, game: MoonGame) -> set:
-        """Nodes connected to the Landing hex by Complete Links (of any owner)."""
-        m = game.moon
-        adj = self.complete_links_graph(game)
-        seen = {m.map.landing}
-        todo = deque([m.map.landing])
-        while todo:
-            for n in sorted(adj.get(todo.popleft(), ())):
-                if n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        return seen
+    def connected(self, game: MoonGame) -> frozenset:
+        """Nodes connected to the Landing hex by Complete Links (of any owner), from the track index."""
+        return game.moon.index().connected
 
     def sections_at_town(self, game: MoonGame, h: tuple) -> int:
-        return sum((ln.start == h) + (ln.end == h) for ln in game.moon.links.values())
+        """Track sections leading to node ``h``: the links starting or ending on it."""
+        return game.moon.index().ends.get(h, 0)
 
     def side_key(self, game: MoonGame, a: tuple, b: tuple) -> tuple:
         """The hex side between adjacent hexes ``a`` and ``b`` (a wrap-around edge included, A05), the
@@ -351,8 +338,11 @@ class AgeOfSteam(MoonScenario, Engine):
     def side_taken(self, game: MoonGame, a: tuple, b: tuple) -> str | None:
         """The link whose track crosses the hex side between ``a`` and ``b``, or None. Only a link
         through ``a`` or ``b`` can (a track hex is in one link), or a link of no track hex joining
-        the two nodes; so only those are read — the legal moves ask this thousands of times."""
+        the two nodes; so only those are read, and only when the track index says some link crosses
+        that side (the legal moves ask this thousands of times)."""
         m = game.moon
+        if side_pair(a, b) not in m.index().sides:
+            return None
         cands = {lid for lid in (m.track.get(a), m.track.get(b)) if lid is not None}
         if a not in m.track and b not in m.track:
             cands |= {lid for lid, ln in m.links.items() if not ln.hexes and {ln.start, ln.end} == {a, b}}
@@ -466,17 +456,9 @@ class AgeOfSteam(MoonScenario, Engine):
         if check_only:
             return cost
         # --- nothing has changed so far; from here on the build happens ---
-        if cont is not None:
-            link = m.links[cont]
-        else:
-            link = Link(f"L{m.next_link}", player, start_node)
-            m.next_link += 1
-            m.links[link.id] = link
+        link = m.links[cont] if cont is not None else m.new_link(player, start_node)
         track = [h for h in path if self.node_kind(game, h) is None]
-        link.hexes += track
-        link.end = end
-        for h in track:
-            m.track[h] = link.id
+        m.lay(link, track, end)
         if not free:
             p.goods["money"] -= cost
             m.built[player] = m.built.get(player, 0) + tiles
