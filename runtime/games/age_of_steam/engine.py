@@ -388,6 +388,7 @@ class AgeOfSteam(MoonScenario, Engine):
                               f"Links; {self.label(game, start_node)} is not connected to the Landing hex")
             origin = start_node
         prev, cost, tiles, end, parts = origin, 0, 0, None, []
+        trace = game.tracing and not check_only  # the trace's words are built only for the trace
         seen = set()
         # Decision (docs/decisions.md, "one track section per hex side"): track is simple track tiles
         # joined at hex sides, and a hex side carries one track section. Without this a Town next to
@@ -416,8 +417,9 @@ class AgeOfSteam(MoonScenario, Engine):
                     c = tc["base"] + tc["per_track_section"] * sections
                     cost += c
                     tiles += 1
-                    parts.append(f"{self.label(game, h)} (town, {sections} section{'s' * (sections > 1)} ${c})")
-                else:
+                    if trace:
+                        parts.append(f"{self.label(game, h)} (town, {sections} section{'s' * (sections > 1)} ${c})")
+                elif trace:
                     note = self._wrap_note(game, prev, h)
                     parts.append(self.label(game, h) + (f" ({note[2:]})" if note else ""))
                 end = h
@@ -432,7 +434,8 @@ class AgeOfSteam(MoonScenario, Engine):
             cost += c
             tiles += 1
             seen.add(h)
-            parts.append(f"{self.label(game, h)} ({terrain} ${c}{self._wrap_note(game, prev, h)})")
+            if trace:
+                parts.append(f"{self.label(game, h)} ({terrain} ${c}{self._wrap_note(game, prev, h)})")
             prev = h
         p = game.players[player]
         completes = cont is not None and tiles == 0 and end is not None
@@ -462,6 +465,8 @@ class AgeOfSteam(MoonScenario, Engine):
         if not free:
             p.goods["money"] -= cost
             m.built[player] = m.built.get(player, 0) + tiles
+        if not trace:
+            return link
         state = "complete" if link.complete else "unfinished"
         game.emit("build", player, f"builds {link.id} from {self.label(game, origin)}: " + " → ".join(parts)
                   + (f": ${cost}, {tiles} tile{'s' * (tiles != 1)} ({m.built.get(player, 0)} of "
@@ -576,14 +581,16 @@ class AgeOfSteam(MoonScenario, Engine):
         m.cubes[src].remove(cube)
         m.moved.add(player)
         gains: dict[int, int] = {}
-        notes = []
         for ln, a, b in legs:
             earner = player if ln.id == mine else ln.owner
             gains[earner] = gains.get(earner, 0) + 1
-            notes.append(f"{ln.id} ({game.players[ln.owner].name}"
-                         + (f", used as {who}'s by Low Gravitation" if earner != ln.owner else "") + ")")
         for p, n in sorted(gains.items()):
             game.players[p].goods["income"] += n
+        if not game.tracing:
+            return None  # the route in words is for the trace only
+        notes = [f"{ln.id} ({game.players[ln.owner].name}"
+                 + (f", used as {who}'s by Low Gravitation" if ln.id == mine and player != ln.owner else "") + ")"
+                 for ln, _, _ in legs]
         route = " → ".join([self.label(game, src)] + [self.label(game, b) for _, _, b in legs])
         game.emit("move", player, f"moves a {cube} cube {route} over {', '.join(notes)}; income "
                   + ", ".join(f"{game.players[p].name} +{n}" for p, n in sorted(gains.items())))

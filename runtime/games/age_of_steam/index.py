@@ -10,8 +10,9 @@ Two tables, each built on first use and kept as long as what it is built from st
   routes. It belongs to one ``MoonState.version``: ``MoonState.lay`` and ``MoonState.place_new_city``,
   the only methods that change links, track or Cities, bump the version, and ``MoonState.index()``
   builds a new index when the one it holds is of another version. An index is never changed after it
-  is built (only its route memo fills in, and a route depends only on what the version stands for and
-  the Sun, which is in its key), so a copy of the state shares it (``MoonState.copy``).
+  is built (only its memo of routes and deliveries fills in, and those depend only on what the
+  version stands for and the Sun, which is in their keys), so a copy of the state shares it
+  (``MoonState.copy``).
 
 The slow originals these answers replace are kept in reference.py; tests/age_of_steam/test_fast_moves.py
 holds every answer here to them at every move of seeded random games.
@@ -77,7 +78,7 @@ def node_kind(m, h: tuple) -> str | None:
 class TrackIndex:
     """What the links of one ``MoonState.version`` imply (see the module's docstring)."""
 
-    __slots__ = ("version", "graph", "connected", "build_starts", "sides", "ends", "_routes")
+    __slots__ = ("version", "graph", "connected", "build_starts", "sides", "ends", "memo")
 
     def __init__(self, m, version: int) -> None:
         self.version = version
@@ -109,15 +110,18 @@ class TrackIndex:
         self.connected = frozenset(seen)
         # where a player may start a link (A04): the Landing hex, then the connected Cities in order
         self.build_starts = (m.map.landing,) + tuple(sorted(h for h in seen if node_kind(m, h) == "city"))
-        self._routes: dict = {}  # (src, cube, sun) -> the routes (see routes())
+        # answers worked out from this version of the network and what their key says (the routes
+        # of a cube from a hex with the Sun on one side, say): filled in as they are asked for, which
+        # changes no answer, so a copy sharing the index may fill it too
+        self.memo: dict = {}
 
     def routes(self, game, src: tuple, cube: str, depth: int = 3) -> tuple:
         """playout.routes' answer, as a tuple of node tuples, worked out once per source, cube and
         Sun side for this version of the links (which City takes which cube changes with the Sun)."""
-        key = (src, cube, game.moon.sun, depth)
-        found = self._routes.get(key)
+        key = ("routes", src, cube, game.moon.sun, depth)
+        found = self.memo.get(key)
         if found is None:
-            found = self._routes[key] = self._find_routes(game, src, cube, depth)
+            found = self.memo[key] = self._find_routes(game, src, cube, depth)
         return found
 
     def _find_routes(self, game, src: tuple, cube: str, depth: int) -> tuple:

@@ -289,41 +289,46 @@ class MoonMatch:
         if m.move_round not in (1, 2) or p in m.moved:
             return out  # move refuses every delivery now (not reached through the stand-in turn)
         mt, ix = m.tables(), m.index()
-        seen = set()
         borrowable = sorted(lid for lid, ln in m.links.items() if ln.complete and ln.owner != p) \
             if e.holds(g, p, "low_gravitation") else []
-        borrows = [None] + [b for b in borrowable if m.borrowed.get(p) in (None, b)]
+        borrows = [b for b in borrowable if m.borrowed.get(p) in (None, b)]
         for src in sorted(h for h, c in m.cubes.items() if c):
-            on_link = m.track.get(src)  # a cube on track travels along its link first
-            src_name, src_fmt = self._label(src), mt.fmt[src]
             for cube in sorted(set(m.cubes[src])):
-                for path in ix.routes(g, src, cube):
-                    links = len(path)
-                    steps = None
+                for path, move in self._deliveries(ix, src, cube):
+                    out.append(move)
+                    if not borrows:
+                        continue
+                    on_link = m.track.get(src)  # a cube on track travels along its link first
+                    steps = {side_pair(a, b) for a, b in zip(path, path[1:])}
+                    if on_link is None:
+                        steps.add(side_pair(src, path[0]))
                     for borrow in borrows:
-                        key = ("deliver", cube, src_fmt, tuple(mt.fmt[n] for n in path), borrow)
-                        if key in seen:
+                        ln = m.links[borrow]
+                        if borrow != on_link and side_pair(ln.start, ln.end) not in steps:
                             continue
-                        if borrow is not None:
-                            if steps is None:
-                                steps = {side_pair(a, b) for a, b in zip(path, path[1:])}
-                                if on_link is None:
-                                    steps.add(side_pair(src, path[0]))
-                            ln = m.links[borrow]
-                            if borrow != on_link and side_pair(ln.start, ln.end) not in steps:
-                                continue
-                        seen.add(key)
-                        via = f", {borrow} used as yours (Low Gravitation)" if borrow else ""
-                        out.append(Move(f"Deliver a {cube} cube from {src_name} to {self._label(path[-1])} "
-                                        f"over {links} link{'s' * (links != 1)}{via}", key))
+                        links = len(path)
+                        out.append(Move(f"Deliver a {cube} cube from {self._label(src)} to {self._label(path[-1])} "
+                                        f"over {links} link{'s' * (links != 1)}, {borrow} used as yours "
+                                        "(Low Gravitation)",
+                                        ("deliver", cube, mt.fmt[src], tuple(mt.fmt[n] for n in path), borrow)))
+        # (the listing used to skip a key already listed: every key differs here — one source and
+        # cube each, distinct routes of it, one borrowed link or none)
         return out
 
-    @staticmethod
-    def _check(fn):
-        try:
-            return fn()
-        except Refused:
-            return None
+    def _deliveries(self, ix, src: tuple, cube: str) -> tuple:
+        """(route, the move delivering ``cube`` from ``src`` along it without a borrowed link) for
+        each route, kept in the track index's memo: they change only with the links and the Sun."""
+        g, m = self.game, self.game.moon
+        key = ("deliveries", src, cube, m.sun)
+        found = ix.memo.get(key)
+        if found is None:
+            fmts, src_name = m.tables().fmt, self._label(src)
+            found = ix.memo[key] = tuple(
+                (path, Move(f"Deliver a {cube} cube from {src_name} to {self._label(path[-1])} "
+                            f"over {len(path)} link{'s' * (len(path) != 1)}",
+                            ("deliver", cube, fmts[src], tuple(fmts[n] for n in path), None)))
+                for path in ix.routes(g, src, cube))
+        return found
 
 
 def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None) -> MoonMatch:
