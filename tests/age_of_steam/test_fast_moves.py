@@ -50,6 +50,14 @@ def index_problems(g) -> list[str]:
         for cube in m.colours:
             if routes(g, src, cube) != reference.routes(g, src, cube):
                 out.append(f"routes {src} {cube}")
+    # what the bots' heuristic keeps in the index's memo
+    for seat in range(len(g.players)):
+        if e._deliverable(g, seat) != reference.deliverable(g, seat):
+            out.append(f"deliverable {seat}")
+    for ln in m.links.values():
+        if not ln.complete and ln.hexes and (e._hexes_to_city(g, ln.tip(), ln.start, 3)
+                                             != reference.hexes_to_city(g, ln.tip(), ln.start, 3)):
+            out.append(f"hexes_to_city {ln.id}")
     return out
 
 

@@ -138,7 +138,15 @@ class AgeOfSteam(MoonScenario, Engine):
 
     def _hexes_to_city(self, game: MoonGame, tip: tuple, start: tuple, limit: int) -> int | None:
         """The fewest free hexes (no track, no node) between ``tip`` and a City other than ``start``,
-        up to ``limit``; None when there is none that near."""
+        up to ``limit``; None when there is none that near. Kept in the track index's memo: it
+        reads only the track and the nodes (the bots ask it at every leaf of their search)."""
+        memo = game.moon.index().memo
+        key = ("hexes to city", tip, start, limit)
+        if key not in memo:
+            memo[key] = self._search_hexes_to_city(game, tip, start, limit)
+        return memo[key]
+
+    def _search_hexes_to_city(self, game: MoonGame, tip: tuple, start: tuple, limit: int) -> int | None:
         m = game.moon
         seen, frontier = {tip}, [tip]
         for d in range(limit):
@@ -158,27 +166,38 @@ class AgeOfSteam(MoonScenario, Engine):
     def _deliverable(self, game: MoonGame, seat: int) -> list[int]:
         """For each cube the seat could deliver now (any Move Goods round), the most of its own links
         a delivery of it could use (0s left out): the income such a delivery would bring it."""
-        from .playout import routes
-
         m = game.moon
         out = []
         for src in sorted(h for h, c in m.cubes.items() if c):
             for cube in sorted(set(m.cubes[src])):
-                best = 0
-                for path in routes(game, src, cube):
-                    here, own = src, 0
-                    if self.node_kind(game, src) is None:  # on a track tile: along its link first
-                        ln = m.links.get(m.track.get(src))
-                        own += ln is not None and ln.owner == seat
-                        here, path = path[0], path[1:]
-                    for node in path:
-                        ln = self.link_between(game, seat, here, node, None)
-                        own += ln is not None and ln.owner == seat
-                        here = node
-                    best = max(best, own)
+                best = self._most_own_links(game, seat, src, cube)
                 if best:
                     out.append(best)
         return out
+
+    def _most_own_links(self, game: MoonGame, seat: int, src: tuple, cube: str) -> int:
+        """The most of the seat's own links a delivery of ``cube`` from ``src`` could use, over its
+        routes. Kept in the track index's memo: it reads the links and the routes (the Sun in the key)."""
+        m = game.moon
+        ix = m.index()
+        key = ("own links", seat, src, cube, m.sun)
+        found = ix.memo.get(key)
+        if found is not None:
+            return found
+        best = 0
+        for path in ix.routes(game, src, cube):
+            here, own = src, 0
+            if self.node_kind(game, src) is None:  # on a track tile: along its link first
+                ln = m.links.get(m.track.get(src))
+                own += ln is not None and ln.owner == seat
+                here, path = path[0], path[1:]
+            for node in path:
+                ln = self.link_between(game, seat, here, node, None)
+                own += ln is not None and ln.owner == seat
+                here = node
+            best = max(best, own)
+        ix.memo[key] = best
+        return best
 
     # --- hooks for the compiler and the reference: the Moon's map format is this game's ----------
     def check_map(self, data, game_data: dict, report) -> None:

@@ -129,3 +129,45 @@ def move_moves(game, p: int) -> list[Move]:
                     out.append(Move(f"Deliver a {cube} cube from {e.label(g, src)} to {e.label(g, path[-1])} "
                                     f"over {links} link{'s' * (links != 1)}{via}", key))
     return out
+
+
+def hexes_to_city(game, tip: tuple, start: tuple, limit: int) -> int | None:
+    """AgeOfSteam._hexes_to_city worked out afresh (the bots' heuristic)."""
+    e, m = game.engine, game.moon
+    seen, frontier = {tip}, [tip]
+    for d in range(limit):
+        nxt = []
+        for h in frontier:
+            for _, n in m.map.neighbours(h):
+                if n in seen:
+                    continue
+                seen.add(n)
+                if n != start and e.node_kind(game, n) == "city":
+                    return d
+                if n not in m.track and e.node_kind(game, n) is None:
+                    nxt.append(n)
+        frontier = nxt
+    return None
+
+
+def deliverable(game, seat: int) -> list[int]:
+    """AgeOfSteam._deliverable worked out afresh (the bots' heuristic)."""
+    e, m = game.engine, game.moon
+    out = []
+    for src in sorted(h for h, c in m.cubes.items() if c):
+        for cube in sorted(set(m.cubes[src])):
+            best = 0
+            for path in routes(game, src, cube):
+                here, own = src, 0
+                if e.node_kind(game, src) is None:  # on a track tile: along its link first
+                    ln = m.links.get(m.track.get(src))
+                    own += ln is not None and ln.owner == seat
+                    here, path = path[0], path[1:]
+                for node in path:
+                    ln = e.link_between(game, seat, here, node, None)
+                    own += ln is not None and ln.owner == seat
+                    here = node
+                best = max(best, own)
+            if best:
+                out.append(best)
+    return out

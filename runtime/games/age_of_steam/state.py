@@ -70,7 +70,10 @@ class MoonState:
 
     def copy(self) -> "MoonState":
         """An independent copy (the map, terrain and costs are shared: play never changes them; so
-        are the map's tables and the track index of this version, which nothing changes once built)."""
+        are the map's tables and the track index of this version, which nothing changes once built:
+        both are made here first if need be, so that a search's many copies of one position share
+        them instead of each building its own)."""
+        self.index()
         return MoonState(self.map, self.terrain, self.town_cost, self.colours,
                          {k: Link(v.id, v.owner, v.start, list(v.hexes), v.end) for k, v in self.links.items()},
                          self.next_link, dict(self.track), {h: list(c) for h, c in self.cubes.items()},
@@ -79,7 +82,7 @@ class MoonState:
                          {k: list(v) for k, v in self.display.items()},
                          {h: dict(v) for h, v in self.new_cities.items()},
                          [dict(t) for t in self.new_city_tiles], list(self.removed), list(self.turn_order),
-                         self.version, self._index, self._tables)
+                         self.version, self._index, self._tables)  # index() made both
 
     # --- the one place links, track and Cities change --------------------------------------------
     def new_link(self, owner: int, start: tuple) -> Link:
