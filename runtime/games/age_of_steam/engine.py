@@ -29,7 +29,7 @@ from runtime.hexgrid import HexMap, fmt, parse_coord, step
 from runtime.verbs import verbs_for
 
 from . import verbs  # noqa: F401  (registers the game's verbs)
-from .index import side_pair
+from .index import MapTables, side_pair
 from .maps import check_map
 from .scenario import MoonScenario
 from .state import Link, MoonGame, MoonState, cube_total
@@ -66,6 +66,7 @@ class AgeOfSteam(MoonScenario, Engine):
         game.moon = MoonState(hm, dict(tables.get("terrain") or {}), dict(tables.get("town_cost") or {}),
                               sorted(tables.get("cube_colours") or {}))
         m = game.moon
+        m.map_tables = MapTables.of(data, m.terrain)
         m.sun = (data.get("day_night") or {}).get("sun_start", "")
         m.satellite_on = options.get("satellite", True) is not False
         m.satellite_at = (data.get("satellite") or {}).get("start") if m.satellite_on else None

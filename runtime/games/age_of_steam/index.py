@@ -4,7 +4,8 @@ Two tables, each built on first use and kept as long as what it is built from st
 
 - ``MapTables``: per map (the hexes, their terrain costs, the Landing hex, printed Cities and Towns,
   labels, neighbours in listing order). A map is not changed by play (runtime/hexgrid.py's
-  ``HexMap`` memoises its own answers on the same ground), so a game and all its copies share one.
+  ``HexMap`` memoises its own answers on the same ground), so the games set up from one compiled
+  map, and all their copies, share one.
 - ``TrackIndex``: per state of the track network — the Complete Links graph, the nodes connected to
   the Landing hex, the hex sides carrying track, the track sections at each node, the delivery
   routes. It belongs to one ``MoonState.version``: ``MoonState.lay`` and ``MoonState.place_new_city``,
@@ -19,9 +20,10 @@ holds every answer here to them at every move of seeded random games.
 """
 from __future__ import annotations
 
+import copy
 from collections import deque
 
-from runtime.hexgrid import fmt
+from runtime.hexgrid import HexMap, fmt
 
 
 def side_pair(a: tuple, b: tuple) -> tuple:
@@ -32,6 +34,13 @@ def side_pair(a: tuple, b: tuple) -> tuple:
     return (a, b) if a < b else (b, a)
 
 
+# the tables of the compiled maps seen last (id of the map data -> (that data, its terrain, the
+# tables)): a game is set up from the same compiled map data every time, and a few hundred
+# microseconds a game is a good part of a random game's cost
+_BY_MAP: dict = {}
+_KEEP = 4
+
+
 class MapTables:
     """A map's per-hex answers for the legal moves (engine.py's ``node_kind``, ``label``, terrain
     cost and ``neighbours``), read once. New Cities are not here: they are state
@@ -39,8 +48,22 @@ class MapTables:
 
     __slots__ = ("landing", "kind", "label", "track_cost", "neighbours", "fmt")
 
-    def __init__(self, m) -> None:
-        mp = m.map
+    @classmethod
+    def of(cls, data: dict, terrain: dict) -> "MapTables":
+        """The tables of a compiled map (its ``map:`` data, never changed once compiled) with these
+        terrain costs: made once per map data and terrain, from a HexMap of their own (so a game
+        that edits its own ``HexMap``, as a test may, changes no other game's tables)."""
+        found = _BY_MAP.get(id(data))
+        if found is not None and found[0] is data and found[1] == terrain:
+            return found[2]
+        tables = cls(HexMap.from_data(data), terrain)
+        _BY_MAP.pop(id(data), None)
+        _BY_MAP[id(data)] = (data, copy.deepcopy(terrain), tables)
+        while len(_BY_MAP) > _KEEP:
+            del _BY_MAP[next(iter(_BY_MAP))]
+        return tables
+
+    def __init__(self, mp: HexMap, terrain: dict) -> None:
         self.landing = mp.landing
         self.kind: dict = {}  # node hex -> "landing" | "city" | "town" (as AgeOfSteam.node_kind)
         self.label: dict = {}  # hex -> its name in move labels (as AgeOfSteam.label, New Cities aside)
@@ -55,7 +78,7 @@ class MapTables:
             elif rec.get("town"):
                 self.kind[h] = "town"
             self.label[h] = _label(rec, h)
-            self.track_cost[h] = (m.terrain.get(rec["terrain"]) or {}).get("track_cost")
+            self.track_cost[h] = (terrain.get(rec["terrain"]) or {}).get("track_cost")
             # the listing went through sorted(neighbours): (side, hex) pairs, so a hex reached over
             # two sides (a wrap-around edge) is tried twice, as it was
             self.neighbours[h] = tuple(n for _, n in sorted(mp.neighbours(h)))

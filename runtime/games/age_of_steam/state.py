@@ -66,7 +66,8 @@ class MoonState:
     # links, track or Cities, so that index() knows when its answers are out of date (index.py)
     version: int = field(default=0, compare=False)
     _index: TrackIndex | None = field(default=None, repr=False, compare=False)
-    _tables: MapTables | None = field(default=None, repr=False, compare=False)
+    # the map's tables (index.py): set by new_game from the compiled map, else made on first use
+    map_tables: MapTables | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> "MoonState":
         """An independent copy (the map, terrain and costs are shared: play never changes them; so
@@ -82,7 +83,7 @@ class MoonState:
                          {k: list(v) for k, v in self.display.items()},
                          {h: dict(v) for h, v in self.new_cities.items()},
                          [dict(t) for t in self.new_city_tiles], list(self.removed), list(self.turn_order),
-                         self.version, self._index, self._tables)  # index() made both
+                         self.version, self._index, self.map_tables)  # index() made both
 
     # --- the one place links, track and Cities change --------------------------------------------
     def new_link(self, owner: int, start: tuple) -> Link:
@@ -116,9 +117,9 @@ class MoonState:
 
     def tables(self) -> MapTables:
         """The map's per-hex tables (built once, shared with copies)."""
-        if self._tables is None:
-            self._tables = MapTables(self)
-        return self._tables
+        if self.map_tables is None:
+            self.map_tables = MapTables(self.map, self.terrain)
+        return self.map_tables
 
     def snapshot(self) -> dict:
         return {

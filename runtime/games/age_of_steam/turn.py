@@ -292,9 +292,11 @@ class MoonMatch:
         borrowable = sorted(lid for lid, ln in m.links.items() if ln.complete and ln.owner != p) \
             if e.holds(g, p, "low_gravitation") else []
         borrows = [b for b in borrowable if m.borrowed.get(p) in (None, b)]
+        memo, sun = ix.memo, m.sun
         for src in sorted(h for h, c in m.cubes.items() if c):
             for cube in sorted(set(m.cubes[src])):
-                for path, move in self._deliveries(ix, src, cube):
+                found = memo.get(("deliveries", src, cube, sun))  # (_deliveries, without a call)
+                for path, move in (found if found is not None else self._deliveries(ix, src, cube)):
                     out.append(move)
                     if not borrows:
                         continue
