@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 from runtime.errors import Refused
 from runtime.events import MoveMade
-from runtime.hexgrid import fmt
 from runtime.protocol import Move, Result, refuse_unless_legal
 from runtime.words import has
 
