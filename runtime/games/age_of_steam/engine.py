@@ -169,7 +169,8 @@ class AgeOfSteam(MoonScenario, Engine):
         a delivery of it could use (0s left out): the income such a delivery would bring it."""
         m = game.moon
         out = []
-        for src in sorted(h for h, c in m.cubes.items() if c):
+        sources = m.index().route_sources  # from any other hex no route leaves
+        for src in sorted(h for h, c in m.cubes.items() if c and h in sources):
             for cube in sorted(set(m.cubes[src])):
                 best = self._most_own_links(game, seat, src, cube)
                 if best:

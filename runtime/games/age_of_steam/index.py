@@ -101,7 +101,7 @@ def node_kind(m, h: tuple) -> str | None:
 class TrackIndex:
     """What the links of one ``MoonState.version`` imply (see the module's docstring)."""
 
-    __slots__ = ("version", "graph", "connected", "build_starts", "sides", "ends", "memo")
+    __slots__ = ("version", "graph", "connected", "build_starts", "sides", "ends", "route_sources", "memo")
 
     def __init__(self, m, version: int) -> None:
         self.version = version
@@ -121,6 +121,10 @@ class TrackIndex:
             if ln.end is not None:
                 sides.add(side_pair(prev, ln.end))
         self.graph = graph
+        # the hexes a cube can leave from: a node with a Complete Link, or track of a Complete Link
+        # (from anywhere else ``routes`` finds none)
+        self.route_sources = frozenset(graph).union(
+            h for ln in m.links.values() if ln.end is not None for h in ln.hexes)
         self.sides = frozenset(sides)
         self.ends = ends
         seen = {m.map.landing}

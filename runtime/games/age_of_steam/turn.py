@@ -291,8 +291,8 @@ class MoonMatch:
         borrowable = sorted(lid for lid, ln in m.links.items() if ln.complete and ln.owner != p) \
             if e.holds(g, p, "low_gravitation") else []
         borrows = [b for b in borrowable if m.borrowed.get(p) in (None, b)]
-        memo, sun = ix.memo, m.sun
-        for src in sorted(h for h, c in m.cubes.items() if c):
+        memo, sun, sources = ix.memo, m.sun, ix.route_sources
+        for src in sorted(h for h, c in m.cubes.items() if c and h in sources):
             for cube in sorted(set(m.cubes[src])):
                 found = memo.get(("deliveries", src, cube, sun))  # (_deliveries, without a call)
                 for path, move in (found if found is not None else self._deliveries(ix, src, cube)):
