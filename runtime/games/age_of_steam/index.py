@@ -7,13 +7,14 @@ Two tables, each built on first use and kept as long as what it is built from st
   ``HexMap`` memoises its own answers on the same ground), so the games set up from one compiled
   map, and all their copies, share one.
 - ``TrackIndex``: per state of the track network — the Complete Links graph, the nodes connected to
-  the Landing hex, the hex sides carrying track, the track sections at each node, the delivery
-  routes. It belongs to one ``MoonState.version``: ``MoonState.lay`` and ``MoonState.place_new_city``,
-  the only methods that change links, track or Cities, bump the version, and ``MoonState.index()``
-  builds a new index when the one it holds is of another version. An index is never changed after it
-  is built (only its memo of routes and deliveries fills in, and those depend only on what the
-  version stands for and the Sun, which is in their keys), so a copy of the state shares it
-  (``MoonState.copy``).
+  the Landing hex, the hex sides carrying track, the track sections at each node, the hexes a cube
+  can leave from, the delivery routes. It belongs to one ``MoonState.version``: ``MoonState.new_link``,
+  ``lay`` and ``place_new_city``, the only methods that change links, track or Cities, bump the
+  version, and ``MoonState.index()`` builds a new index when the one it holds is of another version
+  (links laid by hand, as a test may, are not seen until one of them runs). An index is never
+  changed after it is built (only its memo fills in: routes, deliveries and the bots' heuristic
+  answers, which depend only on what the version stands for and on what their keys hold — the Sun,
+  the seat), so a copy of the state shares it (``MoonState.copy``).
 
 The slow originals these answers replace are kept in reference.py; tests/age_of_steam/test_fast_moves.py
 holds every answer here to them at every move of seeded random games.
