@@ -29,7 +29,8 @@ class Greedy(Agent):
     def pick(self, match, moves):
         """Through the game protocol: the same decision as ``choose_move`` on the engine's moves."""
         game = match.game
-        mv = self.choose_move(game, game.turn_player, [Move(*m.key) for m in moves])
+        # the keys are the engine's moves (ICMatch), or tuples of their fields (a key made elsewhere)
+        mv = self.choose_move(game, game.turn_player, [m.key if type(m.key) is Move else Move(*m.key) for m in moves])
         if mv.kind == "refit":
             self._refit = mv.cards  # the protocol's refit lets the player choose the cards next
             mv = REFIT
