@@ -332,7 +332,7 @@ class GameState:
         return problems
 
     def _conserved(self) -> bool:
-        """Whether ``check_conservation`` finds nothing, decided at C speed for a game holding its
+        """Whether ``check_conservation`` finds nothing, decided in one pass for a game holding its
         cards in a plain dict (a simulation checks every game, ``--check-moves`` every move): the
         zones, read as uid -> zone, hold each card once (as many uids as places), agree with the
         ``where`` index entry for entry, and hold every card instance. False sends the check the
@@ -342,7 +342,8 @@ class GameState:
         placed: dict = {}
         n = 0
         for key, cards in self.zones.items():
-            placed.update(dict.fromkeys(cards, key))
+            for uid in cards:
+                placed[uid] = key
             n += len(cards)
         return n == len(placed) and placed == self.where and placed.keys() == self.instances.keys()
 
