@@ -179,11 +179,15 @@ def _from_events(g, players: int) -> dict:
     several copies can be counted per copy; the per-card win effects)."""
     rounds = 0
     by_kind = {"play": [set() for _ in range(players)], "draw": [set() for _ in range(players)]}
+    instances = g.instances
     for ev in g.events:
-        if ev.kind == "round start":
+        kind = ev.kind  # a class attribute: read once (no quick path for it through an instance)
+        if kind == "round start":
             rounds += 1
-        elif ev.kind in by_kind and ev.player is not None and 0 <= ev.player < players and ev.card in g.instances:
-            by_kind[ev.kind][ev.player].add(ev.card)
+        elif kind in by_kind:
+            p = ev.player
+            if p is not None and 0 <= p < players and ev.card in instances:
+                by_kind[kind][p].add(ev.card)
     return {"rounds": rounds, "played_by": [_ids_of(g, uids) for uids in by_kind["play"]],
             "drawn_by": [_ids_of(g, uids) for uids in by_kind["draw"]]}
 
