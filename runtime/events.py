@@ -128,6 +128,26 @@ TIMES = {("start", "turn"): TurnStarted, ("end", "turn"): TurnEnded,
 _DEFAULTS: dict[type, tuple[dict, frozenset]] = {}  # event class -> (field defaults, field names)
 
 
+def game_event(cls: type, player: int | None, turn: int, round: int) -> GameEvent:
+    """``cls(player, turn=turn, round=round)`` for an event with no other field (``TurnStarted``,
+    ``TurnEnded``…), made as ``card_event`` makes card events: an engine publishes two a turn."""
+    known = _DEFAULTS.get(cls)
+    if known is None:
+        known = _DEFAULTS[cls] = ({f.name: f.default for f in fields(cls) if f.default is not MISSING},
+                                  frozenset(f.name for f in fields(cls)))
+    if known[1] != _TIMED:
+        raise TypeError(f"{cls.__name__} has fields beyond player, turn and round: make it with its class")
+    ev = object.__new__(cls)
+    d = ev.__dict__
+    d["player"] = player
+    d["turn"] = turn
+    d["round"] = round
+    return ev
+
+
+_TIMED = frozenset({"player", "turn", "round"})
+
+
 def card_event(cls: type, player: int | None, card: int, turn: int, round: int, **extra) -> CardEvent:
     """``cls(player, card=card, turn=turn, round=round, **extra)``, the same frozen event, made
     without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field): a simulated

@@ -155,3 +155,24 @@ def test_card_event_is_the_same_event_as_the_dataclass_makes():
         assert made.kind == want.kind
     with pytest.raises(TypeError, match="no field 'to'"):
         card_event(Drawn, 1, 3, 2, 4, to="hand")
+
+
+def test_game_event_is_the_same_event_as_the_dataclass_makes():
+    """runtime.events.game_event, card_event's sibling for events with only player, turn and round."""
+    import copy
+    import pickle
+
+    import pytest
+
+    from runtime.events import Drawn, RoundEnded, RoundStarted, TurnEnded, TurnStarted, game_event
+
+    for cls in (TurnStarted, TurnEnded, RoundStarted, RoundEnded):
+        for player in (None, 0, 2):
+            made = game_event(cls, player, 5, 3)
+            want = cls(player, turn=5, round=3)
+            assert made == want and repr(made) == repr(want) and hash(made) == hash(want)
+            assert vars(made) == vars(want)
+            assert pickle.loads(pickle.dumps(made)) == want and copy.deepcopy(made) == want
+            assert made.kind == want.kind
+    with pytest.raises(TypeError, match="beyond player, turn and round"):
+        game_event(Drawn, 1, 2, 4)

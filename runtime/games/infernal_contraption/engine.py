@@ -22,7 +22,7 @@ from runtime.agents import Agent
 from runtime.context import Ctx
 from runtime.engine import CompiledGame, Engine, Outcome
 from runtime.errors import RulesError
-from runtime.events import CapReached, Played, TurnBegun, TurnEnded, TurnStarted, card_event
+from runtime.events import CapReached, Played, TurnBegun, TurnEnded, TurnStarted, card_event, game_event
 from runtime.refs import CARD, Query
 from runtime.verbs import verbs_for
 
@@ -456,9 +456,10 @@ class InfernalContraption(ICScenario, Engine):
             game.plays = 0
             game.refitted = False
             game.step = "attach"
-            game.tell(TurnBegun(p, number=game.turn))
+            if game.tracing:
+                game.tell(TurnBegun(p, number=game.turn))
             game.turn_number += 1
-            game.publish(TurnStarted(p, turn=game.turn_number, round=game.round))  # the event bus
+            game.publish(game_event(TurnStarted, p, game.turn_number, game.round))  # the event bus
             self.run_rule(game, "draw_step", p)
             if not game.players[p].out or game.over:
                 return
@@ -475,7 +476,7 @@ class InfernalContraption(ICScenario, Engine):
             self.run_rule(game, "cleanup", p)
             if game.observer is not None:
                 game.observer(game, "cleanup", p)
-        game.publish(TurnEnded(p, turn=game.turn_number, round=game.round))
+        game.publish(game_event(TurnEnded, p, game.turn_number, game.round))
         self.next_turn(game)
 
     def next_turn(self, game: ICGame) -> None:
