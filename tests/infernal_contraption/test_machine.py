@@ -362,3 +362,25 @@ def test_no_card_counts_a_hidden_pile(ic):
         assert not counted(effect), f"{cid}.{slot} counts a hidden pile: {text}"
     effect, _ = parse_effect("requires 2 cards in opponent's parts pile")
     assert counted(effect)  # the guard can fail
+
+
+@pytest.mark.rule("I14")
+def test_every_listed_play_passes_the_checks_a_listed_move_skips(eng, ic):
+    """ICMatch applies a listed move with ``listed=True``, which skips ``_play_problem``: every play
+    the listing offers, in every state of seeded random games, is one that check lets through."""
+    from runtime.agents import SeededRandom
+
+    checked = 0
+    for seed in range(12):
+        players = 2 + seed % 3
+        match = eng.new_match(ic, [f"P{i}" for i in range(players)], seed=seed,
+                              agents={i: SeededRandom() for i in range(players)})
+        g = match.game
+        while not match.terminal() and g.turn < 80:
+            legal = match.legal_moves()
+            for m in legal:
+                if m.key.kind == "play":
+                    assert eng._play_problem(g, g.turn_player, m.key) is None
+                    checked += 1
+            match.apply(g.agent(match.to_act()).pick(match, legal))
+    assert checked > 1000

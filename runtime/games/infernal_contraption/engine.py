@@ -351,10 +351,13 @@ class InfernalContraption(ICScenario, Engine):
         return moves
 
     # --- the attach step (I14) -----------------------------------------------------------------
-    def play(self, game: ICGame, move: Move) -> Outcome:
-        """Attach a card; a play after the first costs scrapping another card from hand first."""
+    def play(self, game: ICGame, move: Move, listed: bool = False) -> Outcome:
+        """Attach a card; a play after the first costs scrapping another card from hand first.
+        ``listed``: the move is one ``legal_moves`` listed for this very state (ICMatch knows), so
+        the rules that listing applies are not asked again (``_play_problem``; test_machine.py holds
+        the listing to ``placement_problem``)."""
         p = game.turn_player
-        problem = self._play_problem(game, p, move)
+        problem = None if listed else self._play_problem(game, p, move)
         if problem:
             return self.refuse(game, p, problem)
         hand = ("hand", p)
@@ -431,10 +434,11 @@ class InfernalContraption(ICScenario, Engine):
             pass
         return Outcome("done")
 
-    def apply(self, game: ICGame, move: Move) -> Outcome:
-        """Perform one decision; ``end`` runs activation, cleanup and the next turns' draw steps."""
+    def apply(self, game: ICGame, move: Move, listed: bool = False) -> Outcome:
+        """Perform one decision; ``end`` runs activation, cleanup and the next turns' draw steps.
+        ``listed``: ``legal_moves`` listed it for this very state (see ``play``)."""
         if move.kind == "play":
-            return self.play(game, move)
+            return self.play(game, move, listed)
         if move.kind == "refit":
             out = self.refit(game, move)
             if out.ok and game.players[game.turn_player].out:

@@ -60,7 +60,9 @@ class ICMatch:
         legal = refuse_unless_legal(move, self._legal(), self.game)
         g = self.game
         self._listed = None
-        out = g.engine.apply(g, legal.key if type(legal.key) is Move else Move(*legal.key))
+        # the move is one the engine listed for this state (refuse_unless_legal found it in the
+        # listing kept for the current stamp): the engine need not ask the placement rules again
+        out = g.engine.apply(g, legal.key if type(legal.key) is Move else Move(*legal.key), listed=True)
         if out.status == "refused":  # pragma: no cover - legal_moves lists only legal moves
             raise Refused(out.reason)
         if not g.over and self.turn_cap is not None and g.turn > self.turn_cap:
