@@ -236,6 +236,13 @@ def peek(instances: dict, uid: int):
     return instances.peek(uid) if type(instances) is Instances else instances[uid]
 
 
+def reader(instances: dict):
+    """A look-up ``uid -> CardInst`` for reading only, whichever mapping the game holds now (nothing is
+    copied): for loops that read many cards and write none (selecting candidates by their filters),
+    where copying each card a copy shares would be wasted on a search's trial."""
+    return instances.peek if type(instances) is Instances else instances.__getitem__
+
+
 def peek_items(instances: dict):
     """(uid, CardInst) pairs in creation order for reading only, whichever mapping the game holds."""
     return instances.peek_items() if type(instances) is Instances else instances.items()
