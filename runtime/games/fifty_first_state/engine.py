@@ -25,6 +25,7 @@ from runtime.engine import Engine, Outcome
 from runtime.events import GoodsPaid, Played, RoundEnded, RoundStarted, Used
 from runtime.errors import Refused, RulesError, Unmet
 from runtime.state import GameState
+from runtime.statecopy import peek
 
 from .scenario import FiftyScenario
 from .state import FiftyGame
@@ -427,12 +428,15 @@ class FiftyFirstState(FiftyScenario, Engine):
 
     # --- the State ---------------------------------------------------------------------------
     def name_of(self, game: GameState, uid: int) -> str:
-        inst = game.instances[uid]
-        rec = game.record(uid)
-        if inst.face == "ruins":
+        inst = peek(game.instances, uid)  # a name is read, never written: a shared card is not copied
+        return self.name_of_face(game, inst.card_id, inst.face)
+
+    def name_of_face(self, game: GameState, card_id: str, face: str) -> str:
+        """The name of a card with this id showing this face (what ``name_of`` says of a card now)."""
+        if face == "ruins":
             return "a Ruins"
-        name = rec.get("name", inst.card_id)
-        return f"{name} (Hacked)" if inst.face == "hacked" else name
+        name = game.cards[card_id].get("name", card_id)
+        return f"{name} (Hacked)" if face == "hacked" else name
 
     def seat_sections(self, game: GameState, player: int, seat: int) -> list:
         """A player's State by its rows (M15), then the other zones as the default shows them."""

@@ -150,6 +150,9 @@ def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
             if cards > len(in_hand):
                 parts.append(f"cards in hand (needs {cards}, has {len(in_hand)})")
             raise Refused("not enough " + ", ".join(parts))
+    if g.assault is not None and ctx.card is not None:  # M04: an Assault's probe stops here if nothing is lost
+        g.assault.paying(ctx, verb_name, wanted, sum(min(n, me.goods[k]) for k, n in need.items())
+                         + min(cards, len(in_hand)))
     got = 0
     for k in sorted(need):
         n = min(need[k], me.goods[k])
