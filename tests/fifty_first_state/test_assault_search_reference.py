@@ -9,6 +9,8 @@ import pytest
 from runtime.games.fifty_first_state import moloch
 from runtime.simulate import play_one
 
+from runtime.games.fifty_first_state.verbs import calls_only
+
 from .assault_reference import ReferenceAssaultSearch
 
 
@@ -47,7 +49,7 @@ def test_fast_assault_search_finds_the_reference_plans_at_every_assault(monkeypa
 def test_only_effects_that_just_call_verbs_are_probed():
     from .helpers import compiled
     cards = compiled().cards
-    assert all(moloch.probe_safe(rec["slots"]["assault"]) for rec in cards.values() if "assault" in rec.get("slots", {}))
+    assert all(calls_only(rec["slots"]["assault"]) for rec in cards.values() if "assault" in rec.get("slots", {}))
     # a choice binds a name and may ask the player: never probed, its trial runs on a copy
-    assert not moloch.probe_safe(cards["conflagrator"]["faces"]["hacked"]["slots"]["production"])
-    assert not moloch.probe_safe(lambda ctx: ctx.choose(None, "t"))
+    assert not calls_only(cards["conflagrator"]["faces"]["hacked"]["slots"]["production"])
+    assert not calls_only(lambda ctx: ctx.choose(None, "t"))

@@ -22,12 +22,13 @@ from runtime.context import Ctx, face_view
 from runtime.engine import Outcome
 from runtime.errors import Nowhere, Refused, RulesError, Unmet
 from runtime.events import Used
-from runtime.refs import VAR, Every, Query, UpToN
+from runtime.refs import VAR, Every, UpToN
 from runtime.statecopy import peek
 
 from ..stepspec import kind_of, number, text
 from .engine import FiftyFirstState, Pack, register_pack
 from .state import goods_text
+from .verbs import calls_only
 
 DEFAULT_DIFFICULTY = "recruit"
 
@@ -43,7 +44,12 @@ PLAN_LIMIT = 16       # equally efficient outcomes offered to the player's agent
 
 class WouldAct(Exception):
     """An Assault probe (``AssaultProbe``) met a statement that would resolve something: the trial
-    must be run for real on a copy."""
+    must be run for real on a copy. ``counted``: when it was the effect's first statement and it
+    targets, what ``AssaultTrial._counted`` found for it (the trials from the same state reuse it)."""
+
+    def __init__(self, verb_name: str, counted: tuple | None = None):
+        super().__init__(verb_name)
+        self.counted = counted
 
 
 class _StatementDone(Exception):
@@ -64,8 +70,11 @@ class AssaultTrial:
     thousands of trials whose words nobody reads.
     """
 
-    def __init__(self, script: tuple = (), picks: tuple | None = None):
+    def __init__(self, script: tuple = (), picks: tuple | None = None, first: tuple | None = None):
         self.script = script
+        # (selector, candidates, units asked, units takeable) of the first statement, found by a probe
+        # of the same state: the trial's copy starts equal to it, so they are the same
+        self.first = first
         self.replay = picks          # executing a chosen plan: the recorded target uids
         self.points: list[int] = []  # number of distinct choices at each choice point
         self.taken: list[int] = []
@@ -75,9 +84,11 @@ class AssaultTrial:
         self.notes: list[tuple] = []
         self.game = None             # the game of the first note: its engine and card table name the notes
 
-    @staticmethod
-    def _counted(ctx: Ctx, sel) -> tuple:
+    def _counted(self, ctx: Ctx, sel) -> tuple:
         """(the candidates, the units the statement asks for, how many it can take)."""
+        first = self.first
+        if first is not None and not self.picked and first[0] == sel:
+            return first[1:]
         options = ctx.options(sel)
         if sel.category == VAR or isinstance(sel.amount, Every):
             n = len(options)
@@ -151,12 +162,12 @@ class AssaultProbe(AssaultTrial):
     changes anything: taking something raises ``WouldAct`` (the search then runs the trial for real),
     taking nothing is recorded exactly as a trial records it and ends the statement
     (``_StatementDone``). Only for the verbs in ``PROBED_VERBS`` and effects that do nothing but
-    call verbs (``probe_safe``)."""
+    call verbs (``verbs.calls_only``)."""
 
     def targets(self, ctx: Ctx, sel, verb_name: str) -> list[int]:
         options, n, k = self._counted(ctx, sel)
         if k:
-            raise WouldAct(verb_name)
+            raise WouldAct(verb_name, (sel, options, n, k) if not self.notes else None)
         # as AssaultTrial.targets with nothing to take: one choice point with one (empty) choice
         self.points.append(1)
         self.taken.append(self.script[len(self.picked)] if len(self.picked) < len(self.script) else 0)
@@ -187,24 +198,6 @@ class _ProbeCtx(Ctx):
             return self.verbs[name].fn(self, objs, ph or {}, strict)
         except _StatementDone:
             return []
-
-
-def probe_safe(fn) -> bool:
-    """Whether a compiled effect does nothing but call verbs with constant arguments (its code names
-    ``ctx.call`` and the module's constants and reference classes only): then running it with a
-    ``_ProbeCtx`` can change nothing that a probed verb does not guard. Anything else (a choice, a
-    condition, a loop, a nested function) is never probed."""
-    code = getattr(fn, "__code__", None)
-    if code is None or any(hasattr(c, "co_code") for c in code.co_consts):
-        return False
-    ns = fn.__globals__
-    for name in code.co_names:
-        if name == "call":
-            continue
-        value = ns.get(name)
-        if not (isinstance(value, Query) or (isinstance(value, type) and value.__module__ == "runtime.refs")):
-            return False
-    return True
 
 
 def _face_of(held, uid) -> tuple:
@@ -292,11 +285,11 @@ class AssaultSearch:
         # a Machine's card id and Assault never change while its Assault is searched
         self.cid = {uid: peek(held, uid).card_id for uid in machines}
         self.effect = {uid: game.cards[self.cid[uid]]["slots"]["assault"] for uid in machines}
-        self.safe = {uid: probe_safe(fn) for uid, fn in self.effect.items()}
+        self.safe = {uid: calls_only(fn) for uid, fn in self.effect.items()}
 
-    def run_one(self, state, uid: int, script: tuple = ()):
+    def run_one(self, state, uid: int, script: tuple = (), first: tuple | None = None):
         twin = state.copy(agents={})  # first-legal for the choices an effect leaves to the player
-        trial = AssaultTrial(script)
+        trial = AssaultTrial(script, first=first)
         twin.assault = trial
         out = self.engine.run(twin, self.effect[uid], self.player, uid)
         twin.assault = None
@@ -304,37 +297,38 @@ class AssaultSearch:
         got = trial.resolved if out.status == "done" else 0
         return twin, trial, got
 
-    def probe(self, state, uid: int) -> AssaultTrial | None:
-        """The trial of ``uid``'s Assault from ``state`` with its first choices when it would resolve
-        nothing and change nothing (what ``run_one`` would record), answered without a copy; None when
-        it would do something, or cannot be probed (then ``run_one`` runs it). Counted as a trial."""
+    def probe(self, state, uid: int) -> tuple:
+        """(trial, first): the trial of ``uid``'s Assault from ``state`` with its first choices when it
+        would resolve nothing and change nothing (what ``run_one`` would record), answered without a
+        copy and counted as a trial; else (None, what the probe found of the first statement, or None),
+        and ``run_one`` runs it."""
         if not self.safe[uid]:
-            return None
+            return None, None
         trial = AssaultProbe()
         state.assault = trial
         try:
             self.effect[uid](_ProbeCtx(state, self.player, uid))
-        except WouldAct:
-            return None
+        except WouldAct as acts:
+            return None, acts.counted
         except (Refused, Unmet, Nowhere):  # the real trial says what a refusal does
-            return None
+            return None, None
         finally:
             state.assault = None
         self.trials += 1
         self.probed += 1
-        return trial
+        return trial, None
 
     def variants(self, state, uid: int):
         """Each distinct way this Machine's Assault can go from ``state``, lazily: (state after, trial,
         units). A trial that does nothing is yielded with ``state`` itself as the state after."""
-        trial = self.probe(state, uid)
+        trial, first = self.probe(state, uid)
         if trial is not None:  # one choice point of one choice (or none): no other variant
             yield state, trial, 0
             return
         todo = [()]
         while todo:
             script = todo.pop(0)
-            twin, trial, got = self.run_one(state, uid, script)
+            twin, trial, got = self.run_one(state, uid, script, first)
             yield twin, trial, got
             for i in range(len(script), len(trial.points)):
                 for j in range(1, trial.points[i]):
@@ -400,7 +394,8 @@ class AssaultSearch:
         start = self.root.copy(agents={})
         for uid in self.machines:  # what each Machine's Assault asks for (the bound)
             if self.cid[uid] not in self.asks:
-                trial = self.probe(start, uid) or self.run_one(start, uid)[1]
+                trial, first = self.probe(start, uid)
+                trial = trial or self.run_one(start, uid, (), first)[1]
                 self.asks[self.cid[uid]] = trial.wanted
         self.dfs(start, tuple(self.machines), 0, 0, (), ())
         return self.found

@@ -35,10 +35,30 @@ from runtime.context import Ctx, face_view
 from runtime.errors import Refused
 from runtime.events import GoodsPaid, MoveMade
 from runtime.protocol import Move, Result, refuse_unless_legal
+from runtime.statecopy import peek
 
 from .state import FiftyGame, goods_text
+from .verbs import calls_only, cannot_pay
 
 PASS = ("pass",)
+
+
+class _Refused(Exception):
+    """A cost check found the cost unpayable."""
+
+
+class _Undecided(Exception):
+    """A cost check cannot tell: the trial on a copy decides."""
+
+
+class _CostCheck(Ctx):
+    """Runs an Action's effect up to its first verb without running it: a cost ``spend`` that cannot
+    be paid raises ``_Refused``, anything else ``_Undecided`` (``FiftyMatch._cost_refused``)."""
+
+    def call(self, name: str, objs: tuple = (), ph: dict | None = None, strict: bool = False):
+        if name == "spend" and strict and cannot_pay(self, objs):
+            raise _Refused(name)
+        raise _Undecided(name)
 
 
 def table(game, name: str) -> dict:
@@ -223,6 +243,8 @@ class FiftyMatch:
                     continue
                 if "action" not in face_view(g.record(uid), g.instances[uid]).get("slots", {}):
                     continue
+                if self._cost_refused(p, uid):
+                    continue
                 if self._would_work(lambda twin, uid=uid: twin.engine.use_action(twin, p, uid)):
                     out.append(Move(f"Use the Action of {name(uid)}", ("use", uid)))
         moloch = pack(g, "moloch")
@@ -259,6 +281,24 @@ class FiftyMatch:
                         lambda twin, uid=uid: scav.play_connection(twin.engine, twin, p, uid)):
                     out.append(Move(f"Play {name(uid)}", ("play_connection", uid)))
         return out
+
+    def _cost_refused(self, p: int, uid: int) -> bool:
+        """Whether the Action of ``uid`` (in ``p``'s State or on its Faction board, not used, not
+        blocked) is refused by its cost, read without a copy: an effect that only calls verbs
+        (``verbs.calls_only``) and starts with a cost ``spend`` that cannot be paid whatever is chosen
+        (``verbs.cannot_pay``). Its trial (``_would_work``) would be refused there, before anything
+        changed or was asked, and so not work. False: the trial decides."""
+        g = self.game
+        fn = face_view(g.record(uid), peek(g.instances, uid)).get("slots", {}).get("action")
+        if fn is None or not calls_only(fn):
+            return False
+        try:
+            fn(_CostCheck(g, p, uid))
+        except _Refused:
+            return True
+        except Exception:  # noqa: BLE001 — _Undecided, or what the trial will meet and report itself
+            return False
+        return False
 
     def _would_work(self, attempt, budget: int = 6) -> bool:
         """Would the action be taken? Tried on copies of the game: first with the first option of

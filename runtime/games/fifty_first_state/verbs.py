@@ -113,12 +113,9 @@ def produce_for(ctx: Ctx, uid: int, diverted: bool) -> None:
         g.gain_to = saved
 
 
-def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
-    """Pay Goods: a Good group ("1 resource") asks which of the Goods you have; a Card is
-    discarded from hand (S09: "spent from your hand"). ``strict`` (a cost): all or refuse first."""
-    g = ctx.game
-    me = g.players[ctx.player]
-    groups = g.model.good_groups
+def _price(ctx: Ctx, objs) -> tuple:
+    """What paying ``objs`` asks: (Goods by name, cards from hand, [(Good group, n)] to choose, units)."""
+    groups = ctx.game.model.good_groups
     need: Counter = Counter()
     cards = 0
     picks = []
@@ -132,6 +129,47 @@ def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
             picks.append((good, n))
         else:
             need[good] += n
+    return need, cards, picks, wanted
+
+
+def cannot_pay(ctx: Ctx, objs) -> bool:
+    """Whether ``spend`` of ``objs`` as a cost is refused whatever is chosen, read without changing
+    anything: a Good or cards it names are missing. A cost with a Good group ("1 resource") asks
+    first: False (only paying says)."""
+    need, cards, picks, _ = _price(ctx, objs)
+    if picks:
+        return False
+    g = ctx.game
+    me = g.players[ctx.player]
+    hand = g.zones[g.zone_key(ctx.hand_zone(), ctx.player)]
+    return any(me.goods[k] < n for k, n in need.items()) or cards > sum(1 for u in hand if u != ctx.card)
+
+
+def calls_only(fn) -> bool:
+    """Whether a compiled effect does nothing but call verbs with constant arguments (its code names
+    ``ctx.call`` and its module's constants and reference classes only, and defines no function): run
+    with a context whose ``call`` stops before a verb changes anything, it changes nothing. Anything
+    else (a choice, a condition, a loop, ``x is …``) is not."""
+    code = getattr(fn, "__code__", None)
+    if code is None or any(hasattr(c, "co_code") for c in code.co_consts):
+        return False
+    ns = fn.__globals__
+    for name in code.co_names:
+        if name == "call":
+            continue
+        value = ns.get(name)
+        if not (isinstance(value, Query) or (isinstance(value, type) and value.__module__ == "runtime.refs")):
+            return False
+    return True
+
+
+def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
+    """Pay Goods: a Good group ("1 resource") asks which of the Goods you have; a Card is
+    discarded from hand (S09: "spent from your hand"). ``strict`` (a cost): all or refuse first."""
+    g = ctx.game
+    me = g.players[ctx.player]
+    groups = g.model.good_groups
+    need, cards, picks, wanted = _price(ctx, objs)
     for group, n in picks:
         for _ in range(n):
             options = [m for m in sorted(groups[group]) if me.goods[m] - need[m] > 0]
