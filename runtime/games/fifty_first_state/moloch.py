@@ -547,11 +547,13 @@ class Moloch(Pack):
                 out.append(uid)
         return out
 
-    def _payment(self, game, player, need: Counter, purpose: str) -> list[tuple]:
+    def _payment(self, game, player, need: Counter, purpose: str, stores: list[int] | None = None) -> list[tuple]:
         """How ``player`` pays ``need``: Goods stored for this purpose first (they can serve
-        nothing else), then the player's own. Refused, listing what is missing, before any change."""
+        nothing else), then the player's own. Refused, listing what is missing, before any change.
+        ``stores``: ``_stores(game, player, purpose)`` when the caller has it (the legal moves ask for
+        every Deployed Machine on one state)."""
         plan, missing = [], Counter()
-        stores = self._stores(game, player, purpose)
+        stores = self._stores(game, player, purpose) if stores is None else stores
         for good, n in sorted(need.items()):
             left = n
             for uid in stores:

@@ -249,12 +249,13 @@ class FiftyMatch:
                     out.append(Move(f"Use the Action of {name(uid)}", ("use", uid)))
         moloch = pack(g, "moloch")
         if moloch is not None:
+            stores = {purpose: moloch._stores(g, p, purpose) for purpose in ("hack", "destroy")}  # one state: once
             for uid in g.zone("deployed"):
                 labels = {"hack": f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})",
                           "destroy": f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)"}
                 for purpose, label in labels.items():
                     try:
-                        moloch._payment(g, p, moloch._remaining(g, uid, purpose), purpose)
+                        moloch._payment(g, p, moloch._remaining(g, uid, purpose), purpose, stores[purpose])
                     except Refused:
                         continue
                     out.append(Move(label, (purpose, uid)))
@@ -265,7 +266,7 @@ class FiftyMatch:
                             continue  # paying the rest is the Hack / Destroy itself
                         for good in sorted(need):
                             try:
-                                moloch._payment(g, p, Counter({good: 1}), purpose)
+                                moloch._payment(g, p, Counter({good: 1}), purpose, stores[purpose])
                             except Refused:
                                 continue
                             out.append(Move(f"Place 1 {good_name(g, good)} on {name(uid)} towards its "

@@ -310,8 +310,11 @@ def raze(ctx, objs, ph, strict):
     """Raze Locations: each flips to its Ruins side and its owner gains its Deal Goods (M05); a
     Hacked card goes to the Machine discard pile and its owner gains a Ruins (M12)."""
     g = ctx.game
+    picks = pick_targets(ctx, objs[0], "raze", strict)
+    if not picks:  # nothing to raze: no name to make (an Assault search asks this thousands of times)
+        return
     by = g.engine.name_of(g, ctx.card) if ctx.card is not None else g.players[ctx.player].name
-    for uid in pick_targets(ctx, objs[0], "raze", strict):
+    for uid in picks:
         g.engine.raze_location(g, uid, by=by)
         ctx.publish_card(Razed, uid)  # "the first time each turn you raze a location"
 
@@ -323,10 +326,13 @@ def block(ctx, objs, ph, strict):
     <phase>" removes it in that phase (the Conflagrator's gear, M18). Without "until" the marker
     stays (Appallach Federation's optional marker, M19)."""
     g = ctx.game
+    picks = pick_targets(ctx, objs[0], "block", strict)
+    if not picks:  # nothing to block: no marker to name
+        return
     source = g.engine.name_of(g, ctx.card) if ctx.card is not None else "a card"
     until = ph.get("until")
     label = f"marker from {source}" + (f" until {until.name}" if until else "")
-    for uid in pick_targets(ctx, objs[0], "block", strict):
+    for uid in picks:
         marks = list(g.instances[uid].props.get("blocked") or [])
         marks.append(label)
         g.instances[uid].props["blocked"] = marks
