@@ -236,11 +236,12 @@ def peek(instances: dict, uid: int):
     return instances.peek(uid) if type(instances) is Instances else instances[uid]
 
 
-def reader(instances: dict):
-    """A look-up ``uid -> CardInst`` for reading only, whichever mapping the game holds now (nothing is
-    copied): for loops that read many cards and write none (selecting candidates by their filters),
-    where copying each card a copy shares would be wasted on a search's trial."""
-    return instances.peek if type(instances) is Instances else instances.__getitem__
+def peeker(instances: dict):
+    """For loops that read many cards and write none (selecting candidates by their filters): the
+    look-up ``uid -> CardInst`` that copies nothing of a shared ``Instances`` (a search's trial would
+    otherwise copy every card it looks at), or None for a plain dict, read by subscription (faster
+    than any call)."""
+    return instances.peek if type(instances) is Instances else None
 
 
 def peek_items(instances: dict):
