@@ -363,8 +363,12 @@ class AssaultSearch:
         self.seen[key] = score
         if self.trials >= self.budget:
             self.truncated = True
-            for uid in left:  # Deployed order, first choices
-                state, trial, got = self.run_one(state, uid)
+            for uid in left:  # Deployed order, first choices (one that would do nothing leaves the state as it is)
+                trial, first = self.probe(state, uid)
+                if trial is not None:
+                    got = 0
+                else:
+                    state, trial, got = self.run_one(state, uid, (), first)
                 score, wanted = score + got, wanted + trial.wanted
                 steps, notes = steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes)
             self.record(state, score, wanted, steps, notes)
