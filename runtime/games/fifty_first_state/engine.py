@@ -456,7 +456,7 @@ class FiftyFirstState(FiftyScenario, Engine):
         return out
 
     def row_of(self, game: GameState, uid: int) -> str | None:
-        inst = game.instances[uid]
+        inst = peek(game.instances, uid)  # read only
         rows = face_view(game.record(uid), inst).get("rows") or []
         return rows[0] if rows else None
 
@@ -562,7 +562,7 @@ class FiftyFirstState(FiftyScenario, Engine):
 
     # --- blocking (Faction board markers) ----------------------------------------------------
     def blocked(self, game: GameState, uid: int) -> str | None:
-        marks = game.instances[uid].props.get("blocked") or []
+        marks = peek(game.instances, uid).props.get("blocked") or []  # read only
         return marks[0] if marks else None
 
     def use_action(self, game: GameState, player: int, uid: int) -> Outcome:
@@ -616,7 +616,7 @@ class FiftyFirstState(FiftyScenario, Engine):
         return Outcome("done")
 
     def _distance(self, game, uid) -> int:
-        return int(face_view(game.record(uid), game.instances[uid]).get("distance") or 1)
+        return int(face_view(game.record(uid), peek(game.instances, uid)).get("distance") or 1)
 
     def contact_for(self, game: GameState, action: str) -> str:
         """The Contact paid (Distance many) to make a Deal / Raze from hand: table ``contact_costs``
@@ -675,7 +675,7 @@ class FiftyFirstState(FiftyScenario, Engine):
         a Production and a Feature is placed in the Production row and costs its 3). The table
         ``row_raze_cost`` prints Production 3; the other rows and the Good paid are provisional."""
         table = game.model.table("row_raze_cost") or {}
-        row = game.instances[uid].props.get("row") or self.row_of(game, uid)
+        row = peek(game.instances, uid).props.get("row") or self.row_of(game, uid)
         return table.get("good", "red_contact"), int(table[row])
 
     def raze_enemy(self, game: GameState, player: int, uid: int) -> Outcome:

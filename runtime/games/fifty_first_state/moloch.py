@@ -587,7 +587,7 @@ class Moloch(Pack):
                 game.emit("spend", player, f"pays {n} {good} stored on {engine.name_of(game, uid)}", good=good, n=n)
 
     def _paid(self, game, uid, purpose) -> dict:
-        return dict(game.instances[uid].props.get(f"{purpose}_paid") or {})
+        return dict(peek(game.instances, uid).props.get(f"{purpose}_paid") or {})  # a copy of what is read
 
     def _remaining(self, game, uid, purpose) -> Counter:
         paid = Counter()

@@ -210,12 +210,15 @@ class FiftyMatch:
     # --- the action phase -----------------------------------------------------------------------
     def _action_moves(self, p: int) -> list[Move]:
         g, eng = self.game, self.game.engine
+        # the cards are read, never written, here: peeked, so that a game shared with its copies
+        # does not copy them (and its next copy, for an Action trial, stays cheap)
+        card = lambda u: peek(g.instances, u)  # noqa: E731
         out = [Move("Pass (end your Action phase)", PASS)]
         me = g.players[p]
         name = lambda u: eng.name_of(g, u)  # noqa: E731
         cost = construct_cost(g)
         # the Locations in hand (cards with a row): what may be constructed, dealt or razed from hand
-        in_hand = [uid for uid in g.zone("hand", p) if face_view(g.record(uid), g.instances[uid]).get("rows")]
+        in_hand = [uid for uid in g.zone("hand", p) if face_view(g.record(uid), card(uid)).get("rows")]
         if can_pay(g, p, cost):
             for uid in in_hand:
                 out.append(Move(f"Construct {name(uid)} (pay {goods_text(cost)})", ("construct", uid)))
@@ -231,7 +234,7 @@ class FiftyMatch:
             if q == p:
                 continue
             for uid in g.zone("state", q):
-                if g.instances[uid].face == "ruins":
+                if card(uid).face == "ruins":
                     continue
                 good, n = eng.raze_cost(g, uid)
                 if me.goods[good] >= n:
@@ -239,9 +242,9 @@ class FiftyMatch:
                                     ("raze_enemy", uid)))
         for zone in ("state", "faction_board"):
             for uid in g.zone(zone, p):
-                if uid in g.turn.used or g.instances[uid].face == "ruins" or eng.blocked(g, uid):
+                if uid in g.turn.used or card(uid).face == "ruins" or eng.blocked(g, uid):
                     continue
-                if "action" not in face_view(g.record(uid), g.instances[uid]).get("slots", {}):
+                if "action" not in face_view(g.record(uid), card(uid)).get("slots", {}):
                     continue
                 if self._cost_refused(p, uid):
                     continue
