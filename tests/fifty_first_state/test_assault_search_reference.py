@@ -49,7 +49,8 @@ def test_fast_assault_search_finds_the_reference_plans_at_every_assault(monkeypa
 def test_only_effects_that_just_call_verbs_are_probed():
     from .helpers import compiled
     cards = compiled().cards
-    assert all(calls_only(rec["slots"]["assault"]) for rec in cards.values() if "assault" in rec.get("slots", {}))
+    assaults = [rec["slots"]["assault"] for rec in cards.values() if "assault" in rec.get("slots", {})]
+    assert assaults and all(calls_only(fn) for fn in assaults)
     # a choice binds a name and may ask the player: never probed, its trial runs on a copy
     assert not calls_only(cards["conflagrator"]["faces"]["hacked"]["slots"]["production"])
     assert not calls_only(lambda ctx: ctx.choose(None, "t"))

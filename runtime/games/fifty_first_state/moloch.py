@@ -122,7 +122,8 @@ class AssaultTrial:
         self.resolved += len(pick)
         self.game = self.game or ctx.game
         held = ctx.game.instances
-        self.notes.append(("targets", _face_of(held, ctx.card), verb_name, tuple(_face_of(held, t) for t in pick)))
+        picked = tuple(_face_of(held, t) for t in pick)
+        self.notes.append(("targets", _face_of(held, ctx.card), verb_name, picked))
 
     def paying(self, ctx: Ctx, verb_name: str, wanted: int, got: int) -> None:
         """A loss is about to be paid (``got`` of ``wanted`` units): nothing to do in a trial that runs."""
@@ -363,7 +364,8 @@ class AssaultSearch:
         self.seen[key] = score
         if self.trials >= self.budget:
             self.truncated = True
-            for uid in left:  # Deployed order, first choices (one that would do nothing leaves the state as it is)
+            # Deployed order, first choices (one that would do nothing leaves the state as it is)
+            for uid in left:
                 trial, first = self.probe(state, uid)
                 if trial is not None:
                     got = 0
@@ -551,7 +553,8 @@ class Moloch(Pack):
                 out.append(uid)
         return out
 
-    def _payment(self, game, player, need: Counter, purpose: str, stores: list[int] | None = None) -> list[tuple]:
+    def _payment(self, game, player, need: Counter, purpose: str,
+                 stores: list[int] | None = None) -> list[tuple]:
         """How ``player`` pays ``need``: Goods stored for this purpose first (they can serve
         nothing else), then the player's own. Refused, listing what is missing, before any change.
         ``stores``: ``_stores(game, player, purpose)`` when the caller has it (the legal moves ask for

@@ -252,7 +252,8 @@ class FiftyMatch:
                     out.append(Move(f"Use the Action of {name(uid)}", ("use", uid)))
         moloch = pack(g, "moloch")
         if moloch is not None:
-            stores = {purpose: moloch._stores(g, p, purpose) for purpose in ("hack", "destroy")}  # one state: once
+            # one state: a player's stores are listed once, not once per Deployed Machine
+            stores = {purpose: moloch._stores(g, p, purpose) for purpose in ("hack", "destroy")}
             for uid in g.zone("deployed"):
                 labels = {"hack": f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})",
                           "destroy": f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)"}
