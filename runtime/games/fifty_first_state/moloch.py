@@ -66,7 +66,7 @@ class AssaultTrial:
     missing a unit ignored ("If an effect cannot be resolved, just ignore it").
 
     What each statement did is kept as data (``notes``: the card's and the targets' ids and faces at
-    that moment) and put into words only for a plan the search keeps (``parts``): a search runs
+    that moment) and put into words only for a plan the search keeps (``words``): a search runs
     thousands of trials whose words nobody reads.
     """
 
@@ -82,7 +82,6 @@ class AssaultTrial:
         self.wanted = 0
         self.resolved = 0
         self.notes: list[tuple] = []
-        self.game = None             # the game of the first note: its engine and card table name the notes
 
     def _counted(self, ctx: Ctx, sel) -> tuple:
         """(the candidates, the units the statement asks for, how many it can take)."""
@@ -120,7 +119,6 @@ class AssaultTrial:
         self.picked.append(pick)
         self.wanted += n
         self.resolved += len(pick)
-        self.game = self.game or ctx.game
         held = ctx.game.instances
         picked = tuple(_face_of(held, t) for t in pick)
         self.notes.append(("targets", _face_of(held, ctx.card), verb_name, picked))
@@ -132,13 +130,7 @@ class AssaultTrial:
         """A loss (``lose 2 fuel``, ``lose 1 vp per deployed machine``): units resolved = units lost."""
         self.wanted += wanted
         self.resolved += got
-        self.game = self.game or ctx.game
         self.notes.append(("paid", _face_of(ctx.game.instances, ctx.card), verb_name, wanted, got))
-
-    @property
-    def parts(self) -> list[str]:
-        """What each statement did, in the trace's words."""
-        return self.words(self.game, self.notes)
 
     @staticmethod
     def words(game, notes) -> list[str]:
