@@ -5,7 +5,8 @@
 Measures (medians, on the committed generated/age_of_steam and data/age_of_steam/moon.yaml):
 - map check: load moon.yaml, schema-validate and run the E601 checks (runtime/games/age_of_steam/maps.py);
 - SVG: ``render_map_svg`` of the Moon;
-- connectivity: ``connected()`` (Complete Links to the Landing hex) on a board after 20 random turns;
+- connectivity: ``connected()`` (Complete Links to the Landing hex) on a board after 20 random turns
+  (since issue 27 a look-up in the track index after its first call: runtime/games/age_of_steam/index.py);
 - random turns: seeded random turns (builds, moves, refusals, Goods Growth, Satellite) per second.
 No test asserts on time; the figures are reported in the issue's closing note.
 """

@@ -6,9 +6,10 @@ of exactly those packs). Each configuration is a real `cardwright simulate` run
 (runtime/simulate.py ``SimConfig`` with the game's options, the same seeds as the command line): 2, 3
 and 4 players; both State Packs, Moloch alone, each at the three difficulties, and Scavengers alone.
 Prints per configuration: games, how they ended (the VP goal, the round limit, the Deck with nothing
-left to reshuffle — the stand-ins of game.yaml `game_end` / `deck_out`), the share ended by the VP goal
-(the end condition; the round limit and the Deck are backstops), and the rounds per game (mean, median, range and histogram
-`rounds×games`). The figures go to
+left to reshuffle — the stand-ins of game.yaml `game_end` / `deck_out`), the share ended by play (the VP
+goal or the round limit: not by the Deck running out) and the share ended by the VP goal — the end
+condition the issue asks to be reached in 90 % of games; the round limit and the Deck are backstops
+(docs/decisions.md) — and the rounds per game (mean, median, range and histogram `rounds×games`). The figures go to
 docs/fifty_first_state.md; they are never asserted by tests.
 """
 from __future__ import annotations
@@ -44,9 +45,9 @@ def main() -> None:
     agent = sys.argv[3] if len(sys.argv) > 3 else "random"
     only = tuple(sys.argv[4].split(",")) if len(sys.argv) > 4 else None
     print(f"{games} games a configuration, seed {seed}, agents {agent}")
-    print("| players | packs | difficulty | VP goal | round limit | Deck out | by the VP goal | "
+    print("| players | packs | difficulty | VP goal | round limit | Deck out | by play | by the VP goal | "
           "rounds: mean, median [min–max] | rounds×games | s/game |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for players in (2, 3, 4):
         for packs, level in CONFIGS:
             if only is not None and packs != only:
@@ -59,9 +60,10 @@ def main() -> None:
             took = (time.perf_counter() - start) / games
             ends = Counter(reason(r) for r in records)
             rounds = [r["rounds"] for r in records]
-            by_end = ends["VP goal"] / games
+            by_goal = ends["VP goal"] / games
+            by_end = (ends["VP goal"] + ends["round limit"]) / games
             print(f"| {players} | {' + '.join(packs)} | {level or '—'} | {ends['VP goal']} | {ends['round limit']} | "
-                  f"{ends['Deck out']} | {by_end:.0%} | {statistics.fmean(rounds):.1f}, {statistics.median(rounds):g} "
+                  f"{ends['Deck out']} | {by_end:.1%} | {by_goal:.1%} | {statistics.fmean(rounds):.1f}, {statistics.median(rounds):g} "
                   f"[{min(rounds)}–{max(rounds)}] | {' '.join(f'{k}×{v}' for k, v in sorted(Counter(rounds).items()))} | "
                   f"{took:.1f} |", flush=True)
             other = {k: v for k, v in ends.items() if k not in ("VP goal", "round limit", "Deck out")}

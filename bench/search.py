@@ -4,6 +4,7 @@
     python bench/search.py --before DIR        # this checkout and the one in DIR, in turn (A B A B …)
     python bench/search.py --scale 0.5 --decisions 6 --mcts 200 --rounds 2
     python bench/search.py --uno .bench-venv/bin/python   # with RLCard's UNO (bench/uno.py) in the same run
+    python bench/search.py --game age_of_steam --before DIR   # one game only (repeat --game for more)
 
 For each bundled game (Infernal Contraption 2 players, 51st State 2 players, the Moon 3 players):
 
@@ -142,10 +143,12 @@ def mcts_cost(game: str, players: int, decisions: int, iterations: int) -> dict:
             "worst_cpu_s": round(max(costs), 4) if costs else None, "load": load()}
 
 
-def measure(scale: float, decisions: int, iterations: int) -> dict:
+def measure(scale: float, decisions: int, iterations: int, only: list[str] | None = None) -> dict:
     seen = counting_copies()
     out = {}
     for game, players, games in GAMES:
+        if only and game not in only:
+            continue
         games = max(1, round(games * scale))
         out[game] = {"players": players, "random": random_rate(game, players, games, seen)}
         out[game]["mcts"] = mcts_cost(game, players, decisions, iterations)
@@ -172,6 +175,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1, help="with --before: rounds of A B")
     ap.add_argument("--uno", metavar="PYTHON", help="an interpreter with rlcard: RLCard UNO in the same run")
     ap.add_argument("--uno-games", type=int, default=300)
+    ap.add_argument("--game", action="append", choices=[g for g, _, _ in GAMES],
+                    help="measure only this game (repeatable; default: every bundled game)")
     ap.add_argument("--root", help=argparse.SUPPRESS)  # the checkout a child process measures
     ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -179,9 +184,10 @@ def main() -> None:
     sys.path.insert(0, str(root))
     os.chdir(root)
     if args.json:
-        print(json.dumps(measure(args.scale, args.decisions, args.mcts)))
+        print(json.dumps(measure(args.scale, args.decisions, args.mcts, args.game)))
         return
     sizes = ["--scale", str(args.scale), "--decisions", str(args.decisions), "--mcts", str(args.mcts)]
+    sizes += [a for g in args.game or () for a in ("--game", g)]
     roots = [("after", root)] + ([("before", Path(args.before).resolve())] if args.before else [])
     results = {label: [] for label, _ in roots}
     results["uno"] = []

@@ -54,7 +54,11 @@ def stages_child(data: str, out: str, root: str) -> None:
 
     c1 = time.process_time()
     build.time.perf_counter = time.process_time  # the stage timer reads CPU time in this process
-    result = build.compile_tree(Path(data))
+    import inspect
+
+    # as `cardwright compile` runs it: since issue 27 it lets each module's Document go once compiled
+    lets_go = "keep_documents" in inspect.signature(build.compile_tree).parameters
+    result = build.compile_tree(Path(data), **({"keep_documents": False} if lets_go else {}))
     c2 = time.process_time()
     if not result.ok:
         raise SystemExit("the corpus does not compile: " + result.diags.errors[0].headline())

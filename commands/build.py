@@ -28,7 +28,7 @@ def validate(path, data, check_fit, size, strict, fmt):
       cardwright validate data --fit --size bridge --format json
     """
     # everything compile checks, without generating code (--fit lays the cards out: it needs the code in memory)
-    result = compile_tree(data, emit=check_fit)
+    result = compile_tree(data, emit=check_fit, keep_documents=check_fit)  # --fit lays out the cards' documents
     if check_fit and result.ok:
         from compiler.cardsheet import SheetError, SheetSpec, TemplateError, deck, fit_text, parse_size
         from compiler.reference import PdfError
@@ -74,7 +74,7 @@ def compile_cmd(path, data, out, check, fmt):
     from compiler.build import stale_files
 
     out_dir = output_dir(data, "generated", out)
-    result = compile_tree(data)
+    result = compile_tree(data, keep_documents=False)  # it writes code: the documents can go as it goes
     if not result.ok:
         emit(result.diags, fmt)
         sys.exit(1)

@@ -40,7 +40,8 @@ class UsageProblem(click.UsageError):
 
 # --- the build, for a command that exits when it is done -------------------------------------------------
 
-def compile_tree(data: Path, only: set[str] | None = None, emit: bool = True, scenarios: bool = True):
+def compile_tree(data: Path, only: set[str] | None = None, emit: bool = True, scenarios: bool = True,
+                 keep_documents: bool = True):
     """compiler.build.compile_tree, for a command that exits when it is done.
 
     Run as the ``cardwright`` program (``cli.entry``), the cyclic garbage collector stays off from here
@@ -58,7 +59,7 @@ def compile_tree(data: Path, only: set[str] | None = None, emit: bool = True, sc
 
         gc.disable()
         commands.FAST_EXIT = True
-    return build_tree(data, only=only, emit=emit, scenarios=scenarios)
+    return build_tree(data, only=only, emit=emit, scenarios=scenarios, keep_documents=keep_documents)
 
 
 # --- the data folder and its games: the one way of finding a game ----------------------------------------

@@ -35,7 +35,7 @@ from .options import check_options
 from .parser import parse_effect
 from .printassets import check_art, check_fonts, check_icons
 from .reach import cards_no_setup_creates, e214_held_back, triggers_that_never_fire
-from .schema import prepare_cards, validate
+from .schema import prepare_cards, validate, validate_module
 from .sourceforms import BUILTIN_WORDS, FormError, compile_form, source_ok
 from .vocabulary import check_names
 
@@ -126,7 +126,7 @@ class _Timer:
 
 
 def compile_tree(data_root: Path, only: set[str] | None = None, cache=None, emit: bool = True,
-                 scenarios: bool = False) -> BuildResult:
+                 scenarios: bool = False, keep_documents: bool = True) -> BuildResult:
     """``cache``: a compiler.cache.ModuleCache (watch mode) that replays unchanged modules and, in a
     module that changed, unchanged cards. ``emit=False`` (``cardwright validate``): load, validate,
     parse and check everything, but generate no code (``outputs`` then holds no modules).
@@ -134,6 +134,11 @@ def compile_tree(data_root: Path, only: set[str] | None = None, cache=None, emit
     before it plays one (compiler/scenario.py ``check_scenarios``): the commands that report on the
     data (``validate``, ``build``, ``compile``, ``watch``, …: cli.py's ``compile_tree``) ask for it;
     ``run`` itself, ``simulate`` and ``play`` do not, so a broken scenario never stops a game loading.
+    ``keep_documents=False``: each module's loaded Document is let go once the module is compiled, and
+    ``GameBuild.modules`` stays empty — for a caller that only writes code or reports diagnostics
+    (``compile``, ``validate``, a game loaded to be played): the Documents (every value's position)
+    were half of what a 10,000-card build held at its end (issue 27: 30,000 cards within 500 MB).
+    Whatever renders the cards (the reference, card sheets, the studio) keeps them.
 
     The cyclic garbage collector is paused while the build runs: a build allocates millions of
     objects that all stay alive until it ends (documents, ASTs, generated lines), so every
@@ -145,7 +150,7 @@ def compile_tree(data_root: Path, only: set[str] | None = None, cache=None, emit
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _compile_tree(data_root, only, cache if emit else None, emit, scenarios)
+        return _compile_tree(data_root, only, cache if emit else None, emit, scenarios, keep_documents)
     finally:
         if was_enabled:
             gc.enable()
@@ -157,7 +162,7 @@ def load_game_folder(game: str, data: str):
     error) when the data has errors or no such game."""
     # only this game (another game of the folder, broken or slow to build, is none of this run's business),
     # without the scenario check: a broken scenario does not stop a game
-    result = compile_tree(Path(data), only={game}, scenarios=False)
+    result = compile_tree(Path(data), only={game}, scenarios=False, keep_documents=False)
     if not result.ok:
         first = result.diags.errors[0].headline()
         raise ValueError(f"the data in {data} has errors (first: {first}); run `cardwright validate`")
@@ -166,7 +171,8 @@ def load_game_folder(game: str, data: str):
     return load_from_sources(result.outputs, game)
 
 
-def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool, scenarios: bool) -> BuildResult:
+def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool, scenarios: bool,
+                  keep_documents: bool = True) -> BuildResult:
     result = BuildResult(Diagnostics())
     diags = result.diags
     if not data_root.exists():
@@ -182,7 +188,7 @@ def _compile_tree(data_root: Path, only: set[str] | None, cache, emit: bool, sce
         if only and game_dir.name not in only:
             continue
         checked.append(game_dir)
-        gb = _compile_game(game_dir, data_root, result, timer, cache, emit)
+        gb = _compile_game(game_dir, data_root, result, timer, cache, emit, keep_documents)
         if gb is not None:
             result.games[gb.game] = gb
         else:
@@ -227,7 +233,7 @@ def check_game_file(gdoc: Document, vocab: GameModel, game_dir: Path, diags: Dia
 
 
 def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _Timer,
-                  cache=None, emit: bool = True) -> GameBuild | None:
+                  cache=None, emit: bool = True, keep_documents: bool = True) -> GameBuild | None:
     diags = result.diags
     t = time.perf_counter()
     known = cache.game_file(game_dir / GAME_FILE) if cache is not None else None
@@ -294,7 +300,9 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
         ids, module_whole = loaded_cards(doc.data)
         module_whole = module_whole and seen_ids.keys().isdisjoint(ids)  # else E202: see loaded_cards
         whole = whole and module_whole
-        if not validate(doc, "module", diags) and not _usable(doc):
+        # watch mode: the cards that passed the module schema unchanged are not checked again
+        passed = pieces.module_passed.setdefault(str(path), {}) if pieces is not None and emit else None
+        if not validate_module(doc, diags, passed) and not _usable(doc):
             timer.add("validate", t)
             continue
         # A schema error inside one card (a missing name) does not end the file: every card is
@@ -320,7 +328,8 @@ def _compile_game(game_dir: Path, data_root: Path, result: BuildResult, timer: _
             # what a schema cannot express belongs to the game's map format: its engine checks it (E601)
             engine_of(gdoc.data).check_map(doc.data["map"], gdoc.data, doc.reporter(diags, ("map",), "E601"))
         t = timer.add("validate", t)
-        gb.modules[path.stem] = doc
+        if keep_documents:
+            gb.modules[path.stem] = doc
         cards_no_setup_creates(gdoc.data, doc, diags)
         mw = ModuleWriter(rel, cards=True)
         table_ok = _compile_cards(doc, cards, looked, vocab, checker, mw, diags, timer, gb, seen_ids, emit, pieces)
@@ -411,15 +420,18 @@ def _compile_cards(doc: Document, cards: list, looked, vocab: GameModel, checker
         if card is None:
             continue
         cid = card.get("id")
-        line, col, src = doc.where(("cards", i, "id"))
         if not isinstance(cid, str):
             cid = None  # reported by the schema; the card's texts are still checked
         elif cid in seen_ids:
+            line, col, src = doc.where(("cards", i, "id"))
             diags.error("E202", f"card id '{cid}' is already used at {seen_ids[cid]}", file=doc.file,
                         line=line, column=col, length=len(str(cid)), card=cid, source_line=src)
             continue
         else:
-            seen_ids[cid] = f"{doc.file}:{line}"
+            # the line only: the source line ``where`` reads is wanted for an error alone (a save in a
+            # 1,000-card module passes here for every card)
+            at = doc.pos(("cards", i, "id"))
+            seen_ids[cid] = f"{doc.file}:{at.line + 1 if at is not None else 1}"
         check_art(doc, i, card, diags)  # before the cache: a missing picture is reported on every build
         pos = doc.pos(("cards", i))
         first = pos.line + 1 if pos else 1
@@ -602,7 +614,7 @@ def _compile_slot(doc: Document, path: tuple, text: str, card: str | None, vocab
     if not memo.checked.ok or not emit:
         return None
     if memo.body is None:  # generated once per text, like the check (which lowered it)
-        memo.body = make_body(slot_kind, memo.checked.ir, text)
+        memo.body = make_body(slot_kind, memo.checked.ir, text, gb.vocab)
     timer.add("emit", t)
     return memo.body
 

@@ -121,6 +121,15 @@ class CardCache:
     modules: dict = field(default_factory=dict)  # file (rel) -> {key: CardEntry}
     memo: dict = field(default_factory=dict)  # the build's check memo (compiler.build._Memo per text)
     reused: int = 0
+    # file (rel) -> {card index: (card object, its key)} of the module's last look-up. A save re-reads one
+    # card and stitches it into the last Document (compiler/cardblocks.py): every other card is the very
+    # object looked up last time, at the same lines relative to its card, so its key is known without
+    # a repr of it (a fifth of a save in a 1,000-card module, issue 27). Checked by identity, per index
+    # (an alias puts one object at two places, with two keys); a module loaded whole has new objects.
+    known_keys: dict = field(default_factory=dict)
+    # module file -> {card index: card object} that passed the module schema (compiler/schema.py
+    # validate_module)
+    module_passed: dict = field(default_factory=dict)
 
     @staticmethod
     def key(doc, i: int, card: dict) -> tuple:
@@ -144,11 +153,15 @@ class CardCache:
 
     def lookup(self, doc, cards: list, ids) -> _Looked:
         known = self.modules.get(doc.rel, {})
+        last = self.known_keys.get(doc.rel, {})
+        now = self.known_keys[doc.rel] = {}
         keys, hits = {}, {}
         for i, card in enumerate(cards):
             if card is None:
                 continue
-            k = keys[i] = self.key(doc, i, card)
+            was = last.get(i)
+            k = keys[i] = was[1] if was is not None and was[0] is card else self.key(doc, i, card)
+            now[i] = (card, k)
             entry = known.get(k)
             if entry is not None and ids.still(entry.asked):
                 hits[i] = entry
@@ -176,6 +189,10 @@ class ModuleCache:
     # next load after an edit inside one card re-reads that card alone (compiler/cardblocks.py)
     _loaded: dict[str, tuple] = field(default_factory=dict)
     reread: int = 0  # module loads of the current build that re-read one card instead of the file
+    # entries ``put`` holds back until ``flush`` (None: written at once). Watch mode holds them while it
+    # builds, so that a save's generated files are written before the cache's copy of them — the cache
+    # is only for the next start, and its JSON was a tenth of a save in a 1,000-card module (issue 27)
+    deferred: list | None = None
 
     def load(self, path: Path, diags) -> Document | None:
         """A module file's Document (as ``load_file`` gives it). When the file was loaded before and
@@ -287,6 +304,18 @@ class ModuleCache:
         self.memory[key] = entry
         if self.folder is None:
             return
+        if self.deferred is not None:  # watch mode: written after the build's output (``flush``)
+            self.deferred.append((key, entry))
+            return
+        self._write_entry(key, entry)
+
+    def flush(self) -> None:
+        """Write the entries ``put`` held back (``deferred``), and stop holding them back."""
+        held, self.deferred = self.deferred or [], None
+        for key, entry in held:
+            self._write_entry(key, entry)
+
+    def _write_entry(self, key: str, entry: Entry) -> None:
         d = self.folder / "modules"
         try:
             d.mkdir(parents=True, exist_ok=True)

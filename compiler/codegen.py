@@ -25,8 +25,9 @@ from functools import lru_cache
 from typing import Any
 
 from runtime import refs
+from runtime.model import GameModel
 
-from . import ir
+from . import ir, specialise
 from .visitor import Visitor
 
 HEADER = (
@@ -165,15 +166,16 @@ def _const_name(text: str) -> str:
     return "_C_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
-def make_body(kind: str, ir_node, text: str | None) -> Body:
+def make_body(kind: str, ir_node, text: str | None, model: GameModel | None = None) -> Body:
     """The function body for one checked, lowered text (``kind`` "condition": a bare condition that
-    returns True or False; else an effect). Raises SyntaxError if it does not compile."""
+    returns True or False; else an effect). Raises SyntaxError if it does not compile. With the game's
+    ``model``, what the model fixes is written as specialised code (compiler/specialise.py)."""
     bw = _BodyWriter()
     if kind == "condition":
-        bw.w(f"return {_EffectGen(bw).cond(ir_node)}")
+        bw.w(f"return {_EffectGen(bw, model=model).cond(ir_node)}")
     else:
         bw.w(f"# {literal(text)[:100]}")
-        gen = _EffectGen(bw, ir_node.computed_bounds)
+        gen = _EffectGen(bw, ir_node.computed_bounds, model)
         for st in ir_node.statements:
             gen.stmt(st)
     src = "\n".join(bw.lines) + "\n"
@@ -286,12 +288,14 @@ class ModuleWriter:
         self.chunks.append(_function_source(fname, where, body))
         return fname
 
-    def effect_function(self, name: str, effect: ir.Effect, where: str, text: str) -> str:
-        return self.function(name, make_body("effect", effect, text), where)
+    def effect_function(self, name: str, effect: ir.Effect, where: str, text: str,
+                        model: GameModel | None = None) -> str:
+        return self.function(name, make_body("effect", effect, text, model), where)
 
-    def condition_function(self, name: str, cond: ir.Cond, where: str, text: str | None = None) -> str:
+    def condition_function(self, name: str, cond: ir.Cond, where: str, text: str | None = None,
+                           model: GameModel | None = None) -> str:
         """A slot holding a bare condition (e.g. a card's ``requires``): returns True or False."""
-        return self.function(name, make_body("condition", cond, text), where)
+        return self.function(name, make_body("condition", cond, text, model), where)
 
     def render(self, tables: list[tuple[str, str]]) -> str:
         if self.clash is not None:  # pragma: no cover - see _uses
@@ -321,8 +325,9 @@ class ModuleWriter:
 class _EffectGen(Visitor):
     """Writes one effect's IR as Python, a statement at a time (``visit_<IR class>``)."""
 
-    def __init__(self, mw: ModuleWriter, computed_bounds: bool = True):
+    def __init__(self, mw: ModuleWriter, computed_bounds: bool = True, model: GameModel | None = None):
         self.mw = mw
+        self.model = model  # the game's: quantities it fixes are written out (compiler/specialise.py)
         self.loop = 0
         self.computed_bounds = computed_bounds  # only then look for bounds to bind first
 
@@ -494,7 +499,7 @@ class _EffectGen(Visitor):
         return f"({self.expr(c.left)} {_CMP[c.op]} {self.expr(c.right)})"
 
     def visit_Exists(self, c: ir.Exists) -> str:
-        return f"ctx.test({self.sel(c.query)})"
+        return specialise.test_expr(c.query, self.model) or f"ctx.test({self.sel(c.query)})"
 
     def visit_Lit(self, q: ir.Lit) -> str:
         return repr(int(q.value))
@@ -521,7 +526,7 @@ class _EffectGen(Visitor):
         return "(" + " or ".join(self.cond(x) for x in c.conds) + ")"
 
     def visit_CountOf(self, q: ir.CountOf) -> str:
-        return f"ctx.count({self.sel(q.query)})"
+        return specialise.count_expr(q.query, self.model) or f"ctx.count({self.sel(q.query)})"
 
     def generic_visit(self, node, *args):  # every IR node this pass meets has its method
         raise TypeError(f"codegen has no method for {type(node).__name__}")

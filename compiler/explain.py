@@ -45,7 +45,7 @@ def explain_effect(text: str, vocab: GameModel, where: str = "<effect>", kind: s
     if not checked.ok:
         return Explained(text, effect, None, None, diags)
     mw = ModuleWriter(where)
-    name = mw.effect_function("effect", checked.ir, where, text)
+    name = mw.effect_function("effect", checked.ir, where, text, vocab)
     return Explained(text, effect, mw.render([]), name, diags, checked.ir)
 
 
@@ -53,7 +53,6 @@ def menu_labels(effect) -> list[tuple[str, ...]]:
     """The labels of every ``choose one: …`` menu of a checked effect's IR, in text order: exactly the
     labels the runtime offers the player and accepts as answers (codegen passes ``ir.Menu.labels`` to
     ``Ctx.menu``), so ``cardwright explain`` shows what a player will see (issue 28)."""
-    from . import ir
     from .visitor import Visitor
 
     found: list[tuple[str, ...]] = []

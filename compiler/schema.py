@@ -122,6 +122,28 @@ def validate(doc: Document, schema: str | dict | Prepared, diags: Diagnostics, b
     return ok
 
 
+def validate_module(doc: Document, diags: Diagnostics, passed: dict | None = None) -> bool:
+    """``validate(doc, "module", diags)``, told which cards already passed it: ``passed`` maps a card's
+    index to the card object (as loaded) that passed the module schema at that index, and is updated to
+    this Document's cards when they all pass. Watch mode keeps it per module file: a save re-reads one
+    card and stitches it into the last Document (compiler/cardblocks.py), so every other card is the
+    very object that passed — checking a 1,000-card module's schema again was a fifth of a save
+    (issue 27). Exact because the module schema constrains ``cards`` only item by item (``items``: no
+    count, no uniqueness): the module passes exactly when its other keys and every card pass. Any
+    failure runs the whole validation, so the errors are worded and placed as before."""
+    prepared = _validator("module")
+    cards = doc.data.get("cards") if type(doc.data) is dict else None
+    if passed is None or prepared.quick is None or type(cards) is not list:
+        return validate(doc, prepared, diags)
+    fresh = [c for i, c in enumerate(cards) if passed.get(i) is not c]
+    if prepared.quick({**doc.data, "cards": fresh}):
+        passed.clear()
+        passed.update(enumerate(cards))
+        return True
+    passed.clear()
+    return validate(doc, prepared, diags)
+
+
 def _key_where(doc: Document, path: tuple):
     kp = doc.key_positions.get(path)
     if kp is None:

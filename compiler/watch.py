@@ -119,6 +119,13 @@ class Watcher:
     def build(self, changed: list[Path] | None = None) -> WatchReport:
         t0 = time.perf_counter()
         self.cache.begin_build()
+        self.cache.deferred = []  # the cache's files are written after the outputs (ModuleCache.flush)
+        try:
+            return self._build(changed, t0)
+        finally:
+            self.cache.flush()
+
+    def _build(self, changed: list[Path] | None, t0: float) -> WatchReport:
         result = compile_tree(self.data_root, cache=self.cache, scenarios=True)
         self.cache.prune(self.cache.used)
         if self.run_scenarios and not result.ok:

@@ -135,6 +135,28 @@ def test_a_card_with_an_error_is_recompiled_until_fixed(big, tmp_path):
     assert fixed.outputs == compile_tree(data).outputs
 
 
+def test_a_module_schema_error_in_an_edited_card_is_the_cold_builds_error(big, tmp_path):
+    """Watch mode checks the module schema only for the cards a save changed (compiler/schema.py
+    validate_module, issue 27); an edited card that breaks it is reported as a cold build reports it,
+    and the cards around it are still known to pass once it is fixed."""
+    data = _copy(big, tmp_path)
+    cache = ModuleCache()
+    _build(data, cache)
+    _build(data, cache)  # the card objects of a stitched module are now the ones that passed
+    cid, found = _card_with(_module(data), r"\n  name: [^\n]*", without="\n  count:")
+    _edit_card(_module(data), cid, found, found + "\n  count: 0")  # the module schema: at least 1
+    cache.begin_build()
+    broken = compile_tree(data, cache=cache)
+    assert cache.reread == 1
+    cold = compile_tree(data)
+    assert [d.render() for d in broken.diags] == [d.render() for d in cold.diags]
+    assert [(d.code, d.card) for d in broken.diags.errors] == [("E401", cid)]
+    _edit_card(_module(data), cid, found + "\n  count: 0", found + "\n  count: 2")
+    fixed = _build(data, cache)
+    assert cache.reread == 1 and _compiled(fixed) == 1
+    assert fixed.outputs == compile_tree(data).outputs
+
+
 def test_a_changed_game_file_recompiles_every_card(big, tmp_path):
     data = _copy(big, tmp_path)
     cache = ModuleCache()

@@ -183,9 +183,9 @@ def effect_summary(ctx: GameContext, text: str, slot_kind: str, has_card: bool, 
     checked = ctx.checker.check(effect, lambda *args: None, kind=slot_kind, has_card=has_card)
     mw = ModuleWriter("<hover>")
     if slot_kind == "condition":
-        mw.condition_function("slot", checked.ir, "<hover>", text)
+        mw.condition_function("slot", checked.ir, "<hover>", text, model=ctx.vocab)
     else:
-        mw.effect_function("slot", checked.ir, "<hover>", text)
+        mw.effect_function("slot", checked.ir, "<hover>", text, model=ctx.vocab)
     english = render_effect(checked.ir, ctx.vocab, kind=slot_kind)
     return f"**English:** {english}\n\n**Python:**\n\n```python\n{_function_only(mw.render([]))}\n```"
 

@@ -6,22 +6,13 @@ from runtime.refs import (  # noqa: F401
     Bound, Default, Every, Exactly, FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan,
     Phase, Query, SameName, UpToN, Who)
 
-_C_1854208d942f = Query(category='good', key='vp')
 _C_9c827fc80208 = Query(category='thing', key='location', place=Query(category='zone', key='state', owner=Who.YOU))
-_C_0f1d56c31898 = Query(category='card', key='card', place=Query(category='zone', key='hand', owner=Who.YOU))
-_C_8161b71c607e = Query(category='good', key='brick')
-_C_c3fc32f94f80 = Query(category='good', key='fuel')
-_C_4b4252fd2ec0 = Query(category='good', key='gun')
-_C_4dbaf1d01069 = Query(category='good', key='iron')
-_C_dbf5c683079d = Query(category='good', key='worker')
-_C_91798921fefe = Query(category='good', key='red_contact')
-_C_2f0c3fa38b36 = Query(category='good', key='blue_contact')
 
 
 def flow__bots__greedy(ctx):
     # data/fifty_first_state/game.yaml:320 greedy
     # '4 * number of vp + 4 * number of locations in your state + number of cards in your hand + number of
-    ctx.let_x(((((((((((4 * ctx.count(_C_1854208d942f)) + (4 * ctx.count(_C_9c827fc80208))) + ctx.count(_C_0f1d56c31898)) + ctx.count(_C_8161b71c607e)) + ctx.count(_C_c3fc32f94f80)) + ctx.count(_C_4b4252fd2ec0)) + ctx.count(_C_4dbaf1d01069)) + ctx.count(_C_dbf5c683079d)) + ctx.count(_C_91798921fefe)) + ctx.count(_C_2f0c3fa38b36)), None, 'x is 4 * number of vp + 4 * number of locations in your state + number of cards in your hand + number of brick + number of fuel + number of gun + number of iron + number of worker + number of red contact + number of blue contact')
+    ctx.let_x(((((((((((4 * ctx.game.players[ctx.player].goods['vp']) + (4 * ctx.count(_C_9c827fc80208))) + len(ctx.game.zones[('hand', ctx.player)])) + ctx.game.players[ctx.player].goods['brick']) + ctx.game.players[ctx.player].goods['fuel']) + ctx.game.players[ctx.player].goods['gun']) + ctx.game.players[ctx.player].goods['iron']) + ctx.game.players[ctx.player].goods['worker']) + ctx.game.players[ctx.player].goods['red_contact']) + ctx.game.players[ctx.player].goods['blue_contact']), None, 'x is 4 * number of vp + 4 * number of locations in your state + number of cards in your hand + number of brick + number of fuel + number of gun + number of iron + number of worker + number of red contact + number of blue contact')
 
 
 LINE_MAP = {'flow__bots__greedy': 'data/fifty_first_state/game.yaml:320 greedy'}

@@ -7,7 +7,6 @@ from runtime.refs import (  # noqa: F401
     Phase, Query, SameName, UpToN, Who)
 from runtime.tables import card_table
 
-_C_83ec3b744049 = Query(category='card', key='card', amount=Exactly(n=1), place=Query(category='zone', key='hand', owner=Who.YOU))
 _C_58c8415cc525 = Query(category='card', key='card', amount=Exactly(n=1))
 _C_57a8581dbe1e = Query(category='zone', key='hand', owner=Who.YOU)
 _C_712866d5b6da = Query(category='player', key='opponent')
@@ -17,7 +16,7 @@ _C_a5a222c7d44e = Query(category='zone', key='parts_pile', owner=Who.OPPONENT)
 
 def entropic_processor__requires(ctx):
     # data/infernal_contraption/cards.yaml:13 card 'entropic_processor' requires
-    return ctx.test(_C_83ec3b744049)
+    return (len(ctx.game.zones[('hand', ctx.player)]) >= 1)
 
 
 def entropic_processor__effect(ctx):

@@ -14,18 +14,14 @@ _C_57a8581dbe1e = Query(category='zone', key='hand', owner=Who.YOU)
 _C_b1190445b27d = Query(category='card', key='card', amount=Exactly(n=4))
 _C_a29c3d90ffbc = Query(category='zone', key='hand', owner=Who.OPPONENT)
 _C_14b768c72178 = Query(category='thing', key='terminal', amount=Exactly(n=1), place=Query(category='zone', key='machine', owner=Who.OPPONENT))
-_C_dbed85b41ecb = Query(category='card', key='card', amount=Exactly(n=2), place=Query(category='zone', key='hand', owner=Who.YOU))
 _C_6fa3f04a8c25 = Query(category='zone', key='parts_pile', owner=Who.YOU)
 _C_766b7ab5289e = Query(category='card', key='card', amount=Exactly(n=1), place=Query(category='zone', key='hand', owner=Who.OPPONENT))
 _C_5b42fea13110 = Query(category='zone', key='parts_pile', owner=Who.OPPONENT, per=Query(category='thing', key='contraption', place=Query(category='zone', key='machine', owner=Who.YOU)))
 _C_264d76b61656 = Query(category='zone', key='scrap')
-_C_1bb60189b0d6 = Query(category='card', key='card', amount=Exactly(n=3), place=Query(category='zone', key='hand', owner=Who.YOU))
 _C_f27d8ed8c970 = Query(category='card', key='card', amount=Exactly(n=3))
 _C_1a3b0782756e = Query(category='thing', key='terminal', amount=Exactly(n=2), place=Query(category='zone', key='machine', owner=Who.OPPONENT))
-_C_0f1d56c31898 = Query(category='card', key='card', place=Query(category='zone', key='hand', owner=Who.YOU))
 _C_02b9ac9f8406 = Query(category='card', key='card', amount=Exactly(n=5))
 _C_1c164352ffa5 = Query(category='thing', key='terminal', amount=Exactly(n=1), place=Query(category='zone', key='machine', owner=Who.YOU))
-_C_83ec3b744049 = Query(category='card', key='card', amount=Exactly(n=1), place=Query(category='zone', key='hand', owner=Who.YOU))
 _C_712866d5b6da = Query(category='player', key='opponent')
 
 
@@ -68,7 +64,7 @@ def cog_hurler__effect(ctx):
 
 def hand_crank_reclaimer__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:84 card 'hand_crank_reclaimer' requires
-    return ctx.test(_C_dbed85b41ecb)
+    return (len(ctx.game.zones[('hand', ctx.player)]) >= 2)
 
 
 def hand_crank_reclaimer__effect(ctx):
@@ -120,7 +116,7 @@ def grease_nozzle__effect(ctx):
 
 def governor__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:135 card 'governor' requires
-    return ctx.test(_C_1bb60189b0d6)
+    return (len(ctx.game.zones[('hand', ctx.player)]) >= 3)
 
 
 def governor__effect(ctx):
@@ -154,7 +150,7 @@ def salvage_kit__effect(ctx):
 
 def overcharge_cell__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:165 card 'overcharge_cell' requires
-    return (ctx.count(_C_0f1d56c31898) >= 4)
+    return (len(ctx.game.zones[('hand', ctx.player)]) >= 4)
 
 
 def overcharge_cell__effect(ctx):
@@ -178,7 +174,7 @@ def short_circuit__effect(ctx):
 
 def butterfingers__requires(ctx):
     # data/infernal_contraption/example_deck.yaml:187 card 'butterfingers' requires
-    return ctx.test(_C_83ec3b744049)
+    return (len(ctx.game.zones[('hand', ctx.player)]) >= 1)
 
 
 def butterfingers__effect(ctx):

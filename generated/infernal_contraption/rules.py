@@ -11,7 +11,6 @@ _C_07d7f41e8779 = Query(category='card', key='card', amount=Exactly(n=7))
 _C_3e5d8c50ba71 = Query(category='card', key='card', amount=UpToN(n=7))
 _C_57a8581dbe1e = Query(category='zone', key='hand', owner=Who.YOU)
 _C_9e87aeb5c814 = Query(category='card', key='card')
-_C_0f1d56c31898 = Query(category='card', key='card', place=Query(category='zone', key='hand', owner=Who.YOU))
 _C_b1190445b27d = Query(category='card', key='card', amount=Exactly(n=4))
 
 
@@ -25,25 +24,25 @@ def rule__mulligan(ctx):
     # data/infernal_contraption/rules.yaml:11 mulligan
     # 'scrap up to 7 cards from your hand; draw (7 - number of cards in your hand) cards'
     ctx.call('scrap', (_C_3e5d8c50ba71,), {'from': _C_57a8581dbe1e})
-    ctx.call('draw', (_C_9e87aeb5c814.with_amount((7 - ctx.count(_C_0f1d56c31898))),), {})
+    ctx.call('draw', (_C_9e87aeb5c814.with_amount((7 - len(ctx.game.zones[('hand', ctx.player)]))),), {})
 
 
 def rule__draw_step(ctx):
     # data/infernal_contraption/rules.yaml:15 draw_step
     # 'if number of cards in your hand = 0: draw 7 cards; if number of cards in your hand < 4: draw 4 card
-    if (ctx.count(_C_0f1d56c31898) == 0):
+    if (len(ctx.game.zones[('hand', ctx.player)]) == 0):
         ctx.call('draw', (_C_07d7f41e8779,), {})
-    if (ctx.count(_C_0f1d56c31898) < 4):
+    if (len(ctx.game.zones[('hand', ctx.player)]) < 4):
         ctx.call('draw', (_C_b1190445b27d,), {})
 
 
 def rule__cleanup(ctx):
     # data/infernal_contraption/rules.yaml:17 cleanup
     # 'if number of cards in your hand < 7: draw (7 - number of cards in your hand) cards; if number of ca
-    if (ctx.count(_C_0f1d56c31898) < 7):
-        ctx.call('draw', (_C_9e87aeb5c814.with_amount((7 - ctx.count(_C_0f1d56c31898))),), {})
-    if (ctx.count(_C_0f1d56c31898) > 10):
-        ctx.call('scrap', (_C_9e87aeb5c814.with_amount((ctx.count(_C_0f1d56c31898) - 10)),), {'from': _C_57a8581dbe1e})
+    if (len(ctx.game.zones[('hand', ctx.player)]) < 7):
+        ctx.call('draw', (_C_9e87aeb5c814.with_amount((7 - len(ctx.game.zones[('hand', ctx.player)]))),), {})
+    if (len(ctx.game.zones[('hand', ctx.player)]) > 10):
+        ctx.call('scrap', (_C_9e87aeb5c814.with_amount((len(ctx.game.zones[('hand', ctx.player)]) - 10)),), {'from': _C_57a8581dbe1e})
 
 
 CARDS, LINE_MAP, STATEMENTS = card_table(globals(), 'data/infernal_contraption/rules.yaml', (

@@ -22,8 +22,6 @@ Model in brief:
 """
 from __future__ import annotations
 
-from collections import deque
-
 from runtime.engine import CompiledGame, Engine, Outcome
 from runtime.errors import Refused, RulesError
 from runtime.events import Played
@@ -31,6 +29,7 @@ from runtime.hexgrid import HexMap, fmt, parse_coord, step
 from runtime.verbs import verbs_for
 
 from . import verbs  # noqa: F401  (registers the game's verbs)
+from .index import MapTables, side_pair
 from .maps import check_map
 from .scenario import MoonScenario
 from .state import Link, MoonGame, MoonState, cube_total
@@ -67,6 +66,7 @@ class AgeOfSteam(MoonScenario, Engine):
         game.moon = MoonState(hm, dict(tables.get("terrain") or {}), dict(tables.get("town_cost") or {}),
                               sorted(tables.get("cube_colours") or {}))
         m = game.moon
+        m.map_tables = MapTables.of(data, m.terrain)
         m.sun = (data.get("day_night") or {}).get("sun_start", "")
         m.satellite_on = options.get("satellite", True) is not False
         m.satellite_at = (data.get("satellite") or {}).get("start") if m.satellite_on else None
@@ -139,7 +139,15 @@ class AgeOfSteam(MoonScenario, Engine):
 
     def _hexes_to_city(self, game: MoonGame, tip: tuple, start: tuple, limit: int) -> int | None:
         """The fewest free hexes (no track, no node) between ``tip`` and a City other than ``start``,
-        up to ``limit``; None when there is none that near."""
+        up to ``limit``; None when there is none that near. Kept in the track index's memo: it
+        reads only the track and the nodes (the bots ask it at every leaf of their search)."""
+        memo = game.moon.index().memo
+        key = ("hexes to city", tip, start, limit)
+        if key not in memo:
+            memo[key] = self._search_hexes_to_city(game, tip, start, limit)
+        return memo[key]
+
+    def _search_hexes_to_city(self, game: MoonGame, tip: tuple, start: tuple, limit: int) -> int | None:
         m = game.moon
         seen, frontier = {tip}, [tip]
         for d in range(limit):
@@ -159,27 +167,39 @@ class AgeOfSteam(MoonScenario, Engine):
     def _deliverable(self, game: MoonGame, seat: int) -> list[int]:
         """For each cube the seat could deliver now (any Move Goods round), the most of its own links
         a delivery of it could use (0s left out): the income such a delivery would bring it."""
-        from .playout import routes
-
         m = game.moon
         out = []
-        for src in sorted(h for h, c in m.cubes.items() if c):
+        sources = m.index().route_sources  # from any other hex no route leaves
+        for src in sorted(h for h, c in m.cubes.items() if c and h in sources):
             for cube in sorted(set(m.cubes[src])):
-                best = 0
-                for path in routes(game, src, cube):
-                    here, own = src, 0
-                    if self.node_kind(game, src) is None:  # on a track tile: along its link first
-                        ln = m.links.get(m.track.get(src))
-                        own += ln is not None and ln.owner == seat
-                        here, path = path[0], path[1:]
-                    for node in path:
-                        ln = self.link_between(game, seat, here, node, None)
-                        own += ln is not None and ln.owner == seat
-                        here = node
-                    best = max(best, own)
+                best = self._most_own_links(game, seat, src, cube)
                 if best:
                     out.append(best)
         return out
+
+    def _most_own_links(self, game: MoonGame, seat: int, src: tuple, cube: str) -> int:
+        """The most of the seat's own links a delivery of ``cube`` from ``src`` could use, over its
+        routes. Kept in the track index's memo: it reads the links and the routes (the Sun in the key)."""
+        m = game.moon
+        ix = m.index()
+        key = ("own links", seat, src, cube, m.sun)
+        found = ix.memo.get(key)
+        if found is not None:
+            return found
+        best = 0
+        for path in ix.routes(game, src, cube):
+            here, own = src, 0
+            if self.node_kind(game, src) is None:  # on a track tile: along its link first
+                ln = m.links.get(m.track.get(src))
+                own += ln is not None and ln.owner == seat
+                here, path = path[0], path[1:]
+            for node in path:
+                ln = self.link_between(game, seat, here, node, None)
+                own += ln is not None and ln.owner == seat
+                here = node
+            best = max(best, own)
+        ix.memo[key] = best
+        return best
 
     # --- hooks for the compiler and the reference: the Moon's map format is this game's ----------
     def check_map(self, data, game_data: dict, report) -> None:
@@ -318,29 +338,17 @@ class AgeOfSteam(MoonScenario, Engine):
         return city["colour"] if self.is_day(game, h) else "black"
 
     def complete_links_graph(self, game: MoonGame) -> dict:
-        """node -> the nodes one Complete Link (of any owner) away."""
-        adj: dict = {}
-        for ln in game.moon.links.values():
-            if ln.complete:
-                adj.setdefault(ln.start, set()).add(ln.end)
-                adj.setdefault(ln.end, set()).add(ln.start)
-        return adj
+        """node -> the nodes one Complete Link (of any owner) away. From the track index of the links
+        as they are (index.py): the same dict until they change, so read it, never write it."""
+        return game.moon.index().graph
 
-    def connected(self, game: MoonGame) -> set:
-        """Nodes connected to the Landing hex by Complete Links (of any owner)."""
-        m = game.moon
-        adj = self.complete_links_graph(game)
-        seen = {m.map.landing}
-        todo = deque([m.map.landing])
-        while todo:
-            for n in sorted(adj.get(todo.popleft(), ())):
-                if n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        return seen
+    def connected(self, game: MoonGame) -> frozenset:
+        """Nodes connected to the Landing hex by Complete Links (of any owner), from the track index."""
+        return game.moon.index().connected
 
     def sections_at_town(self, game: MoonGame, h: tuple) -> int:
-        return sum((ln.start == h) + (ln.end == h) for ln in game.moon.links.values())
+        """Track sections leading to node ``h``: the links starting or ending on it."""
+        return game.moon.index().ends.get(h, 0)
 
     def side_key(self, game: MoonGame, a: tuple, b: tuple) -> tuple:
         """The hex side between adjacent hexes ``a`` and ``b`` (a wrap-around edge included, A05), the
@@ -351,8 +359,11 @@ class AgeOfSteam(MoonScenario, Engine):
     def side_taken(self, game: MoonGame, a: tuple, b: tuple) -> str | None:
         """The link whose track crosses the hex side between ``a`` and ``b``, or None. Only a link
         through ``a`` or ``b`` can (a track hex is in one link), or a link of no track hex joining
-        the two nodes; so only those are read — the legal moves ask this thousands of times."""
+        the two nodes; so only those are read, and only when the track index says some link crosses
+        that side (the legal moves ask this thousands of times)."""
         m = game.moon
+        if side_pair(a, b) not in m.index().sides:
+            return None
         cands = {lid for lid in (m.track.get(a), m.track.get(b)) if lid is not None}
         if a not in m.track and b not in m.track:
             cands |= {lid for lid, ln in m.links.items() if not ln.hexes and {ln.start, ln.end} == {a, b}}
@@ -398,6 +409,7 @@ class AgeOfSteam(MoonScenario, Engine):
                               f"Links; {self.label(game, start_node)} is not connected to the Landing hex")
             origin = start_node
         prev, cost, tiles, end, parts = origin, 0, 0, None, []
+        trace = game.tracing and not check_only  # the trace's words are built only for the trace
         seen = set()
         # Decision (docs/decisions.md, "one track section per hex side"): track is simple track tiles
         # joined at hex sides, and a hex side carries one track section. Without this a Town next to
@@ -426,8 +438,9 @@ class AgeOfSteam(MoonScenario, Engine):
                     c = tc["base"] + tc["per_track_section"] * sections
                     cost += c
                     tiles += 1
-                    parts.append(f"{self.label(game, h)} (town, {sections} section{'s' * (sections > 1)} ${c})")
-                else:
+                    if trace:
+                        parts.append(f"{self.label(game, h)} (town, {sections} section{'s' * (sections > 1)} ${c})")
+                elif trace:
                     note = self._wrap_note(game, prev, h)
                     parts.append(self.label(game, h) + (f" ({note[2:]})" if note else ""))
                 end = h
@@ -442,7 +455,8 @@ class AgeOfSteam(MoonScenario, Engine):
             cost += c
             tiles += 1
             seen.add(h)
-            parts.append(f"{self.label(game, h)} ({terrain} ${c}{self._wrap_note(game, prev, h)})")
+            if trace:
+                parts.append(f"{self.label(game, h)} ({terrain} ${c}{self._wrap_note(game, prev, h)})")
             prev = h
         p = game.players[player]
         completes = cont is not None and tiles == 0 and end is not None
@@ -466,20 +480,14 @@ class AgeOfSteam(MoonScenario, Engine):
         if check_only:
             return cost
         # --- nothing has changed so far; from here on the build happens ---
-        if cont is not None:
-            link = m.links[cont]
-        else:
-            link = Link(f"L{m.next_link}", player, start_node)
-            m.next_link += 1
-            m.links[link.id] = link
+        link = m.links[cont] if cont is not None else m.new_link(player, start_node)
         track = [h for h in path if self.node_kind(game, h) is None]
-        link.hexes += track
-        link.end = end
-        for h in track:
-            m.track[h] = link.id
+        m.lay(link, track, end)
         if not free:
             p.goods["money"] -= cost
             m.built[player] = m.built.get(player, 0) + tiles
+        if not trace:
+            return link
         state = "complete" if link.complete else "unfinished"
         game.emit("build", player, f"builds {link.id} from {self.label(game, origin)}: " + " → ".join(parts)
                   + (f": ${cost}, {tiles} tile{'s' * (tiles != 1)} ({m.built.get(player, 0)} of "
@@ -594,14 +602,16 @@ class AgeOfSteam(MoonScenario, Engine):
         m.cubes[src].remove(cube)
         m.moved.add(player)
         gains: dict[int, int] = {}
-        notes = []
         for ln, a, b in legs:
             earner = player if ln.id == mine else ln.owner
             gains[earner] = gains.get(earner, 0) + 1
-            notes.append(f"{ln.id} ({game.players[ln.owner].name}"
-                         + (f", used as {who}'s by Low Gravitation" if earner != ln.owner else "") + ")")
         for p, n in sorted(gains.items()):
             game.players[p].goods["income"] += n
+        if not game.tracing:
+            return None  # the route in words is for the trace only
+        notes = [f"{ln.id} ({game.players[ln.owner].name}"
+                 + (f", used as {who}'s by Low Gravitation" if ln.id == mine and player != ln.owner else "") + ")"
+                 for ln, _, _ in legs]
         route = " → ".join([self.label(game, src)] + [self.label(game, b) for _, _, b in legs])
         game.emit("move", player, f"moves a {cube} cube {route} over {', '.join(notes)}; income "
                   + ", ".join(f"{game.players[p].name} +{n}" for p, n in sorted(gains.items())))

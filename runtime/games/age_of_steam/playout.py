@@ -26,24 +26,9 @@ def _random_walk(game, rng: random.Random, origin: tuple, n: int) -> list:
 
 
 def routes(game, src: tuple, cube: str, depth: int = 3) -> list[list]:
-    """Node paths (up to ``depth`` links) along Complete Links from ``src`` to a City that takes ``cube``."""
-    e, m = game.engine, game.moon
-    adj = e.complete_links_graph(game)
-    if e.node_kind(game, src) is None:
-        ln = m.links.get(m.track.get(src))
-        if ln is None or not ln.complete:
-            return []
-        firsts = [[ln.start], [ln.end]]
-    else:
-        firsts = [[n] for n in sorted(adj.get(src, ()))]
-    out, todo = [], list(firsts)
-    while todo:
-        path = todo.pop(0)
-        if e.accepts(game, path[-1]) == cube:
-            out.append(path)
-        if len(path) < depth:
-            todo += [path + [n] for n in sorted(adj.get(path[-1], ())) if n not in path and n != src]
-    return out
+    """Node paths (up to ``depth`` links) along Complete Links from ``src`` to a City that takes ``cube``,
+    shortest first. Worked out once per links, Sun, source and cube (the track index, index.py)."""
+    return [list(path) for path in game.moon.index().routes(game, src, cube, depth)]
 
 
 def random_turn(game, rng: random.Random, on_try=None) -> dict:

@@ -141,7 +141,7 @@ class MoonScenario:
             m.sun = data["sun"]
         for spec in data.get("new_cities") or []:
             h = self.hex_of(game, spec["hex"])
-            m.new_cities[h] = {"id": spec["id"], "colour": spec["colour"], "number": spec["number"]}
+            m.place_new_city(h, {"id": spec["id"], "colour": spec["colour"], "number": spec["number"]})
             m.display.setdefault(spec["id"], [])
         for spec in data.get("links") or []:
             self.build(game, scenario.player_index(spec["owner"]), spec["hexes"], start=spec.get("from"),

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from runtime.hexgrid import HexMap, fmt
 from runtime.state import GameState
 
+from .index import MapTables, TrackIndex
+
 
 @dataclass
 class Link:
@@ -60,9 +62,19 @@ class MoonState:
     new_city_tiles: list = field(default_factory=list)
     removed: list = field(default_factory=list)  # components removed at setup
     turn_order: list = field(default_factory=list)
+    # the track network's version: bumped by lay() and place_new_city(), the only methods that change
+    # links, track or Cities, so that index() knows when its answers are out of date (index.py)
+    version: int = field(default=0, compare=False)
+    _index: TrackIndex | None = field(default=None, repr=False, compare=False)
+    # the map's tables (index.py): set by new_game from the compiled map, else made on first use
+    map_tables: MapTables | None = field(default=None, repr=False, compare=False)
 
     def copy(self) -> "MoonState":
-        """An independent copy (the map, terrain and costs are shared: play never changes them)."""
+        """An independent copy (the map, terrain and costs are shared: play never changes them; so
+        are the map's tables and the track index of this version, which nothing changes once built:
+        both are made here first if need be, so that a search's many copies of one position share
+        them instead of each building its own)."""
+        self.index()
         return MoonState(self.map, self.terrain, self.town_cost, self.colours,
                          {k: Link(v.id, v.owner, v.start, list(v.hexes), v.end) for k, v in self.links.items()},
                          self.next_link, dict(self.track), {h: list(c) for h, c in self.cubes.items()},
@@ -70,7 +82,44 @@ class MoonState:
                          dict(self.borrowed), self.satellite_at, list(self.satellite_cubes), self.satellite_on,
                          {k: list(v) for k, v in self.display.items()},
                          {h: dict(v) for h, v in self.new_cities.items()},
-                         [dict(t) for t in self.new_city_tiles], list(self.removed), list(self.turn_order))
+                         [dict(t) for t in self.new_city_tiles], list(self.removed), list(self.turn_order),
+                         self.version, self._index, self.map_tables)  # index() made both
+
+    # --- the one place links, track and Cities change --------------------------------------------
+    def new_link(self, owner: int, start: tuple) -> Link:
+        """A new link of ``owner`` from node ``start``, still without track (``lay`` gives it some)."""
+        link = Link(f"L{self.next_link}", owner, start)
+        self.next_link += 1
+        self.links[link.id] = link
+        self.version += 1
+        return link
+
+    def lay(self, link: Link, track: list, end: tuple | None) -> None:
+        """Add track hexes to ``link`` (in building order) and set its end (None: still unfinished)."""
+        link.hexes += track
+        link.end = end
+        for h in track:
+            self.track[h] = link.id
+        self.version += 1
+
+    def place_new_city(self, h: tuple, record: dict) -> None:
+        """A New City on ``h`` (a Town until now): ``{id, colour, number}``."""
+        self.new_cities[h] = record
+        self.version += 1
+
+    # --- what the legal moves read (index.py) ------------------------------------------------------
+    def index(self) -> TrackIndex:
+        """The track index of the links as they are now (built when the version moved on)."""
+        ix = self._index
+        if ix is None or ix.version != self.version:
+            ix = self._index = TrackIndex(self, self.version)
+        return ix
+
+    def tables(self) -> MapTables:
+        """The map's per-hex tables (built once, shared with copies)."""
+        if self.map_tables is None:
+            self.map_tables = MapTables(self.map, self.terrain)
+        return self.map_tables
 
     def snapshot(self) -> dict:
         return {

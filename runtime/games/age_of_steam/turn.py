@@ -25,11 +25,10 @@ from dataclasses import dataclass
 
 from runtime.errors import Refused
 from runtime.events import MoveMade
-from runtime.hexgrid import fmt
 from runtime.protocol import Move, Result, refuse_unless_legal
 from runtime.words import has
 
-from .playout import routes
+from .index import node_kind, side_pair
 from .state import cube_total
 
 
@@ -189,54 +188,148 @@ class MoonMatch:
         return out
 
     def _build_moves(self, p: int) -> list[Move]:
-        g, e, m = self.game, self.game.engine, self.game.moon
+        """Every one-tile build of seat ``p``: from the Landing hex or a connected City (A04), or
+        extending or completing an unfinished link of theirs. Each candidate is what
+        ``AgeOfSteam.build(..., check_only=True)`` accepts, at the price it names, in the order the
+        listing always tried them; ``_one_tile_cost`` says why it is the same answer, and
+        tests/age_of_steam/test_fast_moves.py holds it to reference.build_moves at every move."""
+        g, m = self.game, self.game.moon
+        mt, ix = m.tables(), m.index()
+        pl = g.players[p]
+        allowance, done, money = pl.goods["track_tile"], m.built.get(p, 0), pl.goods["money"]
         out = [Move("Stop building track", ("stop",))]
-        starts = [m.map.landing] + sorted(h for h in e.connected(g) if e.node_kind(g, h) == "city")
-        for start in starts:
-            for _, h in sorted(m.map.neighbours(start)):
-                cost = self._check(lambda: e.build(g, p, [h], start=start, check_only=True))
+        if done >= allowance:
+            # every build places a tile but completing a link, which needs none, yet still an
+            # allowance above zero: with the allowance used up only such a completion is possible
+            if allowance <= 0 or not any(ln.owner == p and not ln.complete for ln in m.links.values()):
+                return out
+        for start in ix.build_starts:
+            for h in mt.neighbours[start]:
+                cost = self._one_tile_cost(mt, ix, start, start, h, False, allowance, done, money)
                 if cost is not None:
-                    out.append(Move(f"Build track from {e.label(g, start)} to {e.label(g, h)} (${cost})",
-                                    ("build", fmt(start), fmt(h))))
+                    out.append(Move(f"Build track from {self._label(start)} to {self._label(h)} (${cost})",
+                                    ("build", mt.fmt[start], mt.fmt[h])))
         for lid, ln in sorted(m.links.items(), key=lambda kv: int(kv[0][1:])):
-            if ln.owner != p or ln.complete:
+            if ln.owner != p or ln.end is not None:
                 continue
-            for _, h in sorted(m.map.neighbours(ln.tip())):
-                cost = self._check(lambda: e.build(g, p, [h], cont=lid, check_only=True))
+            tip = ln.hexes[-1] if ln.hexes else ln.start
+            for h in mt.neighbours[tip]:
+                cost = self._one_tile_cost(mt, ix, tip, ln.start, h, True, allowance, done, money)
                 if cost is not None:
-                    what = (f"Complete {lid} into {e.label(g, h)}" if e.node_kind(g, h) in ("city", "landing")
-                            else f"Extend {lid} to {e.label(g, h)}")
-                    out.append(Move(f"{what} (${cost})", ("extend", lid, fmt(h))))
+                    what = (f"Complete {lid} into {self._label(h)}" if node_kind(m, h) in ("city", "landing")
+                            else f"Extend {lid} to {self._label(h)}")
+                    out.append(Move(f"{what} (${cost})", ("extend", lid, mt.fmt[h])))
         return out
+
+    def _label(self, h: tuple) -> str:
+        """AgeOfSteam.label from the map's tables (a New City named as the engine names it)."""
+        m = self.game.moon
+        if h in m.new_cities:
+            return f"New City {m.new_cities[h]['id']} ({m.tables().fmt[h]})"
+        return m.tables().label[h]
+
+    def _one_tile_cost(self, mt, ix, origin: tuple, start: tuple, h: tuple, cont: bool,
+                       allowance: int, done: int, money: int) -> int | None:
+        """What ``AgeOfSteam.build(game, p, [h], start=… | cont=…, check_only=True)`` returns for one
+        tile from ``origin`` (a start node or the tip of the seat's unfinished link from node
+        ``start``) to its neighbour ``h``: the cost, or None where it refuses. The checks of
+        ``build`` for a one-hex path, in its words:
+
+        - the side between ``origin`` and ``h`` is free unless ``h`` has track (then refused below);
+        - a node (City, Town, Landing hex) ends the link: not where it started; a Town costs
+          base + per section for every section leading to it with this one, and is a tile; a City
+          or the Landing hex takes no tile;
+        - any other hex: no track on it yet, a terrain that takes track, at its cost, one tile;
+        - a build places a tile unless it completes an unfinished link, which needs an allowance
+          above zero; the tiles fit the allowance left; the money covers the cost.
+
+        What ``build`` checks besides always holds for the candidates the listing makes: the start
+        is the Landing hex or a connected City, the link is the seat's own and unfinished, ``h`` is
+        next to ``origin``."""
+        m = self.game.moon
+        kind = node_kind(m, h) if m.new_cities else mt.kind.get(h)
+        if h not in m.track and side_pair(origin, h) in ix.sides:
+            return None
+        if kind is not None:
+            if h == start:
+                return None
+            if kind == "town":
+                tc = m.town_cost
+                cost, tiles = tc["base"] + tc["per_track_section"] * (ix.ends.get(h, 0) + 1), 1
+            else:
+                cost, tiles = 0, 0
+        else:
+            if h in m.track:
+                return None
+            cost = mt.track_cost[h]
+            if cost is None:
+                return None
+            tiles = 1
+        if tiles == 0 and (not cont or allowance <= 0):
+            return None
+        if done + tiles > allowance or money < cost:
+            return None
+        return cost
 
     def _move_moves(self, p: int) -> list[Move]:
+        """Every delivery of seat ``p`` this Move Goods round: each cube along each of its routes
+        (``routes``), alone and with each opponent link Low Gravitation may borrow. Each is what
+        ``AgeOfSteam.move(..., check_only=True)`` accepts, in the order the listing always tried
+        them; held to reference.move_moves at every move by tests/age_of_steam/test_fast_moves.py.
+
+        Why no ``move`` trial is needed: a route follows Complete Links from the cube's hex (a cube
+        on track first along its own link) without visiting a node twice, and ends on a City that
+        takes the cube now, so ``move`` accepts every route without a borrowed link, over as many
+        links as the route has nodes. With one, ``move`` also asks that the route use it: it does
+        when the cube's track is that link, or when the link joins two nodes the route steps between
+        (``link_between`` then prefers the borrowed link)."""
         g, e, m = self.game, self.game.engine, self.game.moon
         out = [Move("Move no cube this round", ("no_move",))]
-        seen = set()
+        if m.move_round not in (1, 2) or p in m.moved:
+            return out  # move refuses every delivery now (not reached through the stand-in turn)
+        mt, ix = m.tables(), m.index()
         borrowable = sorted(lid for lid, ln in m.links.items() if ln.complete and ln.owner != p) \
             if e.holds(g, p, "low_gravitation") else []
-        for src in sorted(h for h, c in m.cubes.items() if c):
+        borrows = [b for b in borrowable if m.borrowed.get(p) in (None, b)]
+        memo, sun, sources = ix.memo, m.sun, ix.route_sources
+        for src in sorted(h for h, c in m.cubes.items() if c and h in sources):
             for cube in sorted(set(m.cubes[src])):
-                for path in routes(g, src, cube):
-                    for borrow in [None] + [b for b in borrowable if m.borrowed.get(p) in (None, b)]:
-                        key = ("deliver", cube, fmt(src), tuple(fmt(n) for n in path), borrow)
-                        if key in seen:
+                found = memo.get(("deliveries", src, cube, sun))  # (_deliveries, without a call)
+                for path, move in (found if found is not None else self._deliveries(ix, src, cube)):
+                    out.append(move)
+                    if not borrows:
+                        continue
+                    on_link = m.track.get(src)  # a cube on track travels along its link first
+                    steps = {side_pair(a, b) for a, b in zip(path, path[1:])}
+                    if on_link is None:
+                        steps.add(side_pair(src, path[0]))
+                    for borrow in borrows:
+                        ln = m.links[borrow]
+                        if borrow != on_link and side_pair(ln.start, ln.end) not in steps:
                             continue
-                        links = self._check(lambda: e.move(g, p, cube, src, list(path), borrow, check_only=True))
-                        if links is None:
-                            continue
-                        seen.add(key)
-                        via = f", {borrow} used as yours (Low Gravitation)" if borrow else ""
-                        out.append(Move(f"Deliver a {cube} cube from {e.label(g, src)} to {e.label(g, path[-1])} "
-                                        f"over {links} link{'s' * (links != 1)}{via}", key))
+                        links = len(path)
+                        out.append(Move(f"Deliver a {cube} cube from {self._label(src)} to {self._label(path[-1])} "
+                                        f"over {links} link{'s' * (links != 1)}, {borrow} used as yours "
+                                        "(Low Gravitation)",
+                                        ("deliver", cube, mt.fmt[src], tuple(mt.fmt[n] for n in path), borrow)))
+        # (the listing used to skip a key already listed: every key differs here — one source and
+        # cube each, distinct routes of it, one borrowed link or none)
         return out
 
-    @staticmethod
-    def _check(fn):
-        try:
-            return fn()
-        except Refused:
-            return None
+    def _deliveries(self, ix, src: tuple, cube: str) -> tuple:
+        """(route, the move delivering ``cube`` from ``src`` along it without a borrowed link) for
+        each route, kept in the track index's memo: they change only with the links and the Sun."""
+        g, m = self.game, self.game.moon
+        key = ("deliveries", src, cube, m.sun)
+        found = ix.memo.get(key)
+        if found is None:
+            fmts, src_name = m.tables().fmt, self._label(src)
+            found = ix.memo[key] = tuple(
+                (path, Move(f"Deliver a {cube} cube from {src_name} to {self._label(path[-1])} "
+                            f"over {len(path)} link{'s' * (len(path) != 1)}",
+                            ("deliver", cube, fmts[src], tuple(fmts[n] for n in path), None)))
+                for path in ix.routes(g, src, cube))
+        return found
 
 
 def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None) -> MoonMatch:

@@ -1,0 +1,171 @@
+"""What the Moon's legal-move listing asks thousands of times a game, worked out once.
+
+Two tables, each built on first use and kept as long as what it is built from stays the same:
+
+- ``MapTables``: per map (the hexes, their terrain costs, the Landing hex, printed Cities and Towns,
+  labels, neighbours in listing order). A map is not changed by play (runtime/hexgrid.py's
+  ``HexMap`` memoises its own answers on the same ground), so the games set up from one compiled
+  map, and all their copies, share one.
+- ``TrackIndex``: per state of the track network — the Complete Links graph, the nodes connected to
+  the Landing hex, the hex sides carrying track, the track sections at each node, the hexes a cube
+  can leave from, the delivery routes. It belongs to one ``MoonState.version``: ``MoonState.new_link``,
+  ``lay`` and ``place_new_city``, the only methods that change links, track or Cities, bump the
+  version, and ``MoonState.index()`` builds a new index when the one it holds is of another version
+  (links laid by hand, as a test may, are not seen until one of them runs). An index is never
+  changed after it is built (only its memo fills in: routes, deliveries and the bots' heuristic
+  answers, which depend only on what the version stands for and on what their keys hold — the Sun,
+  the seat), so a copy of the state shares it (``MoonState.copy``).
+
+The slow originals these answers replace are kept in reference.py; tests/age_of_steam/test_fast_moves.py
+holds every answer here to them at every move of seeded random games.
+"""
+from __future__ import annotations
+
+import copy
+from collections import deque
+
+from runtime.hexgrid import HexMap, fmt
+
+
+def side_pair(a: tuple, b: tuple) -> tuple:
+    """The hex side between adjacent hexes ``a`` and ``b`` as the index keys it: the two hexes in
+    order. ``AgeOfSteam.side_key`` names a side by (hex, side) halves, but it is a function of the
+    unordered pair alone (``link_side`` picks one side for a given ordered pair, and the key sorts
+    both halves), so the pair is the same key, cheaper to make."""
+    return (a, b) if a < b else (b, a)
+
+
+# the tables of the compiled maps seen last (id of the map data -> (that data, its terrain, the
+# tables)): a game is set up from the same compiled map data every time, and a few hundred
+# microseconds a game is a good part of a random game's cost
+_BY_MAP: dict = {}
+_KEEP = 4
+
+
+class MapTables:
+    """A map's per-hex answers for the legal moves (engine.py's ``node_kind``, ``label``, terrain
+    cost and ``neighbours``), read once. New Cities are not here: they are state
+    (``MoonState.new_cities``) and the listing checks them first."""
+
+    __slots__ = ("landing", "kind", "label", "track_cost", "neighbours", "fmt")
+
+    @classmethod
+    def of(cls, data: dict, terrain: dict) -> "MapTables":
+        """The tables of a compiled map (its ``map:`` data, never changed once compiled) with these
+        terrain costs: made once per map data and terrain, from a HexMap of their own (so a game
+        that edits its own ``HexMap``, as a test may, changes no other game's tables)."""
+        found = _BY_MAP.get(id(data))
+        if found is not None and found[0] is data and found[1] == terrain:
+            return found[2]
+        tables = cls(HexMap.from_data(data), terrain)
+        _BY_MAP.pop(id(data), None)
+        _BY_MAP[id(data)] = (data, copy.deepcopy(terrain), tables)
+        while len(_BY_MAP) > _KEEP:
+            del _BY_MAP[next(iter(_BY_MAP))]
+        return tables
+
+    def __init__(self, mp: HexMap, terrain: dict) -> None:
+        self.landing = mp.landing
+        self.kind: dict = {}  # node hex -> "landing" | "city" | "town" (as AgeOfSteam.node_kind)
+        self.label: dict = {}  # hex -> its name in move labels (as AgeOfSteam.label, New Cities aside)
+        self.track_cost: dict = {}  # hex -> the cost of a track tile on it, None where none may be built
+        self.neighbours: dict = {}  # hex -> its neighbour hexes in the order the listing tries them
+        self.fmt: dict = {}  # hex -> "q,r"
+        for h, rec in mp.hexes.items():
+            if h == mp.landing:
+                self.kind[h] = "landing"
+            elif rec.get("city"):
+                self.kind[h] = "city"
+            elif rec.get("town"):
+                self.kind[h] = "town"
+            self.label[h] = _label(rec, h)
+            self.track_cost[h] = (terrain.get(rec["terrain"]) or {}).get("track_cost")
+            # the listing went through sorted(neighbours): (side, hex) pairs, so a hex reached over
+            # two sides (a wrap-around edge) is tried twice, as it was
+            self.neighbours[h] = tuple(n for _, n in sorted(mp.neighbours(h)))
+            self.fmt[h] = fmt(h)
+
+
+def _label(rec: dict, h: tuple) -> str:
+    for k in ("city", "town"):  # as AgeOfSteam.label
+        if rec.get(k):
+            return rec[k]["name"]
+    return rec.get("name") or fmt(h)
+
+
+def node_kind(m, h: tuple) -> str | None:
+    """AgeOfSteam.node_kind from the map's tables: a New City is a City (the Landing hex stays itself)."""
+    kind = m.tables().kind.get(h)
+    return "city" if kind != "landing" and h in m.new_cities else kind
+
+
+class TrackIndex:
+    """What the links of one ``MoonState.version`` imply (see the module's docstring)."""
+
+    __slots__ = ("version", "graph", "connected", "build_starts", "sides", "ends", "route_sources", "memo")
+
+    def __init__(self, m, version: int) -> None:
+        self.version = version
+        graph: dict = {}  # node -> the nodes one Complete Link away (AgeOfSteam.complete_links_graph)
+        sides: set = set()  # side_pair of every hex side some link's track crosses
+        ends: dict = {}  # node -> link ends on it (AgeOfSteam.sections_at_town)
+        for ln in m.links.values():
+            ends[ln.start] = ends.get(ln.start, 0) + 1
+            if ln.end is not None:
+                ends[ln.end] = ends.get(ln.end, 0) + 1
+                graph.setdefault(ln.start, set()).add(ln.end)
+                graph.setdefault(ln.end, set()).add(ln.start)
+            prev = ln.start
+            for h in ln.hexes:
+                sides.add(side_pair(prev, h))
+                prev = h
+            if ln.end is not None:
+                sides.add(side_pair(prev, ln.end))
+        self.graph = graph
+        # the hexes a cube can leave from: a node with a Complete Link, or track of a Complete Link
+        # (from anywhere else ``routes`` finds none)
+        self.route_sources = frozenset(graph).union(
+            h for ln in m.links.values() if ln.end is not None for h in ln.hexes)
+        self.sides = frozenset(sides)
+        self.ends = ends
+        seen = {m.map.landing}
+        todo = deque([m.map.landing])
+        while todo:
+            for n in graph.get(todo.popleft(), ()):
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        self.connected = frozenset(seen)
+        # where a player may start a link (A04): the Landing hex, then the connected Cities in order
+        self.build_starts = (m.map.landing,) + tuple(sorted(h for h in seen if node_kind(m, h) == "city"))
+        # answers worked out from this version of the network and what their key says (the routes
+        # of a cube from a hex with the Sun on one side, say): filled in as they are asked for, which
+        # changes no answer, so a copy sharing the index may fill it too
+        self.memo: dict = {}
+
+    def routes(self, game, src: tuple, cube: str, depth: int = 3) -> tuple:
+        """playout.routes' answer, as a tuple of node tuples, worked out once per source, cube and
+        Sun side for this version of the links (which City takes which cube changes with the Sun)."""
+        key = ("routes", src, cube, game.moon.sun, depth)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self._find_routes(game, src, cube, depth)
+        return found
+
+    def _find_routes(self, game, src: tuple, cube: str, depth: int) -> tuple:
+        e, m, adj = game.engine, game.moon, self.graph
+        if e.node_kind(game, src) is None:
+            ln = m.links.get(m.track.get(src))
+            if ln is None or not ln.complete:
+                return ()
+            firsts = [(ln.start,), (ln.end,)]
+        else:
+            firsts = [(n,) for n in sorted(adj.get(src, ()))]
+        out, todo = [], deque(firsts)
+        while todo:  # breadth first, in the order playout.routes always listed them
+            path = todo.popleft()
+            if e.accepts(game, path[-1]) == cube:
+                out.append(path)
+            if len(path) < depth:
+                todo.extend(path + (n,) for n in sorted(adj.get(path[-1], ())) if n not in path and n != src)
+        return tuple(out)
