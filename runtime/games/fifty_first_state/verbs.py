@@ -19,6 +19,7 @@ from runtime.errors import Refused
 from runtime.events import GoodsGained, Razed
 from runtime.refs import CARD, GOOD, MANY, PLAYER, THING, VAR, ZONE, Every, Exactly, Query, UpToN
 from runtime.verbs import AMOUNTS, Slot, verb
+from runtime.tables import verbs_only
 
 E = "fifty_first_state"
 
@@ -146,21 +147,11 @@ def cannot_pay(ctx: Ctx, objs) -> bool:
 
 
 def calls_only(fn) -> bool:
-    """Whether a compiled effect does nothing but call verbs with constant arguments (its code names
-    ``ctx.call`` and its module's constants and reference classes only, and defines no function): run
-    with a context whose ``call`` stops before a verb changes anything, it changes nothing. Anything
-    else (a choice, a condition, a loop, ``x is …``) is not."""
-    code = getattr(fn, "__code__", None)
-    if code is None or any(hasattr(c, "co_code") for c in code.co_consts):
-        return False
-    ns = fn.__globals__
-    for name in code.co_names:
-        if name == "call":
-            continue
-        value = ns.get(name)
-        if not (isinstance(value, Query) or (isinstance(value, type) and value.__module__ == "runtime.refs")):
-            return False
-    return True
+    """Whether a compiled effect does nothing but call verbs on constant selectors: run with a context
+    whose ``call`` stops before a verb changes anything, it changes nothing. The compiler's fact from
+    the effect's IR (runtime/tables.py ``verbs_only``), never read off the generated code. Anything else
+    (a choice, a condition, a loop, ``x is …``) is not."""
+    return verbs_only(fn)
 
 
 def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
