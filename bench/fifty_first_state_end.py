@@ -1,8 +1,9 @@
 """How 51st State games end, and after how many rounds, for every player count and pack choice.
 
-Run from the checkout root: `python bench/fifty_first_state_end.py [GAMES [SEED [AGENT [PACKS]]]]` (default
-100 games a configuration, seed 0, random agents; PACKS, e.g. `scavengers`, keeps only the configurations
-of exactly those packs). Each configuration is a real `cardwright simulate` run
+Run from the checkout root: `python bench/fifty_first_state_end.py [GAMES [SEED [AGENT [PACKS [PLAYERS]]]]]`
+(default 100 games a configuration, seed 0, random agents; PACKS, e.g. `scavengers`, keeps only the
+configurations of exactly those packs, `all` every one; PLAYERS, e.g. `3,4`, only those player counts —
+so that configurations can run in parallel processes). Each configuration is a real `cardwright simulate` run
 (runtime/simulate.py ``SimConfig`` with the game's options, the same seeds as the command line): 2, 3
 and 4 players; both State Packs, Moloch alone, each at the three difficulties, and Scavengers alone.
 Prints per configuration: games, how they ended (the VP goal, the round limit, the Deck with nothing
@@ -43,12 +44,13 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     agent = sys.argv[3] if len(sys.argv) > 3 else "random"
-    only = tuple(sys.argv[4].split(",")) if len(sys.argv) > 4 else None
+    only = tuple(sys.argv[4].split(",")) if len(sys.argv) > 4 and sys.argv[4] != "all" else None
+    counts = tuple(int(n) for n in sys.argv[5].split(",")) if len(sys.argv) > 5 else (2, 3, 4)
     print(f"{games} games a configuration, seed {seed}, agents {agent}")
     print("| players | packs | difficulty | VP goal | round limit | Deck out | by play | by the VP goal | "
           "rounds: mean, median [min–max] | rounds×games | s/game |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for players in (2, 3, 4):
+    for players in counts:
         for packs, level in CONFIGS:
             if only is not None and packs != only:
                 continue

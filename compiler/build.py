@@ -516,7 +516,8 @@ def _compile_card(doc: Document, i: int, card: dict, first: int, vocab: GameMode
             else:
                 places = [[fn_line, line0 + 1 - first, col0 + 1] for fn_line, (line0, col0) in
                           ((fn_line, doc._map_offset(pos, text, at)) for fn_line, at in body.stmts)]
-            into[path[-1]] = [name, offset, places]  # runtime/tables.py links the name to the function
+            # runtime/tables.py links the name to the function; "verbs": codegen's Body.verbs_only
+            into[path[-1]] = [name, offset, places] + (["verbs"] if body.verbs_only else [])
 
     for key, value in card.items():
         if key in slot_specs and isinstance(value, str):

@@ -132,6 +132,12 @@ class Body:
     # in the effect text), in order — the build turns offsets into YAML lines and columns, so that a
     # run-time error or refusal names the statement it stopped in (runtime/tables.py statement_place)
     stmts: tuple[tuple[int, int], ...] = ()
+    # the effect does nothing but call verbs on constant selectors (no choice, condition, loop, computed
+    # amount or bound, no name bound): run with a context whose ``call`` stops before a verb changes
+    # anything, it changes nothing. The card table carries it to the runtime (runtime/tables.py), which
+    # may then probe such an effect on the state itself (51st State's Assault search) — a fact of the
+    # IR, so the runtime never reads it off the generated code
+    verbs_only: bool = False
 
 
 class _BodyWriter:
@@ -180,7 +186,24 @@ def make_body(kind: str, ir_node, text: str | None, model: GameModel | None = No
             gen.stmt(st)
     src = "\n".join(bw.lines) + "\n"
     compile("def _(ctx):\n" + src, "<generated body>", "exec")  # a name and a comment go before it
-    return Body(src, tuple(bw.consts.items()), tuple(bw.stmts))
+    verbs_only = kind != "condition" and bool(ir_node.statements) and all(map(_constant_call, ir_node.statements))
+    return Body(src, tuple(bw.consts.items()), tuple(bw.stmts), verbs_only)
+
+
+def _constant_call(st) -> bool:
+    """A statement that is verb calls on constant selectors only (Body.verbs_only): one call, or a cost
+    ("spend 1 fuel: gain 2 vp", a strict call then its body) made of such calls."""
+    if type(st) is ir.Cost:
+        return not _dynamic_bounds(st) and _constant_call(st.pay) and all(map(_constant_call, st.body))
+    if type(st) is not ir.Act or st.binds is not None or _dynamic_bounds(st):
+        return False
+    queries = list(st.objects) + [t for _, t in st.phrases if isinstance(t, ir.Query)]
+    while queries:
+        q = queries.pop()
+        if isinstance(q.amount, ir.Computed):
+            return False
+        queries += [n for n in (q.of, q.place, q.per) if n is not None]
+    return True
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from .errors import Nowhere, Refused, RulesError, Unmet
 from .events import (CardsDrawn, CardsMoved, CardsShown, Chose, Discarded, Drawn, EffectRefused, Gained,
                      GoodsGained, GoodsPaid, GoodsPlaced, Moved, RepeatStopped, Trashed, card_event)
 from .model import ThingSpec
+from .statecopy import peeker
 from .refs import (CARD, DEFAULT, EVERY, GOOD, MANY, PILE, PLAYER, THING, VAR, ZONE, Bound, Every, Exactly,
                    FieldCompare, HasField, HasIcon, MatchingIcon, Not, OtherThan, Query, SameName, UpToN, Who)
 
@@ -626,10 +627,13 @@ class Ctx:
                 [g.zone_key(self.hand_zone(), self.player)]
             out = [u for z in zones for u in reversed(g.zones[z])]
             if sel.filters:  # every value here is a card of a zone: _card_passes without its check
-                filters, instances, cards, test = sel.filters, g.instances, g.cards, self._filter
+                # read without copying: a filter never writes the card (runtime/statecopy.py ``peeker``;
+                # a game never copied keeps a plain dict, read by subscription as before)
+                filters, held, cards, test = sel.filters, g.instances, g.cards, self._filter
+                peek = peeker(held)
                 kept = []
                 for u in out:
-                    inst = instances[u]
+                    inst = held[u] if peek is None else peek(u)
                     rec = face_view(cards[inst.card_id], inst)
                     for f in filters:
                         if not test(f, rec, inst):
@@ -687,9 +691,11 @@ class Ctx:
             zones = [g.zone_key(z, o) for z in spec.zones for o in owners]
         top_only = spec.top_only
         out = []
+        held = g.instances
+        peek = peeker(held)  # the candidates are read, never written: none is copied
         for key in zones:
             for uid in g.top(key, 1) if top_only else reversed(g.zones[key]):
-                inst = g.instances[uid]
+                inst = held[uid] if peek is None else peek(uid)
                 rec = face_view(g.cards[inst.card_id], inst)
                 if self.is_thing(spec, uid, inst, rec) and all(self._filter(f, rec, inst) for f in sel.filters):
                     out.append(uid)

@@ -236,6 +236,14 @@ def peek(instances: dict, uid: int):
     return instances.peek(uid) if type(instances) is Instances else instances[uid]
 
 
+def peeker(instances: dict):
+    """For loops that read many cards and write none (selecting candidates by their filters): the
+    look-up ``uid -> CardInst`` that copies nothing of a shared ``Instances`` (a search's trial would
+    otherwise copy every card it looks at), or None for a plain dict, read by subscription (faster
+    than any call)."""
+    return instances.peek if type(instances) is Instances else None
+
+
 def peek_items(instances: dict):
     """(uid, CardInst) pairs in creation order for reading only, whichever mapping the game holds."""
     return instances.peek_items() if type(instances) is Instances else instances.items()

@@ -46,15 +46,27 @@ def card_table(ns: dict, source: str, entries: tuple, rule_lines: dict) -> tuple
 
 def _link(ns: dict, slots: dict, source: str, line: int, cid: str, line_map: dict, statements: dict) -> dict:
     linked = {}
-    for slot, (name, offset, places) in slots.items():
+    for slot, (name, offset, places, *facts) in slots.items():
         fn = ns.get(name)
         if type(fn) is not types.FunctionType or fn.__globals__ is not ns:
             raise TableError(f"the card table of {source} names {name!r}, which the module does not define")
+        # what the compiler knows of the effect from its IR (compiler/codegen.py Body): "verbs" — it only
+        # calls verbs on constant selectors (read by ``verbs_only``)
+        fn.verbs_only = "verbs" in facts
         linked[slot] = fn
         line_map[name] = f"{source}:{line + offset} card {cid!r} {slot}".replace("\n", " ")
         statements[name] = tuple((int(fn_line), f"{source}:{line + rel}:{col} card {cid!r} {slot}".replace("\n", " "))
                                  for fn_line, rel, col in places)
     return linked
+
+
+def verbs_only(fn) -> bool:
+    """Whether a card slot's compiled effect does nothing but call verbs on constant selectors (no
+    choice, condition, loop, computed amount, bound name): the compiler's fact, from the effect's IR
+    (compiler/codegen.py ``Body.verbs_only``), carried by the card table. Run with a context whose
+    ``call`` stops before a verb changes anything, such an effect changes nothing. False for any other
+    function."""
+    return getattr(fn, "verbs_only", False) is True
 
 
 def statement_place(namespace: dict, name: str, line_in_function: int) -> str | None:

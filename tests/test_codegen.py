@@ -393,3 +393,26 @@ def test_a_build_that_lets_its_documents_go_writes_the_same_code():
             assert errors == [d.render() for d in compile_tree(case).diags], case.name
             compared += bool(errors)
     assert compared > 20
+
+
+@pytest.mark.parametrize("text, verbs_only", [
+    ("raze 1 of your locations with icon green or worker", True),
+    ("lose 1 vp per deployed machine", True),
+    ("spend 1 fuel: gain 2 vp", True),                       # a cost: a strict call, then its body
+    ("gain 1 fuel; discard 1 card from your hand", True),
+    ("if number of fuel > 2: gain 1 vp", False),              # a condition
+    ("choose 1 of your locations as t; raze t", False),      # a choice and a bound name
+    ("gain (number of fuel) vp", False),                     # a computed amount
+    ("x is number of fuel", False),
+])
+def test_the_compiler_says_which_effects_only_call_verbs(text, verbs_only):
+    """``Body.verbs_only`` comes from the IR (51st State's Assault search probes such effects on the
+    state itself, runtime/tables.py ``verbs_only``): a fact of the compiler, never read off the code."""
+    from compiler.codegen import make_body
+    from compiler.explain import explain_effect
+    from runtime.engine import load_compiled
+    from runtime.model import model_of
+
+    ex = explain_effect(text, model_of(load_compiled("fifty_first_state").vocab))
+    assert ex.ir is not None, [d.render() for d in ex.diags]
+    assert make_body("effect", ex.ir, text).verbs_only is verbs_only

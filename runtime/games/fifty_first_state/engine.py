@@ -25,6 +25,7 @@ from runtime.engine import Engine, Outcome
 from runtime.events import GoodsPaid, Played, RoundEnded, RoundStarted, Used
 from runtime.errors import Refused, RulesError, Unmet
 from runtime.state import GameState
+from runtime.statecopy import peek
 
 from .scenario import FiftyScenario
 from .state import FiftyGame
@@ -427,12 +428,15 @@ class FiftyFirstState(FiftyScenario, Engine):
 
     # --- the State ---------------------------------------------------------------------------
     def name_of(self, game: GameState, uid: int) -> str:
-        inst = game.instances[uid]
-        rec = game.record(uid)
-        if inst.face == "ruins":
+        inst = peek(game.instances, uid)  # a name is read, never written: a shared card is not copied
+        return self.name_of_face(game, inst.card_id, inst.face)
+
+    def name_of_face(self, game: GameState, card_id: str, face: str) -> str:
+        """The name of a card with this id showing this face (what ``name_of`` says of a card now)."""
+        if face == "ruins":
             return "a Ruins"
-        name = rec.get("name", inst.card_id)
-        return f"{name} (Hacked)" if inst.face == "hacked" else name
+        name = game.cards[card_id].get("name", card_id)
+        return f"{name} (Hacked)" if face == "hacked" else name
 
     def seat_sections(self, game: GameState, player: int, seat: int) -> list:
         """A player's State by its rows (M15), then the other zones as the default shows them."""
@@ -452,7 +456,7 @@ class FiftyFirstState(FiftyScenario, Engine):
         return out
 
     def row_of(self, game: GameState, uid: int) -> str | None:
-        inst = game.instances[uid]
+        inst = peek(game.instances, uid)  # read only
         rows = face_view(game.record(uid), inst).get("rows") or []
         return rows[0] if rows else None
 
@@ -558,7 +562,7 @@ class FiftyFirstState(FiftyScenario, Engine):
 
     # --- blocking (Faction board markers) ----------------------------------------------------
     def blocked(self, game: GameState, uid: int) -> str | None:
-        marks = game.instances[uid].props.get("blocked") or []
+        marks = peek(game.instances, uid).props.get("blocked") or []  # read only
         return marks[0] if marks else None
 
     def use_action(self, game: GameState, player: int, uid: int) -> Outcome:
@@ -612,7 +616,7 @@ class FiftyFirstState(FiftyScenario, Engine):
         return Outcome("done")
 
     def _distance(self, game, uid) -> int:
-        return int(face_view(game.record(uid), game.instances[uid]).get("distance") or 1)
+        return int(face_view(game.record(uid), peek(game.instances, uid)).get("distance") or 1)
 
     def contact_for(self, game: GameState, action: str) -> str:
         """The Contact paid (Distance many) to make a Deal / Raze from hand: table ``contact_costs``
@@ -671,7 +675,7 @@ class FiftyFirstState(FiftyScenario, Engine):
         a Production and a Feature is placed in the Production row and costs its 3). The table
         ``row_raze_cost`` prints Production 3; the other rows and the Good paid are provisional."""
         table = game.model.table("row_raze_cost") or {}
-        row = game.instances[uid].props.get("row") or self.row_of(game, uid)
+        row = peek(game.instances, uid).props.get("row") or self.row_of(game, uid)
         return table.get("good", "red_contact"), int(table[row])
 
     def raze_enemy(self, game: GameState, player: int, uid: int) -> Outcome:

@@ -20,13 +20,15 @@ from itertools import combinations
 
 from runtime.context import Ctx, face_view
 from runtime.engine import Outcome
-from runtime.errors import Refused, RulesError
+from runtime.errors import Nowhere, Refused, RulesError, Unmet
 from runtime.events import Used
 from runtime.refs import VAR, Every, UpToN
+from runtime.statecopy import peek
 
 from ..stepspec import kind_of, number, text
 from .engine import FiftyFirstState, Pack, register_pack
 from .state import goods_text
+from .verbs import calls_only
 
 DEFAULT_DIFFICULTY = "recruit"
 
@@ -40,6 +42,20 @@ IMAGINED_BUDGET = 0
 PLAN_LIMIT = 16       # equally efficient outcomes offered to the player's agent
 
 
+class WouldAct(Exception):
+    """An Assault probe (``AssaultProbe``) met a statement that would resolve something: the trial
+    must be run for real on a copy. ``counted``: when it was the effect's first statement and it
+    targets, what ``AssaultTrial._counted`` found for it (the trials from the same state reuse it)."""
+
+    def __init__(self, verb_name: str, counted: tuple | None = None):
+        super().__init__(verb_name)
+        self.counted = counted
+
+
+class _StatementDone(Exception):
+    """An Assault probe's statement resolved nothing: it stops there, before its verb changes anything."""
+
+
 class AssaultTrial:
     """What the targeted verbs consult while one Machine's Assault runs (M04).
 
@@ -48,20 +64,30 @@ class AssaultTrial:
     every choice point (how many distinct choices it had), what was picked, and how much of the
     effect resolved: each target taken and each Good or card lost is one unit resolved, each one
     missing a unit ignored ("If an effect cannot be resolved, just ignore it").
+
+    What each statement did is kept as data (``notes``: the card's and the targets' ids and faces at
+    that moment) and put into words only for a plan the search keeps (``words``): a search runs
+    thousands of trials whose words nobody reads.
     """
 
-    def __init__(self, script: tuple = (), picks: tuple | None = None):
+    def __init__(self, script: tuple = (), picks: tuple | None = None, first: tuple | None = None):
         self.script = script
+        # (selector, candidates, units asked, units takeable) of the first statement, found by a probe
+        # of the same state: the trial's copy starts equal to it, so they are the same
+        self.first = first
         self.replay = picks          # executing a chosen plan: the recorded target uids
         self.points: list[int] = []  # number of distinct choices at each choice point
         self.taken: list[int] = []
         self.picked: list[tuple] = []
         self.wanted = 0
         self.resolved = 0
-        self.parts: list[str] = []
+        self.notes: list[tuple] = []
 
-    def targets(self, ctx: Ctx, sel, verb_name: str) -> list[int]:
-        g = ctx.game
+    def _counted(self, ctx: Ctx, sel) -> tuple:
+        """(the candidates, the units the statement asks for, how many it can take)."""
+        first = self.first
+        if first is not None and not self.picked and first[0] == sel:
+            return first[1:]
         options = ctx.options(sel)
         if sel.category == VAR or isinstance(sel.amount, Every):
             n = len(options)
@@ -69,7 +95,11 @@ class AssaultTrial:
             n = sel.amount.n
         else:
             n = ctx.amount(sel)
-        k = min(n, len(options))
+        return options, n, min(n, len(options))
+
+    def targets(self, ctx: Ctx, sel, verb_name: str) -> list[int]:
+        g = ctx.game
+        options, n, k = self._counted(ctx, sel)
         i = len(self.picked)
         if self.replay is not None:
             want = self.replay[i] if i < len(self.replay) else ()
@@ -82,20 +112,90 @@ class AssaultTrial:
             self.points.append(len(choices))
             self.taken.append(j)
             pick = choices[j]
+        self._took(ctx, verb_name, n, pick)
+        return list(pick)
+
+    def _took(self, ctx: Ctx, verb_name: str, n: int, pick: tuple) -> None:
         self.picked.append(pick)
         self.wanted += n
         self.resolved += len(pick)
-        name = g.engine.name_of(g, ctx.card)
-        what = ", ".join(g.engine.name_of(g, t) for t in pick) or "nothing (ignored)"
-        self.parts.append(f"{name} {verb_name}s: {what}")
-        return list(pick)
+        held = ctx.game.instances
+        picked = tuple(_face_of(held, t) for t in pick)
+        self.notes.append(("targets", _face_of(held, ctx.card), verb_name, picked))
+
+    def paying(self, ctx: Ctx, verb_name: str, wanted: int, got: int) -> None:
+        """A loss is about to be paid (``got`` of ``wanted`` units): nothing to do in a trial that runs."""
 
     def paid(self, ctx: Ctx, verb_name: str, wanted: int, got: int) -> None:
         """A loss (``lose 2 fuel``, ``lose 1 vp per deployed machine``): units resolved = units lost."""
         self.wanted += wanted
         self.resolved += got
-        name = ctx.game.engine.name_of(ctx.game, ctx.card)
-        self.parts.append(f"{name} {verb_name}s {got}" + (f" of {wanted}" if got < wanted else ""))
+        self.notes.append(("paid", _face_of(ctx.game.instances, ctx.card), verb_name, wanted, got))
+
+    @staticmethod
+    def words(game, notes) -> list[str]:
+        """``notes`` (of trials of ``game`` or of its copies) in the trace's words."""
+        name = lambda key: game.engine.name_of_face(game, *key)  # noqa: E731
+        out = []
+        for note in notes:
+            if note[0] == "targets":
+                _, card, verb_name, pick = note
+                what = ", ".join(name(t) for t in pick) or "nothing (ignored)"
+                out.append(f"{name(card)} {verb_name}s: {what}")
+            else:
+                _, card, verb_name, wanted, got = note
+                out.append(f"{name(card)} {verb_name}s {got}" + (f" of {wanted}" if got < wanted else ""))
+        return out
+
+
+class AssaultProbe(AssaultTrial):
+    """Whether a Machine's Assault would resolve nothing from a state, answered on that state itself,
+    without a copy (``AssaultSearch.probe``). Each statement stops at the point where its verb asks
+    the trial what to take (``targets``) or tells what a loss will take (``paying``) — before it
+    changes anything: taking something raises ``WouldAct`` (the search then runs the trial for real),
+    taking nothing is recorded exactly as a trial records it and ends the statement
+    (``_StatementDone``). Only for the verbs in ``PROBED_VERBS`` and effects that do nothing but
+    call verbs (``verbs.calls_only``)."""
+
+    def targets(self, ctx: Ctx, sel, verb_name: str) -> list[int]:
+        options, n, k = self._counted(ctx, sel)
+        if k:
+            raise WouldAct(verb_name, (sel, options, n, k) if not self.notes else None)
+        # as AssaultTrial.targets with nothing to take: one choice point with one (empty) choice
+        self.points.append(1)
+        self.taken.append(self.script[len(self.picked)] if len(self.picked) < len(self.script) else 0)
+        self._took(ctx, verb_name, n, ())
+        raise _StatementDone
+
+    def paying(self, ctx: Ctx, verb_name: str, wanted: int, got: int) -> None:
+        if got:
+            raise WouldAct(verb_name)
+        self.paid(ctx, verb_name, wanted, 0)
+        raise _StatementDone
+
+
+# Verbs an Assault probe may run: each reads only, up to its call of ``pick_targets`` (raze, discard,
+# block) or the trial's ``paying`` (lose, through verbs.pay), and changes nothing when that takes
+# nothing (an empty pick: its loop runs no round; a loss of 0: only Goods lowered by 0). A verb not
+# named here is never probed: its trial runs on a copy.
+PROBED_VERBS = frozenset({"raze", "discard", "block", "lose"})
+
+
+class _ProbeCtx(Ctx):
+    """The context an Assault probe runs an effect with: a verb outside ``PROBED_VERBS`` is not run."""
+
+    def call(self, name: str, objs: tuple = (), ph: dict | None = None, strict: bool = False):
+        if name not in PROBED_VERBS:
+            raise WouldAct(name)
+        try:
+            return self.verbs[name].fn(self, objs, ph or {}, strict)
+        except _StatementDone:
+            return []
+
+
+def _face_of(held, uid) -> tuple:
+    inst = peek(held, uid)
+    return inst.card_id, inst.face
 
 
 def distinct_choices(game, options: list[int], k: int) -> list[tuple]:
@@ -111,7 +211,7 @@ def distinct_choices(game, options: list[int], k: int) -> list[tuple]:
 
 
 def _signature(game, uid: int) -> tuple:
-    inst = game.instances[uid]
+    inst = peek(game.instances, uid)  # read only: a trial's candidates are not copied
     return (inst.card_id, inst.face, tuple(sorted(inst.goods.items())), repr(sorted(inst.props.items())),
             game.where[uid])
 
@@ -152,6 +252,13 @@ class AssaultSearch:
       the Assault phase starts from) below the best plan found cannot win.
     The search is exhaustive up to ``SEARCH_BUDGET`` trials; past it, the Machines left are resolved
     in Deployed order with their first choices, and the trace says so.
+
+    Cheaper, not fewer, trials (the same trials are counted, so the budget stops at the same point and
+    the plans and their order are those of the exhaustive search; tests/fifty_first_state/
+    test_assault_search_reference.py compares them with ``assault_reference.ReferenceAssaultSearch``,
+    the search as it was): a trial that would resolve nothing is answered by a probe on the state
+    itself, without a copy (``AssaultProbe``) — most trials, as Machines without a target are tried
+    again at every step; a trial's words are made only for the plans kept.
     """
 
     def __init__(self, engine, game, player: int, machines: list[int], budget: int = SEARCH_BUDGET):
@@ -160,95 +267,134 @@ class AssaultSearch:
         self.root = game
         self.machines = machines
         self.trials = 0
+        self.probed = 0  # trials answered by a probe (counted in ``trials`` too)
         self.truncated = False
         self.top = -1
         self.found: list = []
         self.finals: set = set()
         self.asks: dict[str, int] = {}
         self.seen: dict = {}
+        held = game.instances
+        # a Machine's card id and Assault never change while its Assault is searched
+        self.cid = {uid: peek(held, uid).card_id for uid in machines}
+        self.effect = {uid: game.cards[self.cid[uid]]["slots"]["assault"] for uid in machines}
+        self.safe = {uid: calls_only(fn) for uid, fn in self.effect.items()}
 
-    def run_one(self, state, uid: int, script: tuple = ()):
+    def run_one(self, state, uid: int, script: tuple = (), first: tuple | None = None):
         twin = state.copy(agents={})  # first-legal for the choices an effect leaves to the player
-        trial = AssaultTrial(script)
+        trial = AssaultTrial(script, first=first)
         twin.assault = trial
-        out = self.engine.run(twin, twin.record(uid)["slots"]["assault"], self.player, uid)
+        out = self.engine.run(twin, self.effect[uid], self.player, uid)
         twin.assault = None
         self.trials += 1
         got = trial.resolved if out.status == "done" else 0
         return twin, trial, got
 
+    def probe(self, state, uid: int) -> tuple:
+        """(trial, first): the trial of ``uid``'s Assault from ``state`` with its first choices when it
+        would resolve nothing and change nothing (what ``run_one`` would record), answered without a
+        copy and counted as a trial; else (None, what the probe found of the first statement, or None),
+        and ``run_one`` runs it."""
+        if not self.safe[uid]:
+            return None, None
+        trial = AssaultProbe()
+        state.assault = trial
+        try:
+            self.effect[uid](_ProbeCtx(state, self.player, uid))
+        except WouldAct as acts:
+            return None, acts.counted
+        except (Refused, Unmet, Nowhere):  # the real trial says what a refusal does
+            return None, None
+        finally:
+            state.assault = None
+        self.trials += 1
+        self.probed += 1
+        return trial, None
+
     def variants(self, state, uid: int):
-        """Each distinct way this Machine's Assault can go from ``state``, lazily: (state after, trial, units)."""
+        """Each distinct way this Machine's Assault can go from ``state``, lazily: (state after, trial,
+        units). A trial that does nothing is yielded with ``state`` itself as the state after."""
+        trial, first = self.probe(state, uid)
+        if trial is not None:  # one choice point of one choice (or none): no other variant
+            yield state, trial, 0
+            return
         todo = [()]
         while todo:
             script = todo.pop(0)
-            twin, trial, got = self.run_one(state, uid, script)
+            twin, trial, got = self.run_one(state, uid, script, first)
             yield twin, trial, got
             for i in range(len(script), len(trial.points)):
                 for j in range(1, trial.points[i]):
                     todo.append(tuple(trial.taken[:i]) + (j,))
 
-    def record(self, state, score: int, wanted: int, steps: tuple, parts: tuple) -> None:
+    def record(self, state, score: int, wanted: int, steps: tuple, notes: tuple) -> None:
         final = state.fingerprint()
         if score > self.top:
             self.top, self.found, self.finals = score, [], set()
         if score == self.top and final not in self.finals and len(self.found) < PLAN_LIMIT:
             self.finals.add(final)
-            self.found.append(AssaultPlan(steps, score, wanted, "; ".join(parts) or "nothing to resolve"))
+            label = "; ".join(AssaultTrial.words(self.root, notes)) or "nothing to resolve"
+            self.found.append(AssaultPlan(steps, score, wanted, label))
 
     def full(self) -> bool:
         return len(self.found) >= PLAN_LIMIT
 
-    def dfs(self, state, left: tuple, score: int, wanted: int, steps: tuple, parts: tuple) -> None:
+    def dfs(self, state, left: tuple, score: int, wanted: int, steps: tuple, notes: tuple) -> None:
         if not left:
-            self.record(state, score, wanted, steps, parts)
+            self.record(state, score, wanted, steps, notes)
             return
-        bound = score + sum(self.asks[state.instances[u].card_id] for u in left)
+        asks, cid = self.asks, self.cid
+        bound = score + sum(asks[cid[u]] for u in left)
         if bound < self.top or (bound == self.top and self.full()):
             return
         # the same Machines left on the same state (effects that commute) reached before with as
         # many units: everything from here was explored then (the incumbent only grows since)
         before = state.fingerprint()
-        key = (tuple(sorted(state.instances[u].card_id for u in left)), before)
+        key = (tuple(sorted(cid[u] for u in left)), before)
         if self.seen.get(key, -1) >= score:
             return
         self.seen[key] = score
         if self.trials >= self.budget:
             self.truncated = True
-            for uid in left:  # Deployed order, first choices
-                state, trial, got = self.run_one(state, uid)
+            # Deployed order, first choices (one that would do nothing leaves the state as it is)
+            for uid in left:
+                trial, first = self.probe(state, uid)
+                if trial is not None:
+                    got = 0
+                else:
+                    state, trial, got = self.run_one(state, uid, (), first)
                 score, wanted = score + got, wanted + trial.wanted
-                steps, parts = steps + ((uid, tuple(trial.picked)),), parts + tuple(trial.parts)
-            self.record(state, score, wanted, steps, parts)
+                steps, notes = steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes)
+            self.record(state, score, wanted, steps, notes)
             return
         inert, tried = [], set()
         for uid in left:
-            cid = state.instances[uid].card_id
-            if cid in tried:
+            if cid[uid] in tried:
                 continue
-            tried.add(cid)
+            tried.add(cid[uid])
             rest = tuple(u for u in left if u != uid)
             for twin, trial, got in self.variants(state, uid):
-                if got == 0 and twin.fingerprint() == before:
+                if got == 0 and (twin is state or twin.fingerprint() == before):
                     inert.append((uid, trial))  # does nothing now: try it later, never first
                     break
                 self.dfs(twin, rest, score + got, wanted + trial.wanted,
-                         steps + ((uid, tuple(trial.picked)),), parts + tuple(trial.parts))
-                if self.full() and score + got + sum(self.asks[twin.instances[u].card_id] for u in rest) <= self.top:
+                         steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes))
+                if self.full() and score + got + sum(asks[cid[u]] for u in rest) <= self.top:
                     break
         if len(inert) == len(tried):  # every Machine left does nothing from here: they are ignored
             for uid in left:
-                trial = next(t for u, t in inert if state.instances[u].card_id == state.instances[uid].card_id)
+                trial = next(t for u, t in inert if cid[u] == cid[uid])
                 wanted += trial.wanted
-                steps, parts = steps + ((uid, tuple(trial.picked)),), parts + tuple(trial.parts)
-            self.record(state, score, wanted, steps, parts)
+                steps, notes = steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes)
+            self.record(state, score, wanted, steps, notes)
 
     def plans(self) -> list[AssaultPlan]:
         start = self.root.copy(agents={})
         for uid in self.machines:  # what each Machine's Assault asks for (the bound)
-            cid = start.instances[uid].card_id
-            if cid not in self.asks:
-                self.asks[cid] = self.run_one(start, uid)[1].wanted
+            if self.cid[uid] not in self.asks:
+                trial, first = self.probe(start, uid)
+                trial = trial or self.run_one(start, uid, (), first)[1]
+                self.asks[self.cid[uid]] = trial.wanted
         self.dfs(start, tuple(self.machines), 0, 0, (), ())
         return self.found
 
@@ -394,16 +540,19 @@ class Moloch(Pack):
         """Player's Locations whose Goods may pay for ``purpose`` (hack/destroy) only (M14)."""
         out = []
         for uid in game.zone("state", player):
-            inst = game.instances[uid]
+            inst = peek(game.instances, uid)  # read only
             if inst.face != "ruins" and purpose in (face_view(game.record(uid), inst).get("holds_for") or ()):
                 out.append(uid)
         return out
 
-    def _payment(self, game, player, need: Counter, purpose: str) -> list[tuple]:
+    def _payment(self, game, player, need: Counter, purpose: str,
+                 stores: list[int] | None = None) -> list[tuple]:
         """How ``player`` pays ``need``: Goods stored for this purpose first (they can serve
-        nothing else), then the player's own. Refused, listing what is missing, before any change."""
+        nothing else), then the player's own. Refused, listing what is missing, before any change.
+        ``stores``: ``_stores(game, player, purpose)`` when the caller has it (the legal moves ask for
+        every Deployed Machine on one state)."""
         plan, missing = [], Counter()
-        stores = self._stores(game, player, purpose)
+        stores = self._stores(game, player, purpose) if stores is None else stores
         for good, n in sorted(need.items()):
             left = n
             for uid in stores:
@@ -433,7 +582,7 @@ class Moloch(Pack):
                 game.emit("spend", player, f"pays {n} {good} stored on {engine.name_of(game, uid)}", good=good, n=n)
 
     def _paid(self, game, uid, purpose) -> dict:
-        return dict(game.instances[uid].props.get(f"{purpose}_paid") or {})
+        return dict(peek(game.instances, uid).props.get(f"{purpose}_paid") or {})  # a copy of what is read
 
     def _remaining(self, game, uid, purpose) -> Counter:
         paid = Counter()

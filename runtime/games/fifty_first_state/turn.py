@@ -35,10 +35,30 @@ from runtime.context import Ctx, face_view
 from runtime.errors import Refused
 from runtime.events import GoodsPaid, MoveMade
 from runtime.protocol import Move, Result, refuse_unless_legal
+from runtime.statecopy import peek
 
 from .state import FiftyGame, goods_text
+from .verbs import calls_only, cannot_pay
 
 PASS = ("pass",)
+
+
+class _Refused(Exception):
+    """A cost check found the cost unpayable."""
+
+
+class _Undecided(Exception):
+    """A cost check cannot tell: the trial on a copy decides."""
+
+
+class _CostCheck(Ctx):
+    """Runs an Action's effect up to its first verb without running it: a cost ``spend`` that cannot
+    be paid raises ``_Refused``, anything else ``_Undecided`` (``FiftyMatch._cost_refused``)."""
+
+    def call(self, name: str, objs: tuple = (), ph: dict | None = None, strict: bool = False):
+        if name == "spend" and strict and cannot_pay(self, objs):
+            raise _Refused(name)
+        raise _Undecided(name)
 
 
 def table(game, name: str) -> dict:
@@ -190,12 +210,15 @@ class FiftyMatch:
     # --- the action phase -----------------------------------------------------------------------
     def _action_moves(self, p: int) -> list[Move]:
         g, eng = self.game, self.game.engine
+        # the cards are read, never written, here: peeked, so that a game shared with its copies
+        # does not copy them (and its next copy, for an Action trial, stays cheap)
+        card = lambda u: peek(g.instances, u)  # noqa: E731
         out = [Move("Pass (end your Action phase)", PASS)]
         me = g.players[p]
         name = lambda u: eng.name_of(g, u)  # noqa: E731
         cost = construct_cost(g)
         # the Locations in hand (cards with a row): what may be constructed, dealt or razed from hand
-        in_hand = [uid for uid in g.zone("hand", p) if face_view(g.record(uid), g.instances[uid]).get("rows")]
+        in_hand = [uid for uid in g.zone("hand", p) if face_view(g.record(uid), card(uid)).get("rows")]
         if can_pay(g, p, cost):
             for uid in in_hand:
                 out.append(Move(f"Construct {name(uid)} (pay {goods_text(cost)})", ("construct", uid)))
@@ -211,7 +234,7 @@ class FiftyMatch:
             if q == p:
                 continue
             for uid in g.zone("state", q):
-                if g.instances[uid].face == "ruins":
+                if card(uid).face == "ruins":
                     continue
                 good, n = eng.raze_cost(g, uid)
                 if me.goods[good] >= n:
@@ -219,20 +242,24 @@ class FiftyMatch:
                                     ("raze_enemy", uid)))
         for zone in ("state", "faction_board"):
             for uid in g.zone(zone, p):
-                if uid in g.turn.used or g.instances[uid].face == "ruins" or eng.blocked(g, uid):
+                if uid in g.turn.used or card(uid).face == "ruins" or eng.blocked(g, uid):
                     continue
-                if "action" not in face_view(g.record(uid), g.instances[uid]).get("slots", {}):
+                if "action" not in face_view(g.record(uid), card(uid)).get("slots", {}):
+                    continue
+                if self._cost_refused(p, uid):
                     continue
                 if self._would_work(lambda twin, uid=uid: twin.engine.use_action(twin, p, uid)):
                     out.append(Move(f"Use the Action of {name(uid)}", ("use", uid)))
         moloch = pack(g, "moloch")
         if moloch is not None:
+            # one state: a player's stores are listed once, not once per Deployed Machine
+            stores = {purpose: moloch._stores(g, p, purpose) for purpose in ("hack", "destroy")}
             for uid in g.zone("deployed"):
                 labels = {"hack": f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})",
                           "destroy": f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)"}
                 for purpose, label in labels.items():
                     try:
-                        moloch._payment(g, p, moloch._remaining(g, uid, purpose), purpose)
+                        moloch._payment(g, p, moloch._remaining(g, uid, purpose), purpose, stores[purpose])
                     except Refused:
                         continue
                     out.append(Move(label, (purpose, uid)))
@@ -243,7 +270,7 @@ class FiftyMatch:
                             continue  # paying the rest is the Hack / Destroy itself
                         for good in sorted(need):
                             try:
-                                moloch._payment(g, p, Counter({good: 1}), purpose)
+                                moloch._payment(g, p, Counter({good: 1}), purpose, stores[purpose])
                             except Refused:
                                 continue
                             out.append(Move(f"Place 1 {good_name(g, good)} on {name(uid)} towards its "
@@ -259,6 +286,24 @@ class FiftyMatch:
                         lambda twin, uid=uid: scav.play_connection(twin.engine, twin, p, uid)):
                     out.append(Move(f"Play {name(uid)}", ("play_connection", uid)))
         return out
+
+    def _cost_refused(self, p: int, uid: int) -> bool:
+        """Whether the Action of ``uid`` (in ``p``'s State or on its Faction board, not used, not
+        blocked) is refused by its cost, read without a copy: an effect that only calls verbs
+        (``verbs.calls_only``) and starts with a cost ``spend`` that cannot be paid whatever is chosen
+        (``verbs.cannot_pay``). Its trial (``_would_work``) would be refused there, before anything
+        changed or was asked, and so not work. False: the trial decides."""
+        g = self.game
+        fn = face_view(g.record(uid), peek(g.instances, uid)).get("slots", {}).get("action")
+        if fn is None or not calls_only(fn):
+            return False
+        try:
+            fn(_CostCheck(g, p, uid))
+        except _Refused:
+            return True
+        except Exception:  # noqa: BLE001 — _Undecided, or what the trial will meet and report itself
+            return False
+        return False
 
     def _would_work(self, attempt, budget: int = 6) -> bool:
         """Would the action be taken? Tried on copies of the game: first with the first option of

@@ -19,6 +19,7 @@ from runtime.errors import Refused
 from runtime.events import GoodsGained, Razed
 from runtime.refs import CARD, GOOD, MANY, PLAYER, THING, VAR, ZONE, Every, Exactly, Query, UpToN
 from runtime.verbs import AMOUNTS, Slot, verb
+from runtime.tables import verbs_only
 
 E = "fifty_first_state"
 
@@ -113,12 +114,9 @@ def produce_for(ctx: Ctx, uid: int, diverted: bool) -> None:
         g.gain_to = saved
 
 
-def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
-    """Pay Goods: a Good group ("1 resource") asks which of the Goods you have; a Card is
-    discarded from hand (S09: "spent from your hand"). ``strict`` (a cost): all or refuse first."""
-    g = ctx.game
-    me = g.players[ctx.player]
-    groups = g.model.good_groups
+def _price(ctx: Ctx, objs) -> tuple:
+    """What paying ``objs`` asks: (Goods by name, cards from hand, [(Good group, n)] to choose, units)."""
+    groups = ctx.game.model.good_groups
     need: Counter = Counter()
     cards = 0
     picks = []
@@ -132,6 +130,37 @@ def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
             picks.append((good, n))
         else:
             need[good] += n
+    return need, cards, picks, wanted
+
+
+def cannot_pay(ctx: Ctx, objs) -> bool:
+    """Whether ``spend`` of ``objs`` as a cost is refused whatever is chosen, read without changing
+    anything: a Good or cards it names are missing. A cost with a Good group ("1 resource") asks
+    first: False (only paying says)."""
+    need, cards, picks, _ = _price(ctx, objs)
+    if picks:
+        return False
+    g = ctx.game
+    me = g.players[ctx.player]
+    hand = g.zones[g.zone_key(ctx.hand_zone(), ctx.player)]
+    return any(me.goods[k] < n for k, n in need.items()) or cards > sum(1 for u in hand if u != ctx.card)
+
+
+def calls_only(fn) -> bool:
+    """Whether a compiled effect does nothing but call verbs on constant selectors: run with a context
+    whose ``call`` stops before a verb changes anything, it changes nothing. The compiler's fact from
+    the effect's IR (runtime/tables.py ``verbs_only``), never read off the generated code. Anything else
+    (a choice, a condition, a loop, ``x is …``) is not."""
+    return verbs_only(fn)
+
+
+def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
+    """Pay Goods: a Good group ("1 resource") asks which of the Goods you have; a Card is
+    discarded from hand (S09: "spent from your hand"). ``strict`` (a cost): all or refuse first."""
+    g = ctx.game
+    me = g.players[ctx.player]
+    groups = g.model.good_groups
+    need, cards, picks, wanted = _price(ctx, objs)
     for group, n in picks:
         for _ in range(n):
             options = [m for m in sorted(groups[group]) if me.goods[m] - need[m] > 0]
@@ -150,6 +179,9 @@ def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
             if cards > len(in_hand):
                 parts.append(f"cards in hand (needs {cards}, has {len(in_hand)})")
             raise Refused("not enough " + ", ".join(parts))
+    if g.assault is not None and ctx.card is not None:  # M04: an Assault's probe stops here if nothing is lost
+        g.assault.paying(ctx, verb_name, wanted, sum(min(n, me.goods[k]) for k, n in need.items())
+                         + min(cards, len(in_hand)))
     got = 0
     for k in sorted(need):
         n = min(need[k], me.goods[k])
@@ -269,8 +301,11 @@ def raze(ctx, objs, ph, strict):
     """Raze Locations: each flips to its Ruins side and its owner gains its Deal Goods (M05); a
     Hacked card goes to the Machine discard pile and its owner gains a Ruins (M12)."""
     g = ctx.game
+    picks = pick_targets(ctx, objs[0], "raze", strict)
+    if not picks:  # nothing to raze: no name to make (an Assault search asks this thousands of times)
+        return
     by = g.engine.name_of(g, ctx.card) if ctx.card is not None else g.players[ctx.player].name
-    for uid in pick_targets(ctx, objs[0], "raze", strict):
+    for uid in picks:
         g.engine.raze_location(g, uid, by=by)
         ctx.publish_card(Razed, uid)  # "the first time each turn you raze a location"
 
@@ -282,10 +317,13 @@ def block(ctx, objs, ph, strict):
     <phase>" removes it in that phase (the Conflagrator's gear, M18). Without "until" the marker
     stays (Appallach Federation's optional marker, M19)."""
     g = ctx.game
+    picks = pick_targets(ctx, objs[0], "block", strict)
+    if not picks:  # nothing to block: no marker to name
+        return
     source = g.engine.name_of(g, ctx.card) if ctx.card is not None else "a card"
     until = ph.get("until")
     label = f"marker from {source}" + (f" until {until.name}" if until else "")
-    for uid in pick_targets(ctx, objs[0], "block", strict):
+    for uid in picks:
         marks = list(g.instances[uid].props.get("blocked") or [])
         marks.append(label)
         g.instances[uid].props["blocked"] = marks
