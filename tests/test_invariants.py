@@ -113,7 +113,7 @@ def test_the_quick_conservation_test_agrees_with_the_card_by_card_one(game, play
         "index disagrees": lambda: g.where.__setitem__(cards[0], other),
         "in no zone": lambda: cards.pop(),
         "index of a card nowhere": lambda: g.where.__setitem__(10**6, zone),
-        "an instance nowhere": lambda: g.instances.__setitem__(10**6, CardInst(10**6, g.instances[cards[0]].card_id)),
+        "an instance nowhere": lambda: g.instances.__setitem__(10**6, CardInst(10**6, "any")),
     }
     for name, spoil in breaks.items():
         g = _new(game, players)

@@ -30,7 +30,8 @@ class Greedy(Agent):
         """Through the game protocol: the same decision as ``choose_move`` on the engine's moves."""
         game = match.game
         # the keys are the engine's moves (ICMatch), or tuples of their fields (a key made elsewhere)
-        mv = self.choose_move(game, game.turn_player, [m.key if type(m.key) is Move else Move(*m.key) for m in moves])
+        engine_moves = [m.key if type(m.key) is Move else Move(*m.key) for m in moves]
+        mv = self.choose_move(game, game.turn_player, engine_moves)
         if mv.kind == "refit":
             self._refit = mv.cards  # the protocol's refit lets the player choose the cards next
             mv = REFIT

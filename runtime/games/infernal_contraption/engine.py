@@ -379,7 +379,8 @@ class InfernalContraption(ICScenario, Engine):
             game.stats["plays"][inst.card_id] += 1
         # attaching is this game's play (I14): a typed Played event, which the simulation report's
         # per-card "won when played" reads (no Infernal Contraption card listens for it)
-        game.publish(card_event(Played, p, move.card, game.turn_number, game.round))  # Played(p, card=…), quicker
+        # Played(p, card=…, turn=…, round=…), made without the frozen dataclass's per-field __setattr__
+        game.publish(card_event(Played, p, move.card, game.turn_number, game.round))
         if game.tracing:
             where = "" if move.machine == p else f" in {game.players[move.machine].name}'s machine"
             game.emit("play", p, f"attaches {self.name_of(game, move.card)} {move.side} of "
