@@ -17,7 +17,8 @@ def _new(game: str, players: int):
 
 @pytest.mark.parametrize("game, players, own", [
     ("age_of_steam", 3, {"track geometry", "cube conservation"}),
-    ("fifty_first_state", 2, {"Deployed Machines Machine side up", "a hand or State holds its player's cards"}),
+    ("fifty_first_state", 2, {"Deployed Machines Machine side up", "a hand or State holds its player's cards",
+                               "a State holds Locations and Ruins; the Deck no Connection"}),
     ("infernal_contraption", 2, {"machine shape", "an eliminated player holds no cards"}),
 ])
 def test_every_bundled_game_declares_its_own_invariants_and_starts_sound(game, players, own):

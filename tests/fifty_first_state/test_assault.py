@@ -49,7 +49,6 @@ def test_a_bots_imagined_game_resolves_the_assault_in_deployed_order_without_the
 
 def test_the_bots_play_their_what_ifs_as_imagined_games_and_the_real_game_is_not_one():
     # Every bot marks the copies it plays ahead on; the match it is asked about stays the real game.
-    import random
 
     from runtime.bots import UCT, FlatMonteCarlo, Greedy
     from runtime.engine import engine_for

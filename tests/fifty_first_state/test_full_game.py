@@ -84,6 +84,42 @@ def test_with_scavengers_the_personal_piles_but_their_top_card_go_into_the_new_d
     assert game.zone("personal_discard", 1) == [u["gun_shop"]]
 
 
+@pytest.mark.rule("S11")
+@pytest.mark.rule("S12")
+def test_a_connection_in_a_personal_pile_goes_back_to_the_connection_discard_not_into_the_deck():
+    """Decision (docs/decisions.md): a played Yellow Connection lies in its player's Personal Discard
+    pile (S04); when the Deck is refilled from those piles, it goes to the Connection discard pile — a
+    Connection drawn from the Deck as a Ruins (S11) and rebuilt (S12) would be a "Location" in a State
+    with no row (found by 1,000 seeded 4-player games: raze_cost failed on a rebuilt Squatters)."""
+    game, eng, u = new_game(state={"Ann": {"personal_discard": ["squatters", "oil_rig", "iron_mine"]},
+                                   "game": {"deck": []}}, packs=["scavengers"])
+    assert eng.reshufflable(game) == 1  # the Oil Rig: the Connection is not a Deck card, the top stays
+    eng.refill(game, game.zone_key("deck", None))
+    assert [game.instances[x].card_id for x in game.zone("deck")] == ["oil_rig"]
+    assert [game.instances[x].card_id for x in game.zone("connection_discard")] == ["squatters"]
+    assert game.zone("personal_discard", 0) == [u["iron_mine"]]
+    assert eng.check_invariants(game) == []
+
+
+def test_the_game_that_rebuilt_a_connection_into_a_state_now_keeps_every_invariant():
+    """The seeded game that found it (4 players, both State Packs, Recruit, game 570 of seed 0), with
+    the invariants checked after every move — "a State holds Locations and Ruins; the Deck no
+    Connection" among them."""
+    from runtime.simulate import SimConfig, _chosen_options, play_one
+
+    cfg = SimConfig("fifty_first_state", players=4, options=(("packs", ("moloch", "scavengers")),
+                                                             ("difficulty", "recruit")))
+    options = tuple(sorted(_chosen_options(cfg).items()))
+    record = play_one(("fifty_first_state", None, 4, 0, 570, "random", cfg.turn_cap, True, None, options, False))
+    assert record["problems"] == [] and record["rounds"] >= 8
+
+
+def test_the_state_invariant_names_a_face_up_card_that_is_not_a_location():
+    game, eng, u = new_game(state={"Ann": {"state": ["oil_rig"]}}, packs=["scavengers"])
+    uid = game.create("squatters", game.zone_key("state", 0), owner=0).uid
+    assert any("squatters" in p and "not a Location" in p for p in eng.check_invariants(game)), uid
+
+
 def test_the_game_ends_by_the_deck_only_when_nothing_is_left_to_reshuffle():
     m = match(1, players=("Ann", "Bob"), packs=["moloch"])
     g = m.game

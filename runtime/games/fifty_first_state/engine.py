@@ -136,7 +136,8 @@ class FiftyFirstState(FiftyScenario, Engine):
 
     # what the rules imply in every state, checked by `simulate --check-moves` (runtime/engine.py)
     invariants = {**Engine.invariants, "Deployed Machines Machine side up": "invariant_deployed",
-                  "a hand or State holds its player's cards": "invariant_owners"}
+                  "a hand or State holds its player's cards": "invariant_owners",
+                  "a State holds Locations and Ruins; the Deck no Connection": "invariant_state_cards"}
 
     def invariant_deployed(self, game: GameState) -> list[str]:
         """M06: a Deployed Machine lies Machine side up."""
@@ -148,6 +149,16 @@ class FiftyFirstState(FiftyScenario, Engine):
         return [f"{game.instances[u]} in {p.name}'s {z} belongs to seat {game.instances[u].owner}"
                 for p in game.players for z in ("hand", "state") for u in game.zone(z, p.index)
                 if game.instances[u].owner != p.index]
+
+    def invariant_state_cards(self, game: GameState) -> list[str]:
+        """M15/S12: a card face up in a State is a Location, placed in a row its face prints (a Ruins is
+        face down); a Connection card is never a Deck card, so never drawn as a Ruins either."""
+        out = [f"{game.instances[u]} in {p.name}'s State is face up but has no row: not a Location"
+               for p in game.players for u in game.zone("state", p.index)
+               if game.instances[u].face != "ruins" and not self.row_of(game, u)]
+        out += [f"{game.instances[u]} is a Connection in the Deck" for u in game.zone("deck")
+                if game.record(u).get("kind") == "connection"]
+        return out
 
     def step_words(self) -> tuple[set[str], set[str]]:
         actions, options = super().step_words()

@@ -78,12 +78,18 @@ class Scavengers(Pack):
     def refill(self, engine, game, zone) -> None:
         """Decision: an empty Yellow Connection pile is refilled from the Connection discard pile.
         Stand-in (game.yaml ``deck_out``): when the Deck runs out, each Personal Discard pile but its
-        top card (the [symbol] other players may still take, S07) goes into the new Deck."""
+        top card (the [symbol] other players may still take, S07) goes into the new Deck — its Deck
+        cards only. Decision: a Yellow Connection card under the top (a played Connection is discarded
+        to its player's pile, S04) goes back to the Connection discard pile, where the Yellow
+        Connection pile refills from: a Connection is never a Deck card, so it is never drawn as a
+        Ruins (S11) and then rebuilt into a State as a "Location" it is not (S12). Found by 1,000
+        seeded 4-player games (a rebuilt Connection had no row to raze by); docs/decisions.md."""
         if zone == game.zone_key("deck", None) and (game.compiled.table("deck_out") or {}).get("reshuffle"):
+            used = game.zone_key("connection_discard", None)
             for p in game.players:
                 pile = game.zones[game.zone_key("personal_discard", p.index)]
                 for uid in list(pile[:-1]):  # the pile's top is its last card
-                    game.move(uid, zone)
+                    game.move(uid, used if _is_connection(game, uid) else zone)
             return
         if zone != game.zone_key("yellow_connections", None):
             return
@@ -97,7 +103,10 @@ class Scavengers(Pack):
                   f"({len(game.zones[zone])} cards)")
 
     def reshufflable(self, engine, game) -> int:
-        return sum(max(0, len(game.zones[game.zone_key("personal_discard", p.index)]) - 1) for p in game.players)
+        """The Deck cards a refill would take from the Personal Discard piles (not their tops, not
+        Connections: ``refill``)."""
+        return sum(1 for p in game.players for uid in game.zones[game.zone_key("personal_discard", p.index)][:-1]
+                   if not _is_connection(game, uid))
 
     # --- phases (S03, S06) -------------------------------------------------------------------
     def phase(self, engine, game, name) -> None:
@@ -211,3 +220,8 @@ def demolish(ctx, objs, ph, strict):
 
 SCAVENGERS = register_pack(Scavengers())
 _ = (THING, VAR)
+
+
+def _is_connection(game, uid: int) -> bool:
+    """A Connection card (a Yellow Connection of this pack): never a card of the main Deck."""
+    return game.record(uid).get("kind") == "connection"
