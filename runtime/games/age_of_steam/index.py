@@ -47,7 +47,7 @@ class MapTables:
     cost and ``neighbours``), read once. New Cities are not here: they are state
     (``MoonState.new_cities``) and the listing checks them first."""
 
-    __slots__ = ("landing", "kind", "label", "track_cost", "neighbours", "fmt")
+    __slots__ = ("landing", "kind", "label", "track_cost", "neighbours", "fmt", "steps")
 
     @classmethod
     def of(cls, data: dict, terrain: dict) -> "MapTables":
@@ -84,6 +84,10 @@ class MapTables:
             # two sides (a wrap-around edge) is tried twice, as it was
             self.neighbours[h] = tuple(n for _, n in sorted(mp.neighbours(h)))
             self.fmt[h] = fmt(h)
+        # hex -> (neighbour, the side between them as side_pair names it, the neighbour's "q,r") in
+        # the order of ``neighbours``: what the build listing reads for each candidate tile
+        self.steps: dict = {h: tuple((n, side_pair(h, n), self.fmt[n]) for n in ns)
+                            for h, ns in self.neighbours.items()}
 
 
 def _label(rec: dict, h: tuple) -> str:

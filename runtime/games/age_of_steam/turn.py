@@ -22,6 +22,7 @@ decides through their agent, inside the rule.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from runtime.errors import Refused
 from runtime.events import MoveMade
@@ -85,7 +86,8 @@ class MoonMatch:
         move = refuse_unless_legal(move, self.legal_moves(), self.game)
         self._legal = None
         g, e, p = self.game, self.game.engine, self.to_act()
-        g.tell(MoveMade(p, label=move.label))
+        if g.tracing:  # tell() writes only while tracing, and a label is made only when read
+            g.tell(MoveMade(p, label=move.label))
         kind = move.key[0]
         if kind == "action":
             e.take_action(g, p, move.key[1])
@@ -192,48 +194,57 @@ class MoonMatch:
         extending or completing an unfinished link of theirs. Each candidate is what
         ``AgeOfSteam.build(..., check_only=True)`` accepts, at the price it names, in the order the
         listing always tried them; ``_one_tile_cost`` says why it is the same answer, and
-        tests/age_of_steam/test_fast_moves.py holds it to reference.build_moves at every move."""
+        tests/age_of_steam/test_fast_moves.py holds it to reference.build_moves at every move.
+        Labels are made only when read (a simulation that does not trace reads none), from the
+        names and the cost of the moment of listing (``_names``)."""
         g, m = self.game, self.game.moon
         mt, ix = m.tables(), m.index()
         pl = g.players[p]
         allowance, done, money = pl.goods["track_tile"], m.built.get(p, 0), pl.goods["money"]
         out = [Move("Stop building track", ("stop",))]
+        own = [ln for ln in m.links.values() if ln.owner == p and ln.end is None]  # unfinished links
         if done >= allowance:
             # every build places a tile but completing a link, which needs none, yet still an
             # allowance above zero: with the allowance used up only such a completion is possible
-            if allowance <= 0 or not any(ln.owner == p and not ln.complete for ln in m.links.values()):
+            if allowance <= 0 or not own:
                 return out
+        names, steps, lazy = self._names(ix), mt.steps, Move.lazy
         for start in ix.build_starts:
-            for h in mt.neighbours[start]:
-                cost = self._one_tile_cost(mt, ix, start, start, h, False, allowance, done, money)
+            fs = mt.fmt[start]
+            for h, pair, fh in steps[start]:
+                cost = self._one_tile_cost(mt, ix, pair, start, h, False, allowance, done, money)
                 if cost is not None:
-                    out.append(Move(f"Build track from {self._label(start)} to {self._label(h)} (${cost})",
-                                    ("build", mt.fmt[start], mt.fmt[h])))
-        for lid, ln in sorted(m.links.items(), key=lambda kv: int(kv[0][1:])):
-            if ln.owner != p or ln.end is not None:
-                continue
+                    out.append(lazy(("build", fs, fh), partial(_build_label, names, start, h, cost)))
+        for ln in sorted(own, key=lambda ln: int(ln.id[1:])):
             tip = ln.hexes[-1] if ln.hexes else ln.start
-            for h in mt.neighbours[tip]:
-                cost = self._one_tile_cost(mt, ix, tip, ln.start, h, True, allowance, done, money)
+            for h, pair, fh in steps[tip]:
+                cost = self._one_tile_cost(mt, ix, pair, ln.start, h, True, allowance, done, money)
                 if cost is not None:
-                    what = (f"Complete {lid} into {self._label(h)}" if node_kind(m, h) in ("city", "landing")
-                            else f"Extend {lid} to {self._label(h)}")
-                    out.append(Move(f"{what} (${cost})", ("extend", lid, mt.fmt[h])))
+                    completes = node_kind(m, h) in ("city", "landing")
+                    out.append(lazy(("extend", ln.id, fh), partial(_extend_label, names, completes, h, cost)))
         return out
 
-    def _label(self, h: tuple) -> str:
-        """AgeOfSteam.label from the map's tables (a New City named as the engine names it)."""
+    def _names(self, ix) -> dict:
+        """Each hex's name in move labels (AgeOfSteam.label) for this version of the links and
+        Cities: the map's, with each New City named as the engine names it. The version changes
+        when a New City is placed, so a lazy label reading this dict later says what it said when
+        its move was listed."""
         m = self.game.moon
-        if h in m.new_cities:
-            return f"New City {m.new_cities[h]['id']} ({m.tables().fmt[h]})"
-        return m.tables().label[h]
+        mt = m.tables()
+        if not m.new_cities:
+            return mt.label  # the map's own names (never changed)
+        found = ix.memo.get(("names",))
+        if found is None:
+            found = ix.memo[("names",)] = {**mt.label, **{h: f"New City {rec['id']} ({mt.fmt[h]})"
+                                                          for h, rec in m.new_cities.items()}}
+        return found
 
-    def _one_tile_cost(self, mt, ix, origin: tuple, start: tuple, h: tuple, cont: bool,
+    def _one_tile_cost(self, mt, ix, pair: tuple, start: tuple, h: tuple, cont: bool,
                        allowance: int, done: int, money: int) -> int | None:
         """What ``AgeOfSteam.build(game, p, [h], start=… | cont=…, check_only=True)`` returns for one
         tile from ``origin`` (a start node or the tip of the seat's unfinished link from node
-        ``start``) to its neighbour ``h``: the cost, or None where it refuses. The checks of
-        ``build`` for a one-hex path, in its words:
+        ``start``) to its neighbour ``h``, ``pair`` the side between them (``side_pair(origin, h)``):
+        the cost, or None where it refuses. The checks of ``build`` for a one-hex path, in its words:
 
         - the side between ``origin`` and ``h`` is free unless ``h`` has track (then refused below);
         - a node (City, Town, Landing hex) ends the link: not where it started; a Town costs
@@ -248,7 +259,7 @@ class MoonMatch:
         next to ``origin``."""
         m = self.game.moon
         kind = node_kind(m, h) if m.new_cities else mt.kind.get(h)
-        if h not in m.track and side_pair(origin, h) in ix.sides:
+        if h not in m.track and pair in ix.sides:
             return None
         if kind is not None:
             if h == start:
@@ -307,29 +318,44 @@ class MoonMatch:
                         ln = m.links[borrow]
                         if borrow != on_link and side_pair(ln.start, ln.end) not in steps:
                             continue
-                        links = len(path)
-                        out.append(Move(f"Deliver a {cube} cube from {self._label(src)} to {self._label(path[-1])} "
-                                        f"over {links} link{'s' * (links != 1)}, {borrow} used as yours "
-                                        "(Low Gravitation)",
-                                        ("deliver", cube, mt.fmt[src], tuple(mt.fmt[n] for n in path), borrow)))
+                        out.append(Move.lazy(("deliver", cube, mt.fmt[src], tuple(mt.fmt[n] for n in path), borrow),
+                                             partial(_delivery_label, self._names(ix), src, path)))
         # (the listing used to skip a key already listed: every key differs here — one source and
         # cube each, distinct routes of it, one borrowed link or none)
         return out
 
     def _deliveries(self, ix, src: tuple, cube: str) -> tuple:
         """(route, the move delivering ``cube`` from ``src`` along it without a borrowed link) for
-        each route, kept in the track index's memo: they change only with the links and the Sun."""
+        each route, kept in the track index's memo: they change only with the links and the Sun (the
+        moves are shared by the listings of this version, their labels made once when first read)."""
         g, m = self.game, self.game.moon
         key = ("deliveries", src, cube, m.sun)
         found = ix.memo.get(key)
         if found is None:
-            fmts, src_name = m.tables().fmt, self._label(src)
+            fmts, names = m.tables().fmt, self._names(ix)
             found = ix.memo[key] = tuple(
-                (path, Move(f"Deliver a {cube} cube from {src_name} to {self._label(path[-1])} "
-                            f"over {len(path)} link{'s' * (len(path) != 1)}",
-                            ("deliver", cube, fmts[src], tuple(fmts[n] for n in path), None)))
+                (path, Move.lazy(("deliver", cube, fmts[src], tuple(fmts[n] for n in path), None),
+                                 partial(_delivery_label, names, src, path)))
                 for path in ix.routes(g, src, cube))
         return found
+
+
+# the moves' labels, made when first read (Move.lazy) from what the listing saw: ``names`` is the
+# names of the version listed (``MoonMatch._names``), the rest is the move's own
+def _build_label(names: dict, start: tuple, h: tuple, cost: int, key: tuple) -> str:
+    return f"Build track from {names[start]} to {names[h]} (${cost})"
+
+
+def _extend_label(names: dict, completes: bool, h: tuple, cost: int, key: tuple) -> str:
+    lid = key[1]
+    what = f"Complete {lid} into {names[h]}" if completes else f"Extend {lid} to {names[h]}"
+    return f"{what} (${cost})"
+
+
+def _delivery_label(names: dict, src: tuple, path: tuple, key: tuple) -> str:
+    cube, borrow, links = key[1], key[4], len(path)
+    label = f"Deliver a {cube} cube from {names[src]} to {names[path[-1]]} over {links} link{'s' * (links != 1)}"
+    return label if borrow is None else f"{label}, {borrow} used as yours (Low Gravitation)"
 
 
 def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None) -> MoonMatch:
