@@ -47,7 +47,7 @@ class MapTables:
     cost and ``neighbours``), read once. New Cities are not here: they are state
     (``MoonState.new_cities``) and the listing checks them first."""
 
-    __slots__ = ("landing", "kind", "label", "track_cost", "neighbours", "fmt", "steps")
+    __slots__ = ("landing", "kind", "label", "track_cost", "neighbours", "fmt", "build_steps", "start_steps")
 
     @classmethod
     def of(cls, data: dict, terrain: dict) -> "MapTables":
@@ -85,9 +85,18 @@ class MapTables:
             self.neighbours[h] = tuple(n for _, n in sorted(mp.neighbours(h)))
             self.fmt[h] = fmt(h)
         # hex -> (neighbour, the side between them as side_pair names it, the neighbour's "q,r") in
-        # the order of ``neighbours``: what the build listing reads for each candidate tile
-        self.steps: dict = {h: tuple((n, side_pair(h, n), self.fmt[n]) for n in ns)
-                            for h, ns in self.neighbours.items()}
+        # the order of ``neighbours``, for each neighbour a tile from the hex may ever reach: the
+        # build listing's candidates. Left out: a hex that is no node and whose terrain takes no
+        # track (``build`` refuses it whatever the state; New Cities are placed on Towns, nodes).
+        self.build_steps: dict = {
+            h: tuple((n, side_pair(h, n), self.fmt[n]) for n in ns
+                     if n in self.kind or self.track_cost[n] is not None)
+            for h, ns in self.neighbours.items()}
+        # the same from a start node (the Landing hex or a City, A04), where a City or the Landing
+        # hex next to it is refused too: it would take no tile, and only completing an unfinished
+        # link may take none (a Town that became a New City is checked by the listing)
+        self.start_steps: dict = {h: tuple(st for st in steps if self.kind.get(st[0]) not in ("city", "landing"))
+                                  for h, steps in self.build_steps.items()}
 
 
 def _label(rec: dict, h: tuple) -> str:

@@ -208,16 +208,21 @@ class MoonMatch:
             # allowance above zero: with the allowance used up only such a completion is possible
             if allowance <= 0 or not own:
                 return out
-        names, steps, lazy = self._names(ix), mt.steps, Move.lazy
+        names, lazy, track = self._names(ix), Move.lazy, m.track
+        # the map's tables leave out the neighbours ``build`` refuses whatever the state (index.py)
         for start in ix.build_starts:
             fs = mt.fmt[start]
-            for h, pair, fh in steps[start]:
+            for h, pair, fh in mt.start_steps[start]:
+                if h in track:
+                    continue  # refused (``_one_tile_cost``): most candidates next to a start, late on
                 cost = self._one_tile_cost(mt, ix, pair, start, h, False, allowance, done, money)
                 if cost is not None:
                     out.append(lazy(("build", fs, fh), partial(_build_label, names, start, h, cost)))
         for ln in sorted(own, key=lambda ln: int(ln.id[1:])):
             tip = ln.hexes[-1] if ln.hexes else ln.start
-            for h, pair, fh in steps[tip]:
+            for h, pair, fh in mt.build_steps[tip]:
+                if h in track:
+                    continue
                 cost = self._one_tile_cost(mt, ix, pair, ln.start, h, True, allowance, done, money)
                 if cost is not None:
                     completes = node_kind(m, h) in ("city", "landing")
@@ -246,6 +251,8 @@ class MoonMatch:
         ``start``) to its neighbour ``h``, ``pair`` the side between them (``side_pair(origin, h)``):
         the cost, or None where it refuses. The checks of ``build`` for a one-hex path, in its words:
 
+        - a hex with track is refused (a node never has track: a link ends on it), and the listing
+          skips those before asking;
         - the side between ``origin`` and ``h`` is free unless ``h`` has track (then refused below);
         - a node (City, Town, Landing hex) ends the link: not where it started; a Town costs
           base + per section for every section leading to it with this one, and is a tile; a City
