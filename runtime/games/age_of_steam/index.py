@@ -11,7 +11,10 @@ Two tables, each built on first use and kept as long as what it is built from st
   can leave from, the delivery routes. It belongs to one ``MoonState.version``: ``MoonState.new_link``,
   ``lay`` and ``place_new_city``, the only methods that change links, track or Cities, bump the
   version, and ``MoonState.index()`` builds a new index when the one it holds is of another version
-  (links laid by hand, as a test may, are not seen until one of them runs). An index is never
+  (links laid by hand, as a test may, are not seen until one of them runs). Starting a link and
+  extending one without completing it change only the link ends and the hex sides: ``new_link`` and
+  ``lay`` then derive the next version's index from the current one (``TrackIndex.derived``) instead
+  of reading every link again; completing a link or placing a New City builds it anew. An index is never
   changed after it is built (only its memo fills in: routes, deliveries and the bots' heuristic
   answers, which depend only on what the version stands for and on what their keys hold — the Sun,
   the seat), so a copy of the state shares it (``MoonState.copy``).
@@ -155,6 +158,25 @@ class TrackIndex:
         # of a cube from a hex with the Sun on one side, say): filled in as they are asked for, which
         # changes no answer, so a copy sharing the index may fill it too
         self.memo: dict = {}
+
+    def derived(self, version: int, *, ends: dict | None = None, sides: frozenset | None = None) -> "TrackIndex":
+        """The index of the next ``version`` when only the link ends (a link started) or the hex
+        sides carrying track (an unfinished link extended) changed, given anew; the rest is this
+        index's own (never changed once built, so shared): the Complete Links graph and all that
+        follows from it (connected nodes, build starts, route sources) stays as it is while no link
+        is completed and no City placed. The memo starts empty: its answers are of this version.
+        tests/age_of_steam/test_fast_moves.py holds a derived index to one built anew at every move."""
+        ix = TrackIndex.__new__(TrackIndex)
+        ix.version, ix.graph, ix.connected, ix.build_starts = version, self.graph, self.connected, self.build_starts
+        ix.route_sources = self.route_sources
+        ix.ends = self.ends if ends is None else ends
+        ix.sides = self.sides if sides is None else sides
+        ix.memo = {}
+        return ix
+
+    def same_as(self, other: "TrackIndex") -> bool:
+        """Whether two indexes say the same (the memo aside): what a derived index is held to."""
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "memo")
 
     def routes(self, game, src: tuple, cube: str, depth: int = 3) -> tuple:
         """playout.routes' answer, as a tuple of node tuples, worked out once per source, cube and

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from runtime.hexgrid import HexMap, fmt
 from runtime.state import GameState
 
-from .index import MapTables, TrackIndex
+from .index import MapTables, TrackIndex, side_pair
 
 
 @dataclass
@@ -88,19 +88,34 @@ class MoonState:
     # --- the one place links, track and Cities change --------------------------------------------
     def new_link(self, owner: int, start: tuple) -> Link:
         """A new link of ``owner`` from node ``start``, still without track (``lay`` gives it some)."""
+        ix = self._current_index()
         link = Link(f"L{self.next_link}", owner, start)
         self.next_link += 1
         self.links[link.id] = link
         self.version += 1
+        if ix is not None:  # one more link end on ``start``, nothing else (index.py)
+            ends = dict(ix.ends)
+            ends[start] = ends.get(start, 0) + 1
+            self._index = ix.derived(self.version, ends=ends)
         return link
 
     def lay(self, link: Link, track: list, end: tuple | None) -> None:
         """Add track hexes to ``link`` (in building order) and set its end (None: still unfinished)."""
+        ix = self._current_index()
+        prev = link.tip()
         link.hexes += track
         link.end = end
         for h in track:
             self.track[h] = link.id
         self.version += 1
+        if ix is not None and end is None and link.id in self.links:
+            # still unfinished: only the sides its new track crosses are new (index.py); a
+            # completed link changes the graph, and the next index() builds it anew
+            pairs = []
+            for h in track:
+                pairs.append(side_pair(prev, h))
+                prev = h
+            self._index = ix.derived(self.version, sides=ix.sides.union(pairs))
 
     def place_new_city(self, h: tuple, record: dict) -> None:
         """A New City on ``h`` (a Town until now): ``{id, colour, number}``."""
@@ -108,6 +123,11 @@ class MoonState:
         self.version += 1
 
     # --- what the legal moves read (index.py) ------------------------------------------------------
+    def _current_index(self) -> TrackIndex | None:
+        """The index held if it is of this version (then the next one may be derived from it)."""
+        ix = self._index
+        return ix if ix is not None and ix.version == self.version else None
+
     def index(self) -> TrackIndex:
         """The track index of the links as they are now (built when the version moved on)."""
         ix = self._index

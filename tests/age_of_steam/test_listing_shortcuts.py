@@ -1,0 +1,81 @@
+"""The shortcuts of the Moon's move listing held to the slow path on seeded random games, in copies too:
+
+- a track index derived from the last one (``TrackIndex.derived``: a link started or extended without
+  being completed) says what one built anew from the links says, at every move;
+- a move's label made lazily (``Move.lazy``) says, when read moves later — after more track, a New
+  City, another Sun — what it said when its move was listed.
+"""
+from __future__ import annotations
+
+import random
+
+from runtime.games.age_of_steam.index import TrackIndex
+
+from .test_fast_moves import match, reference_moves
+
+
+def assert_index_fresh(m) -> None:
+    moon = m.game.moon
+    ix = moon.index()
+    assert ix.same_as(TrackIndex(moon, moon.version)), (moon.turn, m.t.stage)
+
+
+def play(m, rng: random.Random, moves: int | None = None, kept: list | None = None) -> int:
+    """Random moves, checking the index before each; ``kept`` collects (move, its label as the
+    reference listing words it now) of every third listing, whose own labels are not read now."""
+    m.game.tracing = False  # as a simulation plays: no label is read by apply either
+    n = 0
+    while not m.terminal() and (moves is None or n < moves):
+        assert_index_fresh(m)
+        legal = m.legal_moves()
+        if kept is not None and n % 3 == 0:
+            ref = reference_moves(m)  # reference.py's listing, labels made at once
+            assert [mv.key for mv in legal] == [key for key, _ in ref]
+            kept += [(mv, label) for mv, (_, label) in zip(legal, ref)]
+        m.apply(rng.choice(legal))
+        n += 1
+    return n
+
+
+def test_a_derived_index_equals_one_built_anew_at_every_move_and_in_copies():
+    derived = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        m = match(seed, 3 + seed % 2)
+        while not m.terminal():
+            before = m.game.moon.index()
+            play(m, rng, moves=20)
+            derived += m.game.moon.index() is not before
+            c = m.copy()
+            play(c, random.Random(seed * 1000 + m.game.moon.turn), moves=12)
+            assert_index_fresh(m)  # the copy's play left the original's index right
+    assert derived
+
+
+def test_lazy_labels_read_later_say_what_they_said_when_listed():
+    kept: list = []
+    for seed in range(4):
+        m = match(seed, 3)
+        play(m, random.Random(seed), kept=kept)
+    assert len(kept) > 300
+    assert any(mv.key[0] == "build" for mv, _ in kept) and any(mv.key[0] == "deliver" for mv, _ in kept)
+    assert all(mv.label == label for mv, label in kept)
+
+
+def test_lazy_labels_keep_the_names_of_their_version_when_a_new_city_is_placed():
+    """Towns become New Cities mid-game (by hand, as a scenario's game_state places them): labels
+    listed before still name the Towns, labels listed after name the New Cities."""
+    m = match(3, 3)
+    g = m.game
+    towns = sorted(h for h, rec in g.moon.map.hexes.items() if rec.get("town"))
+    town_names = {g.engine.label(g, h) for h in towns}
+    before: list = []
+    play(m, random.Random(3), moves=40, kept=before)
+    for i, h in enumerate(towns):
+        g.moon.place_new_city(h, {"id": f"N{i}", "colour": g.moon.colours[i % len(g.moon.colours)], "number": 6})
+    m._legal = None  # the state was changed by hand, not by a move: list anew
+    after: list = []
+    play(m, random.Random(4), kept=after)
+    assert all(mv.label == label for mv, label in before + after)
+    assert any(name in label for _, label in before for name in town_names)
+    assert any("New City" in label for _, label in after)
