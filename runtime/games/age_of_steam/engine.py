@@ -712,7 +712,9 @@ class AgeOfSteam(MoonScenario, Engine):
             dice = [game.rng.randint(1, 6) for _ in range(n)]
         elif len(dice) != n:
             raise RulesError(f"Goods Growth rolls {n} dice ({per} per player), {len(dice)} given")
-        game.emit("growth", None, f"Goods Growth: rolls {', '.join(map(str, dice))}")
+        trace = game.tracing  # emit() keeps words only while tracing: they are made only then
+        if trace:
+            game.emit("growth", None, f"Goods Growth: rolls {', '.join(map(str, dice))}")
         connected = self.connected(game)
         cities = sorted(self.cities(game).items())  # growth moves cubes only: the Cities stay as they are
         for d in dice:
@@ -728,15 +730,18 @@ class AgeOfSteam(MoonScenario, Engine):
                 elif not m.display.get(col):
                     why = f"has no cube left in its Goods Display column {col}"
                 if why:
-                    game.emit("growth", None, f"  {d}: {self.label(game, h)} {why}: no cube")
+                    if trace:
+                        game.emit("growth", None, f"  {d}: {self.label(game, h)} {why}: no cube")
                     continue
                 c = m.display[col].pop(0)
                 m.cubes.setdefault(h, []).append(c)
-                game.emit("growth", None, f"  {d}: {self.label(game, h)} receives a {c} cube")
+                if trace:
+                    game.emit("growth", None, f"  {d}: {self.label(game, h)} receives a {c} cube")
         other = [s for s in sorted(m.map.sun_spaces) if s != m.sun]
         m.sun = other[0] if other else m.sun  # A10: the Sun moves to the other side
         m.turn += 1  # and the Turn marker advances
-        game.emit("sun", None, f"the Sun moves to {m.sun}: {self.day_label(game)} is day; turn marker to {m.turn}")
+        if trace:
+            game.emit("sun", None, f"the Sun moves to {m.sun}: {self.day_label(game)} is day; turn marker to {m.turn}")
 
     def satellite_chooser(self, game: MoonGame) -> int:
         """A12: last on the income track; ties go to the player last in turn order."""
