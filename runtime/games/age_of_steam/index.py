@@ -118,7 +118,8 @@ def node_kind(m, h: tuple) -> str | None:
 class TrackIndex:
     """What the links of one ``MoonState.version`` imply (see the module's docstring)."""
 
-    __slots__ = ("version", "graph", "connected", "build_starts", "sides", "ends", "route_sources", "memo")
+    __slots__ = ("version", "graph", "connected", "build_starts", "sides", "ends", "route_sources", "memo",
+                 "graph_memo")
 
     def __init__(self, m, version: int) -> None:
         self.version = version
@@ -158,13 +159,18 @@ class TrackIndex:
         # of a cube from a hex with the Sun on one side, say): filled in as they are asked for, which
         # changes no answer, so a copy sharing the index may fill it too
         self.memo: dict = {}
+        # answers that read only the Complete Links (their graph and track), the nodes and what
+        # their key holds — the routes of a cube and the deliveries along them: shared with the
+        # indexes derived from this one (``derived``), which change none of those
+        self.graph_memo: dict = {}
 
     def derived(self, version: int, *, ends: dict | None = None, sides: frozenset | None = None) -> "TrackIndex":
         """The index of the next ``version`` when only the link ends (a link started) or the hex
         sides carrying track (an unfinished link extended) changed, given anew; the rest is this
         index's own (never changed once built, so shared): the Complete Links graph and all that
         follows from it (connected nodes, build starts, route sources) stays as it is while no link
-        is completed and no City placed. The memo starts empty: its answers are of this version.
+        is completed and no City placed. The memo starts empty: its answers are of this version;
+        the graph memo is this index's own (the routes read nothing that changed).
         tests/age_of_steam/test_fast_moves.py holds a derived index to one built anew at every move."""
         ix = TrackIndex.__new__(TrackIndex)
         ix.version, ix.graph, ix.connected, ix.build_starts = version, self.graph, self.connected, self.build_starts
@@ -172,19 +178,23 @@ class TrackIndex:
         ix.ends = self.ends if ends is None else ends
         ix.sides = self.sides if sides is None else sides
         ix.memo = {}
+        ix.graph_memo = self.graph_memo
         return ix
 
     def same_as(self, other: "TrackIndex") -> bool:
         """Whether two indexes say the same (the memo aside): what a derived index is held to."""
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "memo")
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__
+                   if k not in ("memo", "graph_memo"))
 
     def routes(self, game, src: tuple, cube: str, depth: int = 3) -> tuple:
         """playout.routes' answer, as a tuple of node tuples, worked out once per source, cube and
-        Sun side for this version of the links (which City takes which cube changes with the Sun)."""
+        Sun side for this version of the links (which City takes which cube changes with the Sun).
+        They read the Complete Links, the nodes and the track of Complete Links only: kept in the
+        graph memo, shared with the derived indexes of later versions."""
         key = ("routes", src, cube, game.moon.sun, depth)
-        found = self.memo.get(key)
+        found = self.graph_memo.get(key)
         if found is None:
-            found = self.memo[key] = self._find_routes(game, src, cube, depth)
+            found = self.graph_memo[key] = self._find_routes(game, src, cube, depth)
         return found
 
     def _find_routes(self, game, src: tuple, cube: str, depth: int) -> tuple:

@@ -209,15 +209,24 @@ class MoonMatch:
             if allowance <= 0 or not own:
                 return out
         names, lazy, track = self._names(ix), Move.lazy, m.track
-        # the map's tables leave out the neighbours ``build`` refuses whatever the state (index.py)
-        for start in ix.build_starts:
-            fs = mt.fmt[start]
-            for h, pair, fh in mt.start_steps[start]:
-                if h in track:
-                    continue  # refused (``_one_tile_cost``): most candidates next to a start, late on
-                cost = self._one_tile_cost(mt, ix, pair, start, h, False, allowance, done, money)
-                if cost is not None:
-                    out.append(lazy(("build", fs, fh), partial(_build_label, names, start, h, cost)))
+        if done < allowance:
+            # From a start node: ``_one_tile_cost`` with ``cont`` False, written out (most candidates
+            # of a listing are these, and most are refused). The map's tables leave out what it
+            # refuses whatever the state (index.py: impassable terrain, a City or the Landing hex
+            # next to the start); of the rest it refuses a hex with track, a side already crossed,
+            # a New City (a Town become a City: no tile, and not completing a link); a Town costs
+            # base + per section, any other hex its terrain's cost; every one is a tile, so none
+            # fits an allowance used up (``done < allowance`` above); then the money.
+            sides, ends, new_cities, kinds, terrain_cost = ix.sides, ix.ends, m.new_cities, mt.kind, mt.track_cost
+            base, per = m.town_cost["base"], m.town_cost["per_track_section"]
+            for start in ix.build_starts:
+                fs = mt.fmt[start]
+                for h, pair, fh in mt.start_steps[start]:
+                    if h in track or pair in sides or h in new_cities:
+                        continue
+                    cost = base + per * (ends.get(h, 0) + 1) if kinds.get(h) == "town" else terrain_cost[h]
+                    if cost <= money:
+                        out.append(lazy(("build", fs, fh), partial(_build_label, names, start, h, cost)))
         for ln in sorted(own, key=lambda ln: int(ln.id[1:])):
             tip = ln.hexes[-1] if ln.hexes else ln.start
             for h, pair, fh in mt.build_steps[tip]:
@@ -309,7 +318,7 @@ class MoonMatch:
         borrowable = sorted(lid for lid, ln in m.links.items() if ln.complete and ln.owner != p) \
             if e.holds(g, p, "low_gravitation") else []
         borrows = [b for b in borrowable if m.borrowed.get(p) in (None, b)]
-        memo, sun, sources = ix.memo, m.sun, ix.route_sources
+        memo, sun, sources = ix.graph_memo, m.sun, ix.route_sources
         for src in sorted(h for h, c in m.cubes.items() if c and h in sources):
             for cube in sorted(set(m.cubes[src])):
                 found = memo.get(("deliveries", src, cube, sun))  # (_deliveries, without a call)
@@ -333,14 +342,15 @@ class MoonMatch:
 
     def _deliveries(self, ix, src: tuple, cube: str) -> tuple:
         """(route, the move delivering ``cube`` from ``src`` along it without a borrowed link) for
-        each route, kept in the track index's memo: they change only with the links and the Sun (the
-        moves are shared by the listings of this version, their labels made once when first read)."""
+        each route, kept in the track index's graph memo: they change only with the Complete Links,
+        the Cities and the Sun (the moves are shared by the listings of every version that shares the
+        memo, their labels made once when first read, from the names, which change with the Cities)."""
         g, m = self.game, self.game.moon
         key = ("deliveries", src, cube, m.sun)
-        found = ix.memo.get(key)
+        found = ix.graph_memo.get(key)
         if found is None:
             fmts, names = m.tables().fmt, self._names(ix)
-            found = ix.memo[key] = tuple(
+            found = ix.graph_memo[key] = tuple(
                 (path, Move.lazy(("deliver", cube, fmts[src], tuple(fmts[n] for n in path), None),
                                  partial(_delivery_label, names, src, path)))
                 for path in ix.routes(g, src, cube))
