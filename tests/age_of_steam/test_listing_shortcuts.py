@@ -72,7 +72,8 @@ def test_lazy_labels_keep_the_names_of_their_version_when_a_new_city_is_placed()
     before: list = []
     play(m, random.Random(3), moves=40, kept=before)
     for i, h in enumerate(towns):
-        g.moon.place_new_city(h, {"id": f"N{i}", "colour": g.moon.colours[i % len(g.moon.colours)], "number": 6})
+        colour = g.moon.colours[i % len(g.moon.colours)]
+        g.moon.place_new_city(h, {"id": f"N{i}", "colour": colour, "number": 6})
     m._legal = None  # the state was changed by hand, not by a move: list anew
     after: list = []
     play(m, random.Random(4), kept=after)

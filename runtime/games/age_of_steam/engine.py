@@ -741,7 +741,8 @@ class AgeOfSteam(MoonScenario, Engine):
         m.sun = other[0] if other else m.sun  # A10: the Sun moves to the other side
         m.turn += 1  # and the Turn marker advances
         if trace:
-            game.emit("sun", None, f"the Sun moves to {m.sun}: {self.day_label(game)} is day; turn marker to {m.turn}")
+            game.emit("sun", None,
+                      f"the Sun moves to {m.sun}: {self.day_label(game)} is day; turn marker to {m.turn}")
 
     def satellite_chooser(self, game: MoonGame) -> int:
         """A12: last on the income track; ties go to the player last in turn order."""

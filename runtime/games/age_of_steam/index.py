@@ -98,8 +98,9 @@ class MapTables:
         # the same from a start node (the Landing hex or a City, A04), where a City or the Landing
         # hex next to it is refused too: it would take no tile, and only completing an unfinished
         # link may take none (a Town that became a New City is checked by the listing)
-        self.start_steps: dict = {h: tuple(st for st in steps if self.kind.get(st[0]) not in ("city", "landing"))
-                                  for h, steps in self.build_steps.items()}
+        self.start_steps: dict = {
+            h: tuple(st for st in steps if self.kind.get(st[0]) not in ("city", "landing"))
+            for h, steps in self.build_steps.items()}
 
 
 def _label(rec: dict, h: tuple) -> str:
@@ -164,7 +165,8 @@ class TrackIndex:
         # indexes derived from this one (``derived``), which change none of those
         self.graph_memo: dict = {}
 
-    def derived(self, version: int, *, ends: dict | None = None, sides: frozenset | None = None) -> "TrackIndex":
+    def derived(self, version: int, *, ends: dict | None = None,
+                sides: frozenset | None = None) -> "TrackIndex":
         """The index of the next ``version`` when only the link ends (a link started) or the hex
         sides carrying track (an unfinished link extended) changed, given anew; the rest is this
         index's own (never changed once built, so shared): the Complete Links graph and all that
@@ -173,8 +175,8 @@ class TrackIndex:
         the graph memo is this index's own (the routes read nothing that changed).
         tests/age_of_steam/test_fast_moves.py holds a derived index to one built anew at every move."""
         ix = TrackIndex.__new__(TrackIndex)
-        ix.version, ix.graph, ix.connected, ix.build_starts = version, self.graph, self.connected, self.build_starts
-        ix.route_sources = self.route_sources
+        ix.version, ix.graph, ix.connected = version, self.graph, self.connected
+        ix.build_starts, ix.route_sources = self.build_starts, self.route_sources
         ix.ends = self.ends if ends is None else ends
         ix.sides = self.sides if sides is None else sides
         ix.memo = {}
@@ -198,19 +200,33 @@ class TrackIndex:
         return found
 
     def _find_routes(self, game, src: tuple, cube: str, depth: int) -> tuple:
+        """The paths from ``src`` (``_paths``) whose last node takes ``cube`` now: which paths there
+        are does not depend on the cube or the Sun, which City takes what does."""
+        e = game.engine
+        return tuple(path for path in self._paths(game, src, depth) if e.accepts(game, path[-1]) == cube)
+
+    def _paths(self, game, src: tuple, depth: int) -> tuple:
+        """Every path of Complete Links from ``src`` (a cube on track first along its link) visiting
+        no node twice, up to ``depth`` links, breadth first in the order playout.routes always
+        listed them: once per source for the graph memo."""
+        key = ("paths", src, depth)
+        found = self.graph_memo.get(key)
+        if found is not None:
+            return found
         e, m, adj = game.engine, game.moon, self.graph
         if e.node_kind(game, src) is None:
             ln = m.links.get(m.track.get(src))
             if ln is None or not ln.complete:
+                self.graph_memo[key] = ()
                 return ()
             firsts = [(ln.start,), (ln.end,)]
         else:
             firsts = [(n,) for n in sorted(adj.get(src, ()))]
         out, todo = [], deque(firsts)
-        while todo:  # breadth first, in the order playout.routes always listed them
+        while todo:
             path = todo.popleft()
-            if e.accepts(game, path[-1]) == cube:
-                out.append(path)
+            out.append(path)
             if len(path) < depth:
                 todo.extend(path + (n,) for n in sorted(adj.get(path[-1], ())) if n not in path and n != src)
-        return tuple(out)
+        found = self.graph_memo[key] = tuple(out)
+        return found

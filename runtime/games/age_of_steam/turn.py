@@ -62,28 +62,30 @@ class MoonMatch:
 
     # --- the protocol -------------------------------------------------------------------------
     def to_act(self) -> int | None:
-        if self.t.stage == "over":
+        t = self.game.turn_state  # (self.t, read once: asked several times a move)
+        if t.stage == "over":
             return None
-        return self.game.moon.turn_order[self.t.index]
+        return self.game.moon.turn_order[t.index]
 
     def terminal(self) -> bool:
-        return self.t.stage == "over"
+        return self.game.turn_state.stage == "over"
 
     def legal_moves(self) -> list[Move]:
         if self._legal is None:
-            p = self.to_act()
+            p, stage = self.to_act(), self.game.turn_state.stage
             if p is None:
                 self._legal = []
-            elif self.t.stage == "actions":
+            elif stage == "actions":
                 self._legal = self._action_moves(p)
-            elif self.t.stage == "build":
+            elif stage == "build":
                 self._legal = self._build_moves(p)
             else:
                 self._legal = self._move_moves(p)
         return list(self._legal)
 
     def apply(self, move: Move) -> None:
-        move = refuse_unless_legal(move, self.legal_moves(), self.game)
+        listed = self._legal if self._legal is not None else self.legal_moves()  # (no copy needed)
+        move = refuse_unless_legal(move, listed, self.game)
         self._legal = None
         g, e, p = self.game, self.game.engine, self.to_act()
         if g.tracing:  # tell() writes only while tracing, and a label is made only when read
@@ -217,7 +219,8 @@ class MoonMatch:
             # a New City (a Town become a City: no tile, and not completing a link); a Town costs
             # base + per section, any other hex its terrain's cost; every one is a tile, so none
             # fits an allowance used up (``done < allowance`` above); then the money.
-            sides, ends, new_cities, kinds, terrain_cost = ix.sides, ix.ends, m.new_cities, mt.kind, mt.track_cost
+            sides, ends, new_cities = ix.sides, ix.ends, m.new_cities
+            kinds, terrain_cost = mt.kind, mt.track_cost
             base, per = m.town_cost["base"], m.town_cost["per_track_section"]
             for start in ix.build_starts:
                 fs = mt.fmt[start]
@@ -334,8 +337,8 @@ class MoonMatch:
                         ln = m.links[borrow]
                         if borrow != on_link and side_pair(ln.start, ln.end) not in steps:
                             continue
-                        out.append(Move.lazy(("deliver", cube, mt.fmt[src], tuple(mt.fmt[n] for n in path), borrow),
-                                             partial(_delivery_label, self._names(ix), src, path)))
+                        key = ("deliver", cube, mt.fmt[src], tuple(mt.fmt[n] for n in path), borrow)
+                        out.append(Move.lazy(key, partial(_delivery_label, self._names(ix), src, path)))
         # (the listing used to skip a key already listed: every key differs here — one source and
         # cube each, distinct routes of it, one borrowed link or none)
         return out
@@ -371,7 +374,8 @@ def _extend_label(names: dict, completes: bool, h: tuple, cost: int, key: tuple)
 
 def _delivery_label(names: dict, src: tuple, path: tuple, key: tuple) -> str:
     cube, borrow, links = key[1], key[4], len(path)
-    label = f"Deliver a {cube} cube from {names[src]} to {names[path[-1]]} over {links} link{'s' * (links != 1)}"
+    label = (f"Deliver a {cube} cube from {names[src]} to {names[path[-1]]} "
+             f"over {links} link{'s' * (links != 1)}")
     return label if borrow is None else f"{label}, {borrow} used as yours (Low Gravitation)"
 
 
