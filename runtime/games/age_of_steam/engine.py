@@ -716,11 +716,12 @@ class AgeOfSteam(MoonScenario, Engine):
         if trace:
             game.emit("growth", None, f"Goods Growth: rolls {', '.join(map(str, dice))}")
         connected = self.connected(game)
-        cities = sorted(self.cities(game).items())  # growth moves cubes only: the Cities stay as they are
+        # growth moves cubes only: the Cities stay as they are; each die's Cities in hex order
+        by_number: dict = {}
+        for h, city in sorted(self.cities(game).items()):
+            by_number.setdefault(city.get("number"), []).append((h, city))
         for d in dice:
-            for h, city in cities:
-                if city.get("number") != d:
-                    continue
+            for h, city in by_number.get(d, ()):
                 col = city.get("id") if h in m.new_cities else str(d)
                 why = None
                 if not self.is_day(game, h):

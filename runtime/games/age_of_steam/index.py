@@ -50,7 +50,8 @@ class MapTables:
     cost and ``neighbours``), read once. New Cities are not here: they are state
     (``MoonState.new_cities``) and the listing checks them first."""
 
-    __slots__ = ("landing", "kind", "label", "track_cost", "neighbours", "fmt", "build_steps", "start_steps")
+    __slots__ = ("landing", "kind", "label", "track_cost", "neighbours", "fmt", "hex_at", "build_steps",
+                 "start_steps")
 
     @classmethod
     def of(cls, data: dict, terrain: dict) -> "MapTables":
@@ -87,6 +88,7 @@ class MapTables:
             # two sides (a wrap-around edge) is tried twice, as it was
             self.neighbours[h] = tuple(n for _, n in sorted(mp.neighbours(h)))
             self.fmt[h] = fmt(h)
+        self.hex_at: dict = {f: h for h, f in self.fmt.items()}  # "q,r" -> hex (parse_coord's answer)
         # hex -> (neighbour, the side between them as side_pair names it, the neighbour's "q,r") in
         # the order of ``neighbours``, for each neighbour a tile from the hex may ever reach: the
         # build listing's candidates. Left out: a hex that is no node and whose terrain takes no

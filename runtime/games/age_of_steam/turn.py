@@ -96,15 +96,19 @@ class MoonMatch:
             self._next()
         elif kind in ("no_action", "stop", "no_move"):
             self._next()
+        # a key names hexes "q,r" as the listing wrote them (mt.fmt): the engine is given the hexes
+        # themselves (``hex_of`` takes either), read back from the map's tables, not parsed again
         elif kind == "build":
             _, ref, h = move.key
-            e.build(g, p, [h], start=ref)
+            at = g.moon.tables().hex_at
+            e.build(g, p, [at[h]], start=at[ref])
         elif kind == "extend":
             _, lid, h = move.key
-            e.build(g, p, [h], cont=lid)
+            e.build(g, p, [g.moon.tables().hex_at[h]], cont=lid)
         elif kind == "deliver":
             _, cube, src, path, borrow = move.key
-            e.move(g, p, cube, src, list(path), borrow)
+            at = g.moon.tables().hex_at
+            e.move(g, p, cube, at[src], [at[h] for h in path], borrow)
             self.t.delivered += 1
             self._next()
         self.advance()
