@@ -204,8 +204,18 @@ class TrackIndex:
     def _find_routes(self, game, src: tuple, cube: str, depth: int) -> tuple:
         """The paths from ``src`` (``_paths``) whose last node takes ``cube`` now: which paths there
         are does not depend on the cube or the Sun, which City takes what does."""
-        e = game.engine
-        return tuple(path for path in self._paths(game, src, depth) if e.accepts(game, path[-1]) == cube)
+        takes = self._accepted(game)
+        return tuple(path for path in self._paths(game, src, depth) if takes.get(path[-1]) == cube)
+
+    def _accepted(self, game) -> dict:
+        """``AgeOfSteam.accepts`` of every node of the graph (where every path ends) with the Sun
+        where it is now: once per Sun side for the graph memo (a New City builds a new index)."""
+        key = ("accepts", game.moon.sun)
+        found = self.graph_memo.get(key)
+        if found is None:
+            e = game.engine
+            found = self.graph_memo[key] = {n: e.accepts(game, n) for n in self.graph}
+        return found
 
     def _paths(self, game, src: tuple, depth: int) -> tuple:
         """Every path of Complete Links from ``src`` (a cube on track first along its link) visiting
