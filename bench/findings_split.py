@@ -5,8 +5,9 @@ games, seed 0, `scavengers`; 2 random seats). Plays the games of `cardwright sim
 --games GAMES --seed SEED --pack …` (runtime/simulate.py, the same seeds), then runs the report's
 per-card comparison (``card_effects``: copy for copy against the card's peers) on the whole run and on
 each half (the first GAMES/2 games, the rest) and prints, per kind (played, in the final tableau,
-drawn): the whole run's findings, which of them are findings in both halves, which keep their sign in
-both, and the cards that are findings in a half only. A finding that holds in neither half, or flips,
+drawn): the whole run's findings (as a table: effect against the card's peers, its interval, the plain
+difference, whether it holds in both halves), how many the plain comparison would flag, which of them are
+findings in both halves, which keep their sign in both, and the cards that are findings in a half only. A finding that holds in neither half, or flips,
 is noise. The figures go to docs/fifty_first_state.md; no test asserts on them.
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from runtime.engine import engine_for  # noqa: E402
 from runtime.simulate import SimConfig, _compiled, card_effects, run_games  # noqa: E402
+from runtime.stats import interval_text  # noqa: E402  (rounded outward: what it excludes is what is excluded)
 
 
 def main() -> None:
@@ -45,6 +47,15 @@ def main() -> None:
                       and (first[kind][c]["finding"] or second[kind][c]["finding"]))
         print(f"{kind}: {len(found)} findings; in both halves {len(both)}: {', '.join(both) or '-'}; "
               f"same sign in both halves {len(sign)} of {len(found)}; findings in a half only: {', '.join(only) or '-'}")
+        raw = sum(1 for v in whole[kind].values() if v["raw"]["low"] > 0 or v["raw"]["high"] < 0)
+        print(f"  the plain comparison (with the card against without) flags {raw} of {len(whole[kind])}")
+        print("  | card | effect against its peers | 95 % interval | plain difference | in both halves |")
+        print("  |---|---|---|---|---|")
+        for c in found:
+            v = whole[kind][c]
+            print(f"  | {compiled.cards[c].get('name', c)} | {v['difference']:+.1%} | "
+                  f"{interval_text(v['low'], v['high'], 0.0, True)} | "
+                  f"{v['raw']['difference']:+.1%} | {'yes' if c in both else 'no'} |")
 
 
 if __name__ == "__main__":
