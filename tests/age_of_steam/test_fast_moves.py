@@ -1,5 +1,5 @@
 """The Moon's legal moves and the track index (runtime/games/age_of_steam/index.py) against the slow
-originals kept as the reference (runtime/games/age_of_steam/reference.py), at every move of seeded
+originals kept as the reference (tests/age_of_steam/reference_moves.py), at every move of seeded
 random games, in copies too: a stale index or a listing that differs from the engine's own checks
 shows here as the first move where they part."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from runtime.agents import SeededRandom
 from runtime.engine import engine_for
-from runtime.games.age_of_steam import reference
+from tests.age_of_steam import reference_moves as reference
 
 from .helpers import compiled
 

@@ -29,7 +29,7 @@ def play(m, rng: random.Random, moves: int | None = None, kept: list | None = No
         assert_index_fresh(m)
         legal = m.legal_moves()
         if kept is not None and n % 3 == 0:
-            ref = reference_moves(m)  # reference.py's listing, labels made at once
+            ref = reference_moves(m)  # reference_moves.py's listing, labels made at once
             assert [mv.key for mv in legal] == [key for key, _ in ref]
             kept += [(mv, label) for mv, (_, label) in zip(legal, ref)]
         m.apply(rng.choice(legal))
