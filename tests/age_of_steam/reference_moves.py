@@ -1,5 +1,6 @@
-"""The slow originals of what runtime/games/age_of_steam/index.py and turn.py's listing now answer from tables: kept as the
-reference the fast answers are held to (tests/age_of_steam/test_fast_moves.py), used by nothing else (so they live with the tests, not in the runtime package).
+"""The slow originals of what runtime/games/age_of_steam/index.py and turn.py's listing now answer from
+tables: kept as the reference the fast answers are held to (tests/age_of_steam/test_fast_moves.py), used by
+nothing else (so they live with the tests, not in the runtime package).
 
 Each is the code as it was before the track index (issue 27): worked out from the links on every
 call, and the legal moves listed by running the engine's own checks (``build`` / ``move`` with
