@@ -128,14 +128,19 @@ TIMES = {("start", "turn"): TurnStarted, ("end", "turn"): TurnEnded,
 _DEFAULTS: dict[type, tuple[dict, frozenset]] = {}  # event class -> (field defaults, field names)
 
 
-def game_event(cls: type, player: int | None, turn: int, round: int) -> GameEvent:
-    """``cls(player, turn=turn, round=round)`` for an event with no other field (``TurnStarted``,
-    ``TurnEnded``…), made as ``card_event`` makes card events: an engine publishes two a turn."""
+def _fields_of(cls: type) -> tuple[dict, frozenset]:
+    """(field defaults, field names) of an event class, worked out once per class."""
     known = _DEFAULTS.get(cls)
     if known is None:
         known = _DEFAULTS[cls] = ({f.name: f.default for f in fields(cls) if f.default is not MISSING},
                                   frozenset(f.name for f in fields(cls)))
-    if known[1] != _TIMED:
+    return known
+
+
+def game_event(cls: type, player: int | None, turn: int, round: int) -> GameEvent:
+    """``cls(player, turn=turn, round=round)`` for an event with no other field (``TurnStarted``,
+    ``TurnEnded``…), made as ``card_event`` makes card events: an engine publishes two a turn."""
+    if _fields_of(cls)[1] != _TIMED:
         raise TypeError(f"{cls.__name__} has fields beyond player, turn and round: make it with its class")
     ev = object.__new__(cls)
     d = ev.__dict__
@@ -152,11 +157,7 @@ def card_event(cls: type, player: int | None, card: int, turn: int, round: int, 
     """``cls(player, card=card, turn=turn, round=round, **extra)``, the same frozen event, made
     without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field): a simulated
     game makes thousands of card events. An unknown field raises TypeError as the constructor would."""
-    known = _DEFAULTS.get(cls)
-    if known is None:
-        known = _DEFAULTS[cls] = ({f.name: f.default for f in fields(cls) if f.default is not MISSING},
-                                  frozenset(f.name for f in fields(cls)))
-    defaults, names = known
+    defaults, names = _fields_of(cls)
     ev = object.__new__(cls)
     d = ev.__dict__
     d.update(defaults)

@@ -9,7 +9,7 @@ import pytest
 from runtime.games.fifty_first_state import moloch
 from runtime.simulate import play_one
 
-from runtime.games.fifty_first_state.verbs import calls_only
+from runtime.tables import verbs_only
 
 from .assault_reference import ReferenceAssaultSearch
 
@@ -50,7 +50,7 @@ def test_only_effects_that_just_call_verbs_are_probed():
     from .helpers import compiled
     cards = compiled().cards
     assaults = [rec["slots"]["assault"] for rec in cards.values() if "assault" in rec.get("slots", {})]
-    assert assaults and all(calls_only(fn) for fn in assaults)
+    assert assaults and all(verbs_only(fn) for fn in assaults)
     # a choice binds a name and may ask the player: never probed, its trial runs on a copy
-    assert not calls_only(cards["conflagrator"]["faces"]["hacked"]["slots"]["production"])
-    assert not calls_only(lambda ctx: ctx.choose(None, "t"))
+    assert not verbs_only(cards["conflagrator"]["faces"]["hacked"]["slots"]["production"])
+    assert not verbs_only(lambda ctx: ctx.choose(None, "t"))

@@ -24,11 +24,11 @@ from runtime.errors import Nowhere, Refused, RulesError, Unmet
 from runtime.events import Used
 from runtime.refs import VAR, Every, UpToN
 from runtime.statecopy import peek
+from runtime.tables import verbs_only
 
 from ..stepspec import kind_of, number, text
 from .engine import FiftyFirstState, Pack, register_pack
 from .state import goods_text
-from .verbs import calls_only
 
 DEFAULT_DIFFICULTY = "recruit"
 
@@ -155,7 +155,7 @@ class AssaultProbe(AssaultTrial):
     changes anything: taking something raises ``WouldAct`` (the search then runs the trial for real),
     taking nothing is recorded exactly as a trial records it and ends the statement
     (``_StatementDone``). Only for the verbs in ``PROBED_VERBS`` and effects that do nothing but
-    call verbs (``verbs.calls_only``)."""
+    call verbs (``runtime.tables.verbs_only``, the compiler's fact)."""
 
     def targets(self, ctx: Ctx, sel, verb_name: str) -> list[int]:
         options, n, k = self._counted(ctx, sel)
@@ -278,7 +278,7 @@ class AssaultSearch:
         # a Machine's card id and Assault never change while its Assault is searched
         self.cid = {uid: peek(held, uid).card_id for uid in machines}
         self.effect = {uid: game.cards[self.cid[uid]]["slots"]["assault"] for uid in machines}
-        self.safe = {uid: calls_only(fn) for uid, fn in self.effect.items()}
+        self.safe = {uid: verbs_only(fn) for uid, fn in self.effect.items()}
 
     def run_one(self, state, uid: int, script: tuple = (), first: tuple | None = None):
         twin = state.copy(agents={})  # first-legal for the choices an effect leaves to the player

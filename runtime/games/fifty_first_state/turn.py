@@ -36,9 +36,10 @@ from runtime.errors import Refused
 from runtime.events import GoodsPaid, MoveMade
 from runtime.protocol import Move, Result, refuse_unless_legal
 from runtime.statecopy import peek
+from runtime.tables import verbs_only
 
 from .state import FiftyGame, goods_text
-from .verbs import calls_only, cannot_pay
+from .verbs import cannot_pay
 
 PASS = ("pass",)
 
@@ -290,12 +291,12 @@ class FiftyMatch:
     def _cost_refused(self, p: int, uid: int) -> bool:
         """Whether the Action of ``uid`` (in ``p``'s State or on its Faction board, not used, not
         blocked) is refused by its cost, read without a copy: an effect that only calls verbs
-        (``verbs.calls_only``) and starts with a cost ``spend`` that cannot be paid whatever is chosen
-        (``verbs.cannot_pay``). Its trial (``_would_work``) would be refused there, before anything
+        (``runtime.tables.verbs_only``: the compiler's fact) and starts with a cost ``spend`` that
+        cannot be paid whatever is chosen (``verbs.cannot_pay``). Its trial (``_would_work``) would be refused there, before anything
         changed or was asked, and so not work. False: the trial decides."""
         g = self.game
         fn = face_view(g.record(uid), peek(g.instances, uid)).get("slots", {}).get("action")
-        if fn is None or not calls_only(fn):
+        if fn is None or not verbs_only(fn):
             return False
         try:
             fn(_CostCheck(g, p, uid))

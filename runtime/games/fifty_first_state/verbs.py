@@ -19,7 +19,6 @@ from runtime.errors import Refused
 from runtime.events import GoodsGained, Razed
 from runtime.refs import CARD, GOOD, MANY, PLAYER, THING, VAR, ZONE, Every, Exactly, Query, UpToN
 from runtime.verbs import AMOUNTS, Slot, verb
-from runtime.tables import verbs_only
 
 E = "fifty_first_state"
 
@@ -144,14 +143,6 @@ def cannot_pay(ctx: Ctx, objs) -> bool:
     me = g.players[ctx.player]
     hand = g.zones[g.zone_key(ctx.hand_zone(), ctx.player)]
     return any(me.goods[k] < n for k, n in need.items()) or cards > sum(1 for u in hand if u != ctx.card)
-
-
-def calls_only(fn) -> bool:
-    """Whether a compiled effect does nothing but call verbs on constant selectors: run with a context
-    whose ``call`` stops before a verb changes anything, it changes nothing. The compiler's fact from
-    the effect's IR (runtime/tables.py ``verbs_only``), never read off the generated code. Anything else
-    (a choice, a condition, a loop, ``x is …``) is not."""
-    return verbs_only(fn)
 
 
 def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:

@@ -223,20 +223,12 @@ class InfernalContraption(ICScenario, Engine):
 
     def after_verb(self, ctx: Ctx) -> None:
         game = ctx.game
-        players = game.players
-        zones = game.zones
-        for pl in players:  # check_eliminations, inline: it runs after every verb
-            if not pl.out and not zones[("parts_pile", pl.index)]:
-                self.eliminate(game, pl.index)
-        p = ctx.player
-        if players[p].out:
+        self.check_eliminations(game)
+        if game.players[ctx.player].out:
             raise Stop("out")
-        for pl in players:  # game.others(p), without making the list
-            if not pl.out and pl.index != p:
-                break
-        else:
+        if not game.others(ctx.player):
             raise Stop("alone")
-        if ctx.opponent is not None and players[ctx.opponent].out:
+        if ctx.opponent is not None and game.players[ctx.opponent].out:
             raise Stop("opponent")
 
     # --- placement (I01, I03–I09) -------------------------------------------------------------------

@@ -35,7 +35,7 @@ class Stop(Halt):
 class DeckTemplate:
     """A new game's deck as ``create_many`` makes it in a game with no card yet: the card ids in
     deck order, their uids (1…n), each uid's kind and socket codes, and which uids are Power Cores.
-    Taken once per compiled game and deck choice (``InfernalContraption.deck_template``) from the
+    Taken once per compiled game and deck choice (``InfernalContraption.create_deck``) from the
     first game set up, so that setting up the next ones copies tables instead of working each card
     out again (tests/infernal_contraption/test_setup_template.py compares both ways)."""
 
