@@ -2,6 +2,8 @@
 
 - a track index derived from the last one (``TrackIndex.derived``: a link started or extended without
   being completed) says what one built anew from the links says, at every move;
+- the start nodes' one-tile builds it keeps from that index (``TrackIndex.start_builds``) are those the
+  listing works out anew at its version;
 - a move's label made lazily (``Move.lazy``) says, when read moves later — after more track, a New
   City, another Sun — what it said when its move was listed.
 """
@@ -14,10 +16,25 @@ from runtime.games.age_of_steam.index import TrackIndex
 from .test_fast_moves import match, reference_moves
 
 
+# how often an index held start builds when first seen (kept from the index it was derived from); the
+# indexes seen, by id (held, so that no id is reused)
+KEPT = {"start builds": 0}
+SEEN: dict = {}
+
+
 def assert_index_fresh(m) -> None:
     moon = m.game.moon
     ix = moon.index()
     assert ix.same_as(TrackIndex(moon, moon.version)), (moon.turn, m.t.stage)
+    if ix.start_builds is not None:  # kept from an earlier version (derived) or listed at this one
+        assert start_builds(ix.start_builds) == start_builds(m._start_builds(moon.tables(), ix)), \
+            (moon.turn, m.t.stage)
+        KEPT["start builds"] += id(ix) not in SEEN
+    SEEN[id(ix)] = ix
+
+
+def start_builds(builds) -> list:
+    return [(h, pair, cost, mv.key, mv.label) for h, pair, cost, mv in builds]
 
 
 def play(m, rng: random.Random, moves: int | None = None, kept: list | None = None) -> int:
@@ -38,7 +55,11 @@ def play(m, rng: random.Random, moves: int | None = None, kept: list | None = No
 
 
 def test_a_derived_index_equals_one_built_anew_at_every_move_and_in_copies():
+    """... and the start nodes' builds it keeps from the index it was derived from equal those
+    listed anew (``TrackIndex.start_builds``)."""
     derived = 0
+    KEPT["start builds"] = 0
+    SEEN.clear()
     for seed in range(6):
         rng = random.Random(seed)
         m = match(seed, 3 + seed % 2)
@@ -50,6 +71,8 @@ def test_a_derived_index_equals_one_built_anew_at_every_move_and_in_copies():
             play(c, random.Random(seed * 1000 + m.game.moon.turn), moves=12)
             assert_index_fresh(m)  # the copy's play left the original's index right
     assert derived
+    assert KEPT["start builds"]
+    SEEN.clear()
 
 
 def test_lazy_labels_read_later_say_what_they_said_when_listed():

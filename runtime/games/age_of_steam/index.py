@@ -45,6 +45,33 @@ _BY_MAP: dict = {}
 _KEEP = 4
 
 
+# a HexMap of each compiled map seen last, its memo filled (id of the map data -> (that data, the map)):
+# ``hex_map`` copies it for each new game instead of reading the data again (HexMap.from_data was
+# half of setting up a game)
+_MAPS: dict = {}
+
+
+def hex_map(data: dict) -> HexMap:
+    """``HexMap.from_data(data)`` for a compiled map's data (never changed once compiled): a copy of
+    one made once per map data, with every hex's neighbours, Sun side and the Cities already worked out
+    (answers of the data alone). Each game gets its own copy, so a game that edits its map, as a test
+    may, changes no other game's. tests/age_of_steam/test_turn_shortcuts.py holds a copy's answers to
+    a map read anew."""
+    found = _MAPS.get(id(data))
+    if found is None or found[0] is not data:
+        template = HexMap.from_data(data)
+        for h in template.hexes:
+            template.neighbours(h)
+            template.sun_side_of(h)
+        template.cities()
+        found = (data, template)
+        _MAPS.pop(id(data), None)
+        _MAPS[id(data)] = found
+        while len(_MAPS) > _KEEP:
+            del _MAPS[next(iter(_MAPS))]
+    return found[1].copy()
+
+
 class MapTables:
     """A map's per-hex answers for the legal moves (engine.py's ``node_kind``, ``label``, terrain
     cost and ``neighbours``), read once. New Cities are not here: they are state
@@ -122,7 +149,7 @@ class TrackIndex:
     """What the links of one ``MoonState.version`` imply (see the module's docstring)."""
 
     __slots__ = ("version", "graph", "connected", "build_starts", "sides", "ends", "route_sources", "memo",
-                 "graph_memo")
+                 "graph_memo", "start_builds")
 
     def __init__(self, m, version: int) -> None:
         self.version = version
@@ -166,21 +193,44 @@ class TrackIndex:
         # their key holds — the routes of a cube and the deliveries along them: shared with the
         # indexes derived from this one (``derived``), which change none of those
         self.graph_memo: dict = {}
+        # the one-tile builds from the start nodes this version allows whatever the seat, as
+        # (hex, side pair, cost, move) in listing order, the seat's money not yet checked: made by the
+        # build listing on first use (turn.py ``_start_builds``); a derived index keeps those of
+        # this one that its change leaves allowed (``derived``)
+        self.start_builds: tuple | None = None
 
-    def derived(self, version: int, *, ends: dict | None = None,
-                sides: frozenset | None = None) -> "TrackIndex":
-        """The index of the next ``version`` when only the link ends (a link started) or the hex
-        sides carrying track (an unfinished link extended) changed, given anew; the rest is this
-        index's own (never changed once built, so shared): the Complete Links graph and all that
-        follows from it (connected nodes, build starts, route sources) stays as it is while no link
-        is completed and no City placed. The memo starts empty: its answers are of this version;
-        the graph memo is this index's own (the routes read nothing that changed).
-        tests/age_of_steam/test_fast_moves.py holds a derived index to one built anew at every move."""
+    def derived(self, version: int, *, ends_at: tuple | None = None, track: tuple = (),
+                pairs: tuple = ()) -> "TrackIndex":
+        """The index of the next ``version`` when only the link ends (a link started on node
+        ``ends_at``) or the hex sides carrying track (an unfinished link extended over ``track``,
+        crossing the sides ``pairs``, as side_pair names them) changed; the rest is this index's own
+        (never changed once built, so shared): the Complete Links graph and all that follows from it
+        (connected nodes, build starts, route sources) stays as it is while no link is completed and
+        no City placed. The memo starts empty: its answers are of this version; the graph memo is
+        this index's own (the routes read nothing that changed).
+
+        The start nodes' builds (``start_builds``), once listed, are kept less those the change
+        refuses now: a build onto a hex that got track or across a side that got track; a link end
+        on a node changes the price of a build into it (a Town's), so those onto ``ends_at`` are
+        listed anew (none are: a link starts on a City or the Landing hex, which no start build
+        enters — but the index does not lean on the listing for that). Nothing else a start build's
+        check reads changes here (New Cities build a new index).
+        tests/age_of_steam/test_fast_moves.py holds a derived index to one built anew at every move,
+        and tests/age_of_steam/test_listing_shortcuts.py its start builds to ones listed anew."""
         ix = TrackIndex.__new__(TrackIndex)
         ix.version, ix.graph, ix.connected = version, self.graph, self.connected
         ix.build_starts, ix.route_sources = self.build_starts, self.route_sources
-        ix.ends = self.ends if ends is None else ends
-        ix.sides = self.sides if sides is None else sides
+        ends, sides, builds = self.ends, self.sides, self.start_builds
+        if ends_at is not None:
+            ends = dict(ends)
+            ends[ends_at] = ends.get(ends_at, 0) + 1
+            if builds is not None and any(b[0] == ends_at for b in builds):
+                builds = None
+        if pairs:
+            sides = sides.union(pairs)
+            if builds is not None:
+                builds = tuple(b for b in builds if b[0] not in track and b[1] not in sides)
+        ix.ends, ix.sides, ix.start_builds = ends, sides, builds
         ix.memo = {}
         ix.graph_memo = self.graph_memo
         return ix
@@ -188,7 +238,7 @@ class TrackIndex:
     def same_as(self, other: "TrackIndex") -> bool:
         """Whether two indexes say the same (the memo aside): what a derived index is held to."""
         return all(getattr(self, k) == getattr(other, k) for k in self.__slots__
-                   if k not in ("memo", "graph_memo"))
+                   if k not in ("memo", "graph_memo", "start_builds"))
 
     def routes(self, game, src: tuple, cube: str, depth: int = 3) -> tuple:
         """playout.routes' answer, as a tuple of node tuples, worked out once per source, cube and

@@ -94,9 +94,7 @@ class MoonState:
         self.links[link.id] = link
         self.version += 1
         if ix is not None:  # one more link end on ``start``, nothing else (index.py)
-            ends = dict(ix.ends)
-            ends[start] = ends.get(start, 0) + 1
-            self._index = ix.derived(self.version, ends=ends)
+            self._index = ix.derived(self.version, ends_at=start)
         return link
 
     def lay(self, link: Link, track: list, end: tuple | None) -> None:
@@ -115,7 +113,7 @@ class MoonState:
             for h in track:
                 pairs.append(side_pair(prev, h))
                 prev = h
-            self._index = ix.derived(self.version, sides=ix.sides.union(pairs))
+            self._index = ix.derived(self.version, track=tuple(track), pairs=tuple(pairs))
 
     def place_new_city(self, h: tuple, record: dict) -> None:
         """A New City on ``h`` (a Town until now): ``{id, colour, number}``."""

@@ -216,24 +216,12 @@ class MoonMatch:
                 return out
         names, lazy, track = self._names(ix), Move.lazy, m.track
         if done < allowance:
-            # From a start node: ``_one_tile_cost`` with ``cont`` False, written out (most candidates
-            # of a listing are these, and most are refused). The map's tables leave out what it
-            # refuses whatever the state (index.py: impassable terrain, a City or the Landing hex
-            # next to the start); of the rest it refuses a hex with track, a side already crossed,
-            # a New City (a Town become a City: no tile, and not completing a link); a Town costs
-            # base + per section, any other hex its terrain's cost; every one is a tile, so none
-            # fits an allowance used up (``done < allowance`` above); then the money.
-            sides, ends, new_cities = ix.sides, ix.ends, m.new_cities
-            kinds, terrain_cost = mt.kind, mt.track_cost
-            base, per = m.town_cost["base"], m.town_cost["per_track_section"]
-            for start in ix.build_starts:
-                fs = mt.fmt[start]
-                for h, pair, fh in mt.start_steps[start]:
-                    if h in track or pair in sides or h in new_cities:
-                        continue
-                    cost = base + per * (ends.get(h, 0) + 1) if kinds.get(h) == "town" else terrain_cost[h]
-                    if cost <= money:
-                        out.append(lazy(("build", fs, fh), partial(_build_label, names, start, h, cost)))
+            # From a start node: every such build is a tile (so none fits an allowance used up,
+            # ``done < allowance`` above) and the seat's money is all the rest depends on
+            builds = ix.start_builds
+            if builds is None:
+                builds = ix.start_builds = self._start_builds(mt, ix)
+            out += [b[3] for b in builds if b[2] <= money]
         for ln in sorted(own, key=lambda ln: int(ln.id[1:])):
             tip = ln.hexes[-1] if ln.hexes else ln.start
             for h, pair, fh in mt.build_steps[tip]:
@@ -244,6 +232,32 @@ class MoonMatch:
                     completes = node_kind(m, h) in ("city", "landing")
                     out.append(lazy(("extend", ln.id, fh), partial(_extend_label, names, completes, h, cost)))
         return out
+
+    def _start_builds(self, mt, ix) -> tuple:
+        """The one-tile builds from the start nodes (the Landing hex, the connected Cities) this
+        version of the track allows whatever the seat, as (hex, side pair, cost, move) in listing
+        order: ``_one_tile_cost`` with ``cont`` False, written out (most candidates of a listing are
+        these, and most are refused), the seat's allowance and money left to the listing. The map's
+        tables leave out what ``build`` refuses whatever the state (index.py: impassable terrain, a
+        City or the Landing hex next to the start); of the rest it refuses a hex with track, a side
+        already crossed, a New City (a Town become a City: no tile, and not completing a link); a
+        Town costs base + per section, any other hex its terrain's cost. Kept in the track index
+        (``TrackIndex.start_builds``), whose derived indexes keep what their change leaves allowed;
+        the moves are shared by the listings of the versions that keep them (a move is immutable, its
+        label made once from the names of the version listed)."""
+        m = self.game.moon
+        track, sides, ends, new_cities = m.track, ix.sides, ix.ends, m.new_cities
+        kinds, terrain_cost = mt.kind, mt.track_cost
+        base, per = m.town_cost["base"], m.town_cost["per_track_section"]
+        names, lazy, out = self._names(ix), Move.lazy, []
+        for start in ix.build_starts:
+            fs = mt.fmt[start]
+            for h, pair, fh in mt.start_steps[start]:
+                if h in track or pair in sides or h in new_cities:
+                    continue
+                cost = base + per * (ends.get(h, 0) + 1) if kinds.get(h) == "town" else terrain_cost[h]
+                out.append((h, pair, cost, lazy(("build", fs, fh), partial(_build_label, names, start, h, cost))))
+        return tuple(out)
 
     def _names(self, ix) -> dict:
         """Each hex's name in move labels (AgeOfSteam.label) for this version of the links and
