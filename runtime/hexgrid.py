@@ -128,6 +128,17 @@ class HexMap:
             m.line = tuple(dn["line"])
         return m
 
+    def copy(self) -> "HexMap":
+        """An equal map whose tables are its own (editing the copy's ``hexes``, as a test may, changes
+        nothing of this one), its memo a copy of this one's answers so far: a map is not changed once
+        built, so they are the copy's answers too. The hex records themselves are shared, as
+        ``from_data`` shares them with the data."""
+        memo = dict(self._memo)
+        if "cities" in memo:
+            memo["cities"] = dict(memo["cities"])  # the one memo answer that is a mutable dict
+        return HexMap(dict(self.hexes), dict(self.names), self.landing, dict(self.wraps), dict(self.wrap_labels),
+                      list(self.spaces), dict(self.sun_spaces), self.line, memo)
+
     # --- adjacency ----------------------------------------------------------------------------
     def neighbour(self, h: Coord, side: str) -> Coord | None:  # A05 wrap-around
         """The hex across ``side`` of ``h``: the ordinary neighbour, or the wrap partner off the edge."""

@@ -25,11 +25,11 @@ from __future__ import annotations
 from runtime.engine import CompiledGame, Engine, Outcome
 from runtime.errors import Refused, RulesError
 from runtime.events import Played
-from runtime.hexgrid import HexMap, fmt, parse_coord, step
+from runtime.hexgrid import fmt, parse_coord, step
 from runtime.verbs import verbs_for
 
 from . import verbs  # noqa: F401  (registers the game's verbs)
-from .index import MapTables, side_pair
+from .index import MapTables, hex_map, side_pair
 from .maps import check_map
 from .scenario import MoonScenario
 from .state import Link, MoonGame, MoonState, cube_total
@@ -62,7 +62,7 @@ class AgeOfSteam(MoonScenario, Engine):
         game.compiled = compiled
         game.verbs = verbs_for(self.name)
         tables = game.model.tables
-        hm = HexMap.from_data(data)
+        hm = hex_map(data)  # HexMap.from_data(data), copied from one read once per compiled map
         game.moon = MoonState(hm, dict(tables.get("terrain") or {}), dict(tables.get("town_cost") or {}),
                               sorted(tables.get("cube_colours") or {}))
         m = game.moon
