@@ -46,6 +46,17 @@ class SeededRandom(Agent):
     def __init__(self, rng: random.Random | None = None):
         self.rng = rng
 
+    def pick(self, match, moves):
+        """``Agent.pick``, and so ``choose``'s one-of-several path below, without the two calls: a
+        simulation with random agents picks every move here (the same two draws, in order;
+        tests/test_agents_random.py holds it to ``Agent.pick``). A subclass that answers choices its
+        own way keeps ``Agent.pick``."""
+        if moves and type(moves) is list and type(self).choose is SeededRandom.choose:
+            rng = self.rng or match.game.rng
+            rng._randbelow(1)
+            return moves[rng._randbelow(len(moves))]
+        return Agent.pick(self, match, moves)
+
     def choose(self, game, player, options, k=1, low=None, prompt=""):
         rng = self.rng or game.rng
         if k == 1 and low is None and options and isinstance(options, (list, tuple)):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from runtime.agents import SeededRandom
+from runtime.agents import Agent, SeededRandom
 
 
 def _general(rng: random.Random, options: list, k: int, low):
@@ -35,3 +35,26 @@ def test_other_choices_keep_the_general_path():
         for options, k, low in (([1, 2, 3], 2, None), ([1, 2, 3], 3, 0), ([], 1, None), ([4, 5], 1, 0)):
             assert agent.choose(None, 0, options, k, low) == _general(slow, options, k, low)
             assert fast.getstate() == slow.getstate()
+
+
+class _Match:
+    """What ``Agent.pick`` reads of a Match: the game (whose generator an agent without one uses)
+    and the seat to act."""
+
+    def __init__(self, rng):
+        self.game = type("Game", (), {"rng": rng})()
+
+    def to_act(self):
+        return 0
+
+
+def test_pick_draws_as_the_general_pick_does():
+    for seed in range(200):
+        for own in (True, False):  # the agent's own generator, or the game's
+            fast, slow = random.Random(seed), random.Random(seed)
+            quick = SeededRandom(fast if own else None)
+            general = SeededRandom(slow if own else None)
+            for size in (1, 2, 3, 7, 22, 40):
+                moves = [f"m{i}" for i in range(size)]
+                assert quick.pick(_Match(fast), moves) == Agent.pick(general, _Match(slow), moves)
+                assert fast.getstate() == slow.getstate()
