@@ -186,7 +186,7 @@ class MoonMatch:
     # --- moves --------------------------------------------------------------------------------
     def _action_moves(self, p: int) -> list[Move]:
         g = self.game
-        out = [Move("Take no special action", ("no_action",))]
+        out = [NO_ACTION]
         for uid in g.zone("action_tiles"):
             cid = g.instances[uid].card_id
             rec = g.cards[cid]
@@ -207,7 +207,7 @@ class MoonMatch:
         mt, ix = m.tables(), m.index()
         pl = g.players[p]
         allowance, done, money = pl.goods["track_tile"], m.built.get(p, 0), pl.goods["money"]
-        out = [Move("Stop building track", ("stop",))]
+        out = [STOP]
         own = [ln for ln in m.links.values() if ln.owner == p and ln.end is None]  # unfinished links
         if done >= allowance:
             # every build places a tile but completing a link, which needs none, yet still an
@@ -331,22 +331,30 @@ class MoonMatch:
         links as the route has nodes. With one, ``move`` also asks that the route use it: it does
         when the cube's track is that link, or when the link joins two nodes the route steps between
         (``link_between`` then prefers the borrowed link)."""
-        g, e, m = self.game, self.game.engine, self.game.moon
-        out = [Move("Move no cube this round", ("no_move",))]
+        m = self.game.moon
+        out = [NO_MOVE]
         if m.move_round not in (1, 2) or p in m.moved:
             return out  # move refuses every delivery now (not reached through the stand-in turn)
-        mt, ix = m.tables(), m.index()
-        borrowable = sorted(lid for lid, ln in m.links.items() if ln.complete and ln.owner != p) \
-            if e.holds(g, p, "low_gravitation") else []
-        borrows = [b for b in borrowable if m.borrowed.get(p) in (None, b)]
-        memo, sun, sources = ix.graph_memo, m.sun, ix.route_sources
-        for src in sorted(h for h, c in m.cubes.items() if c and h in sources):
-            for cube in sorted(set(m.cubes[src])):
+        ix = m.index()
+        memo, sun, sources, cubes = ix.graph_memo, m.sun, ix.route_sources, m.cubes
+        if not sources:
+            return out  # no Complete Link yet: no cube can leave any hex
+        borrows = None  # the links Low Gravitation may borrow: asked at the first route (most listings have none)
+        for src in sorted(h for h, c in cubes.items() if c and h in sources):
+            for cube in sorted(set(cubes[src])):
                 found = memo.get(("deliveries", src, cube, sun))  # (_deliveries, without a call)
-                for path, move in (found if found is not None else self._deliveries(ix, src, cube)):
+                if found is None:
+                    found = self._deliveries(ix, src, cube)
+                if not found:
+                    continue
+                if borrows is None:
+                    borrows = self._borrows(p)
+                if not borrows:
+                    out += [move for _, move in found]
+                    continue
+                mt = m.tables()
+                for path, move in found:
                     out.append(move)
-                    if not borrows:
-                        continue
                     on_link = m.track.get(src)  # a cube on track travels along its link first
                     steps = {side_pair(a, b) for a, b in zip(path, path[1:])}
                     if on_link is None:
@@ -360,6 +368,15 @@ class MoonMatch:
         # (the listing used to skip a key already listed: every key differs here — one source and
         # cube each, distinct routes of it, one borrowed link or none)
         return out
+
+    def _borrows(self, p: int) -> list:
+        """The opponent Complete Links seat ``p`` may use as its own in a delivery now (Low
+        Gravitation, A07): none unless it holds the action; the one it used already this turn, if any."""
+        g, m = self.game, self.game.moon
+        if not g.engine.holds(g, p, "low_gravitation"):
+            return []
+        borrowable = sorted(lid for lid, ln in m.links.items() if ln.complete and ln.owner != p)
+        return [b for b in borrowable if m.borrowed.get(p) in (None, b)]
 
     def _deliveries(self, ix, src: tuple, cube: str) -> tuple:
         """(route, the move delivering ``cube`` from ``src`` along it without a borrowed link) for
@@ -376,6 +393,13 @@ class MoonMatch:
                                  partial(_delivery_label, names, src, path)))
                 for path in ix.routes(g, src, cube))
         return found
+
+
+# the moves every listing of a stage begins with: a Move is immutable, so one of each serves every
+# listing (copies and pickles of a game make their own)
+NO_ACTION = Move("Take no special action", ("no_action",))
+STOP = Move("Stop building track", ("stop",))
+NO_MOVE = Move("Move no cube this round", ("no_move",))
 
 
 # the moves' labels, made when first read (Move.lazy) from what the listing saw: ``names`` is the
