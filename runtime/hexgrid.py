@@ -182,7 +182,11 @@ class HexMap:
 
     def hexes_next_to(self, c: Coord) -> list[Coord]:
         """Map hexes adjacent to an off-map space, sorted."""
-        return sorted(n for n in (step(c, s) for s in SIDES) if n in self.hexes)
+        key = ("next to", c)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = tuple(sorted(n for n in (step(c, s) for s in SIDES) if n in self.hexes))
+        return list(found)
 
     def side_value(self, h: Coord) -> float:
         a, b = (pixel(self.space(x)) for x in self.line)

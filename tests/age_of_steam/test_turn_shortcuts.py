@@ -2,15 +2,22 @@
 
 - a game's map is a copy of one read once per compiled map (index.py ``hex_map``): the same map and
   the same answers as ``HexMap.from_data`` on the map's data, and a game that edits its own map
-  changes no other game's.
+  changes no other game's;
+- Goods Growth reads its Cities by die number, with their Goods Display column and day side, from
+  the track index's graph memo (engine.py ``_growth_cities``): the same state and trace as the
+  reference (reference_turn.py, the original that worked them out at every Goods Growth).
 """
 from __future__ import annotations
+
+import random
 
 from runtime.games.age_of_steam.engine import _map_of
 from runtime.games.age_of_steam.index import hex_map
 from runtime.hexgrid import HexMap
 
+from . import reference_turn
 from .helpers import compiled, new_game
+from .test_fast_moves import match
 
 
 def answers(hm: HexMap) -> dict:
@@ -44,3 +51,45 @@ def test_a_game_that_edits_its_map_changes_no_other_games():
     assert b.moon.map.hexes == hexes and "test" not in b.moon.map.cities()
     _, data = _map_of(compiled())
     assert answers(b.moon.map) == answers(HexMap.from_data(data))
+
+
+def growth_alike(g, rng: random.Random) -> None:
+    """Goods Growth on two copies of ``g`` with the same dice, one through the engine and one through
+    the reference: the same state, the same trace, the same generator."""
+    fast, slow = g.copy(), g.copy()
+    for c in (fast, slow):
+        c.tracing = True
+        c.log = []
+    n = 2 * len(g.active_players())
+    dice = [rng.randint(1, 6) for _ in range(n)]
+    g.engine.goods_growth(fast, list(dice))
+    reference_turn.goods_growth(g.engine, slow, list(dice))
+    assert fast.snapshot() == slow.snapshot()
+    assert fast.trace_text() == slow.trace_text()
+    g.engine.goods_growth(fast)  # rolling its own dice: the same draws
+    reference_turn.goods_growth(g.engine, slow)
+    assert fast.snapshot() == slow.snapshot() and fast.rng.getstate() == slow.rng.getstate()
+
+
+def test_goods_growth_equals_the_reference_at_every_move_of_seeded_games():
+    """At every move of seeded random games (both Sun sides, Cities connected one by one, Goods Display
+    columns emptying), and after Towns become New Cities mid-game (a new track index: the Cities
+    kept per Sun side are of the old one)."""
+    grown = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        m = match(seed, 3 + seed % 2)
+        g = m.game
+        g.tracing = False
+        while not m.terminal():
+            growth_alike(g, rng)
+            g.engine.goods_growth(g.copy())  # fills the memo of the index both share
+            if seed == 5 and g.moon.turn == 4 and not g.moon.new_cities:
+                towns = sorted(h for h, rec in g.moon.map.hexes.items() if rec.get("town"))
+                for i, h in enumerate(towns[:2]):
+                    g.moon.place_new_city(h, {"id": f"N{i}", "colour": g.moon.colours[i], "number": 3 + i})
+                    g.moon.display[f"N{i}"] = ["red", "blue"]
+                m._legal = None  # the state was changed by hand, not by a move: list anew
+            m.apply(rng.choice(m.legal_moves()))
+            grown += 1
+    assert grown > 500

@@ -716,15 +716,11 @@ class AgeOfSteam(MoonScenario, Engine):
         if trace:
             game.emit("growth", None, f"Goods Growth: rolls {', '.join(map(str, dice))}")
         connected = self.connected(game)
-        # growth moves cubes only: the Cities stay as they are; each die's Cities in hex order
-        by_number: dict = {}
-        for h, city in sorted(self.cities(game).items()):
-            by_number.setdefault(city.get("number"), []).append((h, city))
+        by_number = self._growth_cities(game)
         for d in dice:
-            for h, city in by_number.get(d, ()):
-                col = city.get("id") if h in m.new_cities else str(d)
+            for h, col, day in by_number.get(d, ()):
                 why = None
-                if not self.is_day(game, h):
+                if not day:
                     why = "is on the night side"
                 elif h not in connected:
                     why = "is not connected to the Landing hex by Complete Links"
@@ -744,6 +740,25 @@ class AgeOfSteam(MoonScenario, Engine):
         if trace:
             game.emit("sun", None,
                       f"the Sun moves to {m.sun}: {self.day_label(game)} is day; turn marker to {m.turn}")
+
+    def _growth_cities(self, game: MoonGame) -> dict:
+        """Goods Growth's Cities by die number, each die's in hex order, as (hex, its Goods Display
+        column, whether it is day there now): what ``goods_growth`` reads of every City, kept in the
+        track index's graph memo per Sun side (the Cities change only with a New City, which builds a
+        new index; the column and the day side are the City's and the map's). Growth moves cubes
+        only: the Cities stay as they are. tests/age_of_steam/test_turn_shortcuts.py holds it to
+        the Cities worked out anew at every turn of seeded games."""
+        m = game.moon
+        memo = m.index().graph_memo
+        key = ("growth cities", m.sun)
+        found = memo.get(key)
+        if found is None:
+            found = {}
+            for h, city in sorted(self.cities(game).items()):
+                col = city.get("id") if h in m.new_cities else str(city.get("number"))
+                found.setdefault(city.get("number"), []).append((h, col, self.is_day(game, h)))
+            found = memo[key] = {d: tuple(cities) for d, cities in found.items()}
+        return found
 
     def satellite_chooser(self, game: MoonGame) -> int:
         """A12: last on the income track; ties go to the player last in turn order."""
@@ -771,9 +786,10 @@ class AgeOfSteam(MoonScenario, Engine):
                               f"(next to it: {', '.join(fmt(o) for o in options)})")
             m.satellite_cubes.remove(cube)
             m.cubes.setdefault(h, []).append(cube)
-            where = (f"onto {m.track[h]}'s track, from where it may be delivered" if h in m.track
-                     else f"on {self.label(game, h)}")
-            game.emit("satellite", p, f"places a {cube} cube from the Satellite {where}")
+            if game.tracing:  # emit() keeps words only while tracing: they are made only then
+                where = (f"onto {m.track[h]}'s track, from where it may be delivered" if h in m.track
+                         else f"on {self.label(game, h)}")
+                game.emit("satellite", p, f"places a {cube} cube from the Satellite {where}")
         else:
             # Decision: an empty Satellite places nothing but still moves.
             game.emit("satellite", p, "the Satellite has no cubes left: nothing is placed")

@@ -54,7 +54,7 @@ _MAPS: dict = {}
 def hex_map(data: dict) -> HexMap:
     """``HexMap.from_data(data)`` for a compiled map's data (never changed once compiled): a copy of
     one made once per map data, with every hex's neighbours, Sun side and the Cities already worked out
-    (answers of the data alone). Each game gets its own copy, so a game that edits its map, as a test
+    (answers of the data alone), and the hexes next to each Satellite space. Each game gets its own copy, so a game that edits its map, as a test
     may, changes no other game's. tests/age_of_steam/test_turn_shortcuts.py holds a copy's answers to
     a map read anew."""
     found = _MAPS.get(id(data))
@@ -64,6 +64,8 @@ def hex_map(data: dict) -> HexMap:
             template.neighbours(h)
             template.sun_side_of(h)
         template.cities()
+        for _, c in template.spaces:
+            template.hexes_next_to(c)
         found = (data, template)
         _MAPS.pop(id(data), None)
         _MAPS[id(data)] = found
