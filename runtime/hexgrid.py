@@ -158,7 +158,8 @@ class HexMap:
 
     def link_side(self, a: Coord, b: Coord) -> str | None:
         """The side of ``a`` through which track reaches ``b`` (ordinary or wrap-around), or None."""
-        for side, n in self.neighbours(a):
+        found = self._memo.get(("neighbours", a))  # (neighbours(a), without copying its answer)
+        for side, n in (found if found is not None else self.neighbours(a)):
             if n == b:
                 return side
         return None

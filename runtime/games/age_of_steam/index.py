@@ -243,21 +243,28 @@ class TrackIndex:
                    if k not in ("memo", "graph_memo", "start_builds"))
 
     def routes(self, game, src: tuple, cube: str, depth: int = 3) -> tuple:
-        """playout.routes' answer, as a tuple of node tuples, worked out once per source, cube and
-        Sun side for this version of the links (which City takes which cube changes with the Sun).
-        They read the Complete Links, the nodes and the track of Complete Links only: kept in the
-        graph memo, shared with the derived indexes of later versions."""
-        key = ("routes", src, cube, game.moon.sun, depth)
+        """playout.routes' answer, as a tuple of node tuples: ``routes_by_cube``'s for ``cube``."""
+        return self.routes_by_cube(game, src, depth).get(cube, ())
+
+    def routes_by_cube(self, game, src: tuple, depth: int = 3) -> dict:
+        """cube colour -> the routes of a cube of that colour from ``src`` (playout.routes' answer,
+        as a tuple of node tuples), for the colours with a route: the paths from ``src`` (``_paths``)
+        grouped by the cube their last node takes now, each colour's in the paths' order. Which
+        paths there are does not depend on the cube or the Sun, which City takes what does. Worked
+        out once per source and Sun side for this version of the links: they read the Complete
+        Links, the nodes and the track of Complete Links only, so they are kept in the graph memo,
+        shared with the derived indexes of later versions."""
+        key = ("routes", src, game.moon.sun, depth)
         found = self.graph_memo.get(key)
         if found is None:
-            found = self.graph_memo[key] = self._find_routes(game, src, cube, depth)
+            takes = self._accepted(game)
+            found = {}
+            for path in self._paths(game, src, depth):
+                cube = takes.get(path[-1])
+                if cube is not None:
+                    found.setdefault(cube, []).append(path)
+            found = self.graph_memo[key] = {cube: tuple(paths) for cube, paths in found.items()}
         return found
-
-    def _find_routes(self, game, src: tuple, cube: str, depth: int) -> tuple:
-        """The paths from ``src`` (``_paths``) whose last node takes ``cube`` now: which paths there
-        are does not depend on the cube or the Sun, which City takes what does."""
-        takes = self._accepted(game)
-        return tuple(path for path in self._paths(game, src, depth) if takes.get(path[-1]) == cube)
 
     def _accepted(self, game) -> dict:
         """``AgeOfSteam.accepts`` of every node of the graph (where every path ends) with the Sun
