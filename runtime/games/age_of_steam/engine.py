@@ -517,7 +517,8 @@ class AgeOfSteam(MoonScenario, Engine):
             raise Refused(f"the {action} action is not available" + (f" (taken by {taken[0]})" if taken else ""))
         game.move(uid, game.zone_key("actions", player))
         game.instances[uid].owner = player
-        game.emit("action", player, f"takes the {game.cards[action]['name']} action")
+        if game.tracing:  # emit() keeps words only while tracing: they are made only then
+            game.emit("action", player, f"takes the {game.cards[action]['name']} action")
         # taking a special action tile is its play: the simulation report counts it (plays, and the
         # per-card "won when played")
         game.publish(Played(player, card=uid, turn=game.turn_number, round=game.round))
@@ -677,13 +678,16 @@ class AgeOfSteam(MoonScenario, Engine):
     def phase(self, game: MoonGame, name: str, **kw) -> None:
         m = game.moon
         game.phase = name
+        trace = game.tracing  # emit() keeps words only while tracing: they are made only then
         if name == "select_actions":
             # a Moon turn is what the core engine calls a round (every player acts in it): its typed
             # events are how the simulation report measures a game's length
             self.begin_round(game)
-            game.emit("phase", None, f"turn {m.turn}: Select Actions")
+            if trace:
+                game.emit("phase", None, f"turn {m.turn}: Select Actions")
         elif name == "build_track":
-            game.emit("phase", None, f"turn {m.turn}: Build Track")
+            if trace:
+                game.emit("phase", None, f"turn {m.turn}: Build Track")
             fn = game.compiled.rules["build_track"]
             for p in m.turn_order:
                 self.run(game, fn, p)
@@ -692,7 +696,8 @@ class AgeOfSteam(MoonScenario, Engine):
                 raise Refused("Move Goods has two rounds per turn")
             m.move_round += 1
             m.moved = set()
-            game.emit("phase", None, f"turn {m.turn}: Move Goods round {m.move_round}")
+            if trace:
+                game.emit("phase", None, f"turn {m.turn}: Move Goods round {m.move_round}")
         elif name == "goods_growth":
             self.goods_growth(game, kw.get("dice"))
         elif name == "end_of_turn":
@@ -795,7 +800,8 @@ class AgeOfSteam(MoonScenario, Engine):
             game.emit("satellite", p, "the Satellite has no cubes left: nothing is placed")
         ids = [s for s, _ in m.map.spaces]
         m.satellite_at = ids[(ids.index(m.satellite_at) + 1) % len(ids)]
-        game.emit("satellite", None, f"the Satellite moves counter-clockwise to {m.satellite_at}")
+        if game.tracing:
+            game.emit("satellite", None, f"the Satellite moves counter-clockwise to {m.satellite_at}")
 
     def reset_turn(self, game: MoonGame) -> None:
         m = game.moon

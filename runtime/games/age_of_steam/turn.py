@@ -166,7 +166,8 @@ class MoonMatch:
             n = per * g.players[p].goods["income"]
             if n:
                 g.players[p].goods["money"] += n
-                g.emit("income", p, f"receives ${n}: income {g.players[p].goods['income']} (stand-in)")
+                if g.tracing:  # emit() keeps words only while tracing: they are made only then
+                    g.emit("income", p, f"receives ${n}: income {g.players[p].goods['income']} (stand-in)")
         e.phase(g, "goods_growth")
         e.phase(g, "end_of_turn")  # the Satellite (A12), then the turn's allowances reset
         turns = int(table(g, "game_length").get("turns", 0))
