@@ -93,3 +93,21 @@ def test_goods_growth_equals_the_reference_at_every_move_of_seeded_games():
             m.apply(rng.choice(m.legal_moves()))
             grown += 1
     assert grown > 500
+
+
+def test_cubes_and_dice_draw_as_choice_and_randint_do():
+    """The set-up's cubes and Goods Growth's dice draw with ``_randbelow`` what ``rng.choice`` and
+    ``rng.randint(1, 6)`` draw, in the same order (a Python whose choice or randint drew otherwise
+    would fail here before the pinned simulations)."""
+    g = new_game(setup=False)
+    e = g.engine
+    for seed in range(300):
+        fast, slow = random.Random(seed), random.Random(seed)
+        g.rng = fast
+        assert e.draw_cubes(g, 1 + seed % 9) == [slow.choice(g.moon.colours) for _ in range(1 + seed % 9)]
+        assert fast.getstate() == slow.getstate()
+    for seed in range(40):
+        fast, slow = new_game(setup=True, seed=seed), new_game(setup=True, seed=seed)
+        e.goods_growth(fast)
+        reference_turn.goods_growth(e, slow)  # randint(1, 6) per die
+        assert fast.snapshot() == slow.snapshot() and fast.rng.getstate() == slow.rng.getstate()

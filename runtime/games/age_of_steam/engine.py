@@ -281,8 +281,14 @@ class AgeOfSteam(MoonScenario, Engine):
 
     def draw_cubes(self, game: MoonGame, n: int) -> list[str]:
         # Decision: the base game's cube bag is not in this rulebook; cubes are drawn uniformly from the
-        # cube colours of game.yaml with the game's seeded RNG.
-        return [game.rng.choice(game.moon.colours) for _ in range(n)]
+        # cube colours of game.yaml with the game's seeded RNG: ``rng.choice(colours)`` each, written
+        # as the one draw choice makes (a game's set-up draws some fifty; tests/age_of_steam/
+        # test_turn_shortcuts.py holds it to choice)
+        colours = game.moon.colours
+        if not colours:
+            raise IndexError("Cannot choose from an empty sequence")  # as choice
+        below, k = game.rng._randbelow, len(colours)
+        return [colours[below(k)] for _ in range(n)]
 
     # --- map queries ---------------------------------------------------------------------------
     def cities(self, game: MoonGame) -> dict:
@@ -714,7 +720,8 @@ class AgeOfSteam(MoonScenario, Engine):
         per = (game.model.table("goods_growth") or {}).get("dice_per_player", 2)
         n = per * len(game.active_players())
         if dice is None:
-            dice = [game.rng.randint(1, 6) for _ in range(n)]
+            below = game.rng._randbelow  # randint(1, 6): the one draw it makes (test_turn_shortcuts.py)
+            dice = [1 + below(6) for _ in range(n)]
         elif len(dice) != n:
             raise RulesError(f"Goods Growth rolls {n} dice ({per} per player), {len(dice)} given")
         trace = game.tracing  # emit() keeps words only while tracing: they are made only then
