@@ -624,9 +624,16 @@ class AgeOfSteam(MoonScenario, Engine):
                   + ", ".join(f"{game.players[p].name} +{n}" for p, n in sorted(gains.items())))
 
     def link_between(self, game: MoonGame, player: int, a: tuple, b: tuple, borrow: str | None):
-        cands = [ln for ln in game.moon.links.values() if ln.complete and {ln.start, ln.end} == {a, b}]
-        if not cands:
+        """The Complete Link a cube moving from node ``a`` to node ``b`` travels, or None: the links
+        joining them from the track index (``TrackIndex.between``; tests/age_of_steam/test_fast_moves.py
+        holds it to the original, which read every link, in reference_moves.py)."""
+        m = game.moon
+        ids = m.index().between.get(side_pair(a, b))
+        if not ids:
             return None
+        if len(ids) == 1:
+            return m.links[ids[0]]
+        cands = [m.links[lid] for lid in ids]
         # Decision: with several links between two nodes, the named borrowed link, then the mover's own,
         # then the lowest id.
         cands.sort(key=lambda ln: (ln.id != borrow, ln.owner != player, int(ln.id[1:])))

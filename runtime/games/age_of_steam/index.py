@@ -6,7 +6,8 @@ Two tables, each built on first use and kept as long as what it is built from st
   labels, neighbours in listing order). A map is not changed by play (runtime/hexgrid.py's
   ``HexMap`` memoises its own answers on the same ground), so the games set up from one compiled
   map, and all their copies, share one.
-- ``TrackIndex``: per state of the track network — the Complete Links graph, the nodes connected to
+- ``TrackIndex``: per state of the track network — the Complete Links graph (and which links join each
+  pair of nodes), the nodes connected to
   the Landing hex, the hex sides carrying track, the track sections at each node, the hexes a cube
   can leave from, the delivery routes. It belongs to one ``MoonState.version``: ``MoonState.new_link``,
   ``lay`` and ``place_new_city``, the only methods that change links, track or Cities, bump the
@@ -150,12 +151,13 @@ def node_kind(m, h: tuple) -> str | None:
 class TrackIndex:
     """What the links of one ``MoonState.version`` imply (see the module's docstring)."""
 
-    __slots__ = ("version", "graph", "connected", "build_starts", "sides", "ends", "route_sources", "memo",
-                 "graph_memo", "start_builds")
+    __slots__ = ("version", "graph", "between", "connected", "build_starts", "sides", "ends", "route_sources",
+                 "memo", "graph_memo", "start_builds")
 
     def __init__(self, m, version: int) -> None:
         self.version = version
         graph: dict = {}  # node -> the nodes one Complete Link away (AgeOfSteam.complete_links_graph)
+        between: dict = {}  # side_pair of two nodes -> the ids of the Complete Links joining them, in link order
         sides: set = set()  # side_pair of every hex side some link's track crosses
         ends: dict = {}  # node -> link ends on it (AgeOfSteam.sections_at_town)
         for ln in m.links.values():
@@ -164,6 +166,7 @@ class TrackIndex:
                 ends[ln.end] = ends.get(ln.end, 0) + 1
                 graph.setdefault(ln.start, set()).add(ln.end)
                 graph.setdefault(ln.end, set()).add(ln.start)
+                between.setdefault(side_pair(ln.start, ln.end), []).append(ln.id)
             prev = ln.start
             for h in ln.hexes:
                 sides.add(side_pair(prev, h))
@@ -171,6 +174,7 @@ class TrackIndex:
             if ln.end is not None:
                 sides.add(side_pair(prev, ln.end))
         self.graph = graph
+        self.between = {pair: tuple(ids) for pair, ids in between.items()}
         # the hexes a cube can leave from: a node with a Complete Link, or track of a Complete Link
         # (from anywhere else ``routes`` finds none)
         self.route_sources = frozenset(graph).union(
@@ -220,7 +224,7 @@ class TrackIndex:
         tests/age_of_steam/test_fast_moves.py holds a derived index to one built anew at every move,
         and tests/age_of_steam/test_listing_shortcuts.py its start builds to ones listed anew."""
         ix = TrackIndex.__new__(TrackIndex)
-        ix.version, ix.graph, ix.connected = version, self.graph, self.connected
+        ix.version, ix.graph, ix.between, ix.connected = version, self.graph, self.between, self.connected
         ix.build_starts, ix.route_sources = self.build_starts, self.route_sources
         ends, sides, builds = self.ends, self.sides, self.start_builds
         if ends_at is not None:
