@@ -55,6 +55,9 @@ class MoonMatch:
     def __init__(self, game):
         self.game = game
         self._legal: list[Move] | None = None
+        # card id -> the move taking that special action tile: made at its first listing (a card
+        # record does not change in play; the label is read from it then)
+        self._action_move: dict = {}
 
     @property
     def t(self) -> MoonTurn:
@@ -72,7 +75,9 @@ class MoonMatch:
 
     def legal_moves(self) -> list[Move]:
         if self._legal is None:
-            p, stage = self.to_act(), self.game.turn_state.stage
+            t = self.game.turn_state  # (to_act, written out: the turn read once)
+            stage = t.stage
+            p = None if stage == "over" else self.game.moon.turn_order[t.index]
             if p is None:
                 self._legal = []
             elif stage == "actions":
@@ -87,15 +92,16 @@ class MoonMatch:
         listed = self._legal if self._legal is not None else self.legal_moves()  # (no copy needed)
         move = refuse_unless_legal(move, listed, self.game)
         self._legal = None
-        g, e, p = self.game, self.game.engine, self.to_act()
+        g, e, t = self.game, self.game.engine, self.game.turn_state
+        p = g.moon.turn_order[t.index]  # to_act(): a game over lists no move, so refuses every one above
         if g.tracing:  # tell() writes only while tracing, and a label is made only when read
             g.tell(MoveMade(p, label=move.label))
         kind = move.key[0]
-        if kind == "action":
+        if kind in ("no_move", "stop", "no_action"):
+            t.index += 1  # the next seat
+        elif kind == "action":
             e.take_action(g, p, move.key[1])
-            self._next()
-        elif kind in ("no_action", "stop", "no_move"):
-            self._next()
+            t.index += 1
         # a key names hexes "q,r" as the listing wrote them (mt.fmt): the engine is given the hexes
         # themselves (``hex_of`` takes either), read back from the map's tables, not parsed again
         elif kind == "build":
@@ -109,8 +115,8 @@ class MoonMatch:
             _, cube, src, path, borrow = move.key
             at = g.moon.tables().hex_at
             e.move(g, p, cube, at[src], [at[h] for h in path], borrow)
-            self.t.delivered += 1
-            self._next()
+            t.delivered += 1
+            t.index += 1
         self.advance()
 
     def result(self) -> Result:
@@ -141,9 +147,6 @@ class MoonMatch:
         return int(rule.get("per_income", 0)) * g.players[p].goods["income"] + int(rule.get("per_track_tile", 0)) * tiles
 
     # --- the loop -----------------------------------------------------------------------------
-    def _next(self) -> None:
-        self.t.index += 1
-
     def advance(self) -> None:
         g, e, t, m = self.game, self.game.engine, self.t, self.game.moon
         while t.stage != "over" and t.index >= len(m.turn_order):
@@ -188,12 +191,16 @@ class MoonMatch:
     def _action_moves(self, p: int) -> list[Move]:
         g = self.game
         out = [NO_ACTION]
+        made = self._action_move
         for uid in g.zone("action_tiles"):
             cid = g.instances[uid].card_id
-            rec = g.cards[cid]
-            out.append(Move(f"Take the {rec['name']} action" + (f" ({rec['texts']['effect']})"
-                                                                if rec.get("texts", {}).get("effect") else ""),
-                            ("action", cid)))
+            move = made.get(cid)
+            if move is None:
+                rec = g.cards[cid]
+                move = made[cid] = Move(f"Take the {rec['name']} action"
+                                        + (f" ({rec['texts']['effect']})" if rec.get("texts", {}).get("effect") else ""),
+                                        ("action", cid))
+            out.append(move)
         return out
 
     def _build_moves(self, p: int) -> list[Move]:
