@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from runtime.games.age_of_steam.index import TrackIndex
+from runtime.hexgrid import fmt
 
 from .test_fast_moves import match, reference_moves
 
@@ -103,3 +104,27 @@ def test_lazy_labels_keep_the_names_of_their_version_when_a_new_city_is_placed()
     assert all(mv.label == label for mv, label in before + after)
     assert any(name in label for _, label in before for name in town_names)
     assert any("New City" in label for _, label in after)
+
+
+def test_a_start_build_into_a_town_is_priced_anew_when_a_link_completes_into_it():
+    """The start builds kept across a completed link (``TrackIndex.derived``): a link completed into
+    a Town next to the Landing hex adds a section to the Town, so the build from the Landing hex
+    straight into it costs $1 more — the second time with the Town connected already (the first
+    connects it, which lists the start builds anew anyway). Listed as the reference lists them."""
+    m = match(0, 3)
+    g = m.game
+    g.tracing = False
+    while m.t.stage == "actions":
+        m.apply(m.legal_moves()[0])  # no special action
+    landing, hadley = fmt(g.moon.map.landing), fmt(g.engine.hex_of(g, "Hadley"))
+    prices = []
+    for lid, via in (("L1", "1,0"), ("L2", "0,-1")):  # Landing -> via -> Hadley, a Complete Link
+        prices += [mv.label for mv in m.legal_moves() if mv.key == ("build", landing, hadley)]
+        m.apply(next(mv for mv in m.legal_moves() if mv.key == ("build", landing, via)))
+        m.apply(next(mv for mv in m.legal_moves() if mv.key == ("extend", lid, hadley)))
+        assert g.moon.links[lid].end == g.engine.hex_of(g, "Hadley")
+        m.apply(m.legal_moves()[0])  # the seat stops; the next lists
+        assert_index_fresh(m)
+        assert [(mv.key, mv.label) for mv in m.legal_moves()] == reference_moves(m)
+    prices += [mv.label for mv in m.legal_moves() if mv.key == ("build", landing, hadley)]
+    assert prices == [f"Build track from Landing hex to Hadley (${n})" for n in (3, 4, 5)]

@@ -763,12 +763,12 @@ class AgeOfSteam(MoonScenario, Engine):
     def _growth_cities(self, game: MoonGame) -> dict:
         """Goods Growth's Cities by die number, each die's in hex order, as (hex, its Goods Display
         column, whether it is day there now): what ``goods_growth`` reads of every City, kept in the
-        track index's graph memo per Sun side (the Cities change only with a New City, which builds a
+        track index's city memo per Sun side (the Cities change only with a New City, which builds a
         new index; the column and the day side are the City's and the map's). Growth moves cubes
         only: the Cities stay as they are. tests/age_of_steam/test_turn_shortcuts.py holds it to
         the Cities worked out anew at every turn of seeded games."""
         m = game.moon
-        memo = m.index().graph_memo
+        memo = m.index().city_memo
         key = ("growth cities", m.sun)
         found = memo.get(key)
         if found is None:

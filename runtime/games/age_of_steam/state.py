@@ -94,26 +94,30 @@ class MoonState:
         self.links[link.id] = link
         self.version += 1
         if ix is not None:  # one more link end on ``start``, nothing else (index.py)
-            self._index = ix.derived(self.version, ends_at=start)
+            self._index = ix.derived(self.version, self, ends_at=start)
         return link
 
     def lay(self, link: Link, track: list, end: tuple | None) -> None:
         """Add track hexes to ``link`` (in building order) and set its end (None: still unfinished)."""
         ix = self._current_index()
         prev = link.tip()
+        was_complete = link.end is not None
         link.hexes += track
         link.end = end
         for h in track:
             self.track[h] = link.id
         self.version += 1
-        if ix is not None and end is None and link.id in self.links:
-            # still unfinished: only the sides its new track crosses are new (index.py); a
-            # completed link changes the graph, and the next index() builds it anew
+        if ix is not None and link.id in self.links and not was_complete:
+            # the sides its new track crosses are new (and into its end, completed); a completed
+            # link adds one edge to the graph (index.py: TrackIndex.derived)
             pairs = []
             for h in track:
                 pairs.append(side_pair(prev, h))
                 prev = h
-            self._index = ix.derived(self.version, track=tuple(track), pairs=tuple(pairs))
+            if end is not None:
+                pairs.append(side_pair(prev, end))
+            self._index = ix.derived(self.version, self, track=tuple(track), pairs=tuple(pairs),
+                                     completes=link if end is not None else None)
 
     def place_new_city(self, h: tuple, record: dict) -> None:
         """A New City on ``h`` (a Town until now): ``{id, colour, number}``."""
