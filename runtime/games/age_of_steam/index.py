@@ -174,7 +174,7 @@ class TrackIndex:
     """What the links of one ``MoonState.version`` imply (see the module's docstring)."""
 
     __slots__ = ("version", "graph", "between", "connected", "build_starts", "sides", "ends", "route_sources",
-                 "memo", "graph_memo", "city_memo", "start_builds")
+                 "unfinished", "memo", "graph_memo", "city_memo", "start_builds")
 
     def __init__(self, m, version: int) -> None:
         self.version = version
@@ -182,8 +182,11 @@ class TrackIndex:
         between: dict = {}  # side_pair of two nodes -> the ids of the Complete Links joining them, by number
         sides: set = set()  # side_pair of every hex side some link's track crosses
         ends: dict = {}  # node -> link ends on it (AgeOfSteam.sections_at_town)
+        unfinished: dict = {}  # owner -> the ids of their unfinished links
         for ln in m.links.values():
             ends[ln.start] = ends.get(ln.start, 0) + 1
+            if ln.end is None:
+                unfinished.setdefault(ln.owner, []).append(ln.id)
             if ln.end is not None:
                 ends[ln.end] = ends.get(ln.end, 0) + 1
                 graph.setdefault(ln.start, set()).add(ln.end)
@@ -203,6 +206,8 @@ class TrackIndex:
             h for ln in m.links.values() if ln.end is not None for h in ln.hexes)
         self.sides = frozenset(sides)
         self.ends = ends
+        # owner -> the ids of their unfinished links, by number (the build listing extends them)
+        self.unfinished = {owner: tuple(sorted(ids, key=link_number)) for owner, ids in unfinished.items()}
         self.connected = _connected(m, graph)
         self.build_starts = _build_starts(m, self.connected)
         # answers worked out from this version of the network and what their key says (the routes
@@ -223,11 +228,11 @@ class TrackIndex:
         # this one that its change leaves allowed (``derived``)
         self.start_builds: tuple | None = None
 
-    def derived(self, version: int, m, *, ends_at: tuple | None = None, track: tuple = (),
-                pairs: tuple = (), completes=None) -> "TrackIndex":
-        """The index of the next ``version`` of ``m`` (a MoonState) when a link was started on node
-        ``ends_at``, or extended over ``track`` crossing the sides ``pairs`` (as side_pair names
-        them) — and, with ``completes`` (the link, its end now set), completed: reading one link
+    def derived(self, version: int, m, *, started=None, laid=None, track: tuple = (),
+                pairs: tuple = ()) -> "TrackIndex":
+        """The index of the next ``version`` of ``m`` (a MoonState) when one link changed: the link
+        ``started`` (no track yet), or the link ``laid`` extended over ``track`` crossing the sides
+        ``pairs`` (as side_pair names them) — completed if its end is now set: reading one link
         instead of every link. What the change leaves as it was is this index's own, shared (never
         changed once built): while no link is completed, the Complete Links graph and all that
         follows from it (which links join two nodes, connected nodes, build starts, route sources,
@@ -236,37 +241,36 @@ class TrackIndex:
         memo starts empty: its answers are of this version; the city memo is shared (only a New
         City changes the Cities, and it builds a new index).
 
-        The start nodes' builds (``start_builds``), once listed, are kept less those the change
-        refuses now: a build onto a hex that got track or across a side that got track; a link end
-        on a node changes the price of a build into it (a Town's), so those onto ``ends_at`` (and onto
-        a completed link's end) are listed anew (a started link's never are: a link starts on a City
-        or the Landing hex, which no start build enters — but the index does not lean on the listing
-        for that); a completion that connects a City adds a start node, and all are listed anew.
-        Nothing else a start build's check reads changes here (New Cities build a new index).
-        tests/age_of_steam/test_listing_shortcuts.py holds a derived index, and its start builds, to
-        ones built anew at every move of seeded games and their copies."""
+        The start nodes' builds the listing kept (``start_builds``) are kept less those the change
+        refuses now: a build onto a hex that got track or across a side that got track. A link end
+        on a node changes the price of a build into it (a Town's), so they are listed anew when one
+        enters the node a link started or was completed on (a started link's never is: a link starts
+        on a City or the Landing hex, which no start build enters — but the index does not lean on
+        the listing for that), and when a completion connects a City (a start node more). Nothing
+        else a start build's check reads changes here (New Cities build a new index).
+        tests/age_of_steam/test_listing_shortcuts.py holds a derived index, and the builds it
+        keeps, to ones built anew at every move of seeded games and their copies."""
         ix = TrackIndex.__new__(TrackIndex)
         ix.version = version
-        ends, sides, builds = self.ends, self.sides, self.start_builds
-        if ends_at is not None:
-            ends = dict(ends)
-            ends[ends_at] = ends.get(ends_at, 0) + 1
-            if builds is not None and any(b[0] == ends_at for b in builds):
-                builds = None
-        if pairs:
-            sides = sides.union(pairs)
-            if builds is not None:
-                builds = tuple(b for b in builds if b[0] not in track and b[1] not in sides)
+        ends, sides, builds, unfinished = self.ends, self.sides, self.start_builds, self.unfinished
+        ends_at = []  # the nodes with one more link end
+        if started is not None:
+            ends_at.append(started.start)
+            unfinished = dict(unfinished)
+            unfinished[started.owner] = unfinished.get(started.owner, ()) + (started.id,)
+        completes = laid if laid is not None and laid.end is not None else None
         if completes is None:
             ix.graph, ix.between, ix.connected = self.graph, self.between, self.connected
             ix.build_starts, ix.route_sources, ix.graph_memo = self.build_starts, self.route_sources, self.graph_memo
         else:
             a, b = completes.start, completes.end
-            if ends_at is None:  # (else copied above)
-                ends = dict(ends)
-            ends[b] = ends.get(b, 0) + 1
-            if builds is not None and any(s[0] == b for s in builds):
-                builds = None
+            ends_at.append(b)
+            unfinished = dict(unfinished)
+            left = tuple(lid for lid in unfinished.get(completes.owner, ()) if lid != completes.id)
+            if left:
+                unfinished[completes.owner] = left
+            else:
+                unfinished.pop(completes.owner, None)
             graph = dict(self.graph)  # new sets for the two ends; the others are shared, never written
             graph[a] = set(graph.get(a, ())) | {b}
             graph[b] = set(graph.get(b, ())) | {a}
@@ -282,7 +286,17 @@ class TrackIndex:
                 ix.build_starts = _build_starts(m, ix.connected)
                 builds = None
             ix.graph_memo = {}
-        ix.ends, ix.sides, ix.start_builds = ends, sides, builds
+        if ends_at:
+            ends = dict(ends)
+            for n in ends_at:
+                ends[n] = ends.get(n, 0) + 1
+            if builds is not None and any(b[0] in ends_at for b in builds):
+                builds = None
+        if pairs:
+            sides = sides.union(pairs)
+            if builds is not None:
+                builds = tuple(b for b in builds if b[0] not in track and b[1] not in sides)
+        ix.ends, ix.sides, ix.unfinished, ix.start_builds = ends, sides, unfinished, builds
         ix.memo = {}
         ix.city_memo = self.city_memo
         return ix

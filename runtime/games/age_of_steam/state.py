@@ -93,8 +93,8 @@ class MoonState:
         self.next_link += 1
         self.links[link.id] = link
         self.version += 1
-        if ix is not None:  # one more link end on ``start``, nothing else (index.py)
-            self._index = ix.derived(self.version, self, ends_at=start)
+        if ix is not None:  # one more unfinished link, one more link end on ``start`` (index.py)
+            self._index = ix.derived(self.version, self, started=link)
         return link
 
     def lay(self, link: Link, track: list, end: tuple | None) -> None:
@@ -116,8 +116,7 @@ class MoonState:
                 prev = h
             if end is not None:
                 pairs.append(side_pair(prev, end))
-            self._index = ix.derived(self.version, self, track=tuple(track), pairs=tuple(pairs),
-                                     completes=link if end is not None else None)
+            self._index = ix.derived(self.version, self, laid=link, track=tuple(track), pairs=tuple(pairs))
 
     def place_new_city(self, h: tuple, record: dict) -> None:
         """A New City on ``h`` (a Town until now): ``{id, colour, number}``."""

@@ -207,8 +207,10 @@ class MoonMatch:
         """Every one-tile build of seat ``p``: from the Landing hex or a connected City (A04), or
         extending or completing an unfinished link of theirs. Each candidate is what
         ``AgeOfSteam.build(..., check_only=True)`` accepts, at the price it names, in the order the
-        listing always tried them; ``_one_tile_cost`` says why it is the same answer, and
+        listing always tried them; ``_one_tile`` says why it is the same answer, and
         tests/age_of_steam/test_fast_moves.py holds it to reference.build_moves at every move.
+        The start nodes' builds are kept in the track index (``_start_builds``): the seat's
+        allowance and money are checked here.
         Labels are made only when read (a simulation that does not trace reads none), from the
         names and the cost of the moment of listing (``_names``)."""
         g, m = self.game, self.game.moon
@@ -216,13 +218,12 @@ class MoonMatch:
         pl = g.players[p]
         allowance, done, money = pl.goods["track_tile"], m.built.get(p, 0), pl.goods["money"]
         out = [STOP]
-        own = [ln for ln in m.links.values() if ln.owner == p and ln.end is None]  # unfinished links
+        own = ix.unfinished.get(p, ())  # the seat's unfinished links, by number
         if done >= allowance:
             # every build places a tile but completing a link, which needs none, yet still an
             # allowance above zero: with the allowance used up only such a completion is possible
             if allowance <= 0 or not own:
                 return out
-        names, lazy, track = self._names(ix), Move.lazy, m.track
         if done < allowance:
             # From a start node: every such build is a tile (so none fits an allowance used up,
             # ``done < allowance`` above) and the seat's money is all the rest depends on
@@ -230,24 +231,29 @@ class MoonMatch:
             if builds is None:
                 builds = ix.start_builds = self._start_builds(mt, ix)
             out += [b[3] for b in builds if b[2] <= money]
-        if len(own) > 1:
-            own.sort(key=lambda ln: int(ln.id[1:]))
-        for ln in own:
+        names, track = self._names(ix), m.track
+        for lid in own:
+            ln = m.links[lid]
             tip = ln.hexes[-1] if ln.hexes else ln.start
             for h, pair, fh in mt.build_steps[tip]:
                 if h in track:
                     continue
-                cost = self._one_tile_cost(mt, ix, pair, ln.start, h, True, allowance, done, money)
-                if cost is not None:
+                found = self._one_tile(mt, ix, pair, ln.start, h)
+                if found is None:
+                    continue
+                # a completion places no tile but needs an allowance above zero; the tiles fit what
+                # is left of it; the money covers the cost
+                cost, tiles = found
+                if (tiles or allowance > 0) and done + tiles <= allowance and cost <= money:
                     completes = node_kind(m, h) in ("city", "landing")
-                    out.append(lazy(("extend", ln.id, fh), partial(_extend_label, names, completes, h, cost)))
+                    out.append(Move.lazy(("extend", lid, fh), partial(_extend_label, names, completes, h, cost)))
         return out
 
     def _start_builds(self, mt, ix) -> tuple:
         """The one-tile builds from the start nodes (the Landing hex, the connected Cities) this
         version of the track allows whatever the seat, as (hex, side pair, cost, move) in listing
-        order: ``_one_tile_cost`` with ``cont`` False, written out (most candidates of a listing are
-        these, and most are refused), the seat's allowance and money left to the listing. The map's
+        order: ``_one_tile``'s checks for a tile from a start node, written out (most candidates of a
+        listing are these, and most are refused), the seat's allowance and money left to the listing. The map's
         tables leave out what ``build`` refuses whatever the state (index.py: impassable terrain, a
         City or the Landing hex next to the start); of the rest it refuses a hex with track, a side
         already crossed, a New City (a Town become a City: no tile, and not completing a link); a
@@ -284,26 +290,27 @@ class MoonMatch:
                                                           for h, rec in m.new_cities.items()}}
         return found
 
-    def _one_tile_cost(self, mt, ix, pair: tuple, start: tuple, h: tuple, cont: bool,
-                       allowance: int, done: int, money: int) -> int | None:
-        """What ``AgeOfSteam.build(game, p, [h], start=… | cont=…, check_only=True)`` returns for one
-        tile from ``origin`` (a start node or the tip of the seat's unfinished link from node
-        ``start``) to its neighbour ``h``, ``pair`` the side between them (``side_pair(origin, h)``):
-        the cost, or None where it refuses. The checks of ``build`` for a one-hex path, in its words:
+    def _one_tile(self, mt, ix, pair: tuple, start: tuple, h: tuple) -> tuple | None:
+        """What ``AgeOfSteam.build(game, p, [h], cont=…, check_only=True)`` reads of the track and
+        the map for one tile from the tip of the seat's unfinished link from node ``start`` to its
+        neighbour ``h``, ``pair`` the side between them (``side_pair(tip, h)``): (cost, tiles), or
+        None where it refuses whatever the seat. The checks of ``build`` for a one-hex path, in its
+        words:
 
         - a hex with track is refused (a node never has track: a link ends on it), and the listing
           skips those before asking;
-        - the side between ``origin`` and ``h`` is free unless ``h`` has track (then refused below);
+        - the side between the tip and ``h`` is free unless ``h`` has track (then refused below);
         - a node (City, Town, Landing hex) ends the link: not where it started; a Town costs
           base + per section for every section leading to it with this one, and is a tile; a City
           or the Landing hex takes no tile;
         - any other hex: no track on it yet, a terrain that takes track, at its cost, one tile;
-        - a build places a tile unless it completes an unfinished link, which needs an allowance
-          above zero; the tiles fit the allowance left; the money covers the cost.
+        - then the seat's (the listing checks them): a build places a tile unless it completes an
+          unfinished link, which needs an allowance above zero; the tiles fit the allowance left;
+          the money covers the cost.
 
-        What ``build`` checks besides always holds for the candidates the listing makes: the start
-        is the Landing hex or a connected City, the link is the seat's own and unfinished, ``h`` is
-        next to ``origin``."""
+        What ``build`` checks besides always holds for the candidates the listing makes: the link
+        is the seat's own and unfinished, ``h`` is next to its tip. (The start nodes' builds,
+        ``_start_builds``, are the same checks written out for a tile from a start node.)"""
         m = self.game.moon
         kind = node_kind(m, h) if m.new_cities else mt.kind.get(h)
         if h not in m.track and pair in ix.sides:
@@ -313,21 +320,14 @@ class MoonMatch:
                 return None
             if kind == "town":
                 tc = m.town_cost
-                cost, tiles = tc["base"] + tc["per_track_section"] * (ix.ends.get(h, 0) + 1), 1
-            else:
-                cost, tiles = 0, 0
-        else:
-            if h in m.track:
-                return None
-            cost = mt.track_cost[h]
-            if cost is None:
-                return None
-            tiles = 1
-        if tiles == 0 and (not cont or allowance <= 0):
+                return tc["base"] + tc["per_track_section"] * (ix.ends.get(h, 0) + 1), 1
+            return 0, 0
+        if h in m.track:
             return None
-        if done + tiles > allowance or money < cost:
+        cost = mt.track_cost[h]
+        if cost is None:
             return None
-        return cost
+        return cost, 1
 
     def _move_moves(self, p: int) -> list[Move]:
         """Every delivery of seat ``p`` this Move Goods round: each cube along each of its routes
