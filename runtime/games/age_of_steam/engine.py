@@ -486,9 +486,12 @@ class AgeOfSteam(MoonScenario, Engine):
         if check_only:
             return cost
         # --- nothing has changed so far; from here on the build happens ---
-        link = m.links[cont] if cont is not None else m.new_link(player, start_node)
         track = [h for h in path if self.node_kind(game, h) is None]
-        m.lay(link, track, end)
+        if cont is not None:
+            link = m.links[cont]
+            m.lay(link, track, end)
+        else:
+            link = m.new_link(player, start_node, track, end)
         if not free:
             p.goods["money"] -= cost
             m.built[player] = m.built.get(player, 0) + tiles
