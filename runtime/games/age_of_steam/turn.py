@@ -351,15 +351,17 @@ class MoonMatch:
             return out  # no Complete Link yet: no cube can leave any hex
         borrows = None  # the links Low Gravitation may borrow: asked at the first route (most listings have none)
         for src in sorted(h for h, c in cubes.items() if c and h in sources):
-            by_cube = memo.get(("deliveries", src, sun))  # (_deliveries, without a call)
+            by_cube = memo.get(("routes", src, sun, 3))  # (ix.routes_by_cube, without a call)
             if by_cube is None:
-                by_cube = self._deliveries(ix, src)
+                by_cube = ix.routes_by_cube(self.game, src)
             if not by_cube:
                 continue  # no route from here for any cube (most sources in most listings)
             for cube in sorted(set(cubes[src])):
-                found = by_cube.get(cube)
-                if found is None:
+                if cube not in by_cube:
                     continue
+                found = memo.get(("deliveries", src, cube, sun))  # (_deliveries, without a call)
+                if found is None:
+                    found = self._deliveries(ix, src, cube)
                 if borrows is None:
                     borrows = self._borrows(p)
                 if not borrows:
@@ -391,22 +393,22 @@ class MoonMatch:
         borrowable = sorted(lid for lid, ln in m.links.items() if ln.complete and ln.owner != p)
         return [b for b in borrowable if m.borrowed.get(p) in (None, b)]
 
-    def _deliveries(self, ix, src: tuple) -> dict:
-        """cube colour -> (route, the move delivering a cube of that colour from ``src`` along it
-        without a borrowed link) for each route (``TrackIndex.routes_by_cube``), for the colours with
-        a route; kept in the track index's graph memo: they change only with the Complete Links,
-        the Cities and the Sun (the moves are shared by the listings of every version that shares the
-        memo, their labels made once when first read, from the names, which change with the Cities)."""
+    def _deliveries(self, ix, src: tuple, cube: str) -> tuple:
+        """(route, the move delivering ``cube`` from ``src`` along it without a borrowed link) for
+        each of its routes (``TrackIndex.routes_by_cube``), kept in the track index's graph memo:
+        they change only with the Complete Links, the Cities and the Sun (the moves are shared by
+        the listings of every version that shares the memo, their labels made once when first read,
+        from the names, which change with the Cities)."""
         g, m = self.game, self.game.moon
-        key = ("deliveries", src, m.sun)
+        key = ("deliveries", src, cube, m.sun)
         found = ix.graph_memo.get(key)
         if found is None:
-            fmts, names, fs = m.tables().fmt, self._names(ix), m.tables().fmt[src]
-            found = ix.graph_memo[key] = {
-                cube: tuple((path, Move.lazy(("deliver", cube, fs, tuple(fmts[n] for n in path), None),
-                                             partial(_delivery_label, names, src, path)))
-                            for path in paths)
-                for cube, paths in ix.routes_by_cube(g, src).items()}
+            fmts, names = m.tables().fmt, self._names(ix)
+            fs = fmts[src]
+            found = ix.graph_memo[key] = tuple(
+                (path, Move.lazy(("deliver", cube, fs, tuple(fmts[n] for n in path), None),
+                                 partial(_delivery_label, names, src, path)))
+                for path in ix.routes_by_cube(g, src).get(cube, ()))
         return found
 
 
