@@ -117,7 +117,8 @@ class MoonMatch:
             e.move(g, p, cube, at[src], [at[h] for h in path], borrow)
             t.delivered += 1
             t.index += 1
-        self.advance()
+        if t.index >= len(g.moon.turn_order):  # every seat has acted: what advance() moves on from
+            self.advance()
 
     def result(self) -> Result:
         if not self.terminal():
