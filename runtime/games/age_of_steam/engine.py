@@ -416,7 +416,7 @@ class AgeOfSteam(MoonScenario, Engine):
             origin = start_node
         prev, cost, tiles, end, parts = origin, 0, 0, None, []
         trace = game.tracing and not check_only  # the trace's words are built only for the trace
-        seen = set()
+        track: list = []  # the path's track hexes (all but a node ending it), in order
         # Decision (docs/decisions.md, "one track section per hex side"): track is simple track tiles
         # joined at hex sides, and a hex side carries one track section. Without this a Town next to
         # the Landing hex could be linked to it again and again over the same side, each copy adding a
@@ -451,7 +451,7 @@ class AgeOfSteam(MoonScenario, Engine):
                     parts.append(self.label(game, h) + (f" ({note[2:]})" if note else ""))
                 end = h
                 break
-            if h in m.track or h in seen:
+            if h in m.track or h in track:
                 # Decision: tiles are simple track only; a hex holds one track (no crossings, no complex tiles).
                 raise Refused(f"{self.label(game, h)} already has track")
             terrain = m.map.hexes[h]["terrain"]
@@ -460,7 +460,7 @@ class AgeOfSteam(MoonScenario, Engine):
                 raise Refused(f"no track may be built on {terrain} ({self.label(game, h)})")
             cost += c
             tiles += 1
-            seen.add(h)
+            track.append(h)
             if trace:
                 parts.append(f"{self.label(game, h)} ({terrain} ${c}{self._wrap_note(game, prev, h)})")
             prev = h
@@ -486,7 +486,6 @@ class AgeOfSteam(MoonScenario, Engine):
         if check_only:
             return cost
         # --- nothing has changed so far; from here on the build happens ---
-        track = [h for h in path if self.node_kind(game, h) is None]
         if cont is not None:
             link = m.links[cont]
             m.lay(link, track, end)
