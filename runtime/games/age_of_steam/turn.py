@@ -351,7 +351,7 @@ class MoonMatch:
         if not sources:
             return out  # no Complete Link yet: no cube can leave any hex
         borrows = None  # the links Low Gravitation may borrow: asked at the first route (most listings have none)
-        for src in sorted(h for h, c in cubes.items() if c and h in sources):
+        for src in sorted(h for h in sources.intersection(cubes) if cubes[h]):  # sources with a cube
             by_cube = memo.get(("routes", src, sun, 3))  # (ix.routes_by_cube, without a call)
             if by_cube is None:
                 by_cube = ix.routes_by_cube(self.game, src)
