@@ -285,8 +285,8 @@ class AgeOfSteam(MoonScenario, Engine):
         # as the one draw choice makes (a game's set-up draws some fifty; tests/age_of_steam/
         # test_turn_shortcuts.py holds it to choice)
         colours = game.moon.colours
-        if not colours:
-            raise IndexError("Cannot choose from an empty sequence")  # as choice
+        if n > 0 and not colours:
+            raise IndexError("Cannot choose from an empty sequence")  # as choice would
         below, k = game.rng._randbelow, len(colours)
         return [colours[below(k)] for _ in range(n)]
 
