@@ -739,7 +739,8 @@ class AgeOfSteam(MoonScenario, Engine):
         connected = self.connected(game)
         by_number = self._growth_cities(game)
         for d in dice:
-            for h, col, day in by_number.get(d, ()):
+            for h, new_id, day in by_number.get(d, ()):
+                col = str(d) if new_id is None else new_id[0]  # a New City's column is its tile's id
                 why = None
                 if not day:
                     why = "is on the night side"
@@ -763,12 +764,12 @@ class AgeOfSteam(MoonScenario, Engine):
                       f"the Sun moves to {m.sun}: {self.day_label(game)} is day; turn marker to {m.turn}")
 
     def _growth_cities(self, game: MoonGame) -> dict:
-        """Goods Growth's Cities by die number, each die's in hex order, as (hex, its Goods Display
-        column, whether it is day there now): what ``goods_growth`` reads of every City, kept in the
-        track index's city memo per Sun side (the Cities change only with a New City, which builds a
-        new index; the column and the day side are the City's and the map's). Growth moves cubes
-        only: the Cities stay as they are. tests/age_of_steam/test_turn_shortcuts.py holds it to
-        the Cities worked out anew at every turn of seeded games."""
+        """Goods Growth's Cities by die number, each die's in hex order, as (hex, (its tile's id,)
+        for a New City — its Goods Display column — else None, whether it is day there now): what
+        ``goods_growth`` reads of every City, kept in the track index's city memo per Sun side (the
+        Cities change only with a New City, which builds a new index; the day side is the map's).
+        Growth moves cubes only: the Cities stay as they are. tests/age_of_steam/test_turn_shortcuts.py
+        holds Goods Growth to the original (reference_turn.py) at every move of seeded games."""
         m = game.moon
         memo = m.index().city_memo
         key = ("growth cities", m.sun)
@@ -776,8 +777,8 @@ class AgeOfSteam(MoonScenario, Engine):
         if found is None:
             found = {}
             for h, city in sorted(self.cities(game).items()):
-                col = city.get("id") if h in m.new_cities else str(city.get("number"))
-                found.setdefault(city.get("number"), []).append((h, col, self.is_day(game, h)))
+                new_id = (city.get("id"),) if h in m.new_cities else None
+                found.setdefault(city.get("number"), []).append((h, new_id, self.is_day(game, h)))
             found = memo[key] = {d: tuple(cities) for d, cities in found.items()}
         return found
 
