@@ -136,8 +136,8 @@ class HexMap:
         memo = dict(self._memo)
         if "cities" in memo:
             memo["cities"] = dict(memo["cities"])  # the one memo answer that is a mutable dict
-        return HexMap(dict(self.hexes), dict(self.names), self.landing, dict(self.wraps), dict(self.wrap_labels),
-                      list(self.spaces), dict(self.sun_spaces), self.line, memo)
+        return HexMap(dict(self.hexes), dict(self.names), self.landing, dict(self.wraps),
+                      dict(self.wrap_labels), list(self.spaces), dict(self.sun_spaces), self.line, memo)
 
     # --- adjacency ----------------------------------------------------------------------------
     def neighbour(self, h: Coord, side: str) -> Coord | None:  # A05 wrap-around
@@ -186,7 +186,8 @@ class HexMap:
         key = ("next to", c)
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = tuple(sorted(n for n in (step(c, s) for s in SIDES) if n in self.hexes))
+            found = self._memo[key] = tuple(sorted(n for n in (step(c, s) for s in SIDES)
+                                                   if n in self.hexes))
         return list(found)
 
     def side_value(self, h: Coord) -> float:

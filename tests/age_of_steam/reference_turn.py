@@ -47,4 +47,5 @@ def goods_growth(e, game, dice: list | None = None) -> None:
     m.sun = other[0] if other else m.sun
     m.turn += 1
     if trace:
-        game.emit("sun", None, f"the Sun moves to {m.sun}: {e.day_label(game)} is day; turn marker to {m.turn}")
+        game.emit("sun", None,
+                  f"the Sun moves to {m.sun}: {e.day_label(game)} is day; turn marker to {m.turn}")

@@ -52,7 +52,8 @@ def index_problems(g) -> list[str]:
             joining = [lid for lid in complete if {m.links[lid].start, m.links[lid].end} == {a, b}]
             for seat in range(len(g.players)):
                 for borrow in [None] + joining + [lid for lid in complete if lid not in joining][:1]:
-                    if e.link_between(g, seat, a, b, borrow) is not reference.link_between(g, seat, a, b, borrow):
+                    fast = e.link_between(g, seat, a, b, borrow)
+                    if fast is not reference.link_between(g, seat, a, b, borrow):
                         out.append(f"link_between {a} {b} {seat} {borrow}")
     from runtime.games.age_of_steam.playout import routes
 

@@ -24,7 +24,8 @@ def answers(hm: HexMap) -> dict:
     """Every answer a game asks its map, on every hex (and a few hexes off the map)."""
     probes = sorted(hm.hexes) + [(99, 99), (-99, 0)]
     return {
-        "fields": (hm.hexes, hm.names, hm.landing, hm.wraps, hm.wrap_labels, hm.spaces, hm.sun_spaces, hm.line),
+        "fields": (hm.hexes, hm.names, hm.landing, hm.wraps, hm.wrap_labels, hm.spaces, hm.sun_spaces,
+                   hm.line),
         "neighbours": {h: hm.neighbours(h) for h in probes},
         "link side": {(a, b): hm.link_side(a, b) for a in probes for b in probes[:40]},
         "sun side": {h: hm.sun_side_of(h) for h in probes},
@@ -44,7 +45,8 @@ def test_a_games_map_answers_as_one_read_anew_from_the_data():
 def test_a_game_that_edits_its_map_changes_no_other_games():
     a = new_game(setup=True)
     hexes = dict(a.moon.map.hexes)
-    a.moon.map.hexes[(0, 1)] = dict(a.moon.map.hexes[(0, 1)], city={"name": "Test", "colour": "red", "number": 1})
+    a.moon.map.hexes[(0, 1)] = dict(a.moon.map.hexes[(0, 1)],
+                                    city={"name": "Test", "colour": "red", "number": 1})
     a.moon.map.cities()["test"] = "written into a's answer"
     del a.moon.map.hexes[(0, 0)]
     b = new_game(setup=True)

@@ -54,10 +54,10 @@ _MAPS: dict = {}
 
 def hex_map(data: dict) -> HexMap:
     """``HexMap.from_data(data)`` for a compiled map's data (never changed once compiled): a copy of
-    one made once per map data, with every hex's neighbours, Sun side and the Cities already worked out
-    (answers of the data alone), and the hexes next to each Satellite space. Each game gets its own copy, so a game that edits its map, as a test
-    may, changes no other game's. tests/age_of_steam/test_turn_shortcuts.py holds a copy's answers to
-    a map read anew."""
+    one made once per map data, with every hex's neighbours, Sun side and the Cities already worked
+    out (answers of the data alone), and the hexes next to each Satellite space. Each game gets its
+    own copy, so a game that edits its map, as a test may, changes no other game's.
+    tests/age_of_steam/test_turn_shortcuts.py holds a copy's answers to a map read anew."""
     found = _MAPS.get(id(data))
     if found is None or found[0] is not data:
         template = HexMap.from_data(data)
@@ -261,7 +261,8 @@ class TrackIndex:
         completes = laid if laid is not None and laid.end is not None else None
         if completes is None:
             ix.graph, ix.between, ix.connected = self.graph, self.between, self.connected
-            ix.build_starts, ix.route_sources, ix.graph_memo = self.build_starts, self.route_sources, self.graph_memo
+            ix.build_starts, ix.route_sources = self.build_starts, self.route_sources
+            ix.graph_memo = self.graph_memo
         else:
             a, b = completes.start, completes.end
             ends_at.append(b)

@@ -97,7 +97,8 @@ class MoonState:
         pairs = self._lay(link, track, end) if track is not None else ()
         self.version += 1
         if ix is not None:  # one more link (and its end on ``start``), with its track (index.py)
-            self._index = ix.derived(self.version, self, started=link, laid=link if track is not None else None,
+            self._index = ix.derived(self.version, self, started=link,
+                                     laid=link if track is not None else None,
                                      track=tuple(track or ()), pairs=pairs)
         return link
 

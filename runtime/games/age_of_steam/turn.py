@@ -198,8 +198,8 @@ class MoonMatch:
             move = made.get(cid)
             if move is None:
                 rec = g.cards[cid]
-                move = made[cid] = Move(f"Take the {rec['name']} action"
-                                        + (f" ({rec['texts']['effect']})" if rec.get("texts", {}).get("effect") else ""),
+                effect = rec.get("texts", {}).get("effect")
+                move = made[cid] = Move(f"Take the {rec['name']} action" + (f" ({effect})" if effect else ""),
                                         ("action", cid))
             out.append(move)
         return out
@@ -247,14 +247,16 @@ class MoonMatch:
                 cost, tiles = found
                 if (tiles or allowance > 0) and done + tiles <= allowance and cost <= money:
                     completes = node_kind(m, h) in ("city", "landing")
-                    out.append(Move.lazy(("extend", lid, fh), partial(_extend_label, names, completes, h, cost)))
+                    label = partial(_extend_label, names, completes, h, cost)
+                    out.append(Move.lazy(("extend", lid, fh), label))
         return out
 
     def _start_builds(self, mt, ix) -> tuple:
         """The one-tile builds from the start nodes (the Landing hex, the connected Cities) this
         version of the track allows whatever the seat, as (hex, side pair, cost, move) in listing
         order: ``_one_tile``'s checks for a tile from a start node, written out (most candidates of a
-        listing are these, and most are refused), the seat's allowance and money left to the listing. The map's
+        listing are these, and most are refused), the seat's allowance and money left to the
+        listing. The map's
         tables leave out what ``build`` refuses whatever the state (index.py: impassable terrain, a
         City or the Landing hex next to the start); of the rest it refuses a hex with track, a side
         already crossed, a New City (a Town become a City: no tile, and not completing a link); a
@@ -273,7 +275,8 @@ class MoonMatch:
                 if h in track or pair in sides or h in new_cities:
                     continue
                 cost = base + per * (ends.get(h, 0) + 1) if kinds.get(h) == "town" else terrain_cost[h]
-                out.append((h, pair, cost, lazy(("build", fs, fh), partial(_build_label, names, start, h, cost))))
+                label = partial(_build_label, names, start, h, cost)
+                out.append((h, pair, cost, lazy(("build", fs, fh), label)))
         return tuple(out)
 
     def _names(self, ix) -> dict:
@@ -350,7 +353,7 @@ class MoonMatch:
         memo, sun, sources, cubes = ix.graph_memo, m.sun, ix.route_sources, m.cubes
         if not sources:
             return out  # no Complete Link yet: no cube can leave any hex
-        borrows = None  # the links Low Gravitation may borrow: asked at the first route (most listings have none)
+        borrows = None  # the links Low Gravitation may borrow: asked at the first route (most have none)
         for src in sorted(h for h in sources.intersection(cubes) if cubes[h]):  # sources with a cube
             by_cube = memo.get(("routes", src, sun, 3))  # (ix.routes_by_cube, without a call)
             if by_cube is None:
