@@ -27,6 +27,7 @@ from runtime.statecopy import peek
 from runtime.tables import verbs_only
 
 from ..stepspec import kind_of, number, text
+from .assault_sets import EVERYTHING, NO_PATCH, deal_reads, effect_reads, step_writes
 from .engine import FiftyFirstState, Pack, register_pack
 from .state import goods_text
 
@@ -235,6 +236,32 @@ class AssaultPlan:
         return ()
 
 
+class _Variant:
+    """One way a Machine's Assault went from a state (a trial, counted when the search takes it):
+    ``reads`` — what it read and wrote (assault_sets) —, ``patch`` — what it changed in the
+    fingerprint —, ``probed`` — answered by a probe. Carried to the next step of the search while
+    that step writes nothing it reads (``AssaultSearch.carried``)."""
+
+    __slots__ = ("script", "trial", "got", "patch", "reads", "probed")
+
+    def __init__(self, script, trial, got, patch, reads, probed):
+        self.script, self.trial, self.got = script, trial, got
+        self.patch, self.reads, self.probed = patch, reads, probed
+
+
+class _Step:
+    """A state the search reached: its fingerprint, and how to make it — ``state`` when a trial made
+    it, else the trial to run again from ``parent`` (a variant carried over: its outcome and the
+    fingerprint after it are known without a copy; most such states were reached before and are never
+    made)."""
+
+    __slots__ = ("fp", "state", "writes", "parent", "parent_fp", "uid", "script")
+
+    def __init__(self, fp, state=None, writes=None, parent=None, parent_fp=None, uid=None, script=()):
+        self.fp, self.state, self.writes = fp, state, writes
+        self.parent, self.parent_fp, self.uid, self.script = parent, parent_fp, uid, script
+
+
 class AssaultSearch:
     """M04: search resolution orders (and targets) on copies of the state that really run the effects.
 
@@ -253,12 +280,18 @@ class AssaultSearch:
     The search is exhaustive up to ``SEARCH_BUDGET`` trials; past it, the Machines left are resolved
     in Deployed order with their first choices, and the trace says so.
 
-    Cheaper, not fewer, trials (the same trials are counted, so the budget stops at the same point and
-    the plans and their order are those of the exhaustive search; tests/fifty_first_state/
-    test_assault_search_reference.py compares them with ``assault_reference.ReferenceAssaultSearch``,
-    the search as it was): a trial that would resolve nothing is answered by a probe on the state
-    itself, without a copy (``AssaultProbe``) — most trials, as Machines without a target are tried
-    again at every step; a trial's words are made only for the plans kept.
+    Cheaper, not fewer, trials (the same trials are counted, in the same order, so the budget stops at
+    the same point and the plans and their order are those of the exhaustive search; tests/
+    fifty_first_state/test_assault_search_reference.py compares them with ``assault_reference.
+    ReferenceAssaultSearch``, the search as it was):
+    - a trial that would resolve nothing is answered by a probe on the state itself, without a copy
+      (``AssaultProbe``);
+    - a trial from a state whose step there (the Machine resolved last) wrote nothing the trial reads
+      is the trial from the state before (``_Variant``, assault_sets.py: reads from the effect's
+      statements, writes observed): its outcome is carried over, and the state after it is known by
+      its fingerprint only (``_Step``) — made (the trial run again, not counted again) only when the
+      search goes on from it, which it seldom does: mostly the other order reached it first;
+    - a trial's words are made only for the plans kept.
     """
 
     def __init__(self, engine, game, player: int, machines: list[int], budget: int = SEARCH_BUDGET):
@@ -268,6 +301,7 @@ class AssaultSearch:
         self.machines = machines
         self.trials = 0
         self.probed = 0  # trials answered by a probe (counted in ``trials`` too)
+        self.carried = 0  # trials answered by a variant carried from the step before (counted too)
         self.truncated = False
         self.top = -1
         self.found: list = []
@@ -279,18 +313,23 @@ class AssaultSearch:
         self.cid = {uid: peek(held, uid).card_id for uid in machines}
         self.effect = {uid: game.cards[self.cid[uid]]["slots"]["assault"] for uid in machines}
         self.safe = {uid: verbs_only(fn) for uid, fn in self.effect.items()}
+        self.reads = {uid: effect_reads(game, fn, player, uid) for uid, fn in self.effect.items()}
+        self.heard = bool(engine.trigger_slots(game)[0])  # cards listening to events (a Razed)
+        self.uids = None       # the cards of the fingerprints patches apply to, in order
+        self.position: dict = {}
 
-    def run_one(self, state, uid: int, script: tuple = (), first: tuple | None = None):
+    def run_one(self, state, uid: int, script: tuple = (), first: tuple | None = None, counted: bool = True):
         twin = state.copy(agents={})  # first-legal for the choices an effect leaves to the player
         trial = AssaultTrial(script, first=first)
         twin.assault = trial
         out = self.engine.run(twin, self.effect[uid], self.player, uid)
         twin.assault = None
-        self.trials += 1
+        if counted:
+            self.trials += 1
         got = trial.resolved if out.status == "done" else 0
         return twin, trial, got
 
-    def probe(self, state, uid: int) -> tuple:
+    def probe(self, state, uid: int, counted: bool = True) -> tuple:
         """(trial, first): the trial of ``uid``'s Assault from ``state`` with its first choices when it
         would resolve nothing and change nothing (what ``run_one`` would record), answered without a
         copy and counted as a trial; else (None, what the probe found of the first statement, or None),
@@ -307,28 +346,59 @@ class AssaultSearch:
             return None, None
         finally:
             state.assault = None
-        self.trials += 1
-        self.probed += 1
+        if counted:
+            self.trials += 1
+            self.probed += 1
         return trial, None
 
-    def variants(self, state, uid: int):
-        """Each distinct way this Machine's Assault can go from ``state``, lazily: (state after, trial,
-        units). A trial that does nothing is yielded with ``state`` itself as the state after."""
-        trial, first = self.probe(state, uid)
-        if trial is not None:  # one choice point of one choice (or none): no other variant
-            yield state, trial, 0
-            return
+    def variants(self, state, before: tuple, uid: int, carried: dict, twins: dict) -> list:
+        """Every distinct way this Machine's Assault can go from ``state`` (fingerprint ``before``), in
+        the search's order, none counted yet: carried over from the step before where ``carried``
+        has it, else a probe or a trial on a copy (its state after kept in ``twins`` by script)."""
+        out = []
+        reads = self.reads[uid]
+        sel = reads.at(state) if reads is not None else EVERYTHING
+        first = None
+        if () not in carried:
+            trial, first = self.probe(state, uid, counted=False)
+            if trial is not None:  # one choice point of one choice (or none): no other variant
+                return [_Variant((), trial, 0, NO_PATCH, sel, True)]
         todo = [()]
         while todo:
             script = todo.pop(0)
-            twin, trial, got = self.run_one(state, uid, script, first)
-            yield twin, trial, got
+            v = carried.get(script)
+            if v is None:
+                twin, trial, got = self.run_one(state, uid, script, first, counted=False)
+                after = twin.fingerprint()
+                writes, patch = step_writes(before, twin, after, self.position, self.uids)
+                touched = sel | writes
+                if not touched.everything and trial.picked:
+                    touched = touched | deal_reads(state, trial.picked, trial.notes, self.heard)
+                v = _Variant(script, trial, got, patch, touched, False)
+                twins[script] = (twin, after, writes)
+            out.append(v)
+            trial = v.trial
+            if v.probed:
+                break
             for i in range(len(script), len(trial.points)):
                 for j in range(1, trial.points[i]):
                     todo.append(tuple(trial.taken[:i]) + (j,))
+        return out
 
-    def record(self, state, score: int, wanted: int, steps: tuple, notes: tuple) -> None:
-        final = state.fingerprint()
+    def made(self, step: _Step):
+        """(the state of ``step``, what its last trial wrote): run again from its parent when it was
+        carried over (not counted: the search counted it when it took it)."""
+        if step.state is not None:
+            return step.state, step.writes
+        twin = self.run_one(step.parent, step.uid, step.script, counted=False)[0]
+        after = twin.fingerprint()
+        if after != step.fp:
+            raise RuntimeError(f"Assault search: a carried trial of {self.cid[step.uid]} did not reach the state "
+                               "its reads and writes promised (assault_sets.py)")
+        writes = step_writes(step.parent_fp, twin, after, self.position, self.uids)[0]
+        return twin, writes
+
+    def record(self, final: tuple, score: int, wanted: int, steps: tuple, notes: tuple) -> None:
         if score > self.top:
             self.top, self.found, self.finals = score, [], set()
         if score == self.top and final not in self.finals and len(self.found) < PLAN_LIMIT:
@@ -339,9 +409,11 @@ class AssaultSearch:
     def full(self) -> bool:
         return len(self.found) >= PLAN_LIMIT
 
-    def dfs(self, state, left: tuple, score: int, wanted: int, steps: tuple, notes: tuple) -> None:
+    def dfs(self, step: _Step, left: tuple, score: int, wanted: int, steps: tuple, notes: tuple,
+            before_step: dict) -> None:
+        before = step.fp
         if not left:
-            self.record(state, score, wanted, steps, notes)
+            self.record(before, score, wanted, steps, notes)
             return
         asks, cid = self.asks, self.cid
         bound = score + sum(asks[cid[u]] for u in left)
@@ -349,11 +421,11 @@ class AssaultSearch:
             return
         # the same Machines left on the same state (effects that commute) reached before with as
         # many units: everything from here was explored then (the incumbent only grows since)
-        before = state.fingerprint()
         key = (tuple(sorted(cid[u] for u in left)), before)
         if self.seen.get(key, -1) >= score:
             return
         self.seen[key] = score
+        state, writes = self.made(step)
         if self.trials >= self.budget:
             self.truncated = True
             # Deployed order, first choices (one that would do nothing leaves the state as it is)
@@ -365,20 +437,42 @@ class AssaultSearch:
                     state, trial, got = self.run_one(state, uid, (), first)
                 score, wanted = score + got, wanted + trial.wanted
                 steps, notes = steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes)
-            self.record(state, score, wanted, steps, notes)
+            self.record(state.fingerprint(), score, wanted, steps, notes)
             return
-        inert, tried = [], set()
+        # every Machine's variants from here before any is taken: the steps below carry them over
+        tried, firsts = set(), []
         for uid in left:
-            if cid[uid] in tried:
-                continue
-            tried.add(cid[uid])
+            if cid[uid] not in tried:
+                tried.add(cid[uid])
+                firsts.append(uid)
+        here, twins = {}, {}
+        for uid in firsts:
+            kept = before_step.get(uid)
+            carried = {v.script: v for v in kept if not v.reads.meets(writes)} if kept else {}
+            twins[uid] = {}
+            here[uid] = self.variants(state, before, uid, carried, twins[uid])
+        inert = []
+        for uid in firsts:
             rest = tuple(u for u in left if u != uid)
-            for twin, trial, got in self.variants(state, uid):
-                if got == 0 and (twin is state or twin.fingerprint() == before):
+            made = twins[uid]
+            for v in here[uid]:
+                trial, got = v.trial, v.got
+                self.trials += 1
+                if v.probed:
+                    self.probed += 1
+                if v.script in made:
+                    twin, after, twin_writes = made[v.script]
+                    child = _Step(after, twin, twin_writes)
+                else:
+                    if not v.probed:
+                        self.carried += 1
+                    after = v.patch.patched(before) if v.patch else before
+                    child = _Step(after, None, None, state, before, uid, v.script)
+                if got == 0 and after == before:
                     inert.append((uid, trial))  # does nothing now: try it later, never first
                     break
-                self.dfs(twin, rest, score + got, wanted + trial.wanted,
-                         steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes))
+                self.dfs(child, rest, score + got, wanted + trial.wanted,
+                         steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes), here)
                 if self.full() and score + got + sum(asks[cid[u]] for u in rest) <= self.top:
                     break
         if len(inert) == len(tried):  # every Machine left does nothing from here: they are ignored
@@ -386,7 +480,7 @@ class AssaultSearch:
                 trial = next(t for u, t in inert if cid[u] == cid[uid])
                 wanted += trial.wanted
                 steps, notes = steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes)
-            self.record(state, score, wanted, steps, notes)
+            self.record(before, score, wanted, steps, notes)
 
     def plans(self) -> list[AssaultPlan]:
         start = self.root.copy(agents={})
@@ -395,7 +489,10 @@ class AssaultSearch:
                 trial, first = self.probe(start, uid)
                 trial = trial or self.run_one(start, uid, (), first)[1]
                 self.asks[self.cid[uid]] = trial.wanted
-        self.dfs(start, tuple(self.machines), 0, 0, (), ())
+        fp = start.fingerprint()
+        self.uids = fp[2][0]
+        self.position = {u: i for i, u in enumerate(self.uids)}
+        self.dfs(_Step(fp, start, EVERYTHING), tuple(self.machines), 0, 0, (), (), {})
         return self.found
 
 

@@ -1,0 +1,325 @@
+"""What a Machine's Assault trial reads and writes, so that the Assault search (moloch.py, M04) can
+carry a trial's answer from one step of its search to the next instead of running it again.
+
+The search tries every remaining Machine from every state it reaches. After Machine B resolved,
+Machine A's trial from the new state is the trial it had from the state before B whenever B wrote
+nothing A's trial reads: the same choice points, targets, units and words, and the same changes
+(the things A writes are things it reads — a Raze reads the Location it flips, a discard appends to
+a pile it then holds — so B left them as they were). Then the search needs no copy and no run to
+know A's outcome there, nor the fingerprint of the state after it (the old state's fingerprint
+patched with what A changed, ``FingerprintPatch``) — and most such states were reached before by
+the other order, so the search stops there without ever building them.
+
+- **Reads** (``Touches``) come from the effect's statements: an effect the compiler marks
+  ``verbs_only`` (runtime/tables.py: it only calls verbs on constant selectors, the fact carried
+  from its IR) is run once against ``StatementRecorder``, which lists its calls without running a
+  verb. Each call of ``raze``, ``discard``, ``block`` or ``lose`` reads the zones its selector lists
+  candidates from (``Ctx.thing_zones``, the listing's own rule), every card in them (faces, Goods,
+  props, Deals), the Goods it loses and the Machine's own card; a Raze also reads what the razed
+  Locations' Deals read (their own ``gain``s of named Goods). Anything else — another verb, a
+  filter or amount that reads beyond the cards (a cost change, a bound name), a selector of
+  another player, a Good group (it asks), a Deal that draws, a Hacked card (it leaves for a Ruins
+  from the Deck), a game whose cards listen to events — reads *everything*: never carried over.
+- **Writes** are observed, not declared (``step_writes``): the zones and players' Goods whose
+  fingerprint part changed, and every card the trial's copy looked up for writing (the copy-on-write
+  ``Instances`` keeps exactly those) — a superset of what it wrote.
+
+tests/fifty_first_state/test_assault_sets.py holds the reads to what trials really touch (each
+bundled Assault on random states: a trial from a state whose read part is unchanged but everything
+else differs gives the same answer) and the search to the reference search's plans.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from runtime.context import Ctx, face_view
+from runtime.refs import CARD, GOOD, THING, Default, Every, Exactly, FieldCompare, HasField, HasIcon, Not, UpToN, Who
+from runtime.statecopy import Instances, peek
+from runtime.tables import verbs_only
+
+# verbs whose reads this module knows (what they read besides their selector: see ``call_reads``)
+KNOWN_VERBS = frozenset({"raze", "discard", "block", "lose"})
+COST_FIELD = "cost"
+
+
+@dataclass(frozen=True)
+class Touches:
+    """Parts of a game state: zones (zone keys), cards (uids: face, Goods, props), players' Goods
+    ((seat, Good)); ``everything``: any part at all."""
+
+    zones: frozenset = frozenset()
+    cards: frozenset = frozenset()
+    goods: frozenset = frozenset()
+    everything: bool = False
+
+    def meets(self, other: "Touches") -> bool:
+        if self.everything or other.everything:
+            return True
+        return not (self.zones.isdisjoint(other.zones) and self.cards.isdisjoint(other.cards)
+                    and self.goods.isdisjoint(other.goods))
+
+    def __or__(self, other: "Touches") -> "Touches":
+        if self.everything or other.everything:
+            return EVERYTHING
+        return Touches(self.zones | other.zones, self.cards | other.cards, self.goods | other.goods)
+
+
+EVERYTHING = Touches(everything=True)
+NOTHING = Touches()
+
+
+class StatementRecorder(Ctx):
+    """A context that lists the verb calls of an effect instead of running them. Only for effects
+    the compiler marks ``verbs_only``: they do nothing else, so the list is all they do."""
+
+    def __init__(self, game, player: int, card: int | None = None):
+        super().__init__(game, player, card)
+        self.calls: list[tuple] = []
+
+    def call(self, name: str, objs: tuple = (), ph: dict | None = None, strict: bool = False):
+        self.calls.append((name, objs, ph or {}))
+        return []
+
+
+def statements(fn, game, player: int, card: int | None) -> list[tuple] | None:
+    """The (verb, selectors, phrases) an effect calls, in order; None when it is not ``verbs_only``."""
+    if not verbs_only(fn):
+        return None
+    rec = StatementRecorder(game, player, card)
+    fn(rec)
+    return rec.calls
+
+
+def _filters_local(filters) -> bool:
+    """Whether every filter reads only the card it tests (its record, face, props) — not a bound
+    name or this turn's cost changes."""
+    for f in filters:
+        t = type(f)
+        if t is HasIcon or t is HasField:
+            continue
+        if t is Not and _filters_local((f.filter,)):
+            continue
+        if t is FieldCompare and f.key is None and f.field != COST_FIELD:
+            continue
+        return False
+    return True
+
+
+def _mine(owner) -> bool:
+    return owner is None or owner is Who.YOU
+
+
+def selection_zones(ctx: Ctx, sel) -> list | None:
+    """The zones listing ``sel``'s candidates (and counting its ``per``) reads, when that listing reads
+    nothing but those zones and their cards; None when it may read more."""
+    if sel.filters and not _filters_local(sel.filters):
+        return None
+    if type(sel.amount) not in (Exactly, UpToN, Every, Default):
+        return None
+    zones: list = []
+    if sel.category == THING:
+        spec = ctx.game.model.things.get(sel.key)
+        if spec is None or spec.engine_filter is not None or not _mine(sel.owner) or sel.of is not None:
+            return None
+        if sel.place is not None and not _mine(sel.place.owner):
+            return None
+        zones = ctx.thing_zones(sel)
+    elif sel.category == CARD:
+        if sel.place is not None:
+            if not _mine(sel.place.owner):
+                return None
+            zones = ctx.ref_zones(sel.place)
+        else:
+            zones = [ctx.game.zone_key(ctx.hand_zone(), ctx.player)]
+    elif sel.category != GOOD:
+        return None
+    if sel.per is not None:
+        more = selection_zones(ctx, sel.per)
+        if more is None:
+            return None
+        zones += more
+    return zones
+
+
+def call_reads(ctx: Ctx, name: str, objs: tuple, ph: dict) -> tuple[list, set] | None:
+    """(zones, players' Goods) one verb call of an Assault reads — with every card in those zones —,
+    besides what it writes (observed) and the Deals of the Locations it razes (``deal_reads``);
+    None: it may read anything."""
+    if name not in KNOWN_VERBS:
+        return None
+    g = ctx.game
+    zones: list = []
+    goods: set = set()
+    if name == "lose":
+        for sel in objs:
+            if sel.category != GOOD:
+                return None
+            good = ctx.good_of(sel)
+            if good in g.model.good_groups:
+                return None  # "lose 1 resource" asks which
+            if good == "card":  # paid from the hand
+                zones.append(g.zone_key(ctx.hand_zone(), ctx.player))
+            else:
+                goods.add((ctx.player, good))
+            more = selection_zones(ctx, sel)
+            if more is None:
+                return None
+            zones += more
+        return zones, goods
+    sel = objs[0]
+    if name == "discard" and ph.get("from") is not None:
+        sel = sel.at(ph["from"])
+    if sel.category not in (THING, CARD) or (name != "discard" and ph.get("from") is not None):
+        return None
+    more = selection_zones(ctx, sel)
+    return None if more is None else (more, goods)
+
+
+@dataclass(frozen=True)
+class EffectReads:
+    """What an Assault effect's statements read (``effect_reads``): zones — and every card in them —,
+    players' Goods, and the Machine's own card."""
+
+    zones: frozenset
+    goods: frozenset
+    machine: int
+
+    def at(self, game) -> Touches:
+        """These reads on ``game``: the cards are those its zones hold now."""
+        held = game.zones
+        cards = {self.machine}
+        for z in self.zones:
+            cards.update(held.get(z, ()))
+        return Touches(self.zones, frozenset(cards), self.goods)
+
+
+def effect_reads(game, fn, player: int, machine: int) -> EffectReads | None:
+    """What Machine ``machine``'s effect ``fn`` reads when ``player`` resolves it, or None: anything."""
+    calls = statements(fn, game, player, machine)
+    if calls is None:
+        return None
+    ctx = Ctx(game, player, machine)
+    zones: set = set()
+    goods: set = set()
+    for name, objs, ph in calls:
+        got = call_reads(ctx, name, objs, ph)
+        if got is None:
+            return None
+        zones.update(got[0])
+        goods.update(got[1])
+    return EffectReads(frozenset(zones), frozenset(goods), machine)
+
+
+def deal_reads(game, picked: list, notes: list, heard: bool) -> Touches:
+    """What the Deals of the Locations a trial razed read (``raze_location``: its owner gains the
+    Deal's Goods, capped by what they hold) — read on the state the trial started from. ``heard``:
+    some card of the game listens to events (``Engine.trigger_slots``), the Razed event included."""
+    out = NOTHING
+    targets = [n for n in notes if n[0] == "targets"]
+    for note, pick in zip(targets, picked):
+        if note[2] != "raze" or not pick:
+            continue
+        if heard:
+            return EVERYTHING
+        for uid in pick:
+            inst = peek(game.instances, uid)
+            if inst.face == "hacked":  # M12: to the Machine discard pile, a Ruins from the Deck
+                return EVERYTHING
+            deal = face_view(game.record(uid), inst).get("slots", {}).get("deal")
+            if deal is None:
+                continue
+            owner = inst.owner if inst.owner is not None else game.where[uid][1]
+            calls = statements(deal, game, owner, None)
+            if calls is None:
+                return EVERYTHING
+            ctx = Ctx(game, owner)
+            for name, objs, ph in calls:
+                if name != "gain" or ph:
+                    return EVERYTHING
+                for sel in objs:
+                    if sel.category != GOOD or sel.per is not None or sel.of is not None:
+                        return EVERYTHING
+                    good = ctx.good_of(sel)
+                    if good == "card" or good in game.model.good_groups:
+                        return EVERYTHING  # a draw from the Deck, or a choice
+                    out = out | Touches(goods=frozenset(((game.gain_to.get(owner, owner), good),)))
+    return out
+
+
+@dataclass(frozen=True)
+class FingerprintPatch:
+    """What a trial changed in ``GameState.fingerprint``: (player index, ((Good, count now), …)), (zone
+    position, zone part), (card position, face). ``patched`` puts it on another state's fingerprint of the same
+    shape (same zones in the same order, same cards in the same order)."""
+
+    goods: tuple = ()
+    zones: tuple = ()
+    faces: tuple = ()
+
+    def patched(self, fp: tuple) -> tuple:
+        goods, zones, (uids, faces) = fp
+        if self.goods:
+            goods = list(goods)
+            for i, changed in self.goods:  # Good by Good: another step may have changed the others
+                held = dict(goods[i])
+                held.update(changed)
+                goods[i] = tuple(sorted((k, v) for k, v in held.items() if v))
+            goods = tuple(goods)
+        if self.zones:
+            zones = list(zones)
+            for i, part in self.zones:
+                zones[i] = part
+            zones = tuple(zones)
+        if self.faces:
+            faces = list(faces)
+            for i, face in self.faces:
+                faces[i] = face
+            faces = tuple(faces)
+        return goods, zones, (uids, faces)
+
+    def __bool__(self) -> bool:
+        return bool(self.goods or self.zones or self.faces)
+
+
+def step_writes(before: tuple, twin, after: tuple, position: dict, uids: tuple) -> tuple[Touches, FingerprintPatch | None]:
+    """(what a trial wrote, its fingerprint patch) from the fingerprints of the state it started from
+    (``before``) and of its copy after it (``after``); ``uids``: the cards (in the fingerprint's
+    order) of the states patches are made for, ``position``: uid -> index in ``uids``. Cards written
+    are those the copy looked up (copy-on-write). A change of shape (a card created, a zone added)
+    writes everything and has no patch."""
+    g0, z0, (u0, f0) = before
+    g1, z1, (u1, f1) = after
+    inst = twin.instances
+    if type(inst) is not Instances or len(g0) != len(g1) or len(z0) != len(z1) or \
+            (u0 is not uids and u0 != uids) or (u1 is not u0 and u1 != u0):
+        return EVERYTHING, None
+    cards = frozenset(dict.keys(inst))
+    dg, goods = [], set()
+    if g0 != g1:
+        for i, (a, b) in enumerate(zip(g0, g1)):
+            if a != b:
+                da, db = dict(a), dict(b)
+                changed = tuple(sorted((k, db.get(k, 0)) for k in da.keys() | db.keys() if da.get(k) != db.get(k)))
+                dg.append((i, changed))
+                goods.update((i, k) for k, _ in changed)
+    dz, zones = [], set()
+    if z0 != z1:
+        for i, (a, b) in enumerate(zip(z0, z1)):
+            if a != b:
+                if a[0] != b[0]:
+                    return EVERYTHING, None
+                dz.append((i, b))
+                zones.add(b[0])
+    df = []
+    if f0 != f1:
+        for uid in cards:
+            i = position.get(uid)
+            if i is None:
+                return EVERYTHING, None
+            if f0[i] != f1[i]:
+                df.append((i, f1[i]))
+        df.sort()
+    return Touches(frozenset(zones), cards, frozenset(goods)), FingerprintPatch(tuple(dg), tuple(dz), tuple(df))
+
+
+NO_PATCH = FingerprintPatch()
