@@ -109,46 +109,68 @@ def _mine(owner) -> bool:
     return owner is None or owner is Who.YOU
 
 
-def selection_zones(ctx: Ctx, sel) -> list | None:
-    """The zones listing ``sel``'s candidates (and counting its ``per``) reads, when that listing reads
-    nothing but those zones and their cards; None when it may read more."""
+def listing_zones(ctx: Ctx, sel) -> list | None:
+    """The zones ``sel``'s candidates are listed from, when the listing reads nothing but those zones
+    and each card's own record, face and props; None when it may read more. Its ``per`` not included."""
     if sel.filters and not _filters_local(sel.filters):
         return None
     if type(sel.amount) not in (Exactly, UpToN, Every, Default):
         return None
-    zones: list = []
     if sel.category == THING:
         spec = ctx.game.model.things.get(sel.key)
         if spec is None or spec.engine_filter is not None or not _mine(sel.owner) or sel.of is not None:
             return None
         if sel.place is not None and not _mine(sel.place.owner):
             return None
-        zones = ctx.thing_zones(sel)
-    elif sel.category == CARD:
+        return ctx.thing_zones(sel)
+    if sel.category == CARD:
         if sel.place is not None:
-            if not _mine(sel.place.owner):
-                return None
-            zones = ctx.ref_zones(sel.place)
-        else:
-            zones = [ctx.game.zone_key(ctx.hand_zone(), ctx.player)]
-    elif sel.category != GOOD:
-        return None
-    if sel.per is not None:
-        more = selection_zones(ctx, sel.per)
-        if more is None:
-            return None
-        zones += more
-    return zones
+            return ctx.ref_zones(sel.place) if _mine(sel.place.owner) else None
+        return [ctx.game.zone_key(ctx.hand_zone(), ctx.player)]
+    return [] if sel.category == GOOD else None
 
 
-def call_reads(ctx: Ctx, name: str, objs: tuple, ph: dict) -> tuple[list, set] | None:
-    """(zones, players' Goods) one verb call of an Assault reads — with every card in those zones —,
-    besides what it writes (observed) and the Deals of the Locations it razes (``deal_reads``);
+def _per_zones(ctx: Ctx, sel) -> list | None:
+    """The zones a ``per`` count of ``sel`` reads, every card in them (its candidates are not kept)."""
+    if sel.per is None:
+        return []
+    zones = listing_zones(ctx, sel.per)
+    more = _per_zones(ctx, sel.per) if zones is not None else None
+    return None if more is None else zones + more
+
+
+@dataclass(frozen=True)
+class EffectReads:
+    """What an Assault effect's statements read (``effect_reads``), besides what it writes (observed)
+    and the Deals of the Locations it razes (``deal_reads``): the zones it reads — their contents and
+    order —; in ``plain`` zones every card; in each ``listings`` selector's zones its candidates
+    (the trial keeps them, ``AssaultTrial.listed``) and whether each other card passes the selector
+    (``passes``: a card written elsewhere may pass it now); players' Goods; the Machine's own card."""
+
+    zones: frozenset
+    plain: frozenset
+    listings: tuple   # ((selector, its zones), …)
+    goods: frozenset
+    machine: int
+
+    def at(self, game, listed=()) -> Touches:
+        """These reads on ``game``, with the candidates its trial listed."""
+        held = game.zones
+        cards = {self.machine}
+        for z in self.plain:
+            cards.update(held.get(z, ()))
+        for options in listed:
+            cards.update(options)
+        return Touches(self.zones, frozenset(cards), self.goods)
+
+
+def call_reads(ctx: Ctx, name: str, objs: tuple, ph: dict) -> tuple[set, list, set] | None:
+    """(plain zones, listings, players' Goods) one verb call of an Assault reads (``EffectReads``);
     None: it may read anything."""
     if name not in KNOWN_VERBS:
         return None
     g = ctx.game
-    zones: list = []
+    plain: set = set()
     goods: set = set()
     if name == "lose":
         for sel in objs:
@@ -158,39 +180,27 @@ def call_reads(ctx: Ctx, name: str, objs: tuple, ph: dict) -> tuple[list, set] |
             if good in g.model.good_groups:
                 return None  # "lose 1 resource" asks which
             if good == "card":  # paid from the hand
-                zones.append(g.zone_key(ctx.hand_zone(), ctx.player))
+                plain.add(g.zone_key(ctx.hand_zone(), ctx.player))
             else:
                 goods.add((ctx.player, good))
-            more = selection_zones(ctx, sel)
+            more = _per_zones(ctx, sel)
             if more is None:
                 return None
-            zones += more
-        return zones, goods
+            plain.update(more)
+        return plain, [], goods
     sel = objs[0]
     if name == "discard" and ph.get("from") is not None:
         sel = sel.at(ph["from"])
     if sel.category not in (THING, CARD) or (name != "discard" and ph.get("from") is not None):
         return None
-    more = selection_zones(ctx, sel)
-    return None if more is None else (more, goods)
-
-
-@dataclass(frozen=True)
-class EffectReads:
-    """What an Assault effect's statements read (``effect_reads``): zones — and every card in them —,
-    players' Goods, and the Machine's own card."""
-
-    zones: frozenset
-    goods: frozenset
-    machine: int
-
-    def at(self, game) -> Touches:
-        """These reads on ``game``: the cards are those its zones hold now."""
-        held = game.zones
-        cards = {self.machine}
-        for z in self.zones:
-            cards.update(held.get(z, ()))
-        return Touches(self.zones, frozenset(cards), self.goods)
+    zones, more = listing_zones(ctx, sel), _per_zones(ctx, sel)
+    if zones is None or more is None:
+        return None
+    plain.update(more)
+    if sel.category == CARD and not sel.filters:  # every card of the zone is a candidate
+        plain.update(zones)
+        return plain, [], goods
+    return plain, [(sel, frozenset(zones))], goods
 
 
 def effect_reads(game, fn, player: int, machine: int) -> EffectReads | None:
@@ -199,15 +209,28 @@ def effect_reads(game, fn, player: int, machine: int) -> EffectReads | None:
     if calls is None:
         return None
     ctx = Ctx(game, player, machine)
-    zones: set = set()
+    plain: set = set()
+    listings: list = []
     goods: set = set()
     for name, objs, ph in calls:
         got = call_reads(ctx, name, objs, ph)
         if got is None:
             return None
-        zones.update(got[0])
-        goods.update(got[1])
-    return EffectReads(frozenset(zones), frozenset(goods), machine)
+        plain.update(got[0])
+        listings += got[1]
+        goods.update(got[2])
+    zones = frozenset(plain).union(*(z for _, z in listings))
+    return EffectReads(zones, frozenset(plain), tuple(listings), frozenset(goods), machine)
+
+
+def passes(game, player: int, sel, uid: int) -> bool:
+    """Whether card ``uid`` is a candidate of ``sel`` on ``game`` (``Ctx.things``' test, one card)."""
+    ctx = Ctx(game, player)
+    inst = peek(game.instances, uid)
+    rec = face_view(game.cards[inst.card_id], inst)
+    if sel.category == THING and not ctx.is_thing(game.model.things[sel.key], uid, inst, rec):
+        return False
+    return all(ctx._filter(f, rec, inst) for f in sel.filters)
 
 
 def deal_reads(game, picked: list, notes: list, heard: bool) -> Touches:

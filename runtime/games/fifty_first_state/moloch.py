@@ -27,7 +27,7 @@ from runtime.statecopy import peek
 from runtime.tables import verbs_only
 
 from ..stepspec import kind_of, number, text
-from .assault_sets import EVERYTHING, NO_PATCH, deal_reads, effect_reads, step_writes
+from .assault_sets import EVERYTHING, NO_PATCH, NOTHING, deal_reads, effect_reads, passes, step_writes
 from .engine import FiftyFirstState, Pack, register_pack
 from .state import goods_text
 
@@ -83,13 +83,16 @@ class AssaultTrial:
         self.wanted = 0
         self.resolved = 0
         self.notes: list[tuple] = []
+        self.listed: list[list] = []  # each targeted statement's candidates (what its choice read)
 
     def _counted(self, ctx: Ctx, sel) -> tuple:
         """(the candidates, the units the statement asks for, how many it can take)."""
         first = self.first
         if first is not None and not self.picked and first[0] == sel:
+            self.listed.append(first[1])
             return first[1:]
         options = ctx.options(sel)
+        self.listed.append(options)
         if sel.category == VAR or isinstance(sel.amount, Every):
             n = len(options)
         elif isinstance(sel.amount, UpToN):
@@ -238,28 +241,49 @@ class AssaultPlan:
 
 class _Variant:
     """One way a Machine's Assault went from a state (a trial, counted when the search takes it):
-    ``reads`` — what it read and wrote (assault_sets) —, ``patch`` — what it changed in the
-    fingerprint —, ``probed`` — answered by a probe. Carried to the next step of the search while
-    that step writes nothing it reads (``AssaultSearch.carried``)."""
+    ``reads`` — what it read, what it wrote included (assault_sets) —, ``writes``, ``patch`` — what it
+    changed in the fingerprint —, ``probed`` — answered by a probe —, ``twin`` — the state after it
+    where it was run (None: a probe). ``listings``: the selectors whose candidates it read (a card
+    another step writes may become one, ``disturbed_by``). Carried to the next step of the search
+    while that step writes nothing it reads."""
 
-    __slots__ = ("script", "trial", "got", "patch", "reads", "probed")
+    __slots__ = ("script", "trial", "got", "patch", "reads", "writes", "probed", "twin", "after", "listings",
+                 "_passing")
 
-    def __init__(self, script, trial, got, patch, reads, probed):
-        self.script, self.trial, self.got = script, trial, got
-        self.patch, self.reads, self.probed = patch, reads, probed
+    def __init__(self, script, trial, got, patch, reads, writes, probed, twin, listings, after=None):
+        self.script, self.trial, self.got, self.patch, self.after = script, trial, got, patch, after
+        self.reads, self.writes, self.probed, self.twin, self.listings = reads, writes, probed, twin, listings
+        self._passing: dict = {}
+
+    def passing(self, sel, zones: frozenset, player: int) -> bool:
+        """Whether a card this variant wrote lies in ``zones`` and is a candidate of ``sel`` after it
+        (read on its own state after: what it wrote is the same wherever it is carried)."""
+        key = (sel, zones)
+        got = self._passing.get(key)
+        if got is None:
+            twin = self.twin
+            where = twin.where
+            got = self._passing[key] = any(where.get(u) in zones and passes(twin, player, sel, u)
+                                           for u in self.writes.cards)
+        return got
+
+    def disturbed_by(self, step: "_Variant", player: int) -> bool:
+        """Whether ``step`` (the variant resolved since this one was tried) wrote something it reads."""
+        if self.reads.meets(step.writes):
+            return True
+        return any(step.passing(sel, zones, player) for sel, zones in self.listings)
 
 
 class _Step:
-    """A state the search reached: its fingerprint, and how to make it — ``state`` when a trial made
-    it, else the trial to run again from ``parent`` (a variant carried over: its outcome and the
-    fingerprint after it are known without a copy; most such states were reached before and are never
-    made)."""
+    """A state the search reached: its fingerprint, the variant that made it (``by``), and the state
+    itself — made only when the search needs it (a trial to run from it), by running ``by`` again
+    from the parent's state (a carried variant: its outcome and the fingerprint after it were known
+    without a copy)."""
 
-    __slots__ = ("fp", "state", "writes", "parent", "parent_fp", "uid", "script")
+    __slots__ = ("fp", "state", "by", "parent", "uid")
 
-    def __init__(self, fp, state=None, writes=None, parent=None, parent_fp=None, uid=None, script=()):
-        self.fp, self.state, self.writes = fp, state, writes
-        self.parent, self.parent_fp, self.uid, self.script = parent, parent_fp, uid, script
+    def __init__(self, fp, state, by, parent=None, uid=None):
+        self.fp, self.state, self.by, self.parent, self.uid = fp, state, by, parent, uid
 
 
 class AssaultSearch:
@@ -351,31 +375,34 @@ class AssaultSearch:
             self.probed += 1
         return trial, None
 
-    def variants(self, state, before: tuple, uid: int, carried: dict, twins: dict) -> list:
-        """Every distinct way this Machine's Assault can go from ``state`` (fingerprint ``before``), in
-        the search's order, none counted yet: carried over from the step before where ``carried``
-        has it, else a probe or a trial on a copy (its state after kept in ``twins`` by script)."""
+    def variants(self, step: _Step, uid: int, carried: dict) -> list:
+        """Every distinct way this Machine's Assault can go from ``step``'s state, in the search's
+        order, none counted yet: carried over from the step before where ``carried`` has it, else a
+        probe or a trial on a copy (the state made first if it was not)."""
+        before = step.fp
         out = []
         reads = self.reads[uid]
-        sel = reads.at(state) if reads is not None else EVERYTHING
+        listings = reads.listings if reads is not None else ()
         first = None
         if () not in carried:
+            state = self.made(step)
             trial, first = self.probe(state, uid, counted=False)
             if trial is not None:  # one choice point of one choice (or none): no other variant
-                return [_Variant((), trial, 0, NO_PATCH, sel, True)]
+                sel = reads.at(state, trial.listed) if reads is not None else EVERYTHING
+                return [_Variant((), trial, 0, NO_PATCH, sel, NOTHING, True, None, listings)]
         todo = [()]
         while todo:
             script = todo.pop(0)
             v = carried.get(script)
             if v is None:
+                state = self.made(step)
                 twin, trial, got = self.run_one(state, uid, script, first, counted=False)
                 after = twin.fingerprint()
                 writes, patch = step_writes(before, twin, after, self.position, self.uids)
-                touched = sel | writes
+                touched = (reads.at(state, trial.listed) if reads is not None else EVERYTHING) | writes
                 if not touched.everything and trial.picked:
                     touched = touched | deal_reads(state, trial.picked, trial.notes, self.heard)
-                v = _Variant(script, trial, got, patch, touched, False)
-                twins[script] = (twin, after, writes)
+                v = _Variant(script, trial, got, patch, touched, writes, False, twin, listings, after)
             out.append(v)
             trial = v.trial
             if v.probed:
@@ -386,17 +413,17 @@ class AssaultSearch:
         return out
 
     def made(self, step: _Step):
-        """(the state of ``step``, what its last trial wrote): run again from its parent when it was
-        carried over (not counted: the search counted it when it took it)."""
+        """The state of ``step``: its variant's own state after, or — carried over — that variant run
+        again from the parent step's state (not counted: the search counted it when it took it)."""
         if step.state is not None:
-            return step.state, step.writes
-        twin = self.run_one(step.parent, step.uid, step.script, counted=False)[0]
-        after = twin.fingerprint()
-        if after != step.fp:
+            return step.state
+        parent = self.made(step.parent)
+        twin = self.run_one(parent, step.uid, step.by.script, counted=False)[0]
+        if twin.fingerprint() != step.fp:
             raise RuntimeError(f"Assault search: a carried trial of {self.cid[step.uid]} did not reach the state "
                                "its reads and writes promised (assault_sets.py)")
-        writes = step_writes(step.parent_fp, twin, after, self.position, self.uids)[0]
-        return twin, writes
+        step.state = twin
+        return twin
 
     def record(self, final: tuple, score: int, wanted: int, steps: tuple, notes: tuple) -> None:
         if score > self.top:
@@ -425,9 +452,9 @@ class AssaultSearch:
         if self.seen.get(key, -1) >= score:
             return
         self.seen[key] = score
-        state, writes = self.made(step)
         if self.trials >= self.budget:
             self.truncated = True
+            state = self.made(step)
             # Deployed order, first choices (one that would do nothing leaves the state as it is)
             for uid in left:
                 trial, first = self.probe(state, uid)
@@ -445,29 +472,33 @@ class AssaultSearch:
             if cid[uid] not in tried:
                 tried.add(cid[uid])
                 firsts.append(uid)
-        here, twins = {}, {}
+        here = {}
+        by, player = step.by, self.player
+        fresh = set()  # ids of the variants tried from this very state (the others were carried)
         for uid in firsts:
+            if by is None:  # the first step: tried when the bound was measured (``plans``)
+                here[uid] = self.first_step[uid]
+                fresh.update(id(v) for v in here[uid])
+                continue
             kept = before_step.get(uid)
-            carried = {v.script: v for v in kept if not v.reads.meets(writes)} if kept else {}
-            twins[uid] = {}
-            here[uid] = self.variants(state, before, uid, carried, twins[uid])
+            carried = {v.script: v for v in kept if not v.disturbed_by(by, player)} if kept else {}
+            here[uid] = self.variants(step, uid, carried)
+            fresh.update(id(v) for v in here[uid] if v.script not in carried)
         inert = []
         for uid in firsts:
             rest = tuple(u for u in left if u != uid)
-            made = twins[uid]
             for v in here[uid]:
                 trial, got = v.trial, v.got
                 self.trials += 1
                 if v.probed:
                     self.probed += 1
-                if v.script in made:
-                    twin, after, twin_writes = made[v.script]
-                    child = _Step(after, twin, twin_writes)
+                    after, child = before, None
+                elif id(v) in fresh:
+                    after, child = v.after, _Step(v.after, v.twin, v, step, uid)
                 else:
-                    if not v.probed:
-                        self.carried += 1
-                    after = v.patch.patched(before) if v.patch else before
-                    child = _Step(after, None, None, state, before, uid, v.script)
+                    self.carried += 1
+                    after = v.patch.patched(before)
+                    child = _Step(after, None, v, step, uid)
                 if got == 0 and after == before:
                     inert.append((uid, trial))  # does nothing now: try it later, never first
                     break
@@ -484,15 +515,29 @@ class AssaultSearch:
 
     def plans(self) -> list[AssaultPlan]:
         start = self.root.copy(agents={})
-        for uid in self.machines:  # what each Machine's Assault asks for (the bound)
-            if self.cid[uid] not in self.asks:
-                trial, first = self.probe(start, uid)
-                trial = trial or self.run_one(start, uid, (), first)[1]
-                self.asks[self.cid[uid]] = trial.wanted
         fp = start.fingerprint()
         self.uids = fp[2][0]
         self.position = {u: i for i, u in enumerate(self.uids)}
-        self.dfs(_Step(fp, start, EVERYTHING), tuple(self.machines), 0, 0, (), (), {})
+        root = _Step(fp, start, None)
+        # what each Machine's Assault asks for (the bound): its first trial from the start, counted —
+        # the very trial the search's first step takes again (``dfs`` is given them, not counted twice)
+        self.first_step = {}
+        # a budget these first trials use up stops the search at once: only they are run (a bot's
+        # what-if copy, IMAGINED_BUDGET)
+        eager = self.budget > len(set(self.cid.values()))
+        for uid in self.machines:
+            if self.cid[uid] in self.asks:
+                continue
+            if eager:
+                variants = self.first_step[uid] = self.variants(root, uid, {})
+                self.trials += 1
+                self.probed += variants[0].probed
+                trial = variants[0].trial
+            else:
+                trial, first = self.probe(start, uid)
+                trial = trial or self.run_one(start, uid, (), first)[1]
+            self.asks[self.cid[uid]] = trial.wanted
+        self.dfs(root, tuple(self.machines), 0, 0, (), (), {})
         return self.found
 
 
