@@ -248,10 +248,11 @@ class _Variant:
     while that step writes nothing it reads."""
 
     __slots__ = ("script", "trial", "got", "patch", "reads", "writes", "probed", "twin", "after", "listings",
-                 "_passing")
+                 "home", "_passing")
 
-    def __init__(self, script, trial, got, patch, reads, writes, probed, twin, listings, after=None):
+    def __init__(self, script, trial, got, patch, reads, writes, probed, twin, listings, after=None, home=None):
         self.script, self.trial, self.got, self.patch, self.after = script, trial, got, patch, after
+        self.home = home  # the step whose state it was tried from
         self.reads, self.writes, self.probed, self.twin, self.listings = reads, writes, probed, twin, listings
         self._passing: dict = {}
 
@@ -271,7 +272,10 @@ class _Variant:
         """Whether ``step`` (the variant resolved since this one was tried) wrote something it reads."""
         if self.reads.meets(step.writes):
             return True
-        return any(step.passing(sel, zones, player) for sel, zones in self.listings)
+        for sel, zones in self.listings:
+            if step.passing(sel, zones, player):
+                return True
+        return False
 
 
 class _Step:
@@ -389,7 +393,7 @@ class AssaultSearch:
             trial, first = self.probe(state, uid, counted=False)
             if trial is not None:  # one choice point of one choice (or none): no other variant
                 sel = reads.at(state, trial.listed) if reads is not None else EVERYTHING
-                return [_Variant((), trial, 0, NO_PATCH, sel, NOTHING, True, None, listings)]
+                return [_Variant((), trial, 0, NO_PATCH, sel, NOTHING, True, None, listings, before, step)]
         todo = [()]
         while todo:
             script = todo.pop(0)
@@ -402,7 +406,7 @@ class AssaultSearch:
                 touched = (reads.at(state, trial.listed) if reads is not None else EVERYTHING) | writes
                 if not touched.everything and trial.picked:
                     touched = touched | deal_reads(state, trial.picked, trial.notes, self.heard)
-                v = _Variant(script, trial, got, patch, touched, writes, False, twin, listings, after)
+                v = _Variant(script, trial, got, patch, touched, writes, False, twin, listings, after, step)
             out.append(v)
             trial = v.trial
             if v.probed:
@@ -474,16 +478,20 @@ class AssaultSearch:
                 firsts.append(uid)
         here = {}
         by, player = step.by, self.player
-        fresh = set()  # ids of the variants tried from this very state (the others were carried)
         for uid in firsts:
             if by is None:  # the first step: tried when the bound was measured (``plans``)
                 here[uid] = self.first_step[uid]
-                fresh.update(id(v) for v in here[uid])
                 continue
             kept = before_step.get(uid)
-            carried = {v.script: v for v in kept if not v.disturbed_by(by, player)} if kept else {}
+            if kept:
+                carried = [v for v in kept if not v.disturbed_by(by, player)]
+                if len(carried) == len(kept):  # all of them: the same variants, in the same order
+                    here[uid] = kept
+                    continue
+                carried = {v.script: v for v in carried}
+            else:
+                carried = {}
             here[uid] = self.variants(step, uid, carried)
-            fresh.update(id(v) for v in here[uid] if v.script not in carried)
         inert = []
         for uid in firsts:
             rest = tuple(u for u in left if u != uid)
@@ -493,7 +501,7 @@ class AssaultSearch:
                 if v.probed:
                     self.probed += 1
                     after, child = before, None
-                elif id(v) in fresh:
+                elif v.home is step:  # tried from this very state: its state after is made
                     after, child = v.after, _Step(v.after, v.twin, v, step, uid)
                 else:
                     self.carried += 1
@@ -693,12 +701,19 @@ class Moloch(Pack):
         nothing else), then the player's own. Refused, listing what is missing, before any change.
         ``stores``: ``_stores(game, player, purpose)`` when the caller has it (the legal moves ask for
         every Deployed Machine on one state)."""
+        plan, missing = self._plan(game, player, need, self._stores(game, player, purpose) if stores is None else stores)
+        if missing:
+            raise Refused(f"cannot {purpose}: missing {goods_text(missing)}")
+        return plan
+
+    def _plan(self, game, player, need: Counter, stores: list[int]) -> tuple[list, Counter]:
+        """(how ``player`` pays ``need`` from ``stores`` then their own Goods, what is missing), read
+        without changing anything (``_payment``; the legal moves ask only whether something is missing)."""
         plan, missing = [], Counter()
-        stores = self._stores(game, player, purpose) if stores is None else stores
         for good, n in sorted(need.items()):
             left = n
             for uid in stores:
-                take = min(left, game.instances[uid].goods[good])
+                take = min(left, peek(game.instances, uid).goods[good])  # read only (a plan, not a payment)
                 if take:
                     plan.append((uid, good, take))
                     left -= take
@@ -708,9 +723,7 @@ class Moloch(Pack):
                 left -= take
             if left:
                 missing[good] = left
-        if missing:
-            raise Refused(f"cannot {purpose}: missing {goods_text(missing)}")
-        return plan
+        return plan, missing
 
     def _pay(self, engine, game, player, plan) -> None:
         for uid, good, n in plan:
@@ -727,14 +740,14 @@ class Moloch(Pack):
         return dict(peek(game.instances, uid).props.get(f"{purpose}_paid") or {})  # a copy of what is read
 
     def _remaining(self, game, uid, purpose) -> Counter:
-        paid = Counter()
-        for goods in self._paid(game, uid, purpose).values():
-            paid.update(goods)
         if purpose == "hack":
             need = Counter(game.record(uid)["code"])
         else:
             need = Counter({"red_contact": self.defense(game, uid)})
-        need.subtract(paid)
+        # what each player placed towards it (Collaboration, M20); read only: the legal moves ask this
+        # of every Deployed Machine
+        for goods in (peek(game.instances, uid).props.get(f"{purpose}_paid") or {}).values():
+            need.subtract(goods)
         return +need
 
     def _others_paid(self, game, uid, purpose, player) -> list[str]:

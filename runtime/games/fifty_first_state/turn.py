@@ -292,13 +292,11 @@ class FiftyMatch:
             # one state: a player's stores are listed once, not once per Deployed Machine
             stores = {purpose: moloch._stores(g, p, purpose) for purpose in ("hack", "destroy")}
             for uid in g.zone("deployed"):
-                labels = {"hack": f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})",
-                          "destroy": f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)"}
-                for purpose, label in labels.items():
-                    try:
-                        moloch._payment(g, p, moloch._remaining(g, uid, purpose), purpose, stores[purpose])
-                    except Refused:
-                        continue
+                for purpose in ("hack", "destroy"):
+                    if moloch._plan(g, p, moloch._remaining(g, uid, purpose), stores[purpose])[1]:
+                        continue  # something is missing (the label is written only for a move listed)
+                    label = (f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})" if purpose == "hack"
+                             else f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)")
                     out.append(Move(label, (purpose, uid)))
                 if g.options.get("collaboration"):  # M20: part of a Hack or a Destroy, one Good at a time
                     for purpose in ("hack", "destroy"):
