@@ -746,7 +746,10 @@ class Moloch(Pack):
             need = Counter({"red_contact": self.defense(game, uid)})
         # what each player placed towards it (Collaboration, M20); read only: the legal moves ask this
         # of every Deployed Machine
-        for goods in (peek(game.instances, uid).props.get(f"{purpose}_paid") or {}).values():
+        paid = peek(game.instances, uid).props.get(f"{purpose}_paid")
+        if not paid and all(n > 0 for n in need.values()):
+            return need  # nothing placed: the whole cost (``+need`` would be the same Counter)
+        for goods in (paid or {}).values():
             need.subtract(goods)
         return +need
 
