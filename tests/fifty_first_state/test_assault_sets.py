@@ -12,8 +12,13 @@ import random
 import pytest
 
 from runtime.games.fifty_first_state import moloch
-from runtime.games.fifty_first_state.assault_sets import (EVERYTHING, NOTHING, Touches, effect_reads,
-                                                          step_writes)
+from runtime.games.fifty_first_state.assault_sets import (
+    EVERYTHING,
+    NOTHING,
+    Touches,
+    effect_reads,
+    step_writes,
+)
 from runtime.simulate import play_one
 from runtime.statecopy import peek
 

@@ -10,36 +10,56 @@ know A's outcome there, nor the fingerprint of the state after it (the old state
 patched with what A changed, ``FingerprintPatch``) — and most such states were reached before by
 the other order, so the search stops there without ever building them.
 
-- **Reads** (``Touches``) come from the effect's statements: an effect the compiler marks
-  ``verbs_only`` (runtime/tables.py: it only calls verbs on constant selectors, the fact carried
-  from its IR) is run once against ``StatementRecorder``, which lists its calls without running a
-  verb. Each call of ``raze``, ``discard``, ``block`` or ``lose`` reads the zones its selector lists
-  candidates from (``Ctx.thing_zones``, the listing's own rule), every card in them (faces, Goods,
-  props, Deals), the Goods it loses and the Machine's own card; a Raze also reads what the razed
-  Locations' Deals read (their own ``gain``s of named Goods). Anything else — another verb, a
-  filter or amount that reads beyond the cards (a cost change, a bound name), a selector of
-  another player, a Good group (it asks), a Deal that draws, a Hacked card (it leaves for a Ruins
-  from the Deck), a game whose cards listen to events — reads *everything*: never carried over.
+- **Reads** (``Touches``; ``EffectReads``, then a variant's own) come from the effect's statements:
+  an effect the compiler marks ``verbs_only`` (runtime/tables.py: it only calls verbs on constant
+  selectors, the fact carried from its IR) is run once against ``StatementRecorder``, which lists its
+  calls without running a verb. A call of ``raze``, ``discard`` or ``block`` reads the zones its
+  selector lists candidates from (``Ctx.thing_zones``, the listing's own rule) — their contents and
+  order —, the candidates its trial listed (``AssaultTrial.listed``: faces, Goods, props) and, of
+  every other card there, only whether it passes the selector (a card another step wrote is tested
+  again on that step's state, ``passes``); ``lose`` reads the Goods it loses (the hand, for cards); a
+  ``per`` count reads every card of its zones; every trial reads its Machine's own card; a Raze also
+  reads what the razed Locations' Deals read (``gain``s of named Goods: what is held, capped). What
+  a trial writes it reads too (an append to a pile depends on the pile). Anything else — another
+  verb, a filter or amount that reads beyond the card (a cost change, a bound name), a selector of
+  another player, a Good group (it asks), a Deal that draws a card, a Hacked card razed (a Ruins from
+  the Deck), a game whose cards listen to events — reads *everything*: never carried over. That is
+  partial on purpose: every bundled Assault is known, but a Raze of a Location whose Deal draws is
+  tried again at every step.
 - **Writes** are observed, not declared (``step_writes``): the zones and players' Goods whose
   fingerprint part changed, and every card the trial's copy looked up for writing (the copy-on-write
   ``Instances`` keeps exactly those) — a superset of what it wrote.
 
-tests/fifty_first_state/test_assault_sets.py holds the reads to what trials really touch (each
-bundled Assault on random states: a trial from a state whose read part is unchanged but everything
-else differs gives the same answer) and the search to the reference search's plans.
+tests/fifty_first_state/test_assault_sets.py holds the reads to what trials really read (each bundled
+Assault's variants at every Assault of seeded games, run again on the state changed at random outside
+its reads, give the same answer and the patched fingerprint); test_assault_search_reference.py holds
+the search to the reference search's plans, order and trial count; and the search itself checks
+every carried state it goes on from (``AssaultSearch.made``: a mismatch is an error, not a guess).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from runtime.context import Ctx, face_view
-from runtime.refs import CARD, GOOD, THING, Default, Every, Exactly, FieldCompare, HasField, HasIcon, Not, UpToN, Who
+from runtime.context import COST_FIELD, Ctx, face_view
+from runtime.refs import (
+    CARD,
+    GOOD,
+    THING,
+    Default,
+    Every,
+    Exactly,
+    FieldCompare,
+    HasField,
+    HasIcon,
+    Not,
+    UpToN,
+    Who,
+)
 from runtime.statecopy import Instances, peek
 from runtime.tables import verbs_only
 
 # verbs whose reads this module knows (what they read besides their selector: see ``call_reads``)
 KNOWN_VERBS = frozenset({"raze", "discard", "block", "lose"})
-COST_FIELD = "cost"
 
 
 @dataclass(frozen=True)
@@ -52,13 +72,13 @@ class Touches:
     goods: frozenset = frozenset()
     everything: bool = False
 
-    def meets(self, other: "Touches") -> bool:
+    def meets(self, other: Touches) -> bool:
         if self.everything or other.everything:
             return True
         return not (self.zones.isdisjoint(other.zones) and self.cards.isdisjoint(other.cards)
                     and self.goods.isdisjoint(other.goods))
 
-    def __or__(self, other: "Touches") -> "Touches":
+    def __or__(self, other: Touches) -> Touches:
         if self.everything or other.everything:
             return EVERYTHING
         return Touches(self.zones | other.zones, self.cards | other.cards, self.goods | other.goods)
