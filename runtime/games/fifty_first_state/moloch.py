@@ -250,7 +250,8 @@ class _Variant:
     __slots__ = ("script", "trial", "got", "patch", "reads", "writes", "probed", "twin", "after", "listings",
                  "home", "_passing")
 
-    def __init__(self, script, trial, got, patch, reads, writes, probed, twin, listings, after=None, home=None):
+    def __init__(self, script, trial, got, patch, reads, writes, probed, twin, listings, after=None,
+                 home=None):
         self.script, self.trial, self.got, self.patch, self.after = script, trial, got, patch, after
         self.home = home  # the step whose state it was tried from
         self.reads, self.writes, self.probed, self.twin, self.listings = reads, writes, probed, twin, listings

@@ -55,11 +55,12 @@ class _Undecided(Exception):
 
 class _CostCheck(Ctx):
     """Runs an Action's effect without running a verb (``FiftyMatch._action_decided``). Its first
-    verb, a cost: a ``spend`` that cannot be paid whatever is chosen raises ``_Refused``, and so does a ``discard`` of
-    more cards than the hand holds; a ``spend`` its first choices pay, or a ``discard`` of cards the
-    hand holds, goes on. Then only ``gain``s of Goods (named, a group — it asks, the first trial takes
-    the first —, a card — drawn, never refused —) go on: the effect runs to its end and the Action's
-    first trial would be taken. Anything else raises ``_Undecided``."""
+    verb, a cost: a ``spend`` that cannot be paid whatever is chosen raises ``_Refused``, and so does
+    a ``discard`` of more cards than the hand holds; a ``spend`` its first choices pay, or a
+    ``discard`` of cards the hand holds (not the card itself), goes on. Then only ``gain``s of Goods
+    (named, a group — it asks, the first trial takes the first —, a card — drawn, never refused —)
+    go on: the effect runs to its end and the Action's first trial would be taken. Anything else
+    raises ``_Undecided``."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -295,8 +296,9 @@ class FiftyMatch:
                 for purpose in ("hack", "destroy"):
                     if moloch._plan(g, p, moloch._remaining(g, uid, purpose), stores[purpose])[1]:
                         continue  # something is missing (the label is written only for a move listed)
-                    label = (f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})" if purpose == "hack"
-                             else f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)")
+                    label = (f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})"
+                             if purpose == "hack" else
+                             f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)")
                     out.append(Move(label, (purpose, uid)))
                 if g.options.get("collaboration"):  # M20: part of a Hack or a Destroy, one Good at a time
                     for purpose in ("hack", "destroy"):
@@ -332,9 +334,9 @@ class FiftyMatch:
         blocked) would be taken, read without a copy when its text says so: an effect that only calls
         verbs (``runtime.tables.verbs_only``: the compiler's fact) and starts with a cost ``spend``
         that cannot be paid whatever is chosen (``verbs.cannot_pay``) is refused there, before
-        anything changed or was asked (False); one whose cost its first choices pay and
-        then ``gain``s of Goods is taken (True: ``_CostCheck``). None: the trial
-        (``_would_work``) decides."""
+        anything changed or was asked (False), and so is a cost no choice pays; one whose cost its
+        first choices pay and then only ``gain``s of Goods is taken (True: ``_CostCheck``). None: the
+        trial (``_would_work``) decides."""
         g = self.game
         fn = face_view(g.record(uid), peek(g.instances, uid)).get("slots", {}).get("action")
         if fn is None or not verbs_only(fn):
