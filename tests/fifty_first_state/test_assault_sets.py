@@ -17,7 +17,7 @@ from runtime.games.fifty_first_state.assault_sets import (
     NOTHING,
     Touches,
     effect_reads,
-    step_writes,
+    trial_writes,
 )
 from runtime.simulate import play_one
 from runtime.statecopy import peek
@@ -73,6 +73,8 @@ def test_a_variant_reads_nothing_outside_its_read_set(monkeypatch, players, opti
                 continue
             for v in probe.variants(step, uid, {}):
                 checked["variants"] += 1
+                if v.twin is not None:  # the fingerprint after it, patched, is the copy's own
+                    assert v.after == v.twin.fingerprint(), (uid, v.script)
                 if v.reads.everything:
                     continue
                 checked["carryable"] += 1
@@ -83,6 +85,9 @@ def test_a_variant_reads_nothing_outside_its_read_set(monkeypatch, players, opti
                     twin, trial, got = probe.run_one(other, uid, v.script, counted=False)
                     assert _outcome(trial, got) == _outcome(v.trial, v.got), (uid, v.script)
                     assert twin.fingerprint() == v.patch.patched(before), (uid, v.script)
+                    # the writes read off a copy give its fingerprint on these states too
+                    for w in probe.variants(moloch._Step(before, other, None), uid, {}):
+                        assert w.twin is None or w.after == w.twin.fingerprint(), (uid, w.script)
         return fast_plans(search)
 
     monkeypatch.setattr(moloch.AssaultSearch, "plans", plans)
@@ -121,8 +126,8 @@ def test_a_step_that_adds_a_card_writes_everything():
     fp = start.fingerprint()
     twin = start.copy(agents={})
     twin.create("oil_rig", twin.zone_key("hand", 0))
-    writes, patch = step_writes(fp, twin, twin.fingerprint(), {u: i for i, u in enumerate(fp[2][0])}, fp[2][0])
-    assert writes.everything and patch is None
+    writes, patch, after = trial_writes(start, fp, twin, {u: i for i, u in enumerate(fp[2][0])}, fp[2][0])
+    assert writes.everything and patch is None and after == twin.fingerprint()
 
 
 def test_a_raze_reads_what_its_deal_gains_even_when_nothing_is_gained():

@@ -26,9 +26,9 @@ the other order, so the search stops there without ever building them.
   the Deck), a game whose cards listen to events — reads *everything*: never carried over. That is
   partial on purpose: every bundled Assault is known, but a Raze of a Location whose Deal draws is
   tried again at every step.
-- **Writes** are observed, not declared (``step_writes``): the zones and players' Goods whose
-  fingerprint part changed, and every card the trial's copy looked up for writing (the copy-on-write
-  ``Instances`` keeps exactly those) — a superset of what it wrote.
+- **Writes** are observed, not declared (``trial_writes``): the zones and players' Goods the trial's
+  copy holds otherwise than the state it was copied from, and every card the copy looked up for
+  writing (the copy-on-write ``Instances`` keeps exactly those) — a superset of what it wrote.
 
 tests/fifty_first_state/test_assault_sets.py holds the reads to what trials really read (each bundled
 Assault's variants at every Assault of seeded games, run again on the state changed at random outside
@@ -324,45 +324,46 @@ class FingerprintPatch:
         return bool(self.goods or self.zones or self.faces)
 
 
-def step_writes(before: tuple, twin, after: tuple, position: dict, uids: tuple) -> tuple[Touches, FingerprintPatch | None]:
-    """(what a trial wrote, its fingerprint patch) from the fingerprints of the state it started from
-    (``before``) and of its copy after it (``after``); ``uids``: the cards (in the fingerprint's
-    order) of the states patches are made for, ``position``: uid -> index in ``uids``. Cards written
-    are those the copy looked up (copy-on-write). A change of shape (a card created, a zone added)
-    writes everything and has no patch."""
-    g0, z0, (u0, f0) = before
-    g1, z1, (u1, f1) = after
-    inst = twin.instances
-    if type(inst) is not Instances or len(g0) != len(g1) or len(z0) != len(z1) or \
-            (u0 is not uids and u0 != uids) or (u1 is not u0 and u1 != u0):
-        return EVERYTHING, None
-    cards = frozenset(dict.keys(inst))
-    dg, goods = [], set()
-    if g0 != g1:
-        for i, (a, b) in enumerate(zip(g0, g1)):
-            if a != b:
-                da, db = dict(a), dict(b)
-                changed = tuple(sorted((k, db.get(k, 0)) for k in da.keys() | db.keys() if da.get(k) != db.get(k)))
-                dg.append((i, changed))
-                goods.update((i, k) for k, _ in changed)
-    dz, zones = [], set()
-    if z0 != z1:
-        for i, (a, b) in enumerate(zip(z0, z1)):
-            if a != b:
-                if a[0] != b[0]:
-                    return EVERYTHING, None
-                dz.append((i, b))
-                zones.add(b[0])
-    df = []
-    if f0 != f1:
-        for uid in cards:
-            i = position.get(uid)
-            if i is None:
-                return EVERYTHING, None
-            if f0[i] != f1[i]:
-                df.append((i, f1[i]))
-        df.sort()
-    return Touches(frozenset(zones), cards, frozenset(goods)), FingerprintPatch(tuple(dg), tuple(dz), tuple(df))
-
-
 NO_PATCH = FingerprintPatch()
+
+
+def trial_writes(state, before: tuple, twin, position: dict, uids: tuple) -> tuple[Touches, FingerprintPatch | None,
+                                                                                tuple]:
+    """(what a trial wrote, its fingerprint patch, the fingerprint after it), read off the trial's copy
+    ``twin`` of ``state`` (fingerprint ``before``) without fingerprinting the copy: the players' Goods
+    and the zones compared with the state's, the faces of the cards the copy looked up (copy-on-write:
+    the others are the state's own objects) — the fingerprint after is the patched one; a change of
+    shape (a card created, a zone added) writes everything, has no patch, and the copy is
+    fingerprinted."""
+    g0, z0, (u0, f0) = before
+    inst = twin.instances
+    zones0, zones1 = state.zones, twin.zones
+    if type(inst) is not Instances or (u0 is not uids and u0 != uids) or len(inst) != len(u0) \
+            or len(zones1) != len(z0) or len(twin.players) != len(g0):
+        return EVERYTHING, None, twin.fingerprint()
+    cards = frozenset(dict.keys(inst))
+    df = []
+    for uid in cards:
+        i = position.get(uid)
+        if i is None:  # a card the fingerprint does not know
+            return EVERYTHING, None, twin.fingerprint()
+        face = dict.__getitem__(inst, uid).face
+        if face != f0[i]:
+            df.append((i, face))
+    df.sort()
+    dz, zones = [], set()
+    for i, (key, held) in enumerate(zones1.items()):
+        if z0[i][0] != key:
+            return EVERYTHING, None, twin.fingerprint()
+        if held != zones0[key]:
+            dz.append((i, (key, tuple(held))))
+            zones.add(key)
+    dg, goods = [], set()
+    for i, (p0, p1) in enumerate(zip(state.players, twin.players)):
+        a, b = p0.goods, p1.goods
+        if a != b:  # Counters: a Good at 0 equals a Good absent, as in the fingerprint
+            changed = tuple(sorted((k, b[k]) for k in a.keys() | b.keys() if a[k] != b[k]))
+            dg.append((i, changed))
+            goods.update((i, k) for k, _ in changed)
+    patch = FingerprintPatch(tuple(dg), tuple(dz), tuple(df))
+    return Touches(frozenset(zones), cards, frozenset(goods)), patch, patch.patched(before)

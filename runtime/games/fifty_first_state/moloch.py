@@ -27,7 +27,7 @@ from runtime.statecopy import peek
 from runtime.tables import verbs_only
 
 from ..stepspec import kind_of, number, text
-from .assault_sets import EVERYTHING, NO_PATCH, NOTHING, deal_reads, effect_reads, passes, step_writes
+from .assault_sets import EVERYTHING, NO_PATCH, NOTHING, deal_reads, effect_reads, passes, trial_writes
 from .engine import FiftyFirstState, Pack, register_pack
 from .state import goods_text
 
@@ -402,8 +402,7 @@ class AssaultSearch:
             if v is None:
                 state = self.made(step)
                 twin, trial, got = self.run_one(state, uid, script, first, counted=False)
-                after = twin.fingerprint()
-                writes, patch = step_writes(before, twin, after, self.position, self.uids)
+                writes, patch, after = trial_writes(state, before, twin, self.position, self.uids)
                 touched = (reads.at(state, trial.listed) if reads is not None else EVERYTHING) | writes
                 if not touched.everything and trial.picked:
                     touched = touched | deal_reads(state, trial.picked, trial.notes, self.heard)
