@@ -90,8 +90,9 @@ class InfernalContraption(ICScenario, Engine):
     # --- games ---------------------------------------------------------------------------------
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0,
                  agents: dict[int, Agent] | None = None, options: dict | None = None,
-                 setup: bool = True) -> ICGame:
+                 setup: bool = True, tracing: bool = True) -> ICGame:
         game = ICGame(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
+        game.tracing = tracing  # False: the set-up writes no trace either (Engine.new_game)
         cache = self._card_info.get(id(compiled))
         if cache is None or cache[0] is not compiled:
             cache = self._card_info[id(compiled)] = (compiled, {}, {})
@@ -611,11 +612,13 @@ class InfernalContraption(ICScenario, Engine):
 
     # --- the game protocol (runtime/protocol.py) ----------------------------------------------
     def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
-                  turn_cap: int | None = None, options: dict | None = None) -> "ICMatch":
+                  turn_cap: int | None = None, options: dict | None = None,
+                  tracing: bool = True) -> "ICMatch":
         """A new game through the one protocol: set up, first turn's draw step done, the first
         player to decide. The moves are the attach step's decisions (``legal_moves``). ``options``:
-        game.yaml's (runtime/options.py; the game declares none yet)."""
-        game = self.new_game(compiled, players, seed=seed, agents=agents, options=options)
+        game.yaml's (runtime/options.py; the game declares none yet). ``tracing=False``: no trace
+        from the start (Engine.new_match)."""
+        game = self.new_game(compiled, players, seed=seed, agents=agents, options=options, tracing=tracing)
         if game.step == "start" and not game.over:
             self.begin_turn(game)
         return ICMatch(game, turn_cap)
