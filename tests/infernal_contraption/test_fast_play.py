@@ -45,3 +45,65 @@ def test_the_simulator_traces_a_traced_game_from_its_set_up():
     args = ("infernal_contraption", None, 2, 27, 3, "random", 400, False, None, (), True)
     trace = play_one(args)["trace"]
     assert "goes first" in trace and "deals" in trace
+
+
+def _course(eng, ic, players, seed) -> list:
+    """A seeded random game's whole course: after set-up and after every move, the legal moves (in
+    order), the state, every event and the generator's state."""
+    match = _new(eng, ic, players, seed, tracing=False)
+    g = match.game
+    out = []
+    while True:
+        legal = [] if match.terminal() else match.legal_moves()
+        out.append(([m.key for m in legal], g.snapshot(), _events(g), g.rng.getstate()))
+        if not legal or g.turn > 300:
+            return out
+        match.apply(g.agent(match.to_act()).pick(match, legal))
+
+
+GAMES = [(players, seed) for players in (2, 3, 4) for seed in range(12)]
+
+
+@pytest.fixture(scope="module")
+def courses(ic):
+    """Every game of GAMES as the fast paths play it (a fresh engine: no state shared with others)."""
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+
+    eng = InfernalContraption()
+    return {(p, s): _course(eng, ic, p, s) for p, s in GAMES}
+
+
+def _slow_courses_equal(ic, courses, monkeypatch, patch) -> None:
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+
+    patch(monkeypatch)
+    eng = InfernalContraption()
+    for p, s in GAMES:
+        assert _course(eng, ic, p, s) == courses[(p, s)], f"{p} players, seed {s}"
+
+
+def test_the_listing_is_the_slow_listing(ic, courses, monkeypatch):
+    """``InfernalContraption.legal_moves`` (places as move tails, a play made from one) lists what the
+    loop it replaced listed (reference_listing.py), in the same order, in every position of the games,
+    and the games it plays are the games that loop plays."""
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+
+    from .reference_listing import legal_moves
+
+    eng = InfernalContraption()
+    for p, s in GAMES[::3]:
+        match = _new(eng, ic, p, s, tracing=False)
+        while not match.terminal():
+            assert eng.legal_moves(match.game) == legal_moves(match.game)
+            legal = match.legal_moves()
+            match.apply(match.game.agent(match.to_act()).pick(match, legal))
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(
+        InfernalContraption, "legal_moves", lambda self, game: legal_moves(game)))
+
+
+def test_draws_recorded_without_the_bus_are_draws_published(ic, courses, monkeypatch):
+    """``Ctx.draw_cards`` appends its Drawn events itself when ``GameState.unheard`` (nobody listens):
+    the same games as publishing each one."""
+    from runtime.state import GameState
+
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(GameState, "unheard", lambda self: False))
