@@ -268,6 +268,16 @@ class GameState:
                 return  # no card of this game listens (Engine.trigger_slots): no call to offer it
             self.engine.dispatch(self, event)
 
+    def unheard(self) -> bool:
+        """Whether ``publish`` would only record an event now: no engine to offer it to, or the
+        engine's trigger table is known and no card of this game listens (``publish``'s own test;
+        before the first event the table is not known yet, and the answer is False). A caller that
+        makes many events may then append them to ``events`` itself, in order."""
+        if self.engine is None:
+            return True
+        listening = self.listening
+        return listening is not None and not listening[0]
+
     def tell(self, event: Told) -> None:
         """Put a typed event on the trace (while tracing), its line rendered from it now."""
         if self.tracing:
