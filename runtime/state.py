@@ -216,7 +216,11 @@ class GameState:
 
     def move(self, uid: int, to: ZoneKey, bottom: bool = False) -> None:
         src = self.where[uid]
-        self.zones[src].remove(uid)
+        cards = self.zones[src]
+        if cards[-1] == uid:  # the top card (a draw, the card just played): no search from the bottom
+            cards.pop()  # the same as remove: a card is in its zone once (check_conservation)
+        else:
+            cards.remove(uid)
         if bottom:
             self.zones[to].insert(0, uid)
         else:

@@ -107,3 +107,35 @@ def test_draws_recorded_without_the_bus_are_draws_published(ic, courses, monkeyp
     from runtime.state import GameState
 
     _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(GameState, "unheard", lambda self: False))
+
+
+def test_moving_the_top_card_by_pop_is_moving_it_by_remove(ic, courses, monkeypatch):
+    """``GameState.move`` pops a card that is on top of its zone instead of searching the zone for
+    it: the same games as ``list.remove`` (a card is in its zone once)."""
+    from runtime.state import GameState
+
+    def move(self, uid, to, bottom=False):
+        src = self.where[uid]
+        self.zones[src].remove(uid)
+        if bottom:
+            self.zones[to].insert(0, uid)
+        else:
+            self.zones[to].append(uid)
+        self.where[uid] = to
+        self.card_moves += 1
+
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(GameState, "move", move))
+
+
+def test_cards_taken_from_a_place_without_a_query_for_it(ic, courses, monkeypatch):
+    """The game's verbs (scrap, take, put) take cards "from <zone>" from that zone without making the
+    query ``sel.at(src)`` first: the same games as making it (the verbs called as before, with the
+    place inside the query and no ``from``)."""
+    from runtime.games.infernal_contraption import verbs
+
+    fast = verbs._pick
+
+    def slow(ctx, sel, src, *args, **kw):
+        return fast(ctx, sel.at(src) if src is not None else sel, None, *args, **kw)
+
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(verbs, "_pick", slow))
