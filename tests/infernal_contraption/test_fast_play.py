@@ -139,3 +139,27 @@ def test_cards_taken_from_a_place_without_a_query_for_it(ic, courses, monkeypatc
         return fast(ctx, sel.at(src) if src is not None else sel, None, *args, **kw)
 
     _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(verbs, "_pick", slow))
+
+
+def test_a_finished_game_is_freed_without_the_cyclic_collector(eng, ic):
+    """An elimination's Stop, raised again from the activation (``_raise_halt``), leaves no cycle
+    (Stop, traceback, frame, Stop) holding the game: every game is freed by reference counting when
+    play ends, so the cyclic collector has nothing to find in a simulation."""
+    import gc
+    import weakref
+
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for players, seed in GAMES:
+            match = _new(eng, ic, players, seed, tracing=False)
+            while not match.terminal():
+                match.apply(match.game.agent(match.to_act()).pick(match, match.legal_moves()))
+            assert match.game.winner is not None or match.game.capped or match.game.over
+            gone = weakref.ref(match.game)
+            del match
+            assert gone() is None, f"{players} players, seed {seed}: the game is held in a reference cycle"
+    finally:
+        if was:
+            gc.enable()
