@@ -1015,6 +1015,8 @@ class Ctx:
             return options
         picks = self.game.agent(self.player).choose(self.game, self.player, options, k, low, prompt)
         # an agent's answer is checked, never trusted: distinct legal options, as many as the rule says
+        if k == 1 and low is None and len(picks) == 1 and picks[0] in options:
+            return picks  # one of several, as most choices are: the checks below, answered at once
         least = min(k, len(options)) if low is None else low
         if not least <= len(picks) <= k or any(p not in options for p in picks) or _has_repeats(picks):
             raise RulesError(f"the agent answered {len(picks)} option(s) for '{prompt}': it must pick "

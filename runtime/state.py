@@ -196,9 +196,13 @@ class GameState:
         """``move`` each card onto ``to`` in order (the last ends on top), in one pass over each
         zone they leave: the same state as that many ``move`` calls, for dealing a deck."""
         where = self.where
-        leaving: dict = {}
-        for uid in uids:
-            leaving.setdefault(where[uid], set()).add(uid)
+        sources = set(map(where.__getitem__, uids))
+        if len(sources) == 1:  # a deal from one pile: grouped at C speed
+            leaving = {sources.pop(): set(uids)}
+        else:
+            leaving = {}
+            for uid in uids:
+                leaving.setdefault(where[uid], set()).add(uid)
         if sum(map(len, leaving.values())) != len(uids):  # a card listed twice: one move at a time
             for uid in uids:
                 self.move(uid, to)
@@ -210,8 +214,7 @@ class GameState:
             else:
                 cards[:] = [u for u in cards if u not in gone]  # in place: a verb may hold the list
         self.zones[to].extend(uids)
-        for uid in uids:
-            where[uid] = to
+        where.update(dict.fromkeys(uids, to))
         self.card_moves += len(uids)
 
     def move(self, uid: int, to: ZoneKey, bottom: bool = False) -> None:
