@@ -912,6 +912,8 @@ class Ctx:
             raise Refused(f"{zone[0]} has only {available} cards")
         drawn = []
         zones, instances, move, player = g.zones, g.instances, g.move, self.player
+        # nobody listens: no trigger runs during the draw, so the turn and round stay as they are
+        unheard, turn, round_ = g.unheard(), g.turn_number, g.round
         for _ in range(n):
             if not zones[zone]:
                 self.engine.refill(g, zone)
@@ -926,8 +928,8 @@ class Ctx:
                 instances[uid].face = face
             instances[uid].owner = player
             drawn.append(uid)
-            if g.unheard():  # recorded, as publish would, without offering it to nobody (~60 a game)
-                g.events.append(card_event(Drawn, player, uid, g.turn_number, g.round))
+            if unheard:  # recorded, as publish would, without offering it to nobody (~60 a game)
+                g.events.append(card_event(Drawn, player, uid, turn, round_))
             else:
                 self.publish_card(Drawn, uid)
         if g.tracing:
