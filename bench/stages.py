@@ -48,6 +48,13 @@ def load() -> float:
 
 def stages_child(data: str, out: str, root: str) -> None:
     """(In a child process.) One cold build by the checkout at ``root``, its stages in CPU seconds."""
+    # as the `cardwright` program runs a one-shot command (commands/common.py, ``ONE_SHOT``, since
+    # 7005a4a): the cyclic collector stays off to the end of the process. compile_tree alone switches
+    # it back on when it returns, and the collection of the whole heap that followed fell into the
+    # "write" stage here (0.25 s of a 10,000-card build) though the command never runs it.
+    import gc
+
+    gc.disable()
     c0 = time.process_time()
     sys.path.insert(0, root)
     from compiler import build

@@ -12,8 +12,6 @@ import re
 from functools import lru_cache
 from typing import Any, Callable
 
-from jsonschema import Draft202012Validator, ValidationError, validators
-
 from runtime.fieldtypes import field_types_of
 from runtime.words import did_you_mean
 
@@ -49,6 +47,8 @@ def ecma_regex(pattern: str) -> re.Pattern:
 
 
 def _pattern(validator, patrn, instance, schema):
+    from jsonschema import ValidationError
+
     if validator.is_type(instance, "string") and not ecma_regex(patrn).search(instance):
         yield ValidationError(f"{instance!r} does not match {patrn!r}")
 
@@ -60,14 +60,21 @@ def _whole_number(checker, instance) -> bool:
     return type(instance) is int
 
 
-# the draft 2020-12 validator with the ECMA reading of "pattern" (and so of "propertyNames" patterns),
-# and "integer" meaning a number written without a decimal point or exponent
-_Validator = validators.extend(Draft202012Validator, {"pattern": _pattern},
-                               type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+@lru_cache(maxsize=None)
+def _validator_class():
+    """The draft 2020-12 validator with the ECMA reading of "pattern" (and so of "propertyNames"
+    patterns), and "integer" meaning a number written without a decimal point or exponent. Made on
+    first use: a clean build passes every value through the fast checks (``fast_check``) and never
+    needs jsonschema, whose import was an eighth of the compiler's."""
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(Draft202012Validator, {"pattern": _pattern},
+                             type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
 
 
 class Prepared:
-    """A schema made ready once: the full jsonschema validator, and a fast check where one exists.
+    """A schema made ready once: the full jsonschema validator (made when first asked for), and a
+    fast check where one exists.
 
     ``quick(value)`` returning True means the value is valid (jsonschema would report nothing);
     False only means "not sure": the full validator then runs and words every error.
@@ -75,15 +82,22 @@ class Prepared:
 
     def __init__(self, schema: dict, quick: Callable[[Any], bool] | None = None):
         self.schema = schema
-        self.validator = _Validator(schema)
+        self._full = None
         self.quick = quick if quick is not None else fast_check(schema)
+
+    @property
+    def validator(self):
+        if self._full is None:
+            self._full = _validator_class()(self.schema)
+        return self._full
 
 
 @lru_cache(maxsize=None)
 def _validator(name: str) -> Prepared:
-    schema = load_schema(name)
-    Draft202012Validator.check_schema(schema)
-    return Prepared(schema)
+    # A shipped schema (data/schema/), never one read from a game folder: that it is a valid JSON
+    # Schema is a fact of the release, held by tests/test_schemaexport.py, not re-proved by every
+    # build (checking it against the meta-schema was a fifth of a 10-card build's CPU).
+    return Prepared(load_schema(name))
 
 
 def validate(doc: Document, schema: str | dict | Prepared, diags: Diagnostics, base: tuple = ()) -> bool:

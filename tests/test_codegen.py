@@ -416,3 +416,48 @@ def test_the_compiler_says_which_effects_only_call_verbs(text, verbs_only):
     ex = explain_effect(text, model_of(load_compiled("fifty_first_state").vocab))
     assert ex.ir is not None, [d.render() for d in ex.diags]
     assert make_body("effect", ex.ir, text).verbs_only is verbs_only
+
+
+def test_an_effects_computed_bounds_fact_is_exactly_whether_it_has_a_computed_filter_bound():
+    """``make_body`` skips the walk for run-time filter bounds when the checker's ``ir.Effect.computed_bounds``
+    says there are none (the walk was most of code generation's time): the fact must hold for every
+    accepted text — drawn here from the differential test's generator, which writes "costing up to
+    (x + 1)" and the like — and ``verbs_only`` must come out as the walk would say."""
+    import random
+
+    from compiler import codegen
+    from compiler.visitor import Visitor
+    from tests.differential import GAMES, TextGen, compiled_game, vocabulary
+
+    class Keys(Visitor):
+        def __init__(self):
+            self.keys = []
+
+        def visit_FieldCompare(self, f):
+            self.generic_visit(f)
+            if f.key is not None:
+                self.keys.append(f.key)
+
+    rng = random.Random(27)
+    gens = {g: TextGen(compiled_game(g).vocab, random.Random(rng.random())) for g in GAMES}
+    seen = {True: 0, False: 0}
+    while min(seen.values()) < 40 or sum(seen.values()) < 400:
+        game = rng.choice(sorted(GAMES))
+        text = gens[game].text()
+        ex = _accepted_ir(text, vocabulary(game))
+        if ex is None:
+            continue
+        walk = Keys()
+        walk.visit(ex)
+        assert ex.computed_bounds is bool(walk.keys), text
+        seen[ex.computed_bounds] += 1
+        by_walk = bool(ex.statements) and all(codegen._constant_call(st, True) for st in ex.statements)
+        assert codegen.make_body("effect", ex, text).verbs_only is by_walk, text
+
+
+def _accepted_ir(text, vocab):
+    """The IR of a text the checker accepts, else None."""
+    from compiler.explain import explain_effect
+
+    ex = explain_effect(text, vocab)
+    return None if ex.diags.errors or ex.ir is None else ex.ir

@@ -163,3 +163,14 @@ def test_every_choice_in_the_generic_schemas_is_described(schema):
     for where, node in _enums(data):
         if len(node["enum"]) > 1:
             assert len(node.get("enumDescriptions") or []) == len(node["enum"]), f"{schema}{where}"
+
+
+def test_every_shipped_schema_is_a_valid_json_schema():
+    """The build reads data/schema/ without checking it against the meta-schema (compiler/schema.py
+    ``_validator``): this test is where that is proved, for every file shipped there."""
+    from compiler.resources import SCHEMA_DIR
+
+    shipped = sorted(SCHEMA_DIR.rglob("*.schema.json"))  # games/ too (exported, also shipped)
+    assert len(shipped) >= 7
+    for p in shipped:
+        Draft202012Validator.check_schema(json.loads(p.read_text(encoding="utf-8")))

@@ -198,3 +198,58 @@ def test_changes_fall_back_to_polling_without_watchfiles(mini_game, monkeypatch)
     w.poll()
     promo = mini_game / "mini" / "promo.yaml"
     assert _first_change(w, promo, PROMO) == [promo]
+
+
+def test_a_save_that_lands_during_a_build_is_built_before_anything_is_reported(mini_game, tmp_path, monkeypatch):
+    """An editor that writes a file in two chunks: the build that read the first half is not the one
+    reported — the file moved while it ran, so it is built again (compiler/watch.py REBUILDS), and no
+    half-written file's error is ever shown or its outputs written."""
+    import compiler.watch as watch_module
+
+    out = tmp_path / "generated"
+    w = Watcher(mini_game, out)
+    w.poll()
+    assert w.build().ok
+    base = mini_game / "mini" / "base.yaml"
+    good = base.read_text(encoding="utf-8")
+    half = good[: good.index("gain 2 fuel") + len("gain 2 f")]  # cut in the middle of a text
+    base.write_text(half, encoding="utf-8")
+    builds = []
+    real = watch_module.compile_tree
+
+    def compile_then_finish_the_save(*args, **kw):
+        result = real(*args, **kw)
+        builds.append(result.ok)
+        if len(builds) == 1:  # the second chunk lands while the first build runs
+            base.write_text(good.replace("gain 2 fuel", "gain 3 fuel"), encoding="utf-8")
+        return result
+
+    monkeypatch.setattr(watch_module, "compile_tree", compile_then_finish_the_save)
+    rep = w.build(w.poll())
+    assert builds == [False, True]  # the half file did not build; the whole one did, and is the one reported
+    assert rep.ok and rep.new == [] and rep.fixed == []
+    assert "gain 3 fuel" in (out / "mini" / "base.py").read_text(encoding="utf-8")
+    _same(real(mini_game), rep.result)
+    assert w.poll() == []  # the later save is already built: the next file event finds nothing to do
+
+
+def test_a_file_that_never_stops_changing_is_built_a_bounded_number_of_times(mini_game, monkeypatch):
+    import compiler.watch as watch_module
+
+    w = Watcher(mini_game, None)
+    w.poll()
+    assert w.build().ok
+    base = mini_game / "mini" / "base.yaml"
+    good = base.read_text(encoding="utf-8")
+    builds = []
+    real = watch_module.compile_tree
+
+    def compile_and_save_again(*args, **kw):
+        builds.append(1)
+        base.write_text(good + "\n" * len(builds), encoding="utf-8")  # a new size each time: always moved
+        return real(*args, **kw)
+
+    monkeypatch.setattr(watch_module, "compile_tree", compile_and_save_again)
+    base.write_text(good + "\n", encoding="utf-8")
+    rep = w.build(w.poll())
+    assert len(builds) == 1 + watch_module.REBUILDS and rep.ok
