@@ -55,9 +55,6 @@ class DeckTemplate:
                    tuple(u for u in uids if kinds[u] != "power_core"))
 
 
-_core_move = GameState.move
-
-
 class ICGame(GameState):
     """GameState plus the machines' layout and the turn's bookkeeping."""
 
@@ -158,7 +155,7 @@ class ICGame(GameState):
                 if uid not in m.base and len(m.neighbours(uid)) > 1:
                     raise Refused("only a terminal (a card attached at one socket) can leave a machine (I01)")
             m.detach(uid)
-        _core_move(self, uid, to, bottom)  # GameState.move, called without super()'s look-up (~150 a game)
+        GameState.move(self, uid, to, bottom)  # without super()'s look-up (~150 a game)
 
     def snapshot(self) -> dict:
         s = super().snapshot()
