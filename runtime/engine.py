@@ -208,7 +208,11 @@ class Engine:
                              "through (see docs/authoring.md, Game flow)")
         from .flow import FlowMatch
 
-        game = self.new_game(compiled, players, seed=seed, agents=agents, options=options, tracing=tracing)
+        # an engine whose own new_game does not take ``tracing`` traces its set-up, as before
+        quiet = {} if tracing or not takes_keyword(type(self).new_game, "tracing") else {"tracing": False}
+        game = self.new_game(compiled, players, seed=seed, agents=agents, options=options, **quiet)
+        if not tracing:
+            game.tracing = False
         return FlowMatch.start(game, turn_cap)
 
     def evaluate(self, game: GameState, seat: int) -> float:
@@ -673,6 +677,22 @@ class Engine:
         """``{round: start}`` / ``{round: end}``."""
         (self.begin_round if step["round"] == "start" else self.end_round)(game)
         return Outcome("done")
+
+
+_KEYWORDS: dict = {}
+
+
+def takes_keyword(fn: Callable, name: str) -> bool:
+    """Whether ``fn`` (an engine method, a plain function) has a parameter ``name``, looked up once per
+    function: a keyword added to the engines' protocol later (``new_match(tracing=…)``) is passed only
+    to the engines whose methods take it yet."""
+    key = (fn, name)
+    known = _KEYWORDS.get(key)
+    if known is None:
+        import inspect
+
+        known = _KEYWORDS[key] = name in inspect.signature(fn).parameters
+    return known
 
 
 def where_from(exc: BaseException) -> str | None:

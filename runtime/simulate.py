@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .engine import Engine, engine_for, load_compiled
+from .engine import Engine, engine_for, load_compiled, takes_keyword
 from .errors import Refused, RulesError
 from .model import model_of
 from .stats import interval_text
@@ -165,22 +165,9 @@ def _new_match(eng, compiled, players: int, seed: int, agents, options: dict, tr
     does not take it yet (51st State's, the Moon's) traces its set-up, and ``play_one`` turns
     tracing off after it, as before."""
     names = [f"P{i + 1}" for i in range(players)]
-    if not tracing and _takes_tracing(type(eng)):
+    if not tracing and takes_keyword(type(eng).new_match, "tracing"):
         return eng.new_match(compiled, names, seed=seed, agents=agents, options=options, tracing=False)
     return eng.new_match(compiled, names, seed=seed, agents=agents, options=options)
-
-
-_TAKES_TRACING: dict[type, bool] = {}
-
-
-def _takes_tracing(cls: type) -> bool:
-    """Whether an engine class's ``new_match`` has a ``tracing`` parameter (looked up once per class)."""
-    known = _TAKES_TRACING.get(cls)
-    if known is None:
-        import inspect
-
-        known = _TAKES_TRACING[cls] = "tracing" in inspect.signature(cls.new_match).parameters
-    return known
 
 
 def end_reason(result) -> str:

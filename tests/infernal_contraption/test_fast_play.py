@@ -35,7 +35,7 @@ def test_a_set_up_without_a_trace_is_the_set_up_with_one(eng, ic, players):
             legal = quiet.legal_moves()
             assert [m.key for m in legal] == [m.key for m in traced.legal_moves()]
             pick = quiet.game.agent(quiet.to_act()).pick(quiet, legal)
-            traced.game.agent(traced.to_act()).pick(traced, traced.legal_moves())
+            assert traced.game.agent(traced.to_act()).pick(traced, traced.legal_moves()).key == pick.key
             quiet.apply(pick)
             traced.apply(pick)
         assert traced.terminal() and quiet.game.log == []
@@ -163,3 +163,18 @@ def test_a_finished_game_is_freed_without_the_cyclic_collector(eng, ic):
     finally:
         if was:
             gc.enable()
+
+
+def test_tracing_is_passed_only_where_it_is_taken():
+    """``takes_keyword``: the simulator passes ``tracing=False`` to an engine whose ``new_match`` takes
+    it, and the core's ``new_match`` to a ``new_game`` that takes it (an engine of its own with an older
+    ``new_game`` sets up traced, then plays untraced)."""
+    from runtime.engine import Engine, takes_keyword
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+
+    class Older(Engine):
+        def new_game(self, compiled, players, seed=0, agents=None, options=None, setup=True):
+            return super().new_game(compiled, players, seed=seed, agents=agents, options=options, setup=setup)
+
+    assert takes_keyword(InfernalContraption.new_match, "tracing")
+    assert takes_keyword(Engine.new_game, "tracing") and not takes_keyword(Older.new_game, "tracing")
