@@ -34,7 +34,8 @@ from .diagnostics import Diagnostic
 # what guards against building half a file is ``Watcher.build`` looking again after the build (a
 # file that moved while it ran is built again before anything is reported or written). So the step is
 # kept short: 5 ms puts a save's output 5-10 ms after it lands (20 ms put it 20-40 ms after; issue 27's
-# 0.05 s from save to output). Waking 200 times a second while idle costs about nothing.
+# 0.05 s from save to output). Waking 200 times a second costs 0.7 % of one core while idle (measured:
+# 0.07 s of CPU in 10 s).
 QUIET_MS = 5
 
 # A file that keeps changing while it is built (a save every few milliseconds) is built again at most

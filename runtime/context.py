@@ -680,20 +680,26 @@ class Ctx:
                 return False
         return True
 
-    def things(self, sel: Query) -> list[int]:
+    def thing_zones(self, sel: Query) -> list:
+        """The zones a THING selector's candidates are listed from, in listing order (``things``; the
+        Assault search's read sets, moloch.py, name the same zones)."""
         g = self.game
         spec = g.model.things[sel.key]
         mine_barred = spec.others_only
         ref = sel.place if sel.place is not None else (sel.of if sel.of is not None and sel.of.category == ZONE
                                                        else None)
         if ref is not None:  # "in your hand", "top card of another player's discard pile"
-            zones = [z for z in self.ref_zones(ref) if z[0] in spec.zones or not mine_barred]
-        else:
-            owner = sel.owner or (Who.ANOTHER if mine_barred else None)
-            owners = self.players_for(owner) if spec.per_player else [None]
-            if mine_barred and spec.per_player:
-                owners = self._not_mine(owners, sel.key)
-            zones = [g.zone_key(z, o) for z in spec.zones for o in owners]
+            return [z for z in self.ref_zones(ref) if z[0] in spec.zones or not mine_barred]
+        owner = sel.owner or (Who.ANOTHER if mine_barred else None)
+        owners = self.players_for(owner) if spec.per_player else [None]
+        if mine_barred and spec.per_player:
+            owners = self._not_mine(owners, sel.key)
+        return [g.zone_key(z, o) for z in spec.zones for o in owners]
+
+    def things(self, sel: Query) -> list[int]:
+        g = self.game
+        spec = g.model.things[sel.key]
+        zones = self.thing_zones(sel)
         top_only = spec.top_only
         out = []
         held = g.instances

@@ -27,6 +27,7 @@ from runtime.statecopy import peek
 from runtime.tables import verbs_only
 
 from ..stepspec import kind_of, number, text
+from .assault_sets import EVERYTHING, NO_PATCH, NOTHING, deal_reads, effect_reads, passes, trial_writes
 from .engine import FiftyFirstState, Pack, register_pack
 from .state import goods_text
 
@@ -82,13 +83,16 @@ class AssaultTrial:
         self.wanted = 0
         self.resolved = 0
         self.notes: list[tuple] = []
+        self.listed: list[list] = []  # each targeted statement's candidates (what its choice read)
 
     def _counted(self, ctx: Ctx, sel) -> tuple:
         """(the candidates, the units the statement asks for, how many it can take)."""
         first = self.first
         if first is not None and not self.picked and first[0] == sel:
+            self.listed.append(first[1])
             return first[1:]
         options = ctx.options(sel)
+        self.listed.append(options)
         if sel.category == VAR or isinstance(sel.amount, Every):
             n = len(options)
         elif isinstance(sel.amount, UpToN):
@@ -235,6 +239,58 @@ class AssaultPlan:
         return ()
 
 
+class _Variant:
+    """One way a Machine's Assault went from a state (a trial, counted when the search takes it):
+    ``reads`` — what it read, what it wrote included (assault_sets) —, ``writes``, ``patch`` — what it
+    changed in the fingerprint —, ``probed`` — answered by a probe —, ``twin`` — the state after it
+    where it was run (None: a probe). ``listings``: the selectors whose candidates it read (a card
+    another step writes may become one, ``disturbed_by``). Carried to the next step of the search
+    while that step writes nothing it reads."""
+
+    __slots__ = ("script", "trial", "got", "patch", "reads", "writes", "probed", "twin", "after", "listings",
+                 "home", "_passing")
+
+    def __init__(self, script, trial, got, patch, reads, writes, probed, twin, listings, after=None,
+                 home=None):
+        self.script, self.trial, self.got, self.patch, self.after = script, trial, got, patch, after
+        self.home = home  # the step whose state it was tried from
+        self.reads, self.writes, self.probed, self.twin, self.listings = reads, writes, probed, twin, listings
+        self._passing: dict = {}
+
+    def passing(self, sel, zones: frozenset, player: int) -> bool:
+        """Whether a card this variant wrote lies in ``zones`` and is a candidate of ``sel`` after it
+        (read on its own state after: what it wrote is the same wherever it is carried)."""
+        key = (sel, zones)
+        got = self._passing.get(key)
+        if got is None:
+            twin = self.twin
+            where = twin.where
+            got = self._passing[key] = any(where.get(u) in zones and passes(twin, player, sel, u)
+                                           for u in self.writes.cards)
+        return got
+
+    def disturbed_by(self, step: "_Variant", player: int) -> bool:
+        """Whether ``step`` (the variant resolved since this one was tried) wrote something it reads."""
+        if self.reads.meets(step.writes):
+            return True
+        for sel, zones in self.listings:
+            if step.passing(sel, zones, player):
+                return True
+        return False
+
+
+class _Step:
+    """A state the search reached: its fingerprint, the variant that made it (``by``), and the state
+    itself — made only when the search needs it (a trial to run from it), by running ``by`` again
+    from the parent's state (a carried variant: its outcome and the fingerprint after it were known
+    without a copy)."""
+
+    __slots__ = ("fp", "state", "by", "parent", "uid")
+
+    def __init__(self, fp, state, by, parent=None, uid=None):
+        self.fp, self.state, self.by, self.parent, self.uid = fp, state, by, parent, uid
+
+
 class AssaultSearch:
     """M04: search resolution orders (and targets) on copies of the state that really run the effects.
 
@@ -253,12 +309,18 @@ class AssaultSearch:
     The search is exhaustive up to ``SEARCH_BUDGET`` trials; past it, the Machines left are resolved
     in Deployed order with their first choices, and the trace says so.
 
-    Cheaper, not fewer, trials (the same trials are counted, so the budget stops at the same point and
-    the plans and their order are those of the exhaustive search; tests/fifty_first_state/
-    test_assault_search_reference.py compares them with ``assault_reference.ReferenceAssaultSearch``,
-    the search as it was): a trial that would resolve nothing is answered by a probe on the state
-    itself, without a copy (``AssaultProbe``) — most trials, as Machines without a target are tried
-    again at every step; a trial's words are made only for the plans kept.
+    Cheaper, not fewer, trials (the same trials are counted, in the same order, so the budget stops at
+    the same point and the plans and their order are those of the exhaustive search; tests/
+    fifty_first_state/test_assault_search_reference.py compares them with ``assault_reference.
+    ReferenceAssaultSearch``, the search as it was):
+    - a trial that would resolve nothing is answered by a probe on the state itself, without a copy
+      (``AssaultProbe``);
+    - a trial from a state whose step there (the Machine resolved last) wrote nothing the trial reads
+      is the trial from the state before (``_Variant``, assault_sets.py: reads from the effect's
+      statements, writes observed): its outcome is carried over, and the state after it is known by
+      its fingerprint only (``_Step``) — made (the trial run again, not counted again) only when the
+      search goes on from it, which it seldom does: mostly the other order reached it first;
+    - a trial's words are made only for the plans kept.
     """
 
     def __init__(self, engine, game, player: int, machines: list[int], budget: int = SEARCH_BUDGET):
@@ -268,6 +330,7 @@ class AssaultSearch:
         self.machines = machines
         self.trials = 0
         self.probed = 0  # trials answered by a probe (counted in ``trials`` too)
+        self.carried = 0  # trials answered by a variant carried from the step before (counted too)
         self.truncated = False
         self.top = -1
         self.found: list = []
@@ -279,18 +342,23 @@ class AssaultSearch:
         self.cid = {uid: peek(held, uid).card_id for uid in machines}
         self.effect = {uid: game.cards[self.cid[uid]]["slots"]["assault"] for uid in machines}
         self.safe = {uid: verbs_only(fn) for uid, fn in self.effect.items()}
+        self.reads = {uid: effect_reads(game, fn, player, uid) for uid, fn in self.effect.items()}
+        self.heard = bool(engine.trigger_slots(game)[0])  # cards listening to events (a Razed)
+        self.uids = None       # the cards of the fingerprints patches apply to, in order
+        self.position: dict = {}
 
-    def run_one(self, state, uid: int, script: tuple = (), first: tuple | None = None):
+    def run_one(self, state, uid: int, script: tuple = (), first: tuple | None = None, counted: bool = True):
         twin = state.copy(agents={})  # first-legal for the choices an effect leaves to the player
         trial = AssaultTrial(script, first=first)
         twin.assault = trial
         out = self.engine.run(twin, self.effect[uid], self.player, uid)
         twin.assault = None
-        self.trials += 1
+        if counted:
+            self.trials += 1
         got = trial.resolved if out.status == "done" else 0
         return twin, trial, got
 
-    def probe(self, state, uid: int) -> tuple:
+    def probe(self, state, uid: int, counted: bool = True) -> tuple:
         """(trial, first): the trial of ``uid``'s Assault from ``state`` with its first choices when it
         would resolve nothing and change nothing (what ``run_one`` would record), answered without a
         copy and counted as a trial; else (None, what the probe found of the first statement, or None),
@@ -307,28 +375,61 @@ class AssaultSearch:
             return None, None
         finally:
             state.assault = None
-        self.trials += 1
-        self.probed += 1
+        if counted:
+            self.trials += 1
+            self.probed += 1
         return trial, None
 
-    def variants(self, state, uid: int):
-        """Each distinct way this Machine's Assault can go from ``state``, lazily: (state after, trial,
-        units). A trial that does nothing is yielded with ``state`` itself as the state after."""
-        trial, first = self.probe(state, uid)
-        if trial is not None:  # one choice point of one choice (or none): no other variant
-            yield state, trial, 0
-            return
+    def variants(self, step: _Step, uid: int, carried: dict) -> list:
+        """Every distinct way this Machine's Assault can go from ``step``'s state, in the search's
+        order, none counted yet: carried over from the step before where ``carried`` has it, else a
+        probe or a trial on a copy (the state made first if it was not)."""
+        before = step.fp
+        out = []
+        reads = self.reads[uid]
+        listings = reads.listings if reads is not None else ()
+        first = None
+        if () not in carried:
+            state = self.made(step)
+            trial, first = self.probe(state, uid, counted=False)
+            if trial is not None:  # one choice point of one choice (or none): no other variant
+                sel = reads.at(state, trial.listed) if reads is not None else EVERYTHING
+                return [_Variant((), trial, 0, NO_PATCH, sel, NOTHING, True, None, listings, before, step)]
         todo = [()]
         while todo:
             script = todo.pop(0)
-            twin, trial, got = self.run_one(state, uid, script, first)
-            yield twin, trial, got
+            v = carried.get(script)
+            if v is None:
+                state = self.made(step)
+                twin, trial, got = self.run_one(state, uid, script, first, counted=False)
+                writes, patch, after = trial_writes(state, before, twin, self.position, self.uids)
+                touched = (reads.at(state, trial.listed) if reads is not None else EVERYTHING) | writes
+                if not touched.everything and trial.picked:
+                    touched = touched | deal_reads(state, trial.picked, trial.notes, self.heard)
+                v = _Variant(script, trial, got, patch, touched, writes, False, twin, listings, after, step)
+            out.append(v)
+            trial = v.trial
+            if v.probed:
+                break
             for i in range(len(script), len(trial.points)):
                 for j in range(1, trial.points[i]):
                     todo.append(tuple(trial.taken[:i]) + (j,))
+        return out
 
-    def record(self, state, score: int, wanted: int, steps: tuple, notes: tuple) -> None:
-        final = state.fingerprint()
+    def made(self, step: _Step):
+        """The state of ``step``: its variant's own state after, or — carried over — that variant run
+        again from the parent step's state (not counted: the search counted it when it took it)."""
+        if step.state is not None:
+            return step.state
+        parent = self.made(step.parent)
+        twin = self.run_one(parent, step.uid, step.by.script, counted=False)[0]
+        if twin.fingerprint() != step.fp:
+            raise RuntimeError(f"Assault search: a carried trial of {self.cid[step.uid]} did not reach the state "
+                               "its reads and writes promised (assault_sets.py)")
+        step.state = twin
+        return twin
+
+    def record(self, final: tuple, score: int, wanted: int, steps: tuple, notes: tuple) -> None:
         if score > self.top:
             self.top, self.found, self.finals = score, [], set()
         if score == self.top and final not in self.finals and len(self.found) < PLAN_LIMIT:
@@ -339,9 +440,11 @@ class AssaultSearch:
     def full(self) -> bool:
         return len(self.found) >= PLAN_LIMIT
 
-    def dfs(self, state, left: tuple, score: int, wanted: int, steps: tuple, notes: tuple) -> None:
+    def dfs(self, step: _Step, left: tuple, score: int, wanted: int, steps: tuple, notes: tuple,
+            before_step: dict) -> None:
+        before = step.fp
         if not left:
-            self.record(state, score, wanted, steps, notes)
+            self.record(before, score, wanted, steps, notes)
             return
         asks, cid = self.asks, self.cid
         bound = score + sum(asks[cid[u]] for u in left)
@@ -349,13 +452,13 @@ class AssaultSearch:
             return
         # the same Machines left on the same state (effects that commute) reached before with as
         # many units: everything from here was explored then (the incumbent only grows since)
-        before = state.fingerprint()
         key = (tuple(sorted(cid[u] for u in left)), before)
         if self.seen.get(key, -1) >= score:
             return
         self.seen[key] = score
         if self.trials >= self.budget:
             self.truncated = True
+            state = self.made(step)
             # Deployed order, first choices (one that would do nothing leaves the state as it is)
             for uid in left:
                 trial, first = self.probe(state, uid)
@@ -365,20 +468,50 @@ class AssaultSearch:
                     state, trial, got = self.run_one(state, uid, (), first)
                 score, wanted = score + got, wanted + trial.wanted
                 steps, notes = steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes)
-            self.record(state, score, wanted, steps, notes)
+            self.record(state.fingerprint(), score, wanted, steps, notes)
             return
-        inert, tried = [], set()
+        # every Machine's variants from here before any is taken: the steps below carry them over
+        tried, firsts = set(), []
         for uid in left:
-            if cid[uid] in tried:
+            if cid[uid] not in tried:
+                tried.add(cid[uid])
+                firsts.append(uid)
+        here = {}
+        by, player = step.by, self.player
+        for uid in firsts:
+            if by is None:  # the first step: tried when the bound was measured (``plans``)
+                here[uid] = self.first_step[uid]
                 continue
-            tried.add(cid[uid])
+            kept = before_step.get(uid)
+            if kept:
+                carried = [v for v in kept if not v.disturbed_by(by, player)]
+                if len(carried) == len(kept):  # all of them: the same variants, in the same order
+                    here[uid] = kept
+                    continue
+                carried = {v.script: v for v in carried}
+            else:
+                carried = {}
+            here[uid] = self.variants(step, uid, carried)
+        inert = []
+        for uid in firsts:
             rest = tuple(u for u in left if u != uid)
-            for twin, trial, got in self.variants(state, uid):
-                if got == 0 and (twin is state or twin.fingerprint() == before):
+            for v in here[uid]:
+                trial, got = v.trial, v.got
+                self.trials += 1
+                if v.probed:
+                    self.probed += 1
+                    after, child = before, None
+                elif v.home is step:  # tried from this very state: its state after is made
+                    after, child = v.after, _Step(v.after, v.twin, v, step, uid)
+                else:
+                    self.carried += 1
+                    after = v.patch.patched(before)
+                    child = _Step(after, None, v, step, uid)
+                if got == 0 and after == before:
                     inert.append((uid, trial))  # does nothing now: try it later, never first
                     break
-                self.dfs(twin, rest, score + got, wanted + trial.wanted,
-                         steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes))
+                self.dfs(child, rest, score + got, wanted + trial.wanted,
+                         steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes), here)
                 if self.full() and score + got + sum(asks[cid[u]] for u in rest) <= self.top:
                     break
         if len(inert) == len(tried):  # every Machine left does nothing from here: they are ignored
@@ -386,16 +519,33 @@ class AssaultSearch:
                 trial = next(t for u, t in inert if cid[u] == cid[uid])
                 wanted += trial.wanted
                 steps, notes = steps + ((uid, tuple(trial.picked)),), notes + tuple(trial.notes)
-            self.record(state, score, wanted, steps, notes)
+            self.record(before, score, wanted, steps, notes)
 
     def plans(self) -> list[AssaultPlan]:
         start = self.root.copy(agents={})
-        for uid in self.machines:  # what each Machine's Assault asks for (the bound)
-            if self.cid[uid] not in self.asks:
+        fp = start.fingerprint()
+        self.uids = fp[2][0]
+        self.position = {u: i for i, u in enumerate(self.uids)}
+        root = _Step(fp, start, None)
+        # what each Machine's Assault asks for (the bound): its first trial from the start, counted —
+        # the very trial the search's first step takes again (``dfs`` is given them, not counted twice)
+        self.first_step = {}
+        # a budget these first trials use up stops the search at once: only they are run (a bot's
+        # what-if copy, IMAGINED_BUDGET)
+        eager = self.budget > len(set(self.cid.values()))
+        for uid in self.machines:
+            if self.cid[uid] in self.asks:
+                continue
+            if eager:
+                variants = self.first_step[uid] = self.variants(root, uid, {})
+                self.trials += 1
+                self.probed += variants[0].probed
+                trial = variants[0].trial
+            else:
                 trial, first = self.probe(start, uid)
                 trial = trial or self.run_one(start, uid, (), first)[1]
-                self.asks[self.cid[uid]] = trial.wanted
-        self.dfs(start, tuple(self.machines), 0, 0, (), ())
+            self.asks[self.cid[uid]] = trial.wanted
+        self.dfs(root, tuple(self.machines), 0, 0, (), (), {})
         return self.found
 
 
@@ -551,12 +701,19 @@ class Moloch(Pack):
         nothing else), then the player's own. Refused, listing what is missing, before any change.
         ``stores``: ``_stores(game, player, purpose)`` when the caller has it (the legal moves ask for
         every Deployed Machine on one state)."""
+        plan, missing = self._plan(game, player, need, self._stores(game, player, purpose) if stores is None else stores)
+        if missing:
+            raise Refused(f"cannot {purpose}: missing {goods_text(missing)}")
+        return plan
+
+    def _plan(self, game, player, need: Counter, stores: list[int]) -> tuple[list, Counter]:
+        """(how ``player`` pays ``need`` from ``stores`` then their own Goods, what is missing), read
+        without changing anything (``_payment``; the legal moves ask only whether something is missing)."""
         plan, missing = [], Counter()
-        stores = self._stores(game, player, purpose) if stores is None else stores
         for good, n in sorted(need.items()):
             left = n
             for uid in stores:
-                take = min(left, game.instances[uid].goods[good])
+                take = min(left, peek(game.instances, uid).goods[good])  # read only (a plan, not a payment)
                 if take:
                     plan.append((uid, good, take))
                     left -= take
@@ -566,9 +723,7 @@ class Moloch(Pack):
                 left -= take
             if left:
                 missing[good] = left
-        if missing:
-            raise Refused(f"cannot {purpose}: missing {goods_text(missing)}")
-        return plan
+        return plan, missing
 
     def _pay(self, engine, game, player, plan) -> None:
         for uid, good, n in plan:
@@ -585,14 +740,17 @@ class Moloch(Pack):
         return dict(peek(game.instances, uid).props.get(f"{purpose}_paid") or {})  # a copy of what is read
 
     def _remaining(self, game, uid, purpose) -> Counter:
-        paid = Counter()
-        for goods in self._paid(game, uid, purpose).values():
-            paid.update(goods)
         if purpose == "hack":
             need = Counter(game.record(uid)["code"])
         else:
             need = Counter({"red_contact": self.defense(game, uid)})
-        need.subtract(paid)
+        # what each player placed towards it (Collaboration, M20); read only: the legal moves ask this
+        # of every Deployed Machine
+        paid = peek(game.instances, uid).props.get(f"{purpose}_paid")
+        if not paid and all(n > 0 for n in need.values()):
+            return need  # nothing placed: the whole cost (``+need`` would be the same Counter)
+        for goods in (paid or {}).values():
+            need.subtract(goods)
         return +need
 
     def _others_paid(self, game, uid, purpose, player) -> list[str]:

@@ -35,11 +35,12 @@ from runtime.context import Ctx, face_view
 from runtime.errors import Refused
 from runtime.events import GoodsPaid, MoveMade
 from runtime.protocol import Move, Result, refuse_unless_legal
+from runtime.refs import CARD, GOOD, Exactly
 from runtime.statecopy import peek
 from runtime.tables import verbs_only
 
 from .state import FiftyGame, goods_text
-from .verbs import cannot_pay
+from .verbs import cannot_pay, paid_with_first_choices
 
 PASS = ("pass",)
 
@@ -53,13 +54,48 @@ class _Undecided(Exception):
 
 
 class _CostCheck(Ctx):
-    """Runs an Action's effect up to its first verb without running it: a cost ``spend`` that cannot
-    be paid raises ``_Refused``, anything else ``_Undecided`` (``FiftyMatch._cost_refused``)."""
+    """Runs an Action's effect without running a verb (``FiftyMatch._action_decided``). Its first
+    verb, a cost: a ``spend`` that cannot be paid whatever is chosen raises ``_Refused``, and so does
+    a ``discard`` of more cards than the hand holds; a ``spend`` its first choices pay, or a
+    ``discard`` of cards the hand holds (not the card itself), goes on. Then only ``gain``s of Goods
+    (named, a group — it asks, the first trial takes the first —, a card — drawn, never refused —)
+    go on: the effect runs to its end and the Action's first trial would be taken. Anything else
+    raises ``_Undecided``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.verbs_seen = 0
 
     def call(self, name: str, objs: tuple = (), ph: dict | None = None, strict: bool = False):
-        if name == "spend" and strict and cannot_pay(self, objs):
-            raise _Refused(name)
+        first = not self.verbs_seen
+        self.verbs_seen += 1
+        ph = ph or {}
+        if first and strict and name == "spend":
+            paid = paid_with_first_choices(self, objs)
+            if paid is False or cannot_pay(self, objs):
+                raise _Refused(name)
+            if paid:
+                return []
+        elif first and strict and name == "discard" and set(ph) <= {"from"}:
+            sel = objs[0].at(ph["from"]) if ph.get("from") is not None else objs[0]
+            if sel.category == CARD and not sel.filters and type(sel.amount) is Exactly and sel.per is None:
+                if len(self.options(sel)) < self.amount(sel):
+                    raise _Refused(name)  # ``pick_targets`` refuses it before a card moves
+                if self.card not in self.options(sel):
+                    return []
+        elif name == "gain" and not ph and _plain_gains(self, objs):
+            return []
         raise _Undecided(name)
+
+
+def _plain_gains(ctx: Ctx, objs) -> bool:
+    """Whether gaining ``objs`` is gaining Goods only (``verbs.give_goods``: never refused)."""
+    goods, groups = ctx.game.model.goods, ctx.game.model.good_groups
+    for sel in objs:
+        if sel.category != GOOD or sel.of is not None or sel.filters or not (
+                sel.key in groups or sel.key == "card" or sel.key in goods):
+            return False
+    return True
 
 
 def table(game, name: str) -> dict:
@@ -247,22 +283,22 @@ class FiftyMatch:
                     continue
                 if "action" not in face_view(g.record(uid), card(uid)).get("slots", {}):
                     continue
-                if self._cost_refused(p, uid):
+                decided = self._action_decided(p, uid)
+                if decided is False:
                     continue
-                if self._would_work(lambda twin, uid=uid: twin.engine.use_action(twin, p, uid)):
+                if decided or self._would_work(lambda twin, uid=uid: twin.engine.use_action(twin, p, uid)):
                     out.append(Move(f"Use the Action of {name(uid)}", ("use", uid)))
         moloch = pack(g, "moloch")
         if moloch is not None:
             # one state: a player's stores are listed once, not once per Deployed Machine
             stores = {purpose: moloch._stores(g, p, purpose) for purpose in ("hack", "destroy")}
             for uid in g.zone("deployed"):
-                labels = {"hack": f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})",
-                          "destroy": f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)"}
-                for purpose, label in labels.items():
-                    try:
-                        moloch._payment(g, p, moloch._remaining(g, uid, purpose), purpose, stores[purpose])
-                    except Refused:
-                        continue
+                for purpose in ("hack", "destroy"):
+                    if moloch._plan(g, p, moloch._remaining(g, uid, purpose), stores[purpose])[1]:
+                        continue  # something is missing (the label is written only for a move listed)
+                    label = (f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})"
+                             if purpose == "hack" else
+                             f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)")
                     out.append(Move(label, (purpose, uid)))
                 if g.options.get("collaboration"):  # M20: part of a Hack or a Destroy, one Good at a time
                     for purpose in ("hack", "destroy"):
@@ -289,22 +325,30 @@ class FiftyMatch:
         return out
 
     def _cost_refused(self, p: int, uid: int) -> bool:
+        """Whether the Action of ``uid`` is refused by its cost, read without a copy
+        (``_action_decided`` is False)."""
+        return self._action_decided(p, uid) is False
+
+    def _action_decided(self, p: int, uid: int) -> bool | None:
         """Whether the Action of ``uid`` (in ``p``'s State or on its Faction board, not used, not
-        blocked) is refused by its cost, read without a copy: an effect that only calls verbs
-        (``runtime.tables.verbs_only``: the compiler's fact) and starts with a cost ``spend`` that
-        cannot be paid whatever is chosen (``verbs.cannot_pay``). Its trial (``_would_work``) would be refused there, before anything
-        changed or was asked, and so not work. False: the trial decides."""
+        blocked) would be taken, read without a copy when its text says so: an effect that only calls
+        verbs (``runtime.tables.verbs_only``: the compiler's fact) and starts with a cost ``spend``
+        that cannot be paid whatever is chosen (``verbs.cannot_pay``) is refused there, before
+        anything changed or was asked (False), and so is a cost no choice pays; one whose cost its
+        first choices pay and then only ``gain``s of Goods is taken (True: ``_CostCheck``). None: the
+        trial (``_would_work``) decides."""
         g = self.game
         fn = face_view(g.record(uid), peek(g.instances, uid)).get("slots", {}).get("action")
         if fn is None or not verbs_only(fn):
-            return False
+            return None
         try:
             fn(_CostCheck(g, p, uid))
         except _Refused:
-            return True
-        except Exception:  # noqa: BLE001 — _Undecided, or what the trial will meet and report itself
             return False
-        return False
+        except Exception:  # noqa: BLE001 — _Undecided, or what the trial will meet and report itself
+            return None
+        # taken, unless a card listening to its events (a card drawn, the Action used) could refuse
+        return None if g.engine.trigger_slots(g)[0] else True
 
     def _would_work(self, attempt, budget: int = 6) -> bool:
         """Would the action be taken? Tried on copies of the game: first with the first option of

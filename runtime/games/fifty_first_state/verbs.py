@@ -145,6 +145,30 @@ def cannot_pay(ctx: Ctx, objs) -> bool:
     return any(me.goods[k] < n for k, n in need.items()) or cards > sum(1 for u in hand if u != ctx.card)
 
 
+def paid_with_first_choices(ctx: Ctx, objs) -> bool | None:
+    """Whether ``spend`` of ``objs`` as a cost is paid in full when each Good group it names ("1
+    resource") takes the first Good offered — ``pay``'s own choices, made as an Action's first trial
+    makes them (turn.py ``Explorer``) —, read without changing anything. False: refused whatever is
+    chosen (a named Good or cards missing, or a group with nothing to offer before any real choice);
+    None: refused with these choices, another might pay (only a trial says)."""
+    groups = ctx.game.model.good_groups
+    me = ctx.game.players[ctx.player]
+    need, cards, picks, _ = _price(ctx, objs)
+    hand = ctx.game.zones[ctx.game.zone_key(ctx.hand_zone(), ctx.player)]
+    # a pick only takes a Good held beyond what is already needed: it never makes a named Good short
+    if any(me.goods[k] < n for k, n in need.items()) or cards > sum(1 for u in hand if u != ctx.card):
+        return False
+    chose = False  # a choice among several Goods was made (another could leave the next one something)
+    for group, n in picks:
+        for _ in range(n):
+            options = [m for m in sorted(groups[group]) if me.goods[m] - need[m] > 0]
+            if not options:
+                return None if chose else False
+            chose = chose or len(options) > 1
+            need[options[0]] += 1
+    return True
+
+
 def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
     """Pay Goods: a Good group ("1 resource") asks which of the Goods you have; a Card is
     discarded from hand (S09: "spent from your hand"). ``strict`` (a cost): all or refuse first."""
