@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from runtime.agents import Agent, SeededRandom
+from runtime.agents import SeededRandom
 
 
 def _general(rng: random.Random, options: list, k: int, low):
@@ -37,24 +37,40 @@ def test_other_choices_keep_the_general_path():
             assert fast.getstate() == slow.getstate()
 
 
-class _Match:
-    """What ``Agent.pick`` reads of a Match: the game (whose generator an agent without one uses)
-    and the seat to act."""
+def test_several_of_a_few_draw_as_randint_and_sample_do():
+    """The small-pool path (at most 21 options, ``k`` and ``low`` any) draws what ``randint`` and
+    ``sample``'s pool algorithm draw; larger pools keep the general path."""
+    for seed in range(200):
+        fast, slow = random.Random(seed), random.Random(seed)
+        agent = SeededRandom(fast)
+        for size in (0, 1, 2, 3, 5, 7, 8, 13, 20, 21, 22, 30):
+            options = [f"o{i}" for i in range(size)]
+            for k, low in ((2, None), (7, 0), (3, 1), (size, 0), (size + 2, None), (1, 0), (25, 0), (6, 6)):
+                assert agent.choose(None, 0, options, k, low) == _general(slow, options, k, low)
+                assert fast.getstate() == slow.getstate()
+            assert agent.choose(None, 0, tuple(options), 4, 2) == _general(slow, options, 4, 2)
+            assert fast.getstate() == slow.getstate()
 
+
+class _Match:
     def __init__(self, rng):
-        self.game = type("Game", (), {"rng": rng})()
+        self.game = type("G", (), {"rng": rng})()
 
     def to_act(self):
         return 0
 
 
-def test_pick_draws_as_the_general_pick_does():
-    for seed in range(200):
-        for own in (True, False):  # the agent's own generator, or the game's
+def test_a_random_pick_draws_as_the_general_path():
+    """``SeededRandom.pick`` (a move of the protocol) draws what ``Agent.pick`` through ``choose``
+    draws, for the agent's own generator and for the game's."""
+    from runtime.agents import Agent
+
+    for seed in range(100):
+        for own in (True, False):
             fast, slow = random.Random(seed), random.Random(seed)
-            quick = SeededRandom(fast if own else None)
-            general = SeededRandom(slow if own else None)
-            for size in (1, 2, 3, 7, 22, 40):
+            fa, sa = SeededRandom(fast if own else None), SeededRandom(slow if own else None)
+            fm, sm = _Match(random.Random(seed + 1)), _Match(random.Random(seed + 1))
+            for size in (1, 2, 7, 30):
                 moves = [f"m{i}" for i in range(size)]
-                assert quick.pick(_Match(fast), moves) == Agent.pick(general, _Match(slow), moves)
-                assert fast.getstate() == slow.getstate()
+                assert fa.pick(fm, moves) == Agent.pick(sa, sm, moves)
+                assert (fast.getstate(), fm.game.rng.getstate()) == (slow.getstate(), sm.game.rng.getstate())
