@@ -50,7 +50,9 @@ class AgeOfSteam(MoonScenario, Engine):
 
     # --- creating a game -----------------------------------------------------------------------
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
-                 options: dict | None = None, setup: bool = True) -> MoonGame:
+                 options: dict | None = None, setup: bool = True, tracing: bool = True) -> MoonGame:
+        """As the core's ``Engine.new_game``: ``tracing=False`` writes no trace from the start, the
+        set-up's included (a simulation that keeps no log; tracing changes nothing of a game)."""
         options = dict(options or {})
         mod, data = _map_of(compiled, options.get("map"))
         lim = data.get("players") or {}  # A01: "Moon is a map for 3 to 4 players" (from the map data)
@@ -58,6 +60,7 @@ class AgeOfSteam(MoonScenario, Engine):
             raise Refused(f"{data.get('name', mod)} is a map for {lim['min']} to {lim['max']} players, "
                           f"not {len(players)}")
         game = MoonGame(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
+        game.tracing = tracing
         game.engine = self
         game.compiled = compiled
         game.verbs = verbs_for(self.name)
@@ -78,13 +81,14 @@ class AgeOfSteam(MoonScenario, Engine):
 
     # --- the game protocol: the stand-in turn (turn.py) -----------------------------------------
     def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
-                  turn_cap: int | None = None, options: dict | None = None):
+                  turn_cap: int | None = None, options: dict | None = None, tracing: bool = True):
         """A whole Moon game to a winner through the stand-in build / move goods / income loop.
-        ``turn_cap`` ends it earlier than the stand-in ``game_length``."""
+        ``turn_cap`` ends it earlier than the stand-in ``game_length``; ``tracing=False``: no trace
+        from the start (``new_game``)."""
         opts = dict(options or {})
         if turn_cap is not None:
             opts["turn_cap"] = int(turn_cap)
-        return new_moon_match(self, compiled, players, seed, agents=agents, options=opts)
+        return new_moon_match(self, compiled, players, seed, agents=agents, options=opts, tracing=tracing)
 
     # Monte Carlo: no random playout below the tree — listing the Moon's moves is costly (every
     # build and route is checked) and random track says little; the tree's leaves are scored by the

@@ -442,9 +442,10 @@ def _delivery_label(names: dict, src: tuple, path: tuple, key: tuple) -> str:
     return label if borrow is None else f"{label}, {borrow} used as yours (Low Gravitation)"
 
 
-def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None) -> MoonMatch:
+def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None,
+              tracing: bool = True) -> MoonMatch:
     """A new Moon game (full setup, A02/A11) played through the stand-in loop."""
-    game = engine.new_game(compiled, list(players), seed=seed, agents=agents, options=options)
+    game = engine.new_game(compiled, list(players), seed=seed, agents=agents, options=options, tracing=tracing)
     money = int(table(game, "starting_money").get("money", 0))
     for p in game.players:
         p.goods["money"] += money
