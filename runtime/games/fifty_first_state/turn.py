@@ -294,7 +294,7 @@ class FiftyMatch:
             stores = {purpose: moloch._stores(g, p, purpose) for purpose in ("hack", "destroy")}
             for uid in g.zone("deployed"):
                 for purpose in ("hack", "destroy"):
-                    if moloch._plan(g, p, moloch._remaining(g, uid, purpose), stores[purpose])[1]:
+                    if moloch.missing_any(g, p, uid, purpose, stores[purpose]):
                         continue  # something is missing (the label is written only for a move listed)
                     label = (f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})"
                              if purpose == "hack" else
