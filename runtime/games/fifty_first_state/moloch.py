@@ -257,12 +257,17 @@ class _Variant:
         self.reads, self.writes, self.probed, self.twin, self.listings = reads, writes, probed, twin, listings
         self._passing: dict = {}
 
-    def passing(self, sel, zones: frozenset, player: int) -> bool:
-        """Whether a card this variant wrote lies in ``zones`` and is a candidate of ``sel`` after it
-        (read on its own state after: what it wrote is the same wherever it is carried)."""
-        key = (sel, zones)
+    def passing(self, listing: tuple, player: int) -> bool:
+        """Whether a card this variant wrote lies in the zones of ``listing`` (selector, its zones) and
+        is a candidate of its selector after it (read on its own state after: what it wrote is the same
+        wherever it is carried). Remembered by the listing's identity, not its value: hashing the
+        selector (a dataclass of dataclasses) at every question was two thirds of this method. A
+        listing is an entry of an ``EffectReads`` the search holds (``AssaultSearch.reads``) for as
+        long as its variants live, so its ``id`` names it alone while this memo exists."""
+        key = id(listing)
         got = self._passing.get(key)
         if got is None:
+            sel, zones = listing
             twin = self.twin
             where = twin.where
             got = self._passing[key] = any(where.get(u) in zones and passes(twin, player, sel, u)
@@ -273,8 +278,8 @@ class _Variant:
         """Whether ``step`` (the variant resolved since this one was tried) wrote something it reads."""
         if self.reads.meets(step.writes):
             return True
-        for sel, zones in self.listings:
-            if step.passing(sel, zones, player):
+        for listing in self.listings:
+            if step.passing(listing, player):
                 return True
         return False
 
