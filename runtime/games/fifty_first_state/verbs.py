@@ -202,8 +202,9 @@ def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
         n = min(need[k], me.goods[k])
         me.goods[k] -= n
         got += n
-        g.emit("spend" if verb_name != "lose" else "lose", ctx.player,
-               f"{'loses' if verb_name == 'lose' else 'pays'} {n} {k}", good=k, n=n)
+        if g.tracing:  # words only for a trace (an Assault trial's "lose" runs untraced)
+            g.emit("spend" if verb_name != "lose" else "lose", ctx.player,
+                   f"{'loses' if verb_name == 'lose' else 'pays'} {n} {k}", good=k, n=n)
     if cards:
         options = in_hand
         for uid in ctx.ask(options, min(cards, len(options)), prompt=f"cards to {verb_name}"):
@@ -342,7 +343,8 @@ def block(ctx, objs, ph, strict):
         marks = list(g.instances[uid].props.get("blocked") or [])
         marks.append(label)
         g.instances[uid].props["blocked"] = marks
-        g.emit("block", ctx.player, f"{g.engine.name_of(g, uid)} is blocked ({label})")
+        if g.tracing:  # the label above is state (the marker); these words only a trace's
+            g.emit("block", ctx.player, f"{g.engine.name_of(g, uid)} is blocked ({label})")
         if until is not None:
             # a partial over a module function, not a closure: a copy of the game keeps it working
             g.until.append((until.name, partial(unblock, uid=uid, label=label)))
