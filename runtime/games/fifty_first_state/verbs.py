@@ -132,19 +132,6 @@ def _price(ctx: Ctx, objs) -> tuple:
     return need, cards, picks, wanted
 
 
-def cannot_pay(ctx: Ctx, objs) -> bool:
-    """Whether ``spend`` of ``objs`` as a cost is refused whatever is chosen, read without changing
-    anything: a Good or cards it names are missing. A cost with a Good group ("1 resource") asks
-    first: False (only paying says)."""
-    need, cards, picks, _ = _price(ctx, objs)
-    if picks:
-        return False
-    g = ctx.game
-    me = g.players[ctx.player]
-    hand = g.zones[g.zone_key(ctx.hand_zone(), ctx.player)]
-    return any(me.goods[k] < n for k, n in need.items()) or cards > sum(1 for u in hand if u != ctx.card)
-
-
 def paid_with_first_choices(ctx: Ctx, objs) -> bool | None:
     """Whether ``spend`` of ``objs`` as a cost is paid in full when each Good group it names ("1
     resource") takes the first Good offered — ``pay``'s own choices, made as an Action's first trial
