@@ -13,6 +13,8 @@ from runtime.engine import engine_for, load_compiled
 from runtime.games.fifty_first_state.turn import pack
 
 
+@pytest.mark.rule("M07")
+@pytest.mark.rule("M08")
 @pytest.mark.parametrize("players,options", [(2, {}), (3, {}), (4, {}), (3, {"collaboration": True})])
 def test_missing_any_says_what_the_payment_plan_says(players, options):
     compiled = load_compiled("fifty_first_state")
