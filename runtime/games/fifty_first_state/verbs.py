@@ -307,7 +307,9 @@ def raze(ctx, objs, ph, strict):
     picks = pick_targets(ctx, objs[0], "raze", strict)
     if not picks:  # nothing to raze: no name to make (an Assault search asks this thousands of times)
         return
-    by = g.engine.name_of(g, ctx.card) if ctx.card is not None else g.players[ctx.player].name
+    by = None  # the razer's name is only for the trace's words (``raze_location`` writes none untraced)
+    if g.tracing:
+        by = g.engine.name_of(g, ctx.card) if ctx.card is not None else g.players[ctx.player].name
     for uid in picks:
         g.engine.raze_location(g, uid, by=by)
         ctx.publish_card(Razed, uid)  # "the first time each turn you raze a location"
