@@ -46,6 +46,15 @@ class SeededRandom(Agent):
     def __init__(self, rng: random.Random | None = None):
         self.rng = rng
 
+    def pick(self, match, moves):
+        """A move, drawn as ``choose`` draws one of several (without asking the match who acts: a
+        random seat's pick does not depend on it)."""
+        if moves and isinstance(moves, (list, tuple)):
+            rng = self.rng or match.game.rng
+            rng._randbelow(1)  # as in choose, below
+            return moves[rng._randbelow(len(moves))]
+        return super().pick(match, moves)
+
     def choose(self, game, player, options, k=1, low=None, prompt=""):
         rng = self.rng or game.rng
         if k == 1 and low is None and options and isinstance(options, (list, tuple)):
@@ -55,8 +64,29 @@ class SeededRandom(Agent):
             rng._randbelow(1)
             return [options[rng._randbelow(len(options))]]
         lo = k if low is None else low
-        n = rng.randint(min(lo, len(options)), min(k, len(options)))
+        most = min(k, len(options))
+        least = min(lo, len(options))
+        if least <= most and len(options) <= _SMALL_POOL and isinstance(options, (list, tuple)):
+            # several of a few (a mulligan, "up to 2"): randint(least, most), then sample's pool
+            # algorithm for a population of at most 21, without their checks — the same draws, in
+            # order (tests/test_agents_random.py holds it to randint and sample)
+            below = rng._randbelow
+            n = least + below(most - least + 1)
+            pool = list(options)
+            size = len(pool)
+            picks = []
+            for i in range(n):
+                j = below(size - i)
+                picks.append(pool[j])
+                pool[j] = pool[size - i - 1]
+            return picks
+        n = rng.randint(least, most)
         return rng.sample(list(options), n)
+
+
+# random.sample draws from a copied pool when the population has at most this many members (for any
+# number drawn: a larger sample only raises its threshold), and from a set of chosen indices beyond
+_SMALL_POOL = 21
 
 
 class ScriptRanDry(Exception):

@@ -38,9 +38,14 @@ class Ctx:
         self.player = player
         self.card = card  # uid of the card whose effect runs, when there is one
         self.opponent = opponent
-        self.bindings: dict[str, Any] = dict(bindings or {})
-        if card is not None:
-            self.bindings.setdefault(THIS_CARD, card)  # "this card": the card whose effect runs
+        # "this card": the card whose effect runs, unless the bindings given name it already (made as
+        # a literal when none are given: a context is made for every effect and requirement run)
+        if bindings:
+            self.bindings: dict[str, Any] = dict(bindings)
+            if card is not None:
+                self.bindings.setdefault(THIS_CARD, card)
+        else:
+            self.bindings = {} if card is None else {THIS_CARD: card}
         self.x: int | None = None
         self.event = None  # the event a trigger slot is being asked about (runtime/events.py)
         self.about_self = False  # the card hears it only because the event is about it (Engine.dispatch)
@@ -912,20 +917,27 @@ class Ctx:
             # a cost ("draw 2 cards: …") is all or nothing: refuse before a card moves
             raise Refused(f"{zone[0]} has only {available} cards")
         drawn = []
+        zones, instances, move, player = g.zones, g.instances, g.move, self.player
+        # nobody listens: no trigger runs during the draw, so the turn and round stay as they are
+        unheard, turn, round_ = g.unheard(), g.turn_number, g.round
         for _ in range(n):
-            if not g.zones[zone]:
+            if not zones[zone]:
                 self.engine.refill(g, zone)
-            if not g.zones[zone]:
+            pile = zones[zone]
+            if not pile:
                 if strict:
                     raise Refused(f"{zone[0]} has only {len(drawn)} cards")
                 break
-            uid = g.zones[zone][0] if bottom else g.zones[zone][-1]
-            g.move(uid, hand)
+            uid = pile[0] if bottom else pile[-1]
+            move(uid, hand)
             if face:
-                g.instances[uid].face = face
-            g.instances[uid].owner = self.player
+                instances[uid].face = face
+            instances[uid].owner = player
             drawn.append(uid)
-            self.publish_card(Drawn, uid)
+            if unheard:  # recorded, as publish would, without offering it to nobody (~60 a game)
+                g.events.append(card_event(Drawn, player, uid, turn, round_))
+            else:
+                self.publish_card(Drawn, uid)
         if g.tracing:
             g.tell(CardsDrawn(self.player, n=len(drawn), wanted=n, zone=zone))
         self.engine.after_draw(g, zone)
@@ -1011,6 +1023,8 @@ class Ctx:
             return options
         picks = self.game.agent(self.player).choose(self.game, self.player, options, k, low, prompt)
         # an agent's answer is checked, never trusted: distinct legal options, as many as the rule says
+        if k == 1 and low is None and len(picks) == 1 and picks[0] in options:
+            return picks  # one of several, as most choices are: the checks below, answered at once
         least = min(k, len(options)) if low is None else low
         if not least <= len(picks) <= k or any(p not in options for p in picks) or _has_repeats(picks):
             raise RulesError(f"the agent answered {len(picks)} option(s) for '{prompt}': it must pick "

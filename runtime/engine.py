@@ -103,9 +103,11 @@ class Engine:
 
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0,
                  agents: dict[int, Agent] | None = None, options: dict | None = None,
-                 setup: bool = True) -> GameState:
-        """A new game. ``setup=False`` starts from empty zones (scenarios then lay out the state)."""
+                 setup: bool = True, tracing: bool = True) -> GameState:
+        """A new game. ``setup=False`` starts from empty zones (scenarios then lay out the state).
+        ``tracing=False``: the set-up writes no trace either (a simulation that keeps no log)."""
         game = self.state_class(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
+        game.tracing = tracing
         game.engine = self
         game.compiled = compiled
         game.verbs = verbs_for(self.name)
@@ -194,18 +196,23 @@ class Engine:
                 f"{self.name} engine has no match of its own")
 
     def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
-                  turn_cap: int = 10_000, options: dict | None = None):
+                  turn_cap: int = 10_000, options: dict | None = None, tracing: bool = True):
         """A new game through the one protocol. The core engine plays the game's flow (game.yaml
         ``flow:``, runtime/flow.py); a game without one cannot be played through. ``turn_cap`` is a
         safety bound of the flow (a flow with no end and no decisions would otherwise run for ever);
         the simulator applies its own, smaller cap between moves. ``options`` (game.yaml's, resolved by
-        ``match_options``) are kept in ``game.options``; no flow step reads them yet."""
+        ``match_options``) are kept in ``game.options``; no flow step reads them yet. ``tracing=False``:
+        no trace from the start, set-up included (tracing changes nothing of a game's course)."""
         if compiled.flow is None:
             raise RulesError(f"{compiled.game} has no flow in its game.yaml, so it cannot be played "
                              "through (see docs/authoring.md, Game flow)")
         from .flow import FlowMatch
 
-        game = self.new_game(compiled, players, seed=seed, agents=agents, options=options)
+        # an engine whose own new_game does not take ``tracing`` traces its set-up, as before
+        quiet = {} if tracing or not takes_keyword(type(self).new_game, "tracing") else {"tracing": False}
+        game = self.new_game(compiled, players, seed=seed, agents=agents, options=options, **quiet)
+        if not tracing:
+            game.tracing = False
         return FlowMatch.start(game, turn_cap)
 
     def evaluate(self, game: GameState, seat: int) -> float:
@@ -670,6 +677,22 @@ class Engine:
         """``{round: start}`` / ``{round: end}``."""
         (self.begin_round if step["round"] == "start" else self.end_round)(game)
         return Outcome("done")
+
+
+_KEYWORDS: dict = {}
+
+
+def takes_keyword(fn: Callable, name: str) -> bool:
+    """Whether ``fn`` (an engine method, a plain function) has a parameter ``name``, looked up once per
+    function: a keyword added to the engines' protocol later (``new_match(tracing=…)``) is passed only
+    to the engines whose methods take it yet."""
+    key = (fn, name)
+    known = _KEYWORDS.get(key)
+    if known is None:
+        import inspect
+
+        known = _KEYWORDS[key] = name in inspect.signature(fn).parameters
+    return known
 
 
 def where_from(exc: BaseException) -> str | None:

@@ -157,7 +157,7 @@ def card_event(cls: type, player: int | None, card: int, turn: int, round: int, 
     """``cls(player, card=card, turn=turn, round=round, **extra)``, the same frozen event, made
     without the frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field): a simulated
     game makes thousands of card events. An unknown field raises TypeError as the constructor would."""
-    defaults, names = _fields_of(cls)
+    defaults, names = _DEFAULTS.get(cls) or _fields_of(cls)  # known after a class's first event
     ev = object.__new__(cls)
     d = ev.__dict__
     d.update(defaults)

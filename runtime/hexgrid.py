@@ -128,6 +128,17 @@ class HexMap:
             m.line = tuple(dn["line"])
         return m
 
+    def copy(self) -> "HexMap":
+        """An equal map whose tables are its own (editing the copy's ``hexes``, as a test may, changes
+        nothing of this one), its memo a copy of this one's answers so far: a map is not changed once
+        built, so they are the copy's answers too. The hex records themselves are shared, as
+        ``from_data`` shares them with the data."""
+        memo = dict(self._memo)
+        if "cities" in memo:
+            memo["cities"] = dict(memo["cities"])  # the one memo answer that is a mutable dict
+        return HexMap(dict(self.hexes), dict(self.names), self.landing, dict(self.wraps),
+                      dict(self.wrap_labels), list(self.spaces), dict(self.sun_spaces), self.line, memo)
+
     # --- adjacency ----------------------------------------------------------------------------
     def neighbour(self, h: Coord, side: str) -> Coord | None:  # A05 wrap-around
         """The hex across ``side`` of ``h``: the ordinary neighbour, or the wrap partner off the edge."""
@@ -147,7 +158,8 @@ class HexMap:
 
     def link_side(self, a: Coord, b: Coord) -> str | None:
         """The side of ``a`` through which track reaches ``b`` (ordinary or wrap-around), or None."""
-        for side, n in self.neighbours(a):
+        found = self._memo.get(("neighbours", a))  # (neighbours(a), without copying its answer)
+        for side, n in (found if found is not None else self.neighbours(a)):
             if n == b:
                 return side
         return None
@@ -171,7 +183,12 @@ class HexMap:
 
     def hexes_next_to(self, c: Coord) -> list[Coord]:
         """Map hexes adjacent to an off-map space, sorted."""
-        return sorted(n for n in (step(c, s) for s in SIDES) if n in self.hexes)
+        key = ("next to", c)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = tuple(sorted(n for n in (step(c, s) for s in SIDES)
+                                                   if n in self.hexes))
+        return list(found)
 
     def side_value(self, h: Coord) -> float:
         a, b = (pixel(self.space(x)) for x in self.line)

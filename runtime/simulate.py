@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .engine import Engine, engine_for, load_compiled
+from .engine import Engine, engine_for, load_compiled, takes_keyword
 from .errors import Refused, RulesError
 from .model import model_of
 from .stats import interval_text
@@ -107,7 +107,7 @@ def play_one(args: tuple) -> dict:
     kinds = agent_list(agent, players, eng)
     agents = {i: eng.make_agent(kinds[i]) for i in range(players)}
     # the protocol's new_match (runtime/protocol.py): the turn cap is the simulator's, not the engine's
-    match = _new_match(eng, compiled, players, gs, agents, dict(options))
+    match = _new_match(eng, compiled, players, gs, agents, dict(options), tracing=traced)
     g = match.game
     # tracing changes nothing of a game's course (the pinned reports hold it): it only writes the log
     g.tracing = traced
@@ -158,9 +158,16 @@ def play_one(args: tuple) -> dict:
             "flow_refusals": {k: list(v) for k, v in sorted(g.flow_refusals.items())}}
 
 
-def _new_match(eng, compiled, players: int, seed: int, agents, options: dict):
-    """A new game through the protocol, with the game's options (game.yaml ``options``, resolved)."""
-    return eng.new_match(compiled, [f"P{i + 1}" for i in range(players)], seed=seed, agents=agents, options=options)
+def _new_match(eng, compiled, players: int, seed: int, agents, options: dict, tracing: bool = True):
+    """A new game through the protocol, with the game's options (game.yaml ``options``, resolved).
+    ``tracing=False`` reaches an engine whose ``new_match`` takes it (the core's and Infernal
+    Contraption's), so that its set-up writes no trace nobody reads; an engine whose ``new_match``
+    does not take it yet (51st State's, the Moon's) traces its set-up, and ``play_one`` turns
+    tracing off after it, as before."""
+    names = [f"P{i + 1}" for i in range(players)]
+    if not tracing and takes_keyword(type(eng).new_match, "tracing"):
+        return eng.new_match(compiled, names, seed=seed, agents=agents, options=options, tracing=False)
+    return eng.new_match(compiled, names, seed=seed, agents=agents, options=options)
 
 
 def end_reason(result) -> str:

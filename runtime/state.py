@@ -196,9 +196,13 @@ class GameState:
         """``move`` each card onto ``to`` in order (the last ends on top), in one pass over each
         zone they leave: the same state as that many ``move`` calls, for dealing a deck."""
         where = self.where
-        leaving: dict = {}
-        for uid in uids:
-            leaving.setdefault(where[uid], set()).add(uid)
+        sources = set(map(where.__getitem__, uids))
+        if len(sources) == 1:  # a deal from one pile: grouped at C speed
+            leaving = {sources.pop(): set(uids)}
+        else:
+            leaving = {}
+            for uid in uids:
+                leaving.setdefault(where[uid], set()).add(uid)
         if sum(map(len, leaving.values())) != len(uids):  # a card listed twice: one move at a time
             for uid in uids:
                 self.move(uid, to)
@@ -210,13 +214,16 @@ class GameState:
             else:
                 cards[:] = [u for u in cards if u not in gone]  # in place: a verb may hold the list
         self.zones[to].extend(uids)
-        for uid in uids:
-            where[uid] = to
+        where.update(dict.fromkeys(uids, to))
         self.card_moves += len(uids)
 
     def move(self, uid: int, to: ZoneKey, bottom: bool = False) -> None:
         src = self.where[uid]
-        self.zones[src].remove(uid)
+        cards = self.zones[src]
+        if cards[-1] == uid:  # the top card (a draw, the card just played): no search from the bottom
+            cards.pop()  # the same as remove: a card is in its zone once (check_conservation)
+        else:
+            cards.remove(uid)
         if bottom:
             self.zones[to].insert(0, uid)
         else:
@@ -267,6 +274,16 @@ class GameState:
             if listening is not None and not listening[0]:
                 return  # no card of this game listens (Engine.trigger_slots): no call to offer it
             self.engine.dispatch(self, event)
+
+    def unheard(self) -> bool:
+        """Whether ``publish`` would only record an event now: no engine to offer it to, or the
+        engine's trigger table is known and no card of this game listens (``publish``'s own test;
+        before the first event the table is not known yet, and the answer is False). A caller that
+        makes many events may then append them to ``events`` itself, in order."""
+        if self.engine is None:
+            return True
+        listening = self.listening
+        return listening is not None and not listening[0]
 
     def tell(self, event: Told) -> None:
         """Put a typed event on the trace (while tracing), its line rendered from it now."""

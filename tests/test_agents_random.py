@@ -35,3 +35,42 @@ def test_other_choices_keep_the_general_path():
         for options, k, low in (([1, 2, 3], 2, None), ([1, 2, 3], 3, 0), ([], 1, None), ([4, 5], 1, 0)):
             assert agent.choose(None, 0, options, k, low) == _general(slow, options, k, low)
             assert fast.getstate() == slow.getstate()
+
+
+def test_several_of_a_few_draw_as_randint_and_sample_do():
+    """The small-pool path (at most 21 options, ``k`` and ``low`` any) draws what ``randint`` and
+    ``sample``'s pool algorithm draw; larger pools keep the general path."""
+    for seed in range(200):
+        fast, slow = random.Random(seed), random.Random(seed)
+        agent = SeededRandom(fast)
+        for size in (0, 1, 2, 3, 5, 7, 8, 13, 20, 21, 22, 30):
+            options = [f"o{i}" for i in range(size)]
+            for k, low in ((2, None), (7, 0), (3, 1), (size, 0), (size + 2, None), (1, 0), (25, 0), (6, 6)):
+                assert agent.choose(None, 0, options, k, low) == _general(slow, options, k, low)
+                assert fast.getstate() == slow.getstate()
+            assert agent.choose(None, 0, tuple(options), 4, 2) == _general(slow, options, 4, 2)
+            assert fast.getstate() == slow.getstate()
+
+
+class _Match:
+    def __init__(self, rng):
+        self.game = type("G", (), {"rng": rng})()
+
+    def to_act(self):
+        return 0
+
+
+def test_a_random_pick_draws_as_the_general_path():
+    """``SeededRandom.pick`` (a move of the protocol) draws what ``Agent.pick`` through ``choose``
+    draws, for the agent's own generator and for the game's."""
+    from runtime.agents import Agent
+
+    for seed in range(100):
+        for own in (True, False):
+            fast, slow = random.Random(seed), random.Random(seed)
+            fa, sa = SeededRandom(fast if own else None), SeededRandom(slow if own else None)
+            fm, sm = _Match(random.Random(seed + 1)), _Match(random.Random(seed + 1))
+            for size in (1, 2, 7, 30):
+                moves = [f"m{i}" for i in range(size)]
+                assert fa.pick(fm, moves) == Agent.pick(sa, sm, moves)
+                assert (fast.getstate(), fm.game.rng.getstate()) == (slow.getstate(), sm.game.rng.getstate())

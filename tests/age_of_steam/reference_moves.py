@@ -172,3 +172,12 @@ def deliverable(game, seat: int) -> list[int]:
             if best:
                 out.append(best)
     return out
+
+
+def link_between(game, player: int, a: tuple, b: tuple, borrow):
+    """The Complete Link a cube moving from ``a`` to ``b`` travels: read from every link."""
+    cands = [ln for ln in game.moon.links.values() if ln.complete and {ln.start, ln.end} == {a, b}]
+    if not cands:
+        return None
+    cands.sort(key=lambda ln: (ln.id != borrow, ln.owner != player, int(ln.id[1:])))
+    return cands[0]

@@ -44,6 +44,17 @@ def index_problems(g) -> list[str]:
         for _, n in m.map.neighbours(h):
             if e.side_taken(g, h, n) != reference.side_taken(g, h, n):
                 out.append(f"side_taken {h} {n}")
+    nodes = sorted(set(reference.complete_links_graph(g)) | {m.map.landing})
+    complete = sorted(lid for lid, ln in m.links.items() if ln.complete)
+    for a in nodes:
+        for b in nodes + [n for _, n in m.map.neighbours(a)]:
+            # no borrowed link, each link joining the two, and one that does not
+            joining = [lid for lid in complete if {m.links[lid].start, m.links[lid].end} == {a, b}]
+            for seat in range(len(g.players)):
+                for borrow in [None] + joining + [lid for lid in complete if lid not in joining][:1]:
+                    fast = e.link_between(g, seat, a, b, borrow)
+                    if fast is not reference.link_between(g, seat, a, b, borrow):
+                        out.append(f"link_between {a} {b} {seat} {borrow}")
     from runtime.games.age_of_steam.playout import routes
 
     for src in sorted(h for h, c in m.cubes.items() if c):

@@ -25,11 +25,11 @@ from __future__ import annotations
 from runtime.engine import CompiledGame, Engine, Outcome
 from runtime.errors import Refused, RulesError
 from runtime.events import Played
-from runtime.hexgrid import HexMap, fmt, parse_coord, step
+from runtime.hexgrid import fmt, parse_coord, step
 from runtime.verbs import verbs_for
 
 from . import verbs  # noqa: F401  (registers the game's verbs)
-from .index import MapTables, side_pair
+from .index import MapTables, hex_map, side_pair
 from .maps import check_map
 from .scenario import MoonScenario
 from .state import Link, MoonGame, MoonState, cube_total
@@ -62,7 +62,7 @@ class AgeOfSteam(MoonScenario, Engine):
         game.compiled = compiled
         game.verbs = verbs_for(self.name)
         tables = game.model.tables
-        hm = HexMap.from_data(data)
+        hm = hex_map(data)  # HexMap.from_data(data), copied from one read once per compiled map
         game.moon = MoonState(hm, dict(tables.get("terrain") or {}), dict(tables.get("town_cost") or {}),
                               sorted(tables.get("cube_colours") or {}))
         m = game.moon
@@ -281,8 +281,14 @@ class AgeOfSteam(MoonScenario, Engine):
 
     def draw_cubes(self, game: MoonGame, n: int) -> list[str]:
         # Decision: the base game's cube bag is not in this rulebook; cubes are drawn uniformly from the
-        # cube colours of game.yaml with the game's seeded RNG.
-        return [game.rng.choice(game.moon.colours) for _ in range(n)]
+        # cube colours of game.yaml with the game's seeded RNG: ``rng.choice(colours)`` each, written
+        # as the one draw choice makes (a game's set-up draws some fifty; tests/age_of_steam/
+        # test_turn_shortcuts.py holds it to choice)
+        colours = game.moon.colours
+        if n > 0 and not colours:
+            raise IndexError("Cannot choose from an empty sequence")  # as choice would
+        below, k = game.rng._randbelow, len(colours)
+        return [colours[below(k)] for _ in range(n)]
 
     # --- map queries ---------------------------------------------------------------------------
     def cities(self, game: MoonGame) -> dict:
@@ -410,7 +416,7 @@ class AgeOfSteam(MoonScenario, Engine):
             origin = start_node
         prev, cost, tiles, end, parts = origin, 0, 0, None, []
         trace = game.tracing and not check_only  # the trace's words are built only for the trace
-        seen = set()
+        track: list = []  # the path's track hexes (all but a node ending it), in order
         # Decision (docs/decisions.md, "one track section per hex side"): track is simple track tiles
         # joined at hex sides, and a hex side carries one track section. Without this a Town next to
         # the Landing hex could be linked to it again and again over the same side, each copy adding a
@@ -445,7 +451,7 @@ class AgeOfSteam(MoonScenario, Engine):
                     parts.append(self.label(game, h) + (f" ({note[2:]})" if note else ""))
                 end = h
                 break
-            if h in m.track or h in seen:
+            if h in m.track or h in track:
                 # Decision: tiles are simple track only; a hex holds one track (no crossings, no complex tiles).
                 raise Refused(f"{self.label(game, h)} already has track")
             terrain = m.map.hexes[h]["terrain"]
@@ -454,7 +460,7 @@ class AgeOfSteam(MoonScenario, Engine):
                 raise Refused(f"no track may be built on {terrain} ({self.label(game, h)})")
             cost += c
             tiles += 1
-            seen.add(h)
+            track.append(h)
             if trace:
                 parts.append(f"{self.label(game, h)} ({terrain} ${c}{self._wrap_note(game, prev, h)})")
             prev = h
@@ -480,9 +486,11 @@ class AgeOfSteam(MoonScenario, Engine):
         if check_only:
             return cost
         # --- nothing has changed so far; from here on the build happens ---
-        link = m.links[cont] if cont is not None else m.new_link(player, start_node)
-        track = [h for h in path if self.node_kind(game, h) is None]
-        m.lay(link, track, end)
+        if cont is not None:
+            link = m.links[cont]
+            m.lay(link, track, end)
+        else:
+            link = m.new_link(player, start_node, track, end)
         if not free:
             p.goods["money"] -= cost
             m.built[player] = m.built.get(player, 0) + tiles
@@ -517,7 +525,8 @@ class AgeOfSteam(MoonScenario, Engine):
             raise Refused(f"the {action} action is not available" + (f" (taken by {taken[0]})" if taken else ""))
         game.move(uid, game.zone_key("actions", player))
         game.instances[uid].owner = player
-        game.emit("action", player, f"takes the {game.cards[action]['name']} action")
+        if game.tracing:  # emit() keeps words only while tracing: they are made only then
+            game.emit("action", player, f"takes the {game.cards[action]['name']} action")
         # taking a special action tile is its play: the simulation report counts it (plays, and the
         # per-card "won when played")
         game.publish(Played(player, card=uid, turn=game.turn_number, round=game.round))
@@ -617,9 +626,16 @@ class AgeOfSteam(MoonScenario, Engine):
                   + ", ".join(f"{game.players[p].name} +{n}" for p, n in sorted(gains.items())))
 
     def link_between(self, game: MoonGame, player: int, a: tuple, b: tuple, borrow: str | None):
-        cands = [ln for ln in game.moon.links.values() if ln.complete and {ln.start, ln.end} == {a, b}]
-        if not cands:
+        """The Complete Link a cube moving from node ``a`` to node ``b`` travels, or None: the links
+        joining them from the track index (``TrackIndex.between``; tests/age_of_steam/test_fast_moves.py
+        holds it to the original, which read every link, in reference_moves.py)."""
+        m = game.moon
+        ids = m.index().between.get(side_pair(a, b))
+        if not ids:
             return None
+        if len(ids) == 1:
+            return m.links[ids[0]]
+        cands = [m.links[lid] for lid in ids]
         # Decision: with several links between two nodes, the named borrowed link, then the mover's own,
         # then the lowest id.
         cands.sort(key=lambda ln: (ln.id != borrow, ln.owner != player, int(ln.id[1:])))
@@ -677,13 +693,16 @@ class AgeOfSteam(MoonScenario, Engine):
     def phase(self, game: MoonGame, name: str, **kw) -> None:
         m = game.moon
         game.phase = name
+        trace = game.tracing  # emit() keeps words only while tracing: they are made only then
         if name == "select_actions":
             # a Moon turn is what the core engine calls a round (every player acts in it): its typed
             # events are how the simulation report measures a game's length
             self.begin_round(game)
-            game.emit("phase", None, f"turn {m.turn}: Select Actions")
+            if trace:
+                game.emit("phase", None, f"turn {m.turn}: Select Actions")
         elif name == "build_track":
-            game.emit("phase", None, f"turn {m.turn}: Build Track")
+            if trace:
+                game.emit("phase", None, f"turn {m.turn}: Build Track")
             fn = game.compiled.rules["build_track"]
             for p in m.turn_order:
                 self.run(game, fn, p)
@@ -692,7 +711,8 @@ class AgeOfSteam(MoonScenario, Engine):
                 raise Refused("Move Goods has two rounds per turn")
             m.move_round += 1
             m.moved = set()
-            game.emit("phase", None, f"turn {m.turn}: Move Goods round {m.move_round}")
+            if trace:
+                game.emit("phase", None, f"turn {m.turn}: Move Goods round {m.move_round}")
         elif name == "goods_growth":
             self.goods_growth(game, kw.get("dice"))
         elif name == "end_of_turn":
@@ -709,22 +729,20 @@ class AgeOfSteam(MoonScenario, Engine):
         per = (game.model.table("goods_growth") or {}).get("dice_per_player", 2)
         n = per * len(game.active_players())
         if dice is None:
-            dice = [game.rng.randint(1, 6) for _ in range(n)]
+            below = game.rng._randbelow  # randint(1, 6): the one draw it makes (test_turn_shortcuts.py)
+            dice = [1 + below(6) for _ in range(n)]
         elif len(dice) != n:
             raise RulesError(f"Goods Growth rolls {n} dice ({per} per player), {len(dice)} given")
         trace = game.tracing  # emit() keeps words only while tracing: they are made only then
         if trace:
             game.emit("growth", None, f"Goods Growth: rolls {', '.join(map(str, dice))}")
         connected = self.connected(game)
-        # growth moves cubes only: the Cities stay as they are; each die's Cities in hex order
-        by_number: dict = {}
-        for h, city in sorted(self.cities(game).items()):
-            by_number.setdefault(city.get("number"), []).append((h, city))
+        by_number = self._growth_cities(game)
         for d in dice:
-            for h, city in by_number.get(d, ()):
-                col = city.get("id") if h in m.new_cities else str(d)
+            for h, new_id, day in by_number.get(d, ()):
+                col = str(d) if new_id is None else new_id[0]  # a New City's column is its tile's id
                 why = None
-                if not self.is_day(game, h):
+                if not day:
                     why = "is on the night side"
                 elif h not in connected:
                     why = "is not connected to the Landing hex by Complete Links"
@@ -744,6 +762,25 @@ class AgeOfSteam(MoonScenario, Engine):
         if trace:
             game.emit("sun", None,
                       f"the Sun moves to {m.sun}: {self.day_label(game)} is day; turn marker to {m.turn}")
+
+    def _growth_cities(self, game: MoonGame) -> dict:
+        """Goods Growth's Cities by die number, each die's in hex order, as (hex, (its tile's id,)
+        for a New City — its Goods Display column — else None, whether it is day there now): what
+        ``goods_growth`` reads of every City, kept in the track index's city memo per Sun side (the
+        Cities change only with a New City, which builds a new index; the day side is the map's).
+        Growth moves cubes only: the Cities stay as they are. tests/age_of_steam/test_turn_shortcuts.py
+        holds Goods Growth to the original (reference_turn.py) at every move of seeded games."""
+        m = game.moon
+        memo = m.index().city_memo
+        key = ("growth cities", m.sun)
+        found = memo.get(key)
+        if found is None:
+            found = {}
+            for h, city in sorted(self.cities(game).items()):
+                new_id = (city.get("id"),) if h in m.new_cities else None
+                found.setdefault(city.get("number"), []).append((h, new_id, self.is_day(game, h)))
+            found = memo[key] = {d: tuple(cities) for d, cities in found.items()}
+        return found
 
     def satellite_chooser(self, game: MoonGame) -> int:
         """A12: last on the income track; ties go to the player last in turn order."""
@@ -771,15 +808,17 @@ class AgeOfSteam(MoonScenario, Engine):
                               f"(next to it: {', '.join(fmt(o) for o in options)})")
             m.satellite_cubes.remove(cube)
             m.cubes.setdefault(h, []).append(cube)
-            where = (f"onto {m.track[h]}'s track, from where it may be delivered" if h in m.track
-                     else f"on {self.label(game, h)}")
-            game.emit("satellite", p, f"places a {cube} cube from the Satellite {where}")
+            if game.tracing:  # emit() keeps words only while tracing: they are made only then
+                where = (f"onto {m.track[h]}'s track, from where it may be delivered" if h in m.track
+                         else f"on {self.label(game, h)}")
+                game.emit("satellite", p, f"places a {cube} cube from the Satellite {where}")
         else:
             # Decision: an empty Satellite places nothing but still moves.
             game.emit("satellite", p, "the Satellite has no cubes left: nothing is placed")
         ids = [s for s, _ in m.map.spaces]
         m.satellite_at = ids[(ids.index(m.satellite_at) + 1) % len(ids)]
-        game.emit("satellite", None, f"the Satellite moves counter-clockwise to {m.satellite_at}")
+        if game.tracing:
+            game.emit("satellite", None, f"the Satellite moves counter-clockwise to {m.satellite_at}")
 
     def reset_turn(self, game: MoonGame) -> None:
         m = game.moon

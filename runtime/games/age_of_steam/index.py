@@ -6,18 +6,19 @@ Two tables, each built on first use and kept as long as what it is built from st
   labels, neighbours in listing order). A map is not changed by play (runtime/hexgrid.py's
   ``HexMap`` memoises its own answers on the same ground), so the games set up from one compiled
   map, and all their copies, share one.
-- ``TrackIndex``: per state of the track network — the Complete Links graph, the nodes connected to
-  the Landing hex, the hex sides carrying track, the track sections at each node, the hexes a cube
-  can leave from, the delivery routes. It belongs to one ``MoonState.version``: ``MoonState.new_link``,
-  ``lay`` and ``place_new_city``, the only methods that change links, track or Cities, bump the
-  version, and ``MoonState.index()`` builds a new index when the one it holds is of another version
-  (links laid by hand, as a test may, are not seen until one of them runs). Starting a link and
-  extending one without completing it change only the link ends and the hex sides: ``new_link`` and
-  ``lay`` then derive the next version's index from the current one (``TrackIndex.derived``) instead
-  of reading every link again; completing a link or placing a New City builds it anew. An index is never
-  changed after it is built (only its memo fills in: routes, deliveries and the bots' heuristic
-  answers, which depend only on what the version stands for and on what their keys hold — the Sun,
-  the seat), so a copy of the state shares it (``MoonState.copy``).
+- ``TrackIndex``: per state of the track network — the Complete Links graph (and which links join
+  each pair of nodes), the nodes connected to the Landing hex, the hex sides carrying track, the
+  track sections at each node, the hexes a cube can leave from, the start nodes' one-tile builds, the
+  delivery routes. It belongs to one ``MoonState.version``: ``MoonState.new_link``, ``lay`` and
+  ``place_new_city``, the only methods that change links, track or Cities, bump the version, and
+  ``MoonState.index()`` builds a new index when the one it holds is of another version (links laid
+  by hand, as a test may, are not seen until one of them runs). Starting, extending or completing a
+  link changes one link: ``new_link`` and ``lay`` derive the next version's index from the current
+  one (``TrackIndex.derived``) instead of reading every link again; placing a New City builds it
+  anew. An index is never changed after it is built (only its memos fill in: routes, deliveries,
+  Goods Growth's Cities and the bots' heuristic answers, which depend only on what the version
+  stands for and on what their keys hold — the Sun, the seat), so a copy of the state shares it
+  (``MoonState.copy``).
 
 The slow originals these answers replace are kept in tests/age_of_steam/reference_moves.py; tests/age_of_steam/test_fast_moves.py
 holds every answer here to them at every move of seeded random games.
@@ -43,6 +44,35 @@ def side_pair(a: tuple, b: tuple) -> tuple:
 # microseconds a game is a good part of a random game's cost
 _BY_MAP: dict = {}
 _KEEP = 4
+
+
+# a HexMap of each compiled map seen last, its memo filled (id of the map data -> (that data, the map)):
+# ``hex_map`` copies it for each new game instead of reading the data again (HexMap.from_data was
+# half of setting up a game)
+_MAPS: dict = {}
+
+
+def hex_map(data: dict) -> HexMap:
+    """``HexMap.from_data(data)`` for a compiled map's data (never changed once compiled): a copy of
+    one made once per map data, with every hex's neighbours, Sun side and the Cities already worked
+    out (answers of the data alone), and the hexes next to each Satellite space. Each game gets its
+    own copy, so a game that edits its map, as a test may, changes no other game's.
+    tests/age_of_steam/test_turn_shortcuts.py holds a copy's answers to a map read anew."""
+    found = _MAPS.get(id(data))
+    if found is None or found[0] is not data:
+        template = HexMap.from_data(data)
+        for h in template.hexes:
+            template.neighbours(h)
+            template.sun_side_of(h)
+        template.cities()
+        for _, c in template.spaces:
+            template.hexes_next_to(c)
+        found = (data, template)
+        _MAPS.pop(id(data), None)
+        _MAPS[id(data)] = found
+        while len(_MAPS) > _KEEP:
+            del _MAPS[next(iter(_MAPS))]
+    return found[1].copy()
 
 
 class MapTables:
@@ -118,23 +148,50 @@ def node_kind(m, h: tuple) -> str | None:
     return "city" if kind != "landing" and h in m.new_cities else kind
 
 
+def link_number(lid: str) -> int:
+    """A link's number (``L12`` -> 12): links are made in this order (MoonState.new_link)."""
+    return int(lid[1:])
+
+
+def _connected(m, graph: dict) -> frozenset:
+    """The nodes connected to the Landing hex by Complete Links (``graph``)."""
+    seen = {m.map.landing}
+    todo = deque([m.map.landing])
+    while todo:
+        for n in graph.get(todo.popleft(), ()):
+            if n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return frozenset(seen)
+
+
+def _build_starts(m, connected: frozenset) -> tuple:
+    """Where a player may start a link (A04): the Landing hex, then the connected Cities in order."""
+    return (m.map.landing,) + tuple(sorted(h for h in connected if node_kind(m, h) == "city"))
+
+
 class TrackIndex:
     """What the links of one ``MoonState.version`` imply (see the module's docstring)."""
 
-    __slots__ = ("version", "graph", "connected", "build_starts", "sides", "ends", "route_sources", "memo",
-                 "graph_memo")
+    __slots__ = ("version", "graph", "between", "connected", "build_starts", "sides", "ends", "route_sources",
+                 "unfinished", "memo", "graph_memo", "city_memo", "start_builds")
 
     def __init__(self, m, version: int) -> None:
         self.version = version
         graph: dict = {}  # node -> the nodes one Complete Link away (AgeOfSteam.complete_links_graph)
+        between: dict = {}  # side_pair of two nodes -> the ids of the Complete Links joining them, by number
         sides: set = set()  # side_pair of every hex side some link's track crosses
         ends: dict = {}  # node -> link ends on it (AgeOfSteam.sections_at_town)
+        unfinished: dict = {}  # owner -> the ids of their unfinished links
         for ln in m.links.values():
             ends[ln.start] = ends.get(ln.start, 0) + 1
+            if ln.end is None:
+                unfinished.setdefault(ln.owner, []).append(ln.id)
             if ln.end is not None:
                 ends[ln.end] = ends.get(ln.end, 0) + 1
                 graph.setdefault(ln.start, set()).add(ln.end)
                 graph.setdefault(ln.end, set()).add(ln.start)
+                between.setdefault(side_pair(ln.start, ln.end), []).append(ln.id)
             prev = ln.start
             for h in ln.hexes:
                 sides.add(side_pair(prev, h))
@@ -142,79 +199,146 @@ class TrackIndex:
             if ln.end is not None:
                 sides.add(side_pair(prev, ln.end))
         self.graph = graph
+        self.between = {pair: tuple(sorted(ids, key=link_number)) for pair, ids in between.items()}
         # the hexes a cube can leave from: a node with a Complete Link, or track of a Complete Link
         # (from anywhere else ``routes`` finds none)
         self.route_sources = frozenset(graph).union(
             h for ln in m.links.values() if ln.end is not None for h in ln.hexes)
         self.sides = frozenset(sides)
         self.ends = ends
-        seen = {m.map.landing}
-        todo = deque([m.map.landing])
-        while todo:
-            for n in graph.get(todo.popleft(), ()):
-                if n not in seen:
-                    seen.add(n)
-                    todo.append(n)
-        self.connected = frozenset(seen)
-        # where a player may start a link (A04): the Landing hex, then the connected Cities in order
-        self.build_starts = (m.map.landing,) + tuple(sorted(h for h in seen if node_kind(m, h) == "city"))
+        # owner -> the ids of their unfinished links, by number (the build listing extends them)
+        self.unfinished = {owner: tuple(sorted(ids, key=link_number)) for owner, ids in unfinished.items()}
+        self.connected = _connected(m, graph)
+        self.build_starts = _build_starts(m, self.connected)
         # answers worked out from this version of the network and what their key says (the routes
         # of a cube from a hex with the Sun on one side, say): filled in as they are asked for, which
         # changes no answer, so a copy sharing the index may fill it too
         self.memo: dict = {}
         # answers that read only the Complete Links (their graph and track), the nodes and what
         # their key holds — the routes of a cube and the deliveries along them: shared with the
-        # indexes derived from this one (``derived``), which change none of those
+        # indexes derived from this one (``derived``) while they change none of those
         self.graph_memo: dict = {}
+        # answers that read only the Cities (printed and New) and what their key holds — which City
+        # takes which cube with the Sun on one side, Goods Growth's Cities: shared with every index
+        # derived from this one, completed links included (a New City builds a new index)
+        self.city_memo: dict = {}
+        # the one-tile builds from the start nodes this version allows whatever the seat, as
+        # (hex, side pair, cost, move) in listing order, the seat's money not yet checked: made by the
+        # build listing on first use (turn.py ``_start_builds``); a derived index keeps those of
+        # this one that its change leaves allowed (``derived``)
+        self.start_builds: tuple | None = None
 
-    def derived(self, version: int, *, ends: dict | None = None,
-                sides: frozenset | None = None) -> "TrackIndex":
-        """The index of the next ``version`` when only the link ends (a link started) or the hex
-        sides carrying track (an unfinished link extended) changed, given anew; the rest is this
-        index's own (never changed once built, so shared): the Complete Links graph and all that
-        follows from it (connected nodes, build starts, route sources) stays as it is while no link
-        is completed and no City placed. The memo starts empty: its answers are of this version;
-        the graph memo is this index's own (the routes read nothing that changed).
-        tests/age_of_steam/test_fast_moves.py holds a derived index to one built anew at every move."""
+    def derived(self, version: int, m, *, started=None, laid=None, track: tuple = (),
+                pairs: tuple = ()) -> "TrackIndex":
+        """The index of the next ``version`` of ``m`` (a MoonState) when one link changed: the link
+        ``started`` (no track yet), or the link ``laid`` extended over ``track`` crossing the sides
+        ``pairs`` (as side_pair names them) — completed if its end is now set: reading one link
+        instead of every link. What the change leaves as it was is this index's own, shared (never
+        changed once built): while no link is completed, the Complete Links graph and all that
+        follows from it (which links join two nodes, connected nodes, build starts, route sources,
+        the graph memo); a completed link adds its one edge, its nodes and track to the route
+        sources, and the nodes it connects (the graph memo starts anew: the routes change). The
+        memo starts empty: its answers are of this version; the city memo is shared (only a New
+        City changes the Cities, and it builds a new index).
+
+        The start nodes' builds the listing kept (``start_builds``) are kept less those the change
+        refuses now: a build onto a hex that got track or across a side that got track. A link end
+        on a node changes the price of a build into it (a Town's), so they are listed anew when one
+        enters the node a link started or was completed on (a started link's never is: a link starts
+        on a City or the Landing hex, which no start build enters — but the index does not lean on
+        the listing for that), and when a completion connects a City (a start node more). Nothing
+        else a start build's check reads changes here (New Cities build a new index).
+        tests/age_of_steam/test_listing_shortcuts.py holds a derived index, and the builds it
+        keeps, to ones built anew at every move of seeded games and their copies."""
         ix = TrackIndex.__new__(TrackIndex)
-        ix.version, ix.graph, ix.connected = version, self.graph, self.connected
-        ix.build_starts, ix.route_sources = self.build_starts, self.route_sources
-        ix.ends = self.ends if ends is None else ends
-        ix.sides = self.sides if sides is None else sides
+        ix.version = version
+        ends, sides, builds, unfinished = self.ends, self.sides, self.start_builds, self.unfinished
+        ends_at = []  # the nodes with one more link end
+        if started is not None:
+            ends_at.append(started.start)
+            unfinished = dict(unfinished)
+            unfinished[started.owner] = unfinished.get(started.owner, ()) + (started.id,)
+        completes = laid if laid is not None and laid.end is not None else None
+        if completes is None:
+            ix.graph, ix.between, ix.connected = self.graph, self.between, self.connected
+            ix.build_starts, ix.route_sources = self.build_starts, self.route_sources
+            ix.graph_memo = self.graph_memo
+        else:
+            a, b = completes.start, completes.end
+            ends_at.append(b)
+            unfinished = dict(unfinished)
+            left = tuple(lid for lid in unfinished.get(completes.owner, ()) if lid != completes.id)
+            if left:
+                unfinished[completes.owner] = left
+            else:
+                unfinished.pop(completes.owner, None)
+            graph = dict(self.graph)  # new sets for the two ends; the others are shared, never written
+            graph[a] = set(graph.get(a, ())) | {b}
+            graph[b] = set(graph.get(b, ())) | {a}
+            ix.graph = graph
+            ix.between = dict(self.between)
+            pair = side_pair(a, b)
+            ix.between[pair] = tuple(sorted(ix.between.get(pair, ()) + (completes.id,), key=link_number))
+            ix.route_sources = self.route_sources.union((a, b), completes.hexes)
+            ix.connected = _connected(m, graph)
+            if ix.connected == self.connected:
+                ix.build_starts = self.build_starts
+            else:
+                ix.build_starts = _build_starts(m, ix.connected)
+                builds = None
+            ix.graph_memo = {}
+        if ends_at:
+            ends = dict(ends)
+            for n in ends_at:
+                ends[n] = ends.get(n, 0) + 1
+            if builds is not None and any(b[0] in ends_at for b in builds):
+                builds = None
+        if pairs:
+            sides = sides.union(pairs)
+            if builds is not None:
+                builds = tuple(b for b in builds if b[0] not in track and b[1] not in sides)
+        ix.ends, ix.sides, ix.unfinished, ix.start_builds = ends, sides, unfinished, builds
         ix.memo = {}
-        ix.graph_memo = self.graph_memo
+        ix.city_memo = self.city_memo
         return ix
 
     def same_as(self, other: "TrackIndex") -> bool:
         """Whether two indexes say the same (the memo aside): what a derived index is held to."""
         return all(getattr(self, k) == getattr(other, k) for k in self.__slots__
-                   if k not in ("memo", "graph_memo"))
+                   if k not in ("memo", "graph_memo", "city_memo", "start_builds"))
 
     def routes(self, game, src: tuple, cube: str, depth: int = 3) -> tuple:
-        """playout.routes' answer, as a tuple of node tuples, worked out once per source, cube and
-        Sun side for this version of the links (which City takes which cube changes with the Sun).
-        They read the Complete Links, the nodes and the track of Complete Links only: kept in the
-        graph memo, shared with the derived indexes of later versions."""
-        key = ("routes", src, cube, game.moon.sun, depth)
+        """playout.routes' answer, as a tuple of node tuples: ``routes_by_cube``'s for ``cube``."""
+        return self.routes_by_cube(game, src, depth).get(cube, ())
+
+    def routes_by_cube(self, game, src: tuple, depth: int = 3) -> dict:
+        """cube colour -> the routes of a cube of that colour from ``src`` (playout.routes' answer,
+        as a tuple of node tuples), for the colours with a route: the paths from ``src`` (``_paths``)
+        grouped by the cube their last node takes now, each colour's in the paths' order. Which
+        paths there are does not depend on the cube or the Sun, which City takes what does. Worked
+        out once per source and Sun side for this version of the links: they read the Complete
+        Links, the nodes and the track of Complete Links only, so they are kept in the graph memo,
+        shared with the derived indexes of later versions."""
+        key = ("routes", src, game.moon.sun, depth)
         found = self.graph_memo.get(key)
         if found is None:
-            found = self.graph_memo[key] = self._find_routes(game, src, cube, depth)
+            takes = self._accepted(game)
+            found = {}
+            for path in self._paths(game, src, depth):
+                cube = takes.get(path[-1])
+                if cube is not None:
+                    found.setdefault(cube, []).append(path)
+            found = self.graph_memo[key] = {cube: tuple(paths) for cube, paths in found.items()}
         return found
 
-    def _find_routes(self, game, src: tuple, cube: str, depth: int) -> tuple:
-        """The paths from ``src`` (``_paths``) whose last node takes ``cube`` now: which paths there
-        are does not depend on the cube or the Sun, which City takes what does."""
-        takes = self._accepted(game)
-        return tuple(path for path in self._paths(game, src, depth) if takes.get(path[-1]) == cube)
-
     def _accepted(self, game) -> dict:
-        """``AgeOfSteam.accepts`` of every node of the graph (where every path ends) with the Sun
-        where it is now: once per Sun side for the graph memo (a New City builds a new index)."""
+        """``AgeOfSteam.accepts`` of every City (the node where a path ends takes a cube only if it
+        is one) with the Sun where it is now: once per Sun side for the city memo."""
         key = ("accepts", game.moon.sun)
-        found = self.graph_memo.get(key)
+        found = self.city_memo.get(key)
         if found is None:
             e = game.engine
-            found = self.graph_memo[key] = {n: e.accepts(game, n) for n in self.graph}
+            found = self.city_memo[key] = {n: e.accepts(game, n) for n in e.cities(game)}
         return found
 
     def _paths(self, game, src: tuple, depth: int) -> tuple:

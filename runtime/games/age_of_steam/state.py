@@ -86,36 +86,47 @@ class MoonState:
                          self.version, self._index, self.map_tables)  # index() made both
 
     # --- the one place links, track and Cities change --------------------------------------------
-    def new_link(self, owner: int, start: tuple) -> Link:
-        """A new link of ``owner`` from node ``start``, still without track (``lay`` gives it some)."""
+    def new_link(self, owner: int, start: tuple, track: list | None = None, end: tuple | None = None) -> Link:
+        """A new link of ``owner`` from node ``start``: without track (``lay`` gives it some), or with
+        ``track`` and ``end`` laid at once as ``lay`` lays them (one version, one derived index
+        instead of two: what a build of a new link does)."""
         ix = self._current_index()
         link = Link(f"L{self.next_link}", owner, start)
         self.next_link += 1
         self.links[link.id] = link
+        pairs = self._lay(link, track, end) if track is not None else ()
         self.version += 1
-        if ix is not None:  # one more link end on ``start``, nothing else (index.py)
-            ends = dict(ix.ends)
-            ends[start] = ends.get(start, 0) + 1
-            self._index = ix.derived(self.version, ends=ends)
+        if ix is not None:  # one more link (and its end on ``start``), with its track (index.py)
+            self._index = ix.derived(self.version, self, started=link,
+                                     laid=link if track is not None else None,
+                                     track=tuple(track or ()), pairs=pairs)
         return link
 
     def lay(self, link: Link, track: list, end: tuple | None) -> None:
         """Add track hexes to ``link`` (in building order) and set its end (None: still unfinished)."""
         ix = self._current_index()
+        was_complete = link.end is not None
+        pairs = self._lay(link, track, end)
+        self.version += 1
+        if ix is not None and link.id in self.links and not was_complete:
+            # the sides its new track crosses are new (and into its end, completed); a completed
+            # link adds one edge to the graph (index.py: TrackIndex.derived)
+            self._index = ix.derived(self.version, self, laid=link, track=tuple(track), pairs=pairs)
+
+    def _lay(self, link: Link, track: list, end: tuple | None) -> tuple:
+        """``lay``'s change of the links and the track; returns the hex sides it crosses (and into
+        its end, completed), as side_pair names them."""
         prev = link.tip()
         link.hexes += track
         link.end = end
+        pairs = []
         for h in track:
             self.track[h] = link.id
-        self.version += 1
-        if ix is not None and end is None and link.id in self.links:
-            # still unfinished: only the sides its new track crosses are new (index.py); a
-            # completed link changes the graph, and the next index() builds it anew
-            pairs = []
-            for h in track:
-                pairs.append(side_pair(prev, h))
-                prev = h
-            self._index = ix.derived(self.version, sides=ix.sides.union(pairs))
+            pairs.append(side_pair(prev, h))
+            prev = h
+        if end is not None:
+            pairs.append(side_pair(prev, end))
+        return tuple(pairs)
 
     def place_new_city(self, h: tuple, record: dict) -> None:
         """A New City on ``h`` (a Town until now): ``{id, colour, number}``."""

@@ -55,6 +55,9 @@ class MoonMatch:
     def __init__(self, game):
         self.game = game
         self._legal: list[Move] | None = None
+        # card id -> the move taking that special action tile: made at its first listing (a card
+        # record does not change in play; the label is read from it then)
+        self._action_move: dict = {}
 
     @property
     def t(self) -> MoonTurn:
@@ -72,7 +75,9 @@ class MoonMatch:
 
     def legal_moves(self) -> list[Move]:
         if self._legal is None:
-            p, stage = self.to_act(), self.game.turn_state.stage
+            t = self.game.turn_state  # (to_act, written out: the turn read once)
+            stage = t.stage
+            p = None if stage == "over" else self.game.moon.turn_order[t.index]
             if p is None:
                 self._legal = []
             elif stage == "actions":
@@ -87,15 +92,16 @@ class MoonMatch:
         listed = self._legal if self._legal is not None else self.legal_moves()  # (no copy needed)
         move = refuse_unless_legal(move, listed, self.game)
         self._legal = None
-        g, e, p = self.game, self.game.engine, self.to_act()
+        g, e, t = self.game, self.game.engine, self.game.turn_state
+        p = g.moon.turn_order[t.index]  # to_act(): a game over lists no move, so refuses every one above
         if g.tracing:  # tell() writes only while tracing, and a label is made only when read
             g.tell(MoveMade(p, label=move.label))
         kind = move.key[0]
-        if kind == "action":
+        if kind in ("no_move", "stop", "no_action"):
+            t.index += 1  # the next seat
+        elif kind == "action":
             e.take_action(g, p, move.key[1])
-            self._next()
-        elif kind in ("no_action", "stop", "no_move"):
-            self._next()
+            t.index += 1
         # a key names hexes "q,r" as the listing wrote them (mt.fmt): the engine is given the hexes
         # themselves (``hex_of`` takes either), read back from the map's tables, not parsed again
         elif kind == "build":
@@ -109,9 +115,10 @@ class MoonMatch:
             _, cube, src, path, borrow = move.key
             at = g.moon.tables().hex_at
             e.move(g, p, cube, at[src], [at[h] for h in path], borrow)
-            self.t.delivered += 1
-            self._next()
-        self.advance()
+            t.delivered += 1
+            t.index += 1
+        if t.index >= len(g.moon.turn_order):  # every seat has acted: what advance() moves on from
+            self.advance()
 
     def result(self) -> Result:
         if not self.terminal():
@@ -141,9 +148,6 @@ class MoonMatch:
         return int(rule.get("per_income", 0)) * g.players[p].goods["income"] + int(rule.get("per_track_tile", 0)) * tiles
 
     # --- the loop -----------------------------------------------------------------------------
-    def _next(self) -> None:
-        self.t.index += 1
-
     def advance(self) -> None:
         g, e, t, m = self.game, self.game.engine, self.t, self.game.moon
         while t.stage != "over" and t.index >= len(m.turn_order):
@@ -166,7 +170,8 @@ class MoonMatch:
             n = per * g.players[p].goods["income"]
             if n:
                 g.players[p].goods["money"] += n
-                g.emit("income", p, f"receives ${n}: income {g.players[p].goods['income']} (stand-in)")
+                if g.tracing:  # emit() keeps words only while tracing: they are made only then
+                    g.emit("income", p, f"receives ${n}: income {g.players[p].goods['income']} (stand-in)")
         e.phase(g, "goods_growth")
         e.phase(g, "end_of_turn")  # the Satellite (A12), then the turn's allowances reset
         turns = int(table(g, "game_length").get("turns", 0))
@@ -186,64 +191,93 @@ class MoonMatch:
     # --- moves --------------------------------------------------------------------------------
     def _action_moves(self, p: int) -> list[Move]:
         g = self.game
-        out = [Move("Take no special action", ("no_action",))]
+        out = [NO_ACTION]
+        made = self._action_move
         for uid in g.zone("action_tiles"):
             cid = g.instances[uid].card_id
-            rec = g.cards[cid]
-            out.append(Move(f"Take the {rec['name']} action" + (f" ({rec['texts']['effect']})"
-                                                                if rec.get("texts", {}).get("effect") else ""),
-                            ("action", cid)))
+            move = made.get(cid)
+            if move is None:
+                rec = g.cards[cid]
+                effect = rec.get("texts", {}).get("effect")
+                move = made[cid] = Move(f"Take the {rec['name']} action" + (f" ({effect})" if effect else ""),
+                                        ("action", cid))
+            out.append(move)
         return out
 
     def _build_moves(self, p: int) -> list[Move]:
         """Every one-tile build of seat ``p``: from the Landing hex or a connected City (A04), or
         extending or completing an unfinished link of theirs. Each candidate is what
         ``AgeOfSteam.build(..., check_only=True)`` accepts, at the price it names, in the order the
-        listing always tried them; ``_one_tile_cost`` says why it is the same answer, and
+        listing always tried them; ``_one_tile`` says why it is the same answer, and
         tests/age_of_steam/test_fast_moves.py holds it to reference.build_moves at every move.
+        The start nodes' builds are kept in the track index (``_start_builds``): the seat's
+        allowance and money are checked here.
         Labels are made only when read (a simulation that does not trace reads none), from the
         names and the cost of the moment of listing (``_names``)."""
         g, m = self.game, self.game.moon
         mt, ix = m.tables(), m.index()
         pl = g.players[p]
         allowance, done, money = pl.goods["track_tile"], m.built.get(p, 0), pl.goods["money"]
-        out = [Move("Stop building track", ("stop",))]
-        own = [ln for ln in m.links.values() if ln.owner == p and ln.end is None]  # unfinished links
+        out = [STOP]
+        own = ix.unfinished.get(p, ())  # the seat's unfinished links, by number
         if done >= allowance:
             # every build places a tile but completing a link, which needs none, yet still an
             # allowance above zero: with the allowance used up only such a completion is possible
             if allowance <= 0 or not own:
                 return out
-        names, lazy, track = self._names(ix), Move.lazy, m.track
         if done < allowance:
-            # From a start node: ``_one_tile_cost`` with ``cont`` False, written out (most candidates
-            # of a listing are these, and most are refused). The map's tables leave out what it
-            # refuses whatever the state (index.py: impassable terrain, a City or the Landing hex
-            # next to the start); of the rest it refuses a hex with track, a side already crossed,
-            # a New City (a Town become a City: no tile, and not completing a link); a Town costs
-            # base + per section, any other hex its terrain's cost; every one is a tile, so none
-            # fits an allowance used up (``done < allowance`` above); then the money.
-            sides, ends, new_cities = ix.sides, ix.ends, m.new_cities
-            kinds, terrain_cost = mt.kind, mt.track_cost
-            base, per = m.town_cost["base"], m.town_cost["per_track_section"]
-            for start in ix.build_starts:
-                fs = mt.fmt[start]
-                for h, pair, fh in mt.start_steps[start]:
-                    if h in track or pair in sides or h in new_cities:
-                        continue
-                    cost = base + per * (ends.get(h, 0) + 1) if kinds.get(h) == "town" else terrain_cost[h]
-                    if cost <= money:
-                        out.append(lazy(("build", fs, fh), partial(_build_label, names, start, h, cost)))
-        for ln in sorted(own, key=lambda ln: int(ln.id[1:])):
+            # From a start node: every such build is a tile (so none fits an allowance used up,
+            # ``done < allowance`` above) and the seat's money is all the rest depends on
+            builds = ix.start_builds
+            if builds is None:
+                builds = ix.start_builds = self._start_builds(mt, ix)
+            out += [b[3] for b in builds if b[2] <= money]
+        names, track = self._names(ix), m.track
+        for lid in own:
+            ln = m.links[lid]
             tip = ln.hexes[-1] if ln.hexes else ln.start
             for h, pair, fh in mt.build_steps[tip]:
                 if h in track:
                     continue
-                cost = self._one_tile_cost(mt, ix, pair, ln.start, h, True, allowance, done, money)
-                if cost is not None:
+                found = self._one_tile(mt, ix, pair, ln.start, h)
+                if found is None:
+                    continue
+                # a completion places no tile but needs an allowance above zero; the tiles fit what
+                # is left of it; the money covers the cost
+                cost, tiles = found
+                if (tiles or allowance > 0) and done + tiles <= allowance and cost <= money:
                     completes = node_kind(m, h) in ("city", "landing")
-                    out.append(lazy(("extend", ln.id, fh), partial(_extend_label, names, completes, h, cost)))
+                    label = partial(_extend_label, names, completes, h, cost)
+                    out.append(Move.lazy(("extend", lid, fh), label))
         return out
+
+    def _start_builds(self, mt, ix) -> tuple:
+        """The one-tile builds from the start nodes (the Landing hex, the connected Cities) this
+        version of the track allows whatever the seat, as (hex, side pair, cost, move) in listing
+        order: ``_one_tile``'s checks for a tile from a start node, written out (most candidates of a
+        listing are these, and most are refused), the seat's allowance and money left to the
+        listing. The map's
+        tables leave out what ``build`` refuses whatever the state (index.py: impassable terrain, a
+        City or the Landing hex next to the start); of the rest it refuses a hex with track, a side
+        already crossed, a New City (a Town become a City: no tile, and not completing a link); a
+        Town costs base + per section, any other hex its terrain's cost. Kept in the track index
+        (``TrackIndex.start_builds``), whose derived indexes keep what their change leaves allowed;
+        the moves are shared by the listings of the versions that keep them (a move is immutable, its
+        label made once from the names of the version listed)."""
+        m = self.game.moon
+        track, sides, ends, new_cities = m.track, ix.sides, ix.ends, m.new_cities
+        kinds, terrain_cost = mt.kind, mt.track_cost
+        base, per = m.town_cost["base"], m.town_cost["per_track_section"]
+        names, lazy, out = self._names(ix), Move.lazy, []
+        for start in ix.build_starts:
+            fs = mt.fmt[start]
+            for h, pair, fh in mt.start_steps[start]:
+                if h in track or pair in sides or h in new_cities:
+                    continue
+                cost = base + per * (ends.get(h, 0) + 1) if kinds.get(h) == "town" else terrain_cost[h]
+                label = partial(_build_label, names, start, h, cost)
+                out.append((h, pair, cost, lazy(("build", fs, fh), label)))
+        return tuple(out)
 
     def _names(self, ix) -> dict:
         """Each hex's name in move labels (AgeOfSteam.label) for this version of the links and
@@ -260,26 +294,27 @@ class MoonMatch:
                                                           for h, rec in m.new_cities.items()}}
         return found
 
-    def _one_tile_cost(self, mt, ix, pair: tuple, start: tuple, h: tuple, cont: bool,
-                       allowance: int, done: int, money: int) -> int | None:
-        """What ``AgeOfSteam.build(game, p, [h], start=… | cont=…, check_only=True)`` returns for one
-        tile from ``origin`` (a start node or the tip of the seat's unfinished link from node
-        ``start``) to its neighbour ``h``, ``pair`` the side between them (``side_pair(origin, h)``):
-        the cost, or None where it refuses. The checks of ``build`` for a one-hex path, in its words:
+    def _one_tile(self, mt, ix, pair: tuple, start: tuple, h: tuple) -> tuple | None:
+        """What ``AgeOfSteam.build(game, p, [h], cont=…, check_only=True)`` reads of the track and
+        the map for one tile from the tip of the seat's unfinished link from node ``start`` to its
+        neighbour ``h``, ``pair`` the side between them (``side_pair(tip, h)``): (cost, tiles), or
+        None where it refuses whatever the seat. The checks of ``build`` for a one-hex path, in its
+        words:
 
         - a hex with track is refused (a node never has track: a link ends on it), and the listing
           skips those before asking;
-        - the side between ``origin`` and ``h`` is free unless ``h`` has track (then refused below);
+        - the side between the tip and ``h`` is free unless ``h`` has track (then refused below);
         - a node (City, Town, Landing hex) ends the link: not where it started; a Town costs
           base + per section for every section leading to it with this one, and is a tile; a City
           or the Landing hex takes no tile;
         - any other hex: no track on it yet, a terrain that takes track, at its cost, one tile;
-        - a build places a tile unless it completes an unfinished link, which needs an allowance
-          above zero; the tiles fit the allowance left; the money covers the cost.
+        - then the seat's (the listing checks them): a build places a tile unless it completes an
+          unfinished link, which needs an allowance above zero; the tiles fit the allowance left;
+          the money covers the cost.
 
-        What ``build`` checks besides always holds for the candidates the listing makes: the start
-        is the Landing hex or a connected City, the link is the seat's own and unfinished, ``h`` is
-        next to ``origin``."""
+        What ``build`` checks besides always holds for the candidates the listing makes: the link
+        is the seat's own and unfinished, ``h`` is next to its tip. (The start nodes' builds,
+        ``_start_builds``, are the same checks written out for a tile from a start node.)"""
         m = self.game.moon
         kind = node_kind(m, h) if m.new_cities else mt.kind.get(h)
         if h not in m.track and pair in ix.sides:
@@ -289,21 +324,14 @@ class MoonMatch:
                 return None
             if kind == "town":
                 tc = m.town_cost
-                cost, tiles = tc["base"] + tc["per_track_section"] * (ix.ends.get(h, 0) + 1), 1
-            else:
-                cost, tiles = 0, 0
-        else:
-            if h in m.track:
-                return None
-            cost = mt.track_cost[h]
-            if cost is None:
-                return None
-            tiles = 1
-        if tiles == 0 and (not cont or allowance <= 0):
+                return tc["base"] + tc["per_track_section"] * (ix.ends.get(h, 0) + 1), 1
+            return 0, 0
+        if h in m.track:
             return None
-        if done + tiles > allowance or money < cost:
+        cost = mt.track_cost[h]
+        if cost is None:
             return None
-        return cost
+        return cost, 1
 
     def _move_moves(self, p: int) -> list[Move]:
         """Every delivery of seat ``p`` this Move Goods round: each cube along each of its routes
@@ -317,22 +345,35 @@ class MoonMatch:
         links as the route has nodes. With one, ``move`` also asks that the route use it: it does
         when the cube's track is that link, or when the link joins two nodes the route steps between
         (``link_between`` then prefers the borrowed link)."""
-        g, e, m = self.game, self.game.engine, self.game.moon
-        out = [Move("Move no cube this round", ("no_move",))]
+        m = self.game.moon
+        out = [NO_MOVE]
         if m.move_round not in (1, 2) or p in m.moved:
             return out  # move refuses every delivery now (not reached through the stand-in turn)
-        mt, ix = m.tables(), m.index()
-        borrowable = sorted(lid for lid, ln in m.links.items() if ln.complete and ln.owner != p) \
-            if e.holds(g, p, "low_gravitation") else []
-        borrows = [b for b in borrowable if m.borrowed.get(p) in (None, b)]
-        memo, sun, sources = ix.graph_memo, m.sun, ix.route_sources
-        for src in sorted(h for h, c in m.cubes.items() if c and h in sources):
-            for cube in sorted(set(m.cubes[src])):
+        ix = m.index()
+        memo, sun, sources, cubes = ix.graph_memo, m.sun, ix.route_sources, m.cubes
+        if not sources:
+            return out  # no Complete Link yet: no cube can leave any hex
+        borrows = None  # the links Low Gravitation may borrow: asked at the first route (most have none)
+        for src in sorted(h for h in sources.intersection(cubes) if cubes[h]):  # sources with a cube
+            by_cube = memo.get(("routes", src, sun, 3))  # (ix.routes_by_cube, without a call)
+            if by_cube is None:
+                by_cube = ix.routes_by_cube(self.game, src)
+            if not by_cube:
+                continue  # no route from here for any cube (most sources in most listings)
+            for cube in sorted(set(cubes[src])):
+                if cube not in by_cube:
+                    continue
                 found = memo.get(("deliveries", src, cube, sun))  # (_deliveries, without a call)
-                for path, move in (found if found is not None else self._deliveries(ix, src, cube)):
+                if found is None:
+                    found = self._deliveries(ix, src, cube)
+                if borrows is None:
+                    borrows = self._borrows(p)
+                if not borrows:
+                    out += [move for _, move in found]
+                    continue
+                mt = m.tables()
+                for path, move in found:
                     out.append(move)
-                    if not borrows:
-                        continue
                     on_link = m.track.get(src)  # a cube on track travels along its link first
                     steps = {side_pair(a, b) for a, b in zip(path, path[1:])}
                     if on_link is None:
@@ -347,21 +388,39 @@ class MoonMatch:
         # cube each, distinct routes of it, one borrowed link or none)
         return out
 
+    def _borrows(self, p: int) -> list:
+        """The opponent Complete Links seat ``p`` may use as its own in a delivery now (Low
+        Gravitation, A07): none unless it holds the action; the one it used already this turn, if any."""
+        g, m = self.game, self.game.moon
+        if not g.engine.holds(g, p, "low_gravitation"):
+            return []
+        borrowable = sorted(lid for lid, ln in m.links.items() if ln.complete and ln.owner != p)
+        return [b for b in borrowable if m.borrowed.get(p) in (None, b)]
+
     def _deliveries(self, ix, src: tuple, cube: str) -> tuple:
         """(route, the move delivering ``cube`` from ``src`` along it without a borrowed link) for
-        each route, kept in the track index's graph memo: they change only with the Complete Links,
-        the Cities and the Sun (the moves are shared by the listings of every version that shares the
-        memo, their labels made once when first read, from the names, which change with the Cities)."""
+        each of its routes (``TrackIndex.routes_by_cube``), kept in the track index's graph memo:
+        they change only with the Complete Links, the Cities and the Sun (the moves are shared by
+        the listings of every version that shares the memo, their labels made once when first read,
+        from the names, which change with the Cities)."""
         g, m = self.game, self.game.moon
         key = ("deliveries", src, cube, m.sun)
         found = ix.graph_memo.get(key)
         if found is None:
             fmts, names = m.tables().fmt, self._names(ix)
+            fs = fmts[src]
             found = ix.graph_memo[key] = tuple(
-                (path, Move.lazy(("deliver", cube, fmts[src], tuple(fmts[n] for n in path), None),
+                (path, Move.lazy(("deliver", cube, fs, tuple(fmts[n] for n in path), None),
                                  partial(_delivery_label, names, src, path)))
-                for path in ix.routes(g, src, cube))
+                for path in ix.routes_by_cube(g, src).get(cube, ()))
         return found
+
+
+# the moves every listing of a stage begins with: a Move is immutable, so one of each serves every
+# listing (copies and pickles of a game make their own)
+NO_ACTION = Move("Take no special action", ("no_action",))
+STOP = Move("Stop building track", ("stop",))
+NO_MOVE = Move("Move no cube this round", ("no_move",))
 
 
 # the moves' labels, made when first read (Move.lazy) from what the listing saw: ``names`` is the

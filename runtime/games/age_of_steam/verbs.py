@@ -21,4 +21,5 @@ def build_allowance(ctx, objs, ph, strict):
     p = ctx.game.players[ctx.player]
     if n > p.goods["track_tile"]:
         p.goods["track_tile"] = n
-    ctx.game.emit("build", ctx.player, f"may build up to {p.goods['track_tile']} track tiles this turn")
+    if ctx.game.tracing:  # emit() keeps words only while tracing: they are made only then
+        ctx.game.emit("build", ctx.player, f"may build up to {p.goods['track_tile']} track tiles this turn")

@@ -90,8 +90,9 @@ class InfernalContraption(ICScenario, Engine):
     # --- games ---------------------------------------------------------------------------------
     def new_game(self, compiled: CompiledGame, players: list[str], seed: int = 0,
                  agents: dict[int, Agent] | None = None, options: dict | None = None,
-                 setup: bool = True) -> ICGame:
+                 setup: bool = True, tracing: bool = True) -> ICGame:
         game = ICGame(compiled.vocab, compiled.cards, players, seed=seed, agents=agents, options=options)
+        game.tracing = tracing  # False: the set-up writes no trace either (Engine.new_game)
         cache = self._card_info.get(id(compiled))
         if cache is None or cache[0] is not compiled:
             cache = self._card_info[id(compiled)] = (compiled, {}, {})
@@ -271,8 +272,9 @@ class InfernalContraption(ICScenario, Engine):
 
     def open_slots(self, game: ICGame, player: int) -> tuple[list, list, list]:
         """Free places: (ends of the player's main line, plug places in the player's machine, plug
-        places in opponents' machines). Each is (owner, anchor, side, anchor's socket there, index
-        of the new card's touching socket, anchor is a Power Source)."""
+        places in opponents' machines). Each is (anchor's socket there, index of the new card's
+        touching socket, anchor is a Power Source, (owner, anchor, side, 0, ())): the last is the
+        tail of a play's ``Move`` there, so that listing a play joins two tuples."""
         kinds = game.kind_of
         socks = game.sock_of
         ends, own, opp = [], [], []
@@ -283,23 +285,29 @@ class InfernalContraption(ICScenario, Engine):
                 continue
             mine = owner == player
             if mine:
-                ends.append((owner, main[0], "left", socks[main[0]][0], 1, False))
-                ends.append((owner, main[-1], "right", socks[main[-1]][1], 0, False))
+                ends.append((socks[main[0]][0], 1, False, (owner, main[0], "left", 0, ())))
+                ends.append((socks[main[-1]][1], 0, False, (owner, main[-1], "right", 0, ())))
             out = own if mine else opp
             top, bottom = m.top, m.bottom
             for c in main:
                 pw = kinds[c] in POWER_KINDS
                 sc = socks[c]
                 if c not in top:
-                    out.append((owner, c, "top", sc[2], 3, pw))
+                    out.append((sc[2], 3, pw, (owner, c, "top", 0, ())))
                 if c not in bottom:
-                    out.append((owner, c, "bottom", sc[3], 2, pw))
+                    out.append((sc[3], 2, pw, (owner, c, "bottom", 0, ())))
         return ends, own, opp
 
     def legal_moves(self, game: ICGame) -> list[Move]:
-        """Every legal decision of the attach step for the player whose turn it is (I14).
+        """Every legal decision of the attach step for the player whose turn it is (I14): end, refit,
+        then each card in hand (in hand order) at the ends of the main line (cards that go there),
+        then at each free plug place, in ``open_slots`` order. Two copies of one card in hand have
+        the same moves: only the first is listed.
 
-        Two copies of one card in hand have the same moves: only the first is listed."""
+        A place fits when the touching sockets match or either is Universal (I09, code 0:
+        ``not mine`` / ``not need``); a play is made at C speed from its place's tail
+        (tests/infernal_contraption/test_fast_play.py holds this listing to the one it replaced,
+        reference_listing.py, on seeded games)."""
         if game.step != "attach" or game.over:
             return []
         p = game.turn_player
@@ -316,6 +324,7 @@ class InfernalContraption(ICScenario, Engine):
         socks = game.sock_of
         instances = game.instances
         seen = set()
+        new = _new_tuple
         add = moves.append
         for uid in hand:
             key = instances[uid].card_id
@@ -324,22 +333,27 @@ class InfernalContraption(ICScenario, Engine):
             seen.add(key)
             kind = kinds[uid]
             s = socks[uid]
+            play = ("play", uid)
             if kind == "sabotage":
                 places = opp
             else:
                 if kind in MAIN_KINDS:
-                    for owner, anchor, side, need, f, _ in ends:
+                    for need, f, _, tail in ends:
                         mine = s[f]
-                        if mine == need or mine == 0 or need == 0:
-                            add(_new_tuple(Move, ("play", uid, owner, anchor, side, 0, ())))
+                        if mine == need or not mine or not need:
+                            add(new(Move, play + tail))
                 places = own
-            consumable = kind == "consumable"
-            for owner, anchor, side, need, f, power in places:
-                if consumable and not power:
-                    continue
-                mine = s[f]
-                if mine == need or mine == 0 or need == 0:
-                    add(_new_tuple(Move, ("play", uid, owner, anchor, side, 0, ())))
+            if kind == "consumable":  # only on a Power Source (I07)
+                for need, f, power, tail in places:
+                    if power:
+                        mine = s[f]
+                        if mine == need or not mine or not need:
+                            add(new(Move, play + tail))
+            else:
+                for need, f, _, tail in places:
+                    mine = s[f]
+                    if mine == need or not mine or not need:
+                        add(new(Move, play + tail))
         return moves
 
     # --- the attach step (I14) -----------------------------------------------------------------
@@ -573,7 +587,7 @@ class InfernalContraption(ICScenario, Engine):
             if fn is not None:
                 out = self.run(game, fn, player, uid, opponent)
                 if out.halt is not None:
-                    raise out.halt  # the activation loop decides what stops (activate)
+                    _raise_halt(out)  # the activation loop decides what stops (activate)
                 status = out.status
             if status == "done":
                 if game.stats is not None:
@@ -604,18 +618,20 @@ class InfernalContraption(ICScenario, Engine):
             return "skip"
         out = self.run(game, fn, player, uid, opponent, {"_contraption": contraption})
         if out.halt is not None:
-            raise out.halt  # unwinds to the activation loop, as the Contraption's own effect would
+            _raise_halt(out)  # unwinds to the activation loop, as the Contraption's own effect would
         if out.ok and game.stats is not None:
             game.stats["activations"][rec["id"]] += 1
         return out.status
 
     # --- the game protocol (runtime/protocol.py) ----------------------------------------------
     def new_match(self, compiled: CompiledGame, players: list[str], seed: int = 0, agents=None,
-                  turn_cap: int | None = None, options: dict | None = None) -> "ICMatch":
+                  turn_cap: int | None = None, options: dict | None = None,
+                  tracing: bool = True) -> "ICMatch":
         """A new game through the one protocol: set up, first turn's draw step done, the first
         player to decide. The moves are the attach step's decisions (``legal_moves``). ``options``:
-        game.yaml's (runtime/options.py; the game declares none yet)."""
-        game = self.new_game(compiled, players, seed=seed, agents=agents, options=options)
+        game.yaml's (runtime/options.py; the game declares none yet). ``tracing=False``: no trace
+        from the start (Engine.new_match)."""
+        game = self.new_game(compiled, players, seed=seed, agents=agents, options=options, tracing=tracing)
         if game.step == "start" and not game.over:
             self.begin_turn(game)
         return ICMatch(game, turn_cap)
@@ -721,6 +737,19 @@ class InfernalContraption(ICScenario, Engine):
             b, side = m.base[uid]
             return f"{side} plug of main-line card {m.main.index(b) + 1}"
         return f"main-line card {m.main.index(uid) + 1}"
+
+
+def _raise_halt(out: Outcome) -> None:
+    """Raise again the Halt that stopped an effect (``out.halt``: an elimination, I12), taking it out
+    of the Outcome first. A traceback holds every frame it passes through, so a frame (or its
+    Outcome) still holding the Halt would make a cycle — Halt, traceback, frame, Halt — and keep the
+    whole game alive after play ended until the cyclic garbage collector found it (about one game in
+    four; the collector's passes were ~5 % of a random game's time)."""
+    halt, out.halt = out.halt, None
+    try:
+        raise halt
+    finally:
+        del halt
 
 
 def _guard(fn: Callable) -> Callable:

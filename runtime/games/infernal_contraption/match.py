@@ -23,6 +23,7 @@ class ICMatch:
         self.game = game
         self.turn_cap = turn_cap
         self._listed: tuple | None = None  # (state stamp, the legal moves listed for it)
+        self._labellers: dict = {}  # seat -> the labeller of its moves (the game is this match's for good)
 
     def _stamp(self) -> tuple:
         """What the attach step's legal moves depend on: the turn and its bookkeeping, and (through
@@ -51,7 +52,9 @@ class ICMatch:
         eng = g.engine
         # a move's key is the engine's move itself (a named tuple); its label is made only when
         # read (a simulation reads none), for the seat to act now
-        label = partial(eng.move_label, g, seat=g.turn_player)
+        label = self._labellers.get(g.turn_player)
+        if label is None:
+            label = self._labellers[g.turn_player] = partial(eng.move_label, g, seat=g.turn_player)
         moves = ProtocolMove.lazy_many(eng.legal_moves(g), label)
         self._listed = (stamp, moves)
         return moves

@@ -155,7 +155,7 @@ class ICGame(GameState):
                 if uid not in m.base and len(m.neighbours(uid)) > 1:
                     raise Refused("only a terminal (a card attached at one socket) can leave a machine (I01)")
             m.detach(uid)
-        super().move(uid, to, bottom)
+        GameState.move(self, uid, to, bottom)  # without super()'s look-up (~150 a game)
 
     def snapshot(self) -> dict:
         s = super().snapshot()

@@ -34,11 +34,12 @@ def _pick(ctx: Ctx, sel: Query, src: Query | None, verb_name: str, strict: bool,
     - from a machine: only terminals (I01), never a Power Core (I03), never the card resolving.
     Returns (zone kind, list of uids or a generator for machines, wanted)."""
     g = ctx.game
-    if src is not None:
-        sel = sel.at(src)
+    if src is not None and sel.category != CARD:
+        sel = sel.at(src)  # things are selected in the place; cards are taken from it (below)
     most, least = _amount(ctx, sel)
     if sel.category == CARD:
-        zone = ctx.zone_for(sel.place) if sel.place is not None else (ctx.hand_zone(), ctx.player)
+        place = src if src is not None else sel.place  # "… from <zone>" given to the verb wins
+        zone = ctx.zone_for(place) if place is not None else (ctx.hand_zone(), ctx.player)
         cards = g.zones[zone]
         if zone[0] == "machine":
             opts = [u for u in reversed(cards) if _removable(g, u, ctx.card)]

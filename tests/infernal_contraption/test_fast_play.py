@@ -1,0 +1,180 @@
+"""Infernal Contraption's fast paths for random play (issue 27) hold to the slow paths they replace:
+on many seeded games, the same legal moves in the same order, the same state, events and generator
+after every move. Each test names the shortcut it holds."""
+from __future__ import annotations
+
+import pytest
+
+from runtime.agents import SeededRandom
+from runtime.simulate import play_one
+
+
+def _events(g) -> list[str]:
+    return [type(e).__name__ + repr(sorted(vars(e).items())) for e in g.events]
+
+
+def _new(eng, ic, players, seed, **kw):
+    return eng.new_match(ic, [f"P{i + 1}" for i in range(players)], seed=seed,
+                         agents={i: SeededRandom() for i in range(players)}, **kw)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_set_up_without_a_trace_is_the_set_up_with_one(eng, ic, players):
+    """``new_match(tracing=False)`` (what the simulator asks for) sets up the very game a traced set-up
+    does, and it plays on alike: only the log is left unwritten."""
+    for seed in range(15):
+        quiet = _new(eng, ic, players, seed, tracing=False)
+        traced = _new(eng, ic, players, seed)
+        traced.game.tracing = False
+        assert quiet.game.log == [] and traced.game.log != []
+        for _ in range(400):
+            a, b = quiet.game, traced.game
+            assert (a.snapshot(), _events(a), a.rng.getstate()) == (b.snapshot(), _events(b), b.rng.getstate())
+            if quiet.terminal():
+                break
+            legal = quiet.legal_moves()
+            assert [m.key for m in legal] == [m.key for m in traced.legal_moves()]
+            pick = quiet.game.agent(quiet.to_act()).pick(quiet, legal)
+            assert traced.game.agent(traced.to_act()).pick(traced, traced.legal_moves()).key == pick.key
+            quiet.apply(pick)
+            traced.apply(pick)
+        assert traced.terminal() and quiet.game.log == []
+
+
+def test_the_simulator_traces_a_traced_game_from_its_set_up():
+    args = ("infernal_contraption", None, 2, 27, 3, "random", 400, False, None, (), True)
+    trace = play_one(args)["trace"]
+    assert "goes first" in trace and "deals" in trace
+
+
+def _course(eng, ic, players, seed) -> list:
+    """A seeded random game's whole course: after set-up and after every move, the legal moves (in
+    order), the state, every event and the generator's state."""
+    match = _new(eng, ic, players, seed, tracing=False)
+    g = match.game
+    out = []
+    while True:
+        legal = [] if match.terminal() else match.legal_moves()
+        out.append(([m.key for m in legal], g.snapshot(), _events(g), g.rng.getstate()))
+        if not legal or g.turn > 300:
+            return out
+        match.apply(g.agent(match.to_act()).pick(match, legal))
+
+
+GAMES = [(players, seed) for players in (2, 3, 4) for seed in range(12)]
+
+
+@pytest.fixture(scope="module")
+def courses(ic):
+    """Every game of GAMES as the fast paths play it (a fresh engine: no state shared with others)."""
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+
+    eng = InfernalContraption()
+    return {(p, s): _course(eng, ic, p, s) for p, s in GAMES}
+
+
+def _slow_courses_equal(ic, courses, monkeypatch, patch) -> None:
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+
+    patch(monkeypatch)
+    eng = InfernalContraption()
+    for p, s in GAMES:
+        assert _course(eng, ic, p, s) == courses[(p, s)], f"{p} players, seed {s}"
+
+
+def test_the_listing_is_the_slow_listing(ic, courses, monkeypatch):
+    """``InfernalContraption.legal_moves`` (places as move tails, a play made from one) lists what the
+    loop it replaced listed (reference_listing.py), in the same order, in every position of the games,
+    and the games it plays are the games that loop plays."""
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+
+    from .reference_listing import legal_moves
+
+    eng = InfernalContraption()
+    for p, s in GAMES[::3]:
+        match = _new(eng, ic, p, s, tracing=False)
+        while not match.terminal():
+            assert eng.legal_moves(match.game) == legal_moves(match.game)
+            legal = match.legal_moves()
+            match.apply(match.game.agent(match.to_act()).pick(match, legal))
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(
+        InfernalContraption, "legal_moves", lambda self, game: legal_moves(game)))
+
+
+def test_draws_recorded_without_the_bus_are_draws_published(ic, courses, monkeypatch):
+    """``Ctx.draw_cards`` appends its Drawn events itself when ``GameState.unheard`` (nobody listens):
+    the same games as publishing each one."""
+    from runtime.state import GameState
+
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(GameState, "unheard", lambda self: False))
+
+
+def test_moving_the_top_card_by_pop_is_moving_it_by_remove(ic, courses, monkeypatch):
+    """``GameState.move`` pops a card that is on top of its zone instead of searching the zone for
+    it: the same games as ``list.remove`` (a card is in its zone once)."""
+    from runtime.state import GameState
+
+    def move(self, uid, to, bottom=False):
+        src = self.where[uid]
+        self.zones[src].remove(uid)
+        if bottom:
+            self.zones[to].insert(0, uid)
+        else:
+            self.zones[to].append(uid)
+        self.where[uid] = to
+        self.card_moves += 1
+
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(GameState, "move", move))
+
+
+def test_cards_taken_from_a_place_without_a_query_for_it(ic, courses, monkeypatch):
+    """The game's verbs (scrap, take, put) take cards "from <zone>" from that zone without making the
+    query ``sel.at(src)`` first: the same games as making it (the verbs called as before, with the
+    place inside the query and no ``from``)."""
+    from runtime.games.infernal_contraption import verbs
+
+    fast = verbs._pick
+
+    def slow(ctx, sel, src, *args, **kw):
+        return fast(ctx, sel.at(src) if src is not None else sel, None, *args, **kw)
+
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(verbs, "_pick", slow))
+
+
+def test_a_finished_game_is_freed_without_the_cyclic_collector(eng, ic):
+    """An elimination's Stop, raised again from the activation (``_raise_halt``), leaves no cycle
+    (Stop, traceback, frame, Stop) holding the game: every game is freed by reference counting when
+    play ends, so the cyclic collector has nothing to find in a simulation."""
+    import gc
+    import weakref
+
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for players, seed in GAMES:
+            match = _new(eng, ic, players, seed, tracing=False)
+            while not match.terminal():
+                match.apply(match.game.agent(match.to_act()).pick(match, match.legal_moves()))
+            assert match.game.winner is not None or match.game.capped or match.game.over
+            gone = weakref.ref(match.game)
+            del match
+            assert gone() is None, f"{players} players, seed {seed}: the game is held in a reference cycle"
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_tracing_is_passed_only_where_it_is_taken():
+    """``takes_keyword``: the simulator passes ``tracing=False`` to an engine whose ``new_match`` takes
+    it, and the core's ``new_match`` to a ``new_game`` that takes it (an engine of its own with an older
+    ``new_game`` sets up traced, then plays untraced)."""
+    from runtime.engine import Engine, takes_keyword
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+
+    class Older(Engine):
+        def new_game(self, compiled, players, seed=0, agents=None, options=None, setup=True):
+            return super().new_game(compiled, players, seed=seed, agents=agents, options=options, setup=setup)
+
+    assert takes_keyword(InfernalContraption.new_match, "tracing")
+    assert takes_keyword(Engine.new_game, "tracing") and not takes_keyword(Older.new_game, "tracing")

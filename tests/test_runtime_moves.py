@@ -1,0 +1,94 @@
+"""The runtime's shortcuts for moving cards and checking a choice hold to the slow ways they replace:
+``GameState.move`` pops a card on top of its zone (``list.remove`` searched for it), ``move_many``
+groups a deal from one pile at C speed, and ``Ctx.ask`` answers a single legal pick at once — and
+still refuses an agent's wrong answer (issue 27)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from runtime.agents import Agent
+from runtime.context import Ctx
+from runtime.engine import load_compiled
+from runtime.errors import RulesError
+from runtime.state import GameState
+
+
+def _slow_move(g, uid, to, bottom=False):
+    src = g.where[uid]
+    g.zones[src].remove(uid)
+    if bottom:
+        g.zones[to].insert(0, uid)
+    else:
+        g.zones[to].append(uid)
+    g.where[uid] = to
+    g.card_moves += 1
+
+
+def _two_games(seed):
+    compiled = load_compiled("fifty_first_state")  # a core GameState subclass that keeps the core's moves
+    games = []
+    for _ in range(2):
+        g = GameState(compiled.vocab, compiled.cards, ["Ann", "Bob"], seed=seed)
+        zones = sorted(g.zones)
+        rng = random.Random(seed)
+        ids = sorted(compiled.cards)
+        for _ in range(60):
+            g.create(rng.choice(ids), rng.choice(zones))
+        games.append(g)
+    return games
+
+
+def _state(g):
+    return g.zones, g.where, g.card_moves
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_moves_and_deals_are_the_slow_ones(seed):
+    fast, slow = _two_games(seed)
+    zones = sorted(fast.zones)
+    rng = random.Random(seed)
+    for _ in range(300):
+        to = rng.choice(zones)
+        if rng.random() < 0.3:  # a deal: from one pile, from several, a card twice, nothing
+            src = rng.choice([z for z in zones if fast.zones[z]] or zones)
+            pool = list(fast.zones[src]) if rng.random() < 0.6 else list(fast.where)
+            uids = rng.sample(pool, min(len(pool), rng.randrange(0, 6)))
+            if uids and rng.random() < 0.1:
+                uids.append(uids[0])
+            fast.move_many(uids, to)
+            for uid in uids:
+                _slow_move(slow, uid, to)
+        else:
+            uid = rng.choice(list(fast.where))
+            if rng.random() < 0.5:  # a top card, as most moves are
+                uid = fast.zones[fast.where[uid]][-1]
+            bottom = rng.random() < 0.2
+            fast.move(uid, to, bottom)
+            _slow_move(slow, uid, to, bottom)
+        assert _state(fast) == _state(slow)
+        assert list(fast.where) == list(slow.where)  # the index's order too
+    assert fast.check_conservation() == []
+
+
+class _Answers(Agent):
+    def __init__(self, answer):
+        self.answer = answer
+
+    def choose(self, game, player, options, k=1, low=None, prompt=""):
+        return list(self.answer)
+
+
+@pytest.mark.parametrize("answer, ok", [([2], True), ([9], False), ([2, 3], False), ([], False), ([2, 2], False)])
+def test_a_single_pick_is_still_checked(answer, ok):
+    compiled = load_compiled("fifty_first_state")
+    from runtime.engine import engine_for
+
+    g = engine_for(compiled).new_game(compiled, ["Ann", "Bob"], agents={0: _Answers(answer)}, setup=False)
+    ctx = Ctx(g, 0)
+    if ok:
+        assert ctx.ask([1, 2, 3], 1) == answer
+    else:
+        with pytest.raises(RulesError, match="it must pick 1 distinct legal options"):
+            ctx.ask([1, 2, 3], 1)
