@@ -530,10 +530,12 @@ class FiftyFirstState(FiftyScenario, Engine):
         inst = game.instances[uid]
         rec = face_view(game.record(uid), inst)
         if rec.get("holds_for") and sum(inst.goods.values()):
-            gone = ", ".join(f"{n} {g}" for g, n in sorted(inst.goods.items()) if n)
+            # the words only for a trace (the Assault search's trials run untraced)
+            gone = ", ".join(f"{n} {g}" for g, n in sorted(inst.goods.items()) if n) if game.tracing else None
             inst.goods.clear()
-            game.emit("discard_goods", inst.owner, f"the Goods on {self.name_of(game, uid)} are discarded "
-                      f"({gone}) as it is {why}")
+            if gone is not None:
+                game.emit("discard_goods", inst.owner, f"the Goods on {self.name_of(game, uid)} are discarded "
+                          f"({gone}) as it is {why}")
         inst.props.pop("row", None)
 
     def raze_location(self, game: GameState, uid: int, by: str = "assault") -> None:
@@ -543,22 +545,27 @@ class FiftyFirstState(FiftyScenario, Engine):
         inst = game.instances[uid]
         owner = inst.owner if inst.owner is not None else game.where[uid][1]
         rec = face_view(game.record(uid), inst)
-        name = self.name_of(game, uid)
+        # the words only for a trace: the Assault search razes in thousands of untraced trials
+        name = self.name_of(game, uid) if game.tracing else None
         self.leave_state(game, uid, "razed")
-        game.emit("raze", owner, f"{name} is razed" + (f" by {by}" if by else ""))
+        if name is not None:
+            game.emit("raze", owner, f"{name} is razed" + (f" by {by}" if by else ""))
         if inst.face == "hacked":
             self.discard_card(game, uid, owner)
             self.gain_ruins(game, owner)
         else:
             inst.face = "ruins"
         if "deal" in rec.get("slots", {}):
-            game.emit("deal", owner, f"gains the Deal of {name}")
+            if name is not None:
+                game.emit("deal", owner, f"gains the Deal of {name}")
             self.run(game, rec["slots"]["deal"], owner, None)
 
     def discard_card(self, game: GameState, uid: int, player: int | None) -> None:
         """Discard a card; the packs' ``discard_pile`` hooks decide where it goes."""
         inst = game.instances[uid]
-        name = self.name_of(game, uid) if inst.face != "ruins" else game.record(uid).get("name", inst.card_id)
+        name = None
+        if game.tracing:  # named before it moves (a Hacked card flips back); words only for a trace
+            name = self.name_of(game, uid) if inst.face != "ruins" else game.record(uid).get("name", inst.card_id)
         to = None
         for pack in self.packs(game):
             to = pack.discard_pile(self, game, uid, player)
@@ -568,8 +575,9 @@ class FiftyFirstState(FiftyScenario, Engine):
             to = game.zone_key(game.model.rules.discard_to, player)
         game.move(uid, to)
         inst.props.pop("row", None)
-        game.emit("discard", player, f"{name} goes to the {to[0].replace('_', ' ')}"
-                  + (f" of {game.players[to[1]].name}" if to[1] is not None else ""))
+        if name is not None:
+            game.emit("discard", player, f"{name} goes to the {to[0].replace('_', ' ')}"
+                      + (f" of {game.players[to[1]].name}" if to[1] is not None else ""))
 
     # --- blocking (Faction board markers) ----------------------------------------------------
     def blocked(self, game: GameState, uid: int) -> str | None:

@@ -257,12 +257,17 @@ class _Variant:
         self.reads, self.writes, self.probed, self.twin, self.listings = reads, writes, probed, twin, listings
         self._passing: dict = {}
 
-    def passing(self, sel, zones: frozenset, player: int) -> bool:
-        """Whether a card this variant wrote lies in ``zones`` and is a candidate of ``sel`` after it
-        (read on its own state after: what it wrote is the same wherever it is carried)."""
-        key = (sel, zones)
+    def passing(self, listing: tuple, player: int) -> bool:
+        """Whether a card this variant wrote lies in the zones of ``listing`` (selector, its zones) and
+        is a candidate of its selector after it (read on its own state after: what it wrote is the same
+        wherever it is carried). Remembered by the listing's identity, not its value: hashing the
+        selector (a dataclass of dataclasses) at every question was two thirds of this method. A
+        listing is an entry of an ``EffectReads`` the search holds (``AssaultSearch.reads``) for as
+        long as its variants live, so its ``id`` names it alone while this memo exists."""
+        key = id(listing)
         got = self._passing.get(key)
         if got is None:
+            sel, zones = listing
             twin = self.twin
             where = twin.where
             got = self._passing[key] = any(where.get(u) in zones and passes(twin, player, sel, u)
@@ -273,8 +278,8 @@ class _Variant:
         """Whether ``step`` (the variant resolved since this one was tried) wrote something it reads."""
         if self.reads.meets(step.writes):
             return True
-        for sel, zones in self.listings:
-            if step.passing(sel, zones, player):
+        for listing in self.listings:
+            if step.passing(listing, player):
                 return True
         return False
 
@@ -724,6 +729,38 @@ class Moloch(Pack):
             if left:
                 missing[good] = left
         return plan, missing
+
+    def missing_any(self, game, player, uid, purpose: str, stores: list[int]) -> bool:
+        """Whether ``player`` lacks something to pay what is left of ``uid``'s ``purpose`` cost now:
+        what ``_plan(game, player, _remaining(game, uid, purpose), stores)[1]`` says, read without
+        building its Counters (the Action listing asks it of every Deployed Machine, for the Hack and
+        for the Destroy, at every Action: those Counters were 7 % of a random game). The same walk as
+        ``_plan``, Good by Good (stores first, then the player's own); a good asked 0 or less is
+        dropped as ``_remaining``'s ``+need`` drops it. With parts already placed (Collaboration, M20)
+        it asks ``_plan``. tests/fifty_first_state/test_hack_destroy_listing.py holds it to ``_plan``."""
+        held = game.instances
+        if peek(held, uid).props.get(f"{purpose}_paid"):
+            return bool(self._plan(game, player, self._remaining(game, uid, purpose), stores)[1])
+        if purpose == "hack":
+            code = game.record(uid)["code"]  # a list of Goods (``Counter(code)`` in ``_remaining``)
+            need = code.items() if isinstance(code, dict) else ((good, code.count(good)) for good in dict.fromkeys(code))
+        else:
+            need = (("red_contact", self.defense(game, uid)),)
+        own = game.players[player].goods
+        for good, n in need:
+            if n <= 0:
+                continue
+            left = n
+            for s in stores:
+                take = min(left, peek(held, s).goods[good])
+                if take:
+                    left -= take
+            take = min(left, own[good])
+            if take:
+                left -= take
+            if left:
+                return True
+        return False
 
     def _pay(self, engine, game, player, plan) -> None:
         for uid, good, n in plan:

@@ -40,7 +40,7 @@ from runtime.statecopy import peek
 from runtime.tables import verbs_only
 
 from .state import FiftyGame, goods_text
-from .verbs import cannot_pay, paid_with_first_choices
+from .verbs import paid_with_first_choices
 
 PASS = ("pass",)
 
@@ -72,7 +72,7 @@ class _CostCheck(Ctx):
         ph = ph or {}
         if first and strict and name == "spend":
             paid = paid_with_first_choices(self, objs)
-            if paid is False or cannot_pay(self, objs):
+            if paid is False:
                 raise _Refused(name)
             if paid:
                 return []
@@ -294,7 +294,7 @@ class FiftyMatch:
             stores = {purpose: moloch._stores(g, p, purpose) for purpose in ("hack", "destroy")}
             for uid in g.zone("deployed"):
                 for purpose in ("hack", "destroy"):
-                    if moloch._plan(g, p, moloch._remaining(g, uid, purpose), stores[purpose])[1]:
+                    if moloch.missing_any(g, p, uid, purpose, stores[purpose]):
                         continue  # something is missing (the label is written only for a move listed)
                     label = (f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})"
                              if purpose == "hack" else
@@ -333,7 +333,7 @@ class FiftyMatch:
         """Whether the Action of ``uid`` (in ``p``'s State or on its Faction board, not used, not
         blocked) would be taken, read without a copy when its text says so: an effect that only calls
         verbs (``runtime.tables.verbs_only``: the compiler's fact) and starts with a cost ``spend``
-        that cannot be paid whatever is chosen (``verbs.cannot_pay``) is refused there, before
+        that cannot be paid whatever is chosen (``verbs.paid_with_first_choices`` False) is refused there, before
         anything changed or was asked (False), and so is a cost no choice pays; one whose cost its
         first choices pay and then only ``gain``s of Goods is taken (True: ``_CostCheck``). None: the
         trial (``_would_work``) decides."""

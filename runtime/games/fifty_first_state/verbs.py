@@ -132,19 +132,6 @@ def _price(ctx: Ctx, objs) -> tuple:
     return need, cards, picks, wanted
 
 
-def cannot_pay(ctx: Ctx, objs) -> bool:
-    """Whether ``spend`` of ``objs`` as a cost is refused whatever is chosen, read without changing
-    anything: a Good or cards it names are missing. A cost with a Good group ("1 resource") asks
-    first: False (only paying says)."""
-    need, cards, picks, _ = _price(ctx, objs)
-    if picks:
-        return False
-    g = ctx.game
-    me = g.players[ctx.player]
-    hand = g.zones[g.zone_key(ctx.hand_zone(), ctx.player)]
-    return any(me.goods[k] < n for k, n in need.items()) or cards > sum(1 for u in hand if u != ctx.card)
-
-
 def paid_with_first_choices(ctx: Ctx, objs) -> bool | None:
     """Whether ``spend`` of ``objs`` as a cost is paid in full when each Good group it names ("1
     resource") takes the first Good offered — ``pay``'s own choices, made as an Action's first trial
@@ -202,8 +189,9 @@ def pay(ctx: Ctx, objs, strict: bool, verb_name: str) -> None:
         n = min(need[k], me.goods[k])
         me.goods[k] -= n
         got += n
-        g.emit("spend" if verb_name != "lose" else "lose", ctx.player,
-               f"{'loses' if verb_name == 'lose' else 'pays'} {n} {k}", good=k, n=n)
+        if g.tracing:  # words only for a trace (an Assault trial's "lose" runs untraced)
+            g.emit("spend" if verb_name != "lose" else "lose", ctx.player,
+                   f"{'loses' if verb_name == 'lose' else 'pays'} {n} {k}", good=k, n=n)
     if cards:
         options = in_hand
         for uid in ctx.ask(options, min(cards, len(options)), prompt=f"cards to {verb_name}"):
@@ -319,7 +307,9 @@ def raze(ctx, objs, ph, strict):
     picks = pick_targets(ctx, objs[0], "raze", strict)
     if not picks:  # nothing to raze: no name to make (an Assault search asks this thousands of times)
         return
-    by = g.engine.name_of(g, ctx.card) if ctx.card is not None else g.players[ctx.player].name
+    by = None  # the razer's name is only for the trace's words (``raze_location`` writes none untraced)
+    if g.tracing:
+        by = g.engine.name_of(g, ctx.card) if ctx.card is not None else g.players[ctx.player].name
     for uid in picks:
         g.engine.raze_location(g, uid, by=by)
         ctx.publish_card(Razed, uid)  # "the first time each turn you raze a location"
@@ -342,7 +332,8 @@ def block(ctx, objs, ph, strict):
         marks = list(g.instances[uid].props.get("blocked") or [])
         marks.append(label)
         g.instances[uid].props["blocked"] = marks
-        g.emit("block", ctx.player, f"{g.engine.name_of(g, uid)} is blocked ({label})")
+        if g.tracing:  # the label above is state (the marker); these words only a trace's
+            g.emit("block", ctx.player, f"{g.engine.name_of(g, uid)} is blocked ({label})")
         if until is not None:
             # a partial over a module function, not a closure: a copy of the game keeps it working
             g.until.append((until.name, partial(unblock, uid=uid, label=label)))
