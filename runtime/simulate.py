@@ -160,10 +160,10 @@ def play_one(args: tuple) -> dict:
 
 def _new_match(eng, compiled, players: int, seed: int, agents, options: dict, tracing: bool = True):
     """A new game through the protocol, with the game's options (game.yaml ``options``, resolved).
-    ``tracing=False`` reaches an engine whose ``new_match`` takes it (the core's, Infernal
-    Contraption's and the Moon's), so that its set-up writes no trace nobody reads; an engine whose
-    ``new_match`` does not take it yet (51st State's) traces its set-up, and ``play_one`` turns
-    tracing off after it, as before."""
+    ``tracing=False`` reaches an engine whose ``new_match`` takes it (the core's and every
+    bundled game's: tests/test_setup_without_trace.py), so that its set-up writes no trace nobody
+    reads; an engine whose ``new_match`` does not take it (one written before it, a test's) traces its
+    set-up, and ``play_one`` turns tracing off after it, as before."""
     names = [f"P{i + 1}" for i in range(players)]
     if not tracing and takes_keyword(type(eng).new_match, "tracing"):
         return eng.new_match(compiled, names, seed=seed, agents=agents, options=options, tracing=False)

@@ -114,37 +114,3 @@ def test_cubes_and_dice_draw_as_choice_and_randint_do():
         reference_turn.goods_growth(e, slow)  # randint(1, 6) per die
         assert fast.snapshot() == slow.snapshot() and fast.rng.getstate() == slow.rng.getstate()
 
-
-def _events(g) -> list[str]:
-    return [type(e).__name__ + repr(sorted(vars(e).items())) for e in g.events]
-
-
-def test_a_set_up_without_a_trace_is_the_set_up_with_one():
-    """``new_match(tracing=False)`` (what the simulator asks for, runtime/simulate.py ``_new_match``)
-    sets up the very game a traced set-up does, and it plays on alike: only the log is left unwritten."""
-    from runtime.agents import SeededRandom
-    from runtime.engine import engine_for
-
-    c = compiled()
-    eng = engine_for(c)
-    for seed in range(4):
-        for n in (3, 4):
-            def new(**kw):
-                agents = {i: SeededRandom(random.Random(seed * 31 + i)) for i in range(n)}
-                return eng.new_match(c, [f"P{i + 1}" for i in range(n)], seed=seed, agents=agents, **kw)
-
-            quiet, traced = new(tracing=False), new()
-            traced.game.tracing = False
-            assert quiet.game.log == [] and traced.game.log != []
-            for _ in range(150):
-                a, b = quiet.game, traced.game
-                assert (a.snapshot(), _events(a), a.rng.getstate()) == (b.snapshot(), _events(b), b.rng.getstate())
-                if quiet.terminal():
-                    break
-                legal = quiet.legal_moves()
-                assert [m.key for m in legal] == [m.key for m in traced.legal_moves()]
-                pick = quiet.game.agent(quiet.to_act()).pick(quiet, legal)
-                assert traced.game.agent(traced.to_act()).pick(traced, traced.legal_moves()).key == pick.key
-                quiet.apply(pick)
-                traced.apply(pick)
-            assert quiet.game.log == []

@@ -18,29 +18,6 @@ def _new(eng, ic, players, seed, **kw):
                          agents={i: SeededRandom() for i in range(players)}, **kw)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_set_up_without_a_trace_is_the_set_up_with_one(eng, ic, players):
-    """``new_match(tracing=False)`` (what the simulator asks for) sets up the very game a traced set-up
-    does, and it plays on alike: only the log is left unwritten."""
-    for seed in range(15):
-        quiet = _new(eng, ic, players, seed, tracing=False)
-        traced = _new(eng, ic, players, seed)
-        traced.game.tracing = False
-        assert quiet.game.log == [] and traced.game.log != []
-        for _ in range(400):
-            a, b = quiet.game, traced.game
-            assert (a.snapshot(), _events(a), a.rng.getstate()) == (b.snapshot(), _events(b), b.rng.getstate())
-            if quiet.terminal():
-                break
-            legal = quiet.legal_moves()
-            assert [m.key for m in legal] == [m.key for m in traced.legal_moves()]
-            pick = quiet.game.agent(quiet.to_act()).pick(quiet, legal)
-            assert traced.game.agent(traced.to_act()).pick(traced, traced.legal_moves()).key == pick.key
-            quiet.apply(pick)
-            traced.apply(pick)
-        assert traced.terminal() and quiet.game.log == []
-
-
 def test_the_simulator_traces_a_traced_game_from_its_set_up():
     args = ("infernal_contraption", None, 2, 27, 3, "random", 400, False, None, (), True)
     trace = play_one(args)["trace"]

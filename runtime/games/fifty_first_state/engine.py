@@ -82,13 +82,14 @@ class FiftyFirstState(FiftyScenario, Engine):
 
     # --- the game protocol (runtime/protocol.py): the stand-in base turn, turn.py ---------------
     def new_match(self, compiled, players: list[str], seed: int = 0, agents=None, turn_cap: int | None = None,
-                  options: dict | None = None):
+                  options: dict | None = None, tracing: bool = True):
         """A whole game to a winner through the stand-in base turn (turn.py). ``turn_cap`` caps the
-        rounds (below the stand-in ``game_end.rounds``); ``agents`` make the choices inside effects."""
+        rounds (below the stand-in ``game_end.rounds``); ``agents`` make the choices inside effects;
+        ``tracing=False``: no trace from the start, the set-up's included (the core's ``new_game``)."""
         opts = dict(options or {})
         if turn_cap is not None:
             opts["round_cap"] = int(turn_cap)
-        return new_fifty_match(self, compiled, players, seed, agents=agents, options=opts)
+        return new_fifty_match(self, compiled, players, seed, agents=agents, options=opts, tracing=tracing)
 
     def cards_left_out(self, compiled, options: dict) -> set[str]:
         """The cards of the packs not in play (``options["packs"]``): their Locations (``set``) and the
@@ -115,11 +116,12 @@ class FiftyFirstState(FiftyScenario, Engine):
         # (Moloch's Hacked-card discard before Scavengers' Personal Discard piles).
         return [PACKS[n] for n in sorted(set(names)) if n in PACKS]
 
-    def new_game(self, compiled, players, seed=0, agents=None, options=None, setup=True):
+    def new_game(self, compiled, players, seed=0, agents=None, options=None, setup=True, tracing=True):
         unknown = sorted(set((options or {}).get("packs") or []) - set(PACKS))
         if unknown:  # a scenario reports this as a located diagnostic (compiler/scenario.py)
             raise RulesError(f"unknown State Pack {', '.join(map(repr, unknown))} (packs: {', '.join(sorted(PACKS))})")
-        return super().new_game(compiled, players, seed=seed, agents=agents, options=options, setup=setup)
+        return super().new_game(compiled, players, seed=seed, agents=agents, options=options, setup=setup,
+                                tracing=tracing)
 
     step_options = Engine.step_options | {"with"}
     # a scenario's own settings besides the declared options (docs/fifty_first_state.md, Options)

@@ -547,9 +547,10 @@ def pay_cost(game, p: int, cost: Counter) -> None:
                 game.tell(GoodsPaid(p, good=good, n=1))
 
 
-def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None) -> FiftyMatch:
+def new_match(engine, compiled, players: list[str], seed: int, agents=None, options=None,
+              tracing: bool = True) -> FiftyMatch:
     """A new 51st State game played through the stand-in base turn (every pack compiled in)."""
-    game = engine.new_game(compiled, list(players), seed=seed, agents=agents, options=options)
+    game = engine.new_game(compiled, list(players), seed=seed, agents=agents, options=options, tracing=tracing)
     game.turn.moves = True
     start = {k: int(v) for k, v in table(game, "starting_goods").items() if k in game.model.goods}
     for p in game.players:
