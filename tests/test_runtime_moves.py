@@ -15,7 +15,8 @@ from runtime.errors import RulesError
 from runtime.state import GameState
 
 
-def _slow_move(g, uid, to, bottom=False):
+def slow_move(g, uid, to, bottom=False):
+    """``GameState.move`` as it was before the pop: the reference the shortcut is held to."""
     src = g.where[uid]
     g.zones[src].remove(uid)
     if bottom:
@@ -59,14 +60,14 @@ def test_moves_and_deals_are_the_slow_ones(seed):
                 uids.append(uids[0])
             fast.move_many(uids, to)
             for uid in uids:
-                _slow_move(slow, uid, to)
+                slow_move(slow, uid, to)
         else:
             uid = rng.choice(list(fast.where))
             if rng.random() < 0.5:  # a top card, as most moves are
                 uid = fast.zones[fast.where[uid]][-1]
             bottom = rng.random() < 0.2
             fast.move(uid, to, bottom)
-            _slow_move(slow, uid, to, bottom)
+            slow_move(slow, uid, to, bottom)
         assert _state(fast) == _state(slow)
         assert list(fast.where) == list(slow.where)  # the index's order too
     assert fast.check_conservation() == []

@@ -90,18 +90,9 @@ def test_moving_the_top_card_by_pop_is_moving_it_by_remove(ic, courses, monkeypa
     """``GameState.move`` pops a card that is on top of its zone instead of searching the zone for
     it: the same games as ``list.remove`` (a card is in its zone once)."""
     from runtime.state import GameState
+    from tests.test_runtime_moves import slow_move  # the move as it was, one copy for both tests
 
-    def move(self, uid, to, bottom=False):
-        src = self.where[uid]
-        self.zones[src].remove(uid)
-        if bottom:
-            self.zones[to].insert(0, uid)
-        else:
-            self.zones[to].append(uid)
-        self.where[uid] = to
-        self.card_moves += 1
-
-    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(GameState, "move", move))
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(GameState, "move", slow_move))
 
 
 def test_cards_taken_from_a_place_without_a_query_for_it(ic, courses, monkeypatch):
