@@ -27,6 +27,7 @@ from .fieldtypes import FieldType
 from .model import model_of
 from .options import check_seats
 from .registry import ENGINES, engine_of, load_engines, register  # noqa: F401  (their home: runtime/registry.py)
+from .shuffle import shuffle
 from .state import GameState
 from .tables import statement_place
 from .verbs import verbs_for
@@ -240,7 +241,7 @@ class Engine:
             free = [i for i, u in enumerate(pile) if not game.instances[u].props.get("revealed")]
             # from a canonical order, so that the redrawn order cannot depend on the real one
             cards = sorted((pile[i] for i in free), key=lambda u: (game.instances[u].card_id, u))
-            rng.shuffle(cards)
+            shuffle(rng, cards)  # rng.shuffle's draws (runtime/shuffle.py)
             for i, u in zip(free, cards):
                 pile[i] = u
 

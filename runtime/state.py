@@ -17,6 +17,7 @@ from .budget import Budget
 from .errors import RulesError
 from .events import Narrated, Told
 from .model import model_of
+from .shuffle import shuffle
 from .statecopy import copy_state, peek, peek_all, peek_items
 
 ZoneKey = tuple  # (zone name, owner index or None)
@@ -263,7 +264,7 @@ class GameState:
         return list(reversed(cards[-n:])) if n > 0 else []
 
     def shuffle(self, zone: ZoneKey) -> None:
-        self.rng.shuffle(self.zones[zone])
+        shuffle(self.rng, self.zones[zone])  # rng.shuffle's draws, fewer calls (runtime/shuffle.py)
 
     # --- trace -------------------------------------------------------------------------------
     def publish(self, event) -> None:

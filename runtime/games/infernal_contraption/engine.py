@@ -24,6 +24,7 @@ from runtime.engine import CompiledGame, Engine, Outcome
 from runtime.errors import RulesError
 from runtime.events import CapReached, Played, TurnBegun, TurnEnded, TurnStarted, card_event, game_event
 from runtime.refs import CARD, Query
+from runtime.shuffle import shuffle
 from runtime.verbs import verbs_for
 
 from .machine import _ANCHOR, _FACING, MAIN_KINDS, ONE_SHOT, POWER_KINDS, is_plug, is_terminal, sockets_match
@@ -151,13 +152,13 @@ class InfernalContraption(ICScenario, Engine):
         cores, rest = self.create_deck(game, box)
         if len(cores) < n:
             raise RulesError(f"the deck has {len(cores)} Power Cores; {n} players need {n}")
-        game.rng.shuffle(cores)
+        shuffle(game.rng, cores)  # rng.shuffle's draws, fewer calls (runtime/shuffle.py)
         for p in range(n):
             uid = cores[p]
             game.move(uid, ("machine", p))
             game.machines[p].attach(uid, None, "")
             game.instances[uid].owner = p
-        game.rng.shuffle(rest)
+        shuffle(game.rng, rest)
         per = len(rest) // n
         instances = game.instances
         for p in range(n):
