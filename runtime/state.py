@@ -277,14 +277,19 @@ class GameState:
             self.engine.dispatch(self, event)
 
     def unheard(self) -> bool:
-        """Whether ``publish`` would only record an event now: no engine to offer it to, or the
-        engine's trigger table is known and no card of this game listens (``publish``'s own test;
-        before the first event the table is not known yet, and the answer is False). A caller that
-        makes many events may then append them to ``events`` itself, in order."""
-        if self.engine is None:
+        """Whether ``publish`` would only record an event now: no engine to offer it to, or no card
+        of this game listens (``publish``'s own test). A caller that makes many events may then
+        append them to ``events`` itself, in order. Before the first event the engine's trigger
+        table is not built yet: it is built here, as the first ``publish`` would build it
+        (``Engine.dispatch``; it reads only the game's model), so that a game's first draw — its
+        set-up's opening hand — records its events without offering each to nobody."""
+        engine = self.engine
+        if engine is None:
             return True
         listening = self.listening
-        return listening is not None and not listening[0]
+        if listening is None:
+            listening = engine.trigger_slots(self)
+        return not listening[0]
 
     def tell(self, event: Told) -> None:
         """Put a typed event on the trace (while tracing), its line rendered from it now."""
