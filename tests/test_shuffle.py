@@ -79,3 +79,26 @@ def test_infernal_contraption_sets_up_and_plays_as_with_random_shuffle(monkeypat
     for mod in (ic_engine, state_mod, shuffle_mod):
         monkeypatch.setattr(mod, "shuffle", slow)
     assert games() == fast
+
+
+class _OwnShuffle(random.Random):
+    """A generator with a shuffle of its own: the helper leaves the list to it."""
+
+    def shuffle(self, x):
+        x.reverse()
+
+
+def test_a_generator_with_its_own_shuffle_is_left_to_it():
+    x = [1, 2, 3]
+    shuffle(_OwnShuffle(0), x)
+    assert x == [3, 2, 1]
+
+
+def test_the_steps_kept_per_length_stay_few():
+    for length in range(2, 3 * shuffle_mod._MOST_LENGTHS):
+        rng_a, rng_b = random.Random(length), random.Random(length)
+        xa, xb = list(range(length)), list(range(length))
+        rng_a.shuffle(xa)
+        shuffle(rng_b, xb)
+        assert xa == xb
+    assert len(shuffle_mod._STEPS) <= shuffle_mod._MOST_LENGTHS
