@@ -146,3 +146,56 @@ def test_a_raze_reads_what_its_deal_gains_even_when_nothing_is_gained():
     assert v.trial.picked == [(uids["brick_supplier"],)]
     assert (0, "brick") not in v.writes.goods  # at the cap: nothing gained ...
     assert (0, "brick") in v.reads.goods       # ... and what is held was read
+
+
+def _first_variants(state_spec, machine):
+    from .helpers import new_game
+    game, eng, uids = new_game(state=state_spec)
+    search = moloch.AssaultSearch(eng, game, 0, [uids[machine]])
+    start = game.copy(agents={})
+    fp = start.fingerprint()
+    search.uids, search.position = fp[2][0], {u: i for i, u in enumerate(fp[2][0])}
+    return search, start, uids, search.variants(moloch._Step(fp, start, None), uids[machine], {})
+
+
+@pytest.mark.rule("M04")
+@pytest.mark.parametrize("razed", ["scrap_pile", "mother:hacked"])
+def test_a_raze_that_takes_from_the_deck_reads_the_deck_top_and_nothing_more(razed):
+    """A Deal that draws (Scrap Pile: "gain 1 card") and a Hacked card's Ruins (M12) take the Deck's
+    top card: the variant reads the Deck (its order, its top card) and the hand drawn into — not
+    *everything* — and run again on states changed at random outside that, it comes out the same."""
+    search, start, uids, variants = _first_variants(
+        {"Ann": {"state": [razed, "brick_supplier"], "hand": ["oil_rig"]},
+         "game": {"deployed": ["scorcher"], "deck": ["oil_rig", "scrap_pile", "brick_supplier"]}}, "scorcher")
+    picked = [v.trial.picked for v in variants]
+    razed_uid = uids[razed.split(":")[0]]
+    (v,) = [v for v in variants if v.trial.picked == [(razed_uid,)]]
+    deck_key, hand_key = start.zone_key("deck", None), start.zone_key("hand", 0)
+    assert not v.reads.everything, picked
+    assert deck_key in v.reads.zones and start.zones[deck_key][-1] in v.reads.cards
+    if razed == "scrap_pile":
+        assert hand_key in v.reads.zones
+    rng = random.Random(razed)
+    listing = frozenset().union(*(z for _, z in v.listings))
+    for _ in range(20):
+        other = _changed_outside(start, v.reads, listing, rng)
+        before = other.fingerprint()
+        twin, trial, got = search.run_one(other, uids["scorcher"], v.script, counted=False)
+        assert _outcome(trial, got) == _outcome(v.trial, v.got)
+        assert twin.fingerprint() == v.patch.patched(before)
+
+
+@pytest.mark.rule("M04")
+def test_a_raze_that_may_empty_the_deck_reads_everything():
+    """With fewer cards in the Deck than the razes take, the Deck is refilled by a shuffle of the
+    discard pile with the game's generator (engine.refill): not a read set this module knows."""
+    search, start, uids, variants = _first_variants(
+        {"Ann": {"state": ["scrap_pile", "mother:hacked"]},
+         "game": {"deployed": ["scorcher"], "deck": ["oil_rig"], "discard": ["brick_supplier"]}}, "scorcher")
+    both = [v for v in variants if len(v.trial.picked[0]) == 1]
+    assert both and all(not v.reads.everything for v in both)  # one card each: the Deck holds it
+    search, start, uids, variants = _first_variants(
+        {"Ann": {"state": ["scrap_pile"]},
+         "game": {"deployed": ["scorcher"], "discard": ["brick_supplier"]}}, "scorcher")
+    (v,) = [v for v in variants if v.trial.picked == [(uids["scrap_pile"],)]]
+    assert v.reads.everything

@@ -19,13 +19,15 @@ the other order, so the search stops there without ever building them.
   every other card there, only whether it passes the selector (a card another step wrote is tested
   again on that step's state, ``passes``); ``lose`` reads the Goods it loses (the hand, for cards); a
   ``per`` count reads every card of its zones; every trial reads its Machine's own card; a Raze also
-  reads what the razed Locations' Deals read (``gain``s of named Goods: what is held, capped). What
-  a trial writes it reads too (an append to a pile depends on the pile). Anything else — another
-  verb, a filter or amount that reads beyond the card (a cost change, a bound name), a selector of
-  another player, a Good group (it asks), a Deal that draws a card, a Hacked card razed (a Ruins from
-  the Deck), a game whose cards listen to events — reads *everything*: never carried over. That is
-  partial on purpose: every bundled Assault is known, but a Raze of a Location whose Deal draws is
-  tried again at every step.
+  reads what the razed Locations' Deals read (``gain``s of named Goods: what is held, capped; a Card
+  drawn: the Deck's order and top cards, the hand it goes to) and, for a Hacked card, the Ruins
+  taken from the top of the Deck (``deal_reads``). What a trial writes it reads too (an append to a
+  pile depends on the pile). Anything else — another verb, a filter or amount that reads beyond the
+  card (a cost change, a bound name), a selector of another player, a Good group (it asks), a trial
+  that takes more cards from the Deck than it holds (the refill shuffles with the game's generator),
+  a game whose cards listen to events — reads *everything*: never carried over. That is partial on
+  purpose: every bundled Assault is known, but a Raze that may empty the Deck is tried again at
+  every step.
 - **Writes** are observed, not declared (``trial_writes``): the zones and players' Goods the trial's
   copy holds otherwise than the state it was copied from, and every card the copy looked up for
   writing (the copy-on-write ``Instances`` keeps exactly those) — a superset of what it wrote.
@@ -254,10 +256,18 @@ def passes(game, player: int, sel, uid: int) -> bool:
 
 
 def deal_reads(game, picked: list, notes: list, heard: bool) -> Touches:
-    """What the Deals of the Locations a trial razed read (``raze_location``: its owner gains the
-    Deal's Goods, capped by what they hold) — read on the state the trial started from. ``heard``:
-    some card of the game listens to events (``Engine.trigger_slots``), the Razed event included."""
+    """What the Locations a trial razed read (``raze_location``) — read on the state the trial started
+    from: their Deals (their owner gains the Deal's Goods, capped by what they hold; a Card is drawn
+    from the Deck into the hand, ``verbs.give_goods``), and for a Hacked card the Ruins its owner
+    gains from the Deck (M12; the card itself goes to the Machine discard pile, a write observed).
+    Cards taken from the Deck read its top cards (their Goods and props go with them) and its order;
+    the hand a card is drawn into is a write (observed, so read too). Only while the Deck holds every
+    card the trial takes: a Deck that may run out is refilled by a shuffle (``engine.refill``: the
+    discard piles and the game's generator), read as *everything*. ``heard``: some card of the game
+    listens to events (``Engine.trigger_slots``), the Razed and Drawn events included."""
     out = NOTHING
+    from_deck = 0  # cards the trial's razes take off the top of the Deck, in turn
+    drawers: set = set()  # who draws a Deal's cards into their hand
     targets = [n for n in notes if n[0] == "targets"]
     for note, pick in zip(targets, picked):
         if note[2] != "raze" or not pick:
@@ -266,12 +276,12 @@ def deal_reads(game, picked: list, notes: list, heard: bool) -> Touches:
             return EVERYTHING
         for uid in pick:
             inst = peek(game.instances, uid)
+            owner = inst.owner if inst.owner is not None else game.where[uid][1]
             if inst.face == "hacked":  # M12: to the Machine discard pile, a Ruins from the Deck
-                return EVERYTHING
+                from_deck += 1
             deal = face_view(game.record(uid), inst).get("slots", {}).get("deal")
             if deal is None:
                 continue
-            owner = inst.owner if inst.owner is not None else game.where[uid][1]
             calls = statements(deal, game, owner, None)
             if calls is None:
                 return EVERYTHING
@@ -283,9 +293,23 @@ def deal_reads(game, picked: list, notes: list, heard: bool) -> Touches:
                     if sel.category != GOOD or sel.per is not None or sel.of is not None:
                         return EVERYTHING
                     good = ctx.good_of(sel)
-                    if good == "card" or good in game.model.good_groups:
-                        return EVERYTHING  # a draw from the Deck, or a choice
-                    out = out | Touches(goods=frozenset(((game.gain_to.get(owner, owner), good),)))
+                    if good in game.model.good_groups:
+                        return EVERYTHING  # a choice
+                    recipient = game.gain_to.get(owner, owner)
+                    if good == "card":  # drawn from the Deck (``Ctx.draw_cards``), none capped
+                        if game.model.card_sources.get("card") is not None:
+                            return EVERYTHING  # drawn from a source of its own
+                        from_deck += ctx.amount(sel)
+                        drawers.add(recipient)
+                        continue
+                    out = out | Touches(goods=frozenset(((recipient, good),)))
+    if from_deck:
+        deck = game.zone_key("deck", None)
+        pile = game.zones.get(deck, ())
+        if len(pile) < from_deck or any(game.zone_key(game.model.rules.draw_from, p) != deck for p in drawers):
+            return EVERYTHING  # a refill's shuffle, or a draw from another pile
+        hands = {game.zone_key(Ctx(game, p).hand_zone(), p) for p in drawers}
+        out = out | Touches(frozenset(hands | {deck}), frozenset(pile[-from_deck:]))
     return out
 
 
