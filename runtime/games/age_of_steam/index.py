@@ -67,12 +67,18 @@ def hex_map(data: dict) -> HexMap:
         template.cities()
         for _, c in template.spaces:
             template.hexes_next_to(c)
-        found = (data, template)
-        _MAPS.pop(id(data), None)
-        _MAPS[id(data)] = found
-        while len(_MAPS) > _KEEP:
-            del _MAPS[next(iter(_MAPS))]
+        found = _remember(_MAPS, data, (data, template))
     return found[1].copy()
+
+
+def _remember(cache: dict, data: dict, entry: tuple) -> tuple:
+    """Keep ``entry`` in ``cache`` (``_MAPS`` or ``_BY_MAP``) under the id of the map ``data``, as
+    the newest of the last ``_KEEP`` maps seen; returns it."""
+    cache.pop(id(data), None)
+    cache[id(data)] = entry
+    while len(cache) > _KEEP:
+        del cache[next(iter(cache))]
+    return entry
 
 
 class MapTables:
@@ -86,17 +92,12 @@ class MapTables:
     @classmethod
     def of(cls, data: dict, terrain: dict) -> "MapTables":
         """The tables of a compiled map (its ``map:`` data, never changed once compiled) with these
-        terrain costs: made once per map data and terrain, from a HexMap of their own (so a game
-        that edits its own ``HexMap``, as a test may, changes no other game's tables)."""
+        terrain costs: made once per map data and terrain, from a HexMap of their own (``hex_map``'s
+        copy: a game that edits its own ``HexMap``, as a test may, changes no other game's tables)."""
         found = _BY_MAP.get(id(data))
         if found is not None and found[0] is data and found[1] == terrain:
             return found[2]
-        tables = cls(HexMap.from_data(data), terrain)
-        _BY_MAP.pop(id(data), None)
-        _BY_MAP[id(data)] = (data, copy.deepcopy(terrain), tables)
-        while len(_BY_MAP) > _KEEP:
-            del _BY_MAP[next(iter(_BY_MAP))]
-        return tables
+        return _remember(_BY_MAP, data, (data, copy.deepcopy(terrain), cls(hex_map(data), terrain)))[2]
 
     def __init__(self, mp: HexMap, terrain: dict) -> None:
         self.landing = mp.landing
