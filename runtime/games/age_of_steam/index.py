@@ -83,11 +83,10 @@ def _remember(cache: dict, data: dict, entry: tuple) -> tuple:
 
 class MapTables:
     """A map's per-hex answers for the legal moves (engine.py's ``node_kind``, ``label``, terrain
-    cost and ``neighbours``), read once. New Cities are not here: they are state
+    cost, and the neighbours a tile may be built onto), read once. New Cities are not here: they are state
     (``MoonState.new_cities``) and the listing checks them first."""
 
-    __slots__ = ("landing", "kind", "label", "track_cost", "neighbours", "fmt", "hex_at", "build_steps",
-                 "start_steps")
+    __slots__ = ("kind", "label", "track_cost", "fmt", "hex_at", "build_steps", "start_steps")
 
     @classmethod
     def of(cls, data: dict, terrain: dict) -> "MapTables":
@@ -100,11 +99,10 @@ class MapTables:
         return _remember(_BY_MAP, data, (data, copy.deepcopy(terrain), cls(hex_map(data), terrain)))[2]
 
     def __init__(self, mp: HexMap, terrain: dict) -> None:
-        self.landing = mp.landing
         self.kind: dict = {}  # node hex -> "landing" | "city" | "town" (as AgeOfSteam.node_kind)
         self.label: dict = {}  # hex -> its name in move labels (as AgeOfSteam.label, New Cities aside)
         self.track_cost: dict = {}  # hex -> the cost of a track tile on it, None where none may be built
-        self.neighbours: dict = {}  # hex -> its neighbour hexes in the order the listing tries them
+        neighbours: dict = {}  # hex -> its neighbour hexes in the order the listing tries them
         self.fmt: dict = {}  # hex -> "q,r"
         for h, rec in mp.hexes.items():
             if h == mp.landing:
@@ -117,17 +115,17 @@ class MapTables:
             self.track_cost[h] = (terrain.get(rec["terrain"]) or {}).get("track_cost")
             # the listing went through sorted(neighbours): (side, hex) pairs, so a hex reached over
             # two sides (a wrap-around edge) is tried twice, as it was
-            self.neighbours[h] = tuple(n for _, n in sorted(mp.neighbours(h)))
+            neighbours[h] = tuple(n for _, n in sorted(mp.neighbours(h)))
             self.fmt[h] = fmt(h)
         self.hex_at: dict = {f: h for h, f in self.fmt.items()}  # "q,r" -> hex (parse_coord's answer)
         # hex -> (neighbour, the side between them as side_pair names it, the neighbour's "q,r") in
-        # the order of ``neighbours``, for each neighbour a tile from the hex may ever reach: the
+        # the order of its ``neighbours``, for each neighbour a tile from the hex may ever reach: the
         # build listing's candidates. Left out: a hex that is no node and whose terrain takes no
         # track (``build`` refuses it whatever the state; New Cities are placed on Towns, nodes).
         self.build_steps: dict = {
             h: tuple((n, side_pair(h, n), self.fmt[n]) for n in ns
                      if n in self.kind or self.track_cost[n] is not None)
-            for h, ns in self.neighbours.items()}
+            for h, ns in neighbours.items()}
         # the same from a start node (the Landing hex or a City, A04), where a City or the Landing
         # hex next to it is refused too: it would take no tile, and only completing an unfinished
         # link may take none (a Town that became a New City is checked by the listing)
