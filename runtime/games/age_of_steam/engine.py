@@ -29,7 +29,7 @@ from runtime.hexgrid import fmt, parse_coord, step
 from runtime.verbs import verbs_for
 
 from . import verbs  # noqa: F401  (registers the game's verbs)
-from .index import MapTables, hex_map, side_pair
+from .index import MapTables, hex_map, map_label, new_city_label, side_pair
 from .maps import check_map
 from .scenario import MoonScenario
 from .state import Link, MoonGame, MoonState, cube_total
@@ -312,13 +312,9 @@ class AgeOfSteam(MoonScenario, Engine):
         return None
 
     def label(self, game: MoonGame, h: tuple) -> str:
-        rec = game.moon.map.hexes.get(h) or {}
         if h in game.moon.new_cities:
-            return f"New City {game.moon.new_cities[h]['id']} ({fmt(h)})"
-        for k in ("city", "town"):
-            if rec.get(k):
-                return rec[k]["name"]
-        return rec.get("name") or fmt(h)
+            return new_city_label(game.moon.new_cities[h], h)
+        return map_label(game.moon.map.hexes.get(h) or {}, h)
 
     def hex_of(self, game: MoonGame, ref) -> tuple:
         m = game.moon

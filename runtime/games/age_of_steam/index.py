@@ -111,7 +111,7 @@ class MapTables:
                 self.kind[h] = "city"
             elif rec.get("town"):
                 self.kind[h] = "town"
-            self.label[h] = _label(rec, h)
+            self.label[h] = map_label(rec, h)
             self.track_cost[h] = (terrain.get(rec["terrain"]) or {}).get("track_cost")
             # the listing went through sorted(neighbours): (side, hex) pairs, so a hex reached over
             # two sides (a wrap-around edge) is tried twice, as it was
@@ -134,11 +134,18 @@ class MapTables:
             for h, steps in self.build_steps.items()}
 
 
-def _label(rec: dict, h: tuple) -> str:
-    for k in ("city", "town"):  # as AgeOfSteam.label
+def map_label(rec: dict, h: tuple) -> str:
+    """The name of hex ``h`` (its map record ``rec``) in the trace and move labels: its City's or
+    Town's, else its own, else "q,r" (AgeOfSteam.label of a hex that is no New City)."""
+    for k in ("city", "town"):
         if rec.get(k):
             return rec[k]["name"]
     return rec.get("name") or fmt(h)
+
+
+def new_city_label(record: dict, h: tuple) -> str:
+    """The name of the New City ``record`` on hex ``h`` (AgeOfSteam.label of a New City)."""
+    return f"New City {record['id']} ({fmt(h)})"
 
 
 def node_kind(m, h: tuple) -> str | None:

@@ -29,7 +29,7 @@ from runtime.events import MoveMade
 from runtime.protocol import Move, Result, refuse_unless_legal
 from runtime.words import has
 
-from .index import node_kind, side_pair
+from .index import new_city_label, node_kind, side_pair
 from .state import cube_total
 
 
@@ -290,7 +290,7 @@ class MoonMatch:
             return mt.label  # the map's own names (never changed)
         found = ix.memo.get(("names",))
         if found is None:
-            found = ix.memo[("names",)] = {**mt.label, **{h: f"New City {rec['id']} ({mt.fmt[h]})"
+            found = ix.memo[("names",)] = {**mt.label, **{h: new_city_label(rec, h)
                                                           for h, rec in m.new_cities.items()}}
         return found
 
