@@ -191,19 +191,18 @@ class TrackIndex:
         unfinished: dict = {}  # owner -> the ids of their unfinished links
         for ln in m.links.values():
             ends[ln.start] = ends.get(ln.start, 0) + 1
-            if ln.end is None:
-                unfinished.setdefault(ln.owner, []).append(ln.id)
-            if ln.end is not None:
-                ends[ln.end] = ends.get(ln.end, 0) + 1
-                graph.setdefault(ln.start, set()).add(ln.end)
-                graph.setdefault(ln.end, set()).add(ln.start)
-                between.setdefault(side_pair(ln.start, ln.end), []).append(ln.id)
             prev = ln.start
             for h in ln.hexes:
                 sides.add(side_pair(prev, h))
                 prev = h
-            if ln.end is not None:
-                sides.add(side_pair(prev, ln.end))
+            if ln.end is None:
+                unfinished.setdefault(ln.owner, []).append(ln.id)
+                continue
+            ends[ln.end] = ends.get(ln.end, 0) + 1
+            graph.setdefault(ln.start, set()).add(ln.end)
+            graph.setdefault(ln.end, set()).add(ln.start)
+            between.setdefault(side_pair(ln.start, ln.end), []).append(ln.id)
+            sides.add(side_pair(prev, ln.end))
         self.graph = graph
         self.between = {pair: tuple(sorted(ids, key=link_number)) for pair, ids in between.items()}
         # the hexes a cube can leave from: a node with a Complete Link, or track of a Complete Link
