@@ -39,6 +39,19 @@ def side_pair(a: tuple, b: tuple) -> tuple:
     return (a, b) if a < b else (b, a)
 
 
+def sides_crossed(start: tuple, track, end: tuple | None) -> tuple:
+    """The hex sides crossed by track laid from ``start`` over the hexes ``track`` (in order) and
+    into ``end`` unless None, as side_pair names them: what a link's track takes (TrackIndex, and
+    MoonState.lay for the track it adds)."""
+    pairs, prev = [], start
+    for h in track:
+        pairs.append(side_pair(prev, h))
+        prev = h
+    if end is not None:
+        pairs.append(side_pair(prev, end))
+    return tuple(pairs)
+
+
 # the tables of the compiled maps seen last (id of the map data -> (that data, its terrain, the
 # tables)): a game is set up from the same compiled map data every time, and a few hundred
 # microseconds a game is a good part of a random game's cost
@@ -191,10 +204,7 @@ class TrackIndex:
         unfinished: dict = {}  # owner -> the ids of their unfinished links
         for ln in m.links.values():
             ends[ln.start] = ends.get(ln.start, 0) + 1
-            prev = ln.start
-            for h in ln.hexes:
-                sides.add(side_pair(prev, h))
-                prev = h
+            sides.update(sides_crossed(ln.start, ln.hexes, ln.end))
             if ln.end is None:
                 unfinished.setdefault(ln.owner, []).append(ln.id)
                 continue
@@ -202,7 +212,6 @@ class TrackIndex:
             graph.setdefault(ln.start, set()).add(ln.end)
             graph.setdefault(ln.end, set()).add(ln.start)
             between.setdefault(side_pair(ln.start, ln.end), []).append(ln.id)
-            sides.add(side_pair(prev, ln.end))
         self.graph = graph
         self.between = {pair: tuple(sorted(ids, key=link_number)) for pair, ids in between.items()}
         # the hexes a cube can leave from: a node with a Complete Link, or track of a Complete Link

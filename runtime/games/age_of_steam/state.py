@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from runtime.hexgrid import HexMap, fmt
 from runtime.state import GameState
 
-from .index import MapTables, TrackIndex, side_pair
+from .index import MapTables, TrackIndex, sides_crossed
 
 
 @dataclass
@@ -116,17 +116,12 @@ class MoonState:
     def _lay(self, link: Link, track: list, end: tuple | None) -> tuple:
         """``lay``'s change of the links and the track; returns the hex sides it crosses (and into
         its end, completed), as side_pair names them."""
-        prev = link.tip()
+        pairs = sides_crossed(link.tip(), track, end)
         link.hexes += track
         link.end = end
-        pairs = []
         for h in track:
             self.track[h] = link.id
-            pairs.append(side_pair(prev, h))
-            prev = h
-        if end is not None:
-            pairs.append(side_pair(prev, end))
-        return tuple(pairs)
+        return pairs
 
     def place_new_city(self, h: tuple, record: dict) -> None:
         """A New City on ``h`` (a Town until now): ``{id, colour, number}``."""
