@@ -4,7 +4,7 @@
   the same answers as ``HexMap.from_data`` on the map's data, and a game that edits its own map
   changes no other game's;
 - Goods Growth reads its Cities by die number, with their Goods Display column and day side, from
-  the track index's graph memo (engine.py ``_growth_cities``): the same state and trace as the
+  the track index's city memo (engine.py ``_growth_cities``): the same state and trace as the
   reference (reference_turn.py, the original that worked them out at every Goods Growth).
 """
 from __future__ import annotations
