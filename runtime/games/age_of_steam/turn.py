@@ -301,13 +301,14 @@ class MoonMatch:
         None where it refuses whatever the seat. The checks of ``build`` for a one-hex path, in its
         words:
 
-        - a hex with track is refused (a node never has track: a link ends on it), and the listing
-          skips those before asking;
-        - the side between the tip and ``h`` is free unless ``h`` has track (then refused below);
+        - a hex with track is refused (a node never has track: a link ends on it): the listing
+          skips those before asking, so ``h`` has none here;
+        - the side between the tip and ``h`` is free;
         - a node (City, Town, Landing hex) ends the link: not where it started; a Town costs
           base + per section for every section leading to it with this one, and is a tile; a City
           or the Landing hex takes no tile;
-        - any other hex: no track on it yet, a terrain that takes track, at its cost, one tile;
+        - any other hex: a terrain that takes track (the only such hexes the listing asks about,
+          ``MapTables.build_steps``), at its cost, one tile;
         - then the seat's (the listing checks them): a build places a tile unless it completes an
           unfinished link, which needs an allowance above zero; the tiles fit the allowance left;
           the money covers the cost.
@@ -315,23 +316,18 @@ class MoonMatch:
         What ``build`` checks besides always holds for the candidates the listing makes: the link
         is the seat's own and unfinished, ``h`` is next to its tip. (The start nodes' builds,
         ``_start_builds``, are the same checks written out for a tile from a start node.)"""
+        if pair in ix.sides:
+            return None
         m = self.game.moon
         kind = node_kind(m, h) if m.new_cities else mt.kind.get(h)
-        if h not in m.track and pair in ix.sides:
+        if kind is None:
+            return mt.track_cost[h], 1
+        if h == start:
             return None
-        if kind is not None:
-            if h == start:
-                return None
-            if kind == "town":
-                tc = m.town_cost
-                return tc["base"] + tc["per_track_section"] * (ix.ends.get(h, 0) + 1), 1
-            return 0, 0
-        if h in m.track:
-            return None
-        cost = mt.track_cost[h]
-        if cost is None:
-            return None
-        return cost, 1
+        if kind == "town":
+            tc = m.town_cost
+            return tc["base"] + tc["per_track_section"] * (ix.ends.get(h, 0) + 1), 1
+        return 0, 0
 
     def _move_moves(self, p: int) -> list[Move]:
         """Every delivery of seat ``p`` this Move Goods round: each cube along each of its routes
