@@ -533,7 +533,8 @@ class AssaultSearch:
         self.position = {u: i for i, u in enumerate(self.uids)}
         root = _Step(fp, start, None)
         # what each Machine's Assault asks for (the bound): its first trial from the start, counted —
-        # the very trial the search's first step takes again (``dfs`` is given them, not counted twice)
+        # the very trial the search's first step takes again (``dfs`` is given them: run once, yet
+        # counted again there, as the reference search counts the bound's trial and the first step's)
         self.first_step = {}
         # a budget these first trials use up stops the search at once: only they are run (a bot's
         # what-if copy, IMAGINED_BUDGET)
