@@ -398,8 +398,8 @@ class AssaultSearch:
             state = self.made(step)
             trial, first = self.probe(state, uid, counted=False)
             if trial is not None:  # one choice point of one choice (or none): no other variant
-                sel = reads.at(state, trial.listed) if reads is not None else EVERYTHING
-                return [_Variant((), trial, 0, NO_PATCH, sel, NOTHING, True, None, listings, before, step)]
+                read = reads.at(state, trial.listed) if reads is not None else EVERYTHING
+                return [_Variant((), trial, 0, NO_PATCH, read, NOTHING, True, None, listings, before, step)]
         todo = [()]
         while todo:
             script = todo.pop(0)
