@@ -243,17 +243,17 @@ class _Variant:
     """One way a Machine's Assault went from a state (a trial, counted when the search takes it):
     ``reads`` — what it read, what it wrote included (assault_sets) —, ``writes``, ``patch`` — what it
     changed in the fingerprint —, ``probed`` — answered by a probe —, ``twin`` — the state after it
-    where it was run (None: a probe). ``listings``: the selectors whose candidates it read (a card
+    where it was run (None: a probe) —, ``after`` — that state's fingerprint —, ``home`` — the step
+    whose state it was tried from. ``listings``: the selectors whose candidates it read (a card
     another step writes may become one, ``disturbed_by``). Carried to the next step of the search
     while that step writes nothing it reads."""
 
     __slots__ = ("script", "trial", "got", "patch", "reads", "writes", "probed", "twin", "after", "listings",
                  "home", "_passing")
 
-    def __init__(self, script, trial, got, patch, reads, writes, probed, twin, listings, after=None,
-                 home=None):
+    def __init__(self, script, trial, got, patch, reads, writes, probed, twin, listings, after, home):
         self.script, self.trial, self.got, self.patch, self.after = script, trial, got, patch, after
-        self.home = home  # the step whose state it was tried from
+        self.home = home
         self.reads, self.writes, self.probed, self.twin, self.listings = reads, writes, probed, twin, listings
         self._passing: dict = {}
 
