@@ -34,8 +34,8 @@ from __future__ import annotations
 from runtime.model import GameModel
 from runtime.refs import CARD, DEFAULT, GOOD, ZONE, Default, Every, Exactly, Query, UpToN, Who
 
-# A literal amount past this is left to Ctx.amount (which caps it): a literal never gets there
-_MAX_LITERAL = 999
+from .parser import MAX_LITERAL  # a literal amount past it is left to Ctx.amount (which caps it)
+
 _STATIC_AMOUNTS = (Default, Exactly, UpToN, Every)
 
 
@@ -59,7 +59,7 @@ def test_expr(q: Query, model: GameModel | None) -> str | None:
     a = q.amount
     if type(a) is Default:
         need = 1
-    elif type(a) is Exactly and 0 <= a.n <= _MAX_LITERAL:
+    elif type(a) is Exactly and 0 <= a.n <= MAX_LITERAL:
         need = a.n
     else:
         return None
@@ -68,14 +68,15 @@ def test_expr(q: Query, model: GameModel | None) -> str | None:
 
 
 def _plain_zone(place: Query | None, model: GameModel) -> bool:
-    """A place that names one zone whose key the model fixes: the acting player's (``your hand``, or no
-    owner written) or the game's, not ``access: others``, nothing else about it."""
+    """A place that names one zone by itself: the acting player's (``your hand``, or no owner written)
+    or the game's, nothing else about it (``_zone_size`` then asks the model about the zone)."""
     return (place is not None and place.category == ZONE and place.owner in (None, Who.YOU)
-            and not place.filters and place.of is None and place.place is None and place.per is None
-            and place.key in model.zones and not model.zones[place.key].others_only)
+            and not place.filters and place.of is None and place.place is None and place.per is None)
 
 
 def _zone_size(zone: str, model: GameModel) -> str | None:
+    """The size of ``zone`` for the acting player (or the game's), or None: a zone the model does not
+    declare, or one declared ``access: others`` (the generic path refuses it)."""
     spec = model.zones.get(zone)
     if spec is None or spec.others_only:
         return None

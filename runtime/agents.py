@@ -50,9 +50,7 @@ class SeededRandom(Agent):
         """A move, drawn as ``choose`` draws one of several (without asking the match who acts: a
         random seat's pick does not depend on it)."""
         if moves and isinstance(moves, (list, tuple)):
-            rng = self.rng or match.game.rng
-            rng._randbelow(1)  # as in choose, below
-            return moves[rng._randbelow(len(moves))]
+            return _one_of(self.rng or match.game.rng, moves)
         return super().pick(match, moves)
 
     def choose(self, game, player, options, k=1, low=None, prompt=""):
@@ -61,8 +59,7 @@ class SeededRandom(Agent):
             # one of several (every move of a simulated game): what randint(1, 1) and sample(options,
             # 1) below do, without their checks — the same two draws of the generator, in order
             # (tests/test_agents_random.py holds the two paths equal)
-            rng._randbelow(1)
-            return [options[rng._randbelow(len(options))]]
+            return [_one_of(rng, options)]
         lo = k if low is None else low
         most = min(k, len(options))
         least = min(lo, len(options))
@@ -82,6 +79,13 @@ class SeededRandom(Agent):
             return picks
         n = rng.randint(least, most)
         return rng.sample(list(options), n)
+
+
+def _one_of(rng: random.Random, options):
+    """One of ``options`` (a non-empty list or tuple) as ``randint(1, 1)`` then ``sample(options, 1)``
+    draw it: ``_randbelow(1)``, then ``_randbelow(len(options))``."""
+    rng._randbelow(1)
+    return options[rng._randbelow(len(options))]
 
 
 # random.sample draws from a copied pool when the population has at most this many members (for any

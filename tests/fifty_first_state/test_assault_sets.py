@@ -135,14 +135,9 @@ def test_a_raze_reads_what_its_deal_gains_even_when_nothing_is_gained():
     what it does depends on the Goods held — the variant must read them (``deal_reads``)."""
     from runtime.context import MAX_HELD
 
-    from .helpers import new_game
-    game, eng, uids = new_game(state={"Ann": {"state": ["brick_supplier"], "goods": {"brick": MAX_HELD}},
-                                      "game": {"deployed": ["mother"]}})
-    search = moloch.AssaultSearch(eng, game, 0, [uids["mother"]])
-    start = game.copy(agents={})
-    fp = start.fingerprint()
-    search.uids, search.position = fp[2][0], {u: i for i, u in enumerate(fp[2][0])}
-    (v,) = search.variants(moloch._Step(fp, start, None), uids["mother"], {})
+    _, _, uids, variants = _first_variants({"Ann": {"state": ["brick_supplier"], "goods": {"brick": MAX_HELD}},
+                                            "game": {"deployed": ["mother"]}}, "mother")
+    (v,) = variants
     assert v.trial.picked == [(uids["brick_supplier"],)]
     assert (0, "brick") not in v.writes.goods  # at the cap: nothing gained ...
     assert (0, "brick") in v.reads.goods       # ... and what is held was read

@@ -243,17 +243,17 @@ class _Variant:
     """One way a Machine's Assault went from a state (a trial, counted when the search takes it):
     ``reads`` — what it read, what it wrote included (assault_sets) —, ``writes``, ``patch`` — what it
     changed in the fingerprint —, ``probed`` — answered by a probe —, ``twin`` — the state after it
-    where it was run (None: a probe). ``listings``: the selectors whose candidates it read (a card
+    where it was run (None: a probe) —, ``after`` — that state's fingerprint —, ``home`` — the step
+    whose state it was tried from. ``listings``: the selectors whose candidates it read (a card
     another step writes may become one, ``disturbed_by``). Carried to the next step of the search
     while that step writes nothing it reads."""
 
     __slots__ = ("script", "trial", "got", "patch", "reads", "writes", "probed", "twin", "after", "listings",
                  "home", "_passing")
 
-    def __init__(self, script, trial, got, patch, reads, writes, probed, twin, listings, after=None,
-                 home=None):
+    def __init__(self, script, trial, got, patch, reads, writes, probed, twin, listings, after, home):
         self.script, self.trial, self.got, self.patch, self.after = script, trial, got, patch, after
-        self.home = home  # the step whose state it was tried from
+        self.home = home
         self.reads, self.writes, self.probed, self.twin, self.listings = reads, writes, probed, twin, listings
         self._passing: dict = {}
 
@@ -398,8 +398,8 @@ class AssaultSearch:
             state = self.made(step)
             trial, first = self.probe(state, uid, counted=False)
             if trial is not None:  # one choice point of one choice (or none): no other variant
-                sel = reads.at(state, trial.listed) if reads is not None else EVERYTHING
-                return [_Variant((), trial, 0, NO_PATCH, sel, NOTHING, True, None, listings, before, step)]
+                read = reads.at(state, trial.listed) if reads is not None else EVERYTHING
+                return [_Variant((), trial, 0, NO_PATCH, read, NOTHING, True, None, listings, before, step)]
         todo = [()]
         while todo:
             script = todo.pop(0)
@@ -533,7 +533,8 @@ class AssaultSearch:
         self.position = {u: i for i, u in enumerate(self.uids)}
         root = _Step(fp, start, None)
         # what each Machine's Assault asks for (the bound): its first trial from the start, counted —
-        # the very trial the search's first step takes again (``dfs`` is given them, not counted twice)
+        # the very trial the search's first step takes again (``dfs`` is given them: run once, yet
+        # counted again there, as the reference search counts the bound's trial and the first step's)
         self.first_step = {}
         # a budget these first trials use up stops the search at once: only they are run (a bot's
         # what-if copy, IMAGINED_BUDGET)

@@ -79,9 +79,10 @@ class _CostCheck(Ctx):
         elif first and strict and name == "discard" and set(ph) <= {"from"}:
             sel = objs[0].at(ph["from"]) if ph.get("from") is not None else objs[0]
             if sel.category == CARD and not sel.filters and type(sel.amount) is Exactly and sel.per is None:
-                if len(self.options(sel)) < self.amount(sel):
+                options = self.options(sel)  # the hand's cards, listed once for both questions
+                if len(options) < self.amount(sel):
                     raise _Refused(name)  # ``pick_targets`` refuses it before a card moves
-                if self.card not in self.options(sel):
+                if self.card not in options:
                     return []
         elif name == "gain" and not ph and _plain_gains(self, objs):
             return []

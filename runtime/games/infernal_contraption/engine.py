@@ -132,7 +132,7 @@ class InfernalContraption(ICScenario, Engine):
         modules = game.options.get("deck")  # deck() reads a string as well as a list
         choice = ("named", modules) if isinstance(modules, str) else ("modules", tuple(modules or ()))
         template = game.deck_templates.get(choice)
-        fresh = game._next_uid == 1 and not game.instances and not game.zones[box]
+        fresh = game.no_card_yet(box)
         if template is not None and fresh:
             game.create_deck(template, box)
             return list(template.cores), list(template.rest)

@@ -8,7 +8,6 @@ from runtime.events import CapReached
 from runtime.protocol import Move as ProtocolMove
 from runtime.protocol import Result, refuse_unless_legal
 
-from .moves import Move
 from .state import ICGame
 
 
@@ -63,9 +62,10 @@ class ICMatch:
         legal = refuse_unless_legal(move, self._legal(), self.game)
         g = self.game
         self._listed = None
-        # the move is one the engine listed for this state (refuse_unless_legal found it in the
-        # listing kept for the current stamp): the engine need not ask the placement rules again
-        out = g.engine.apply(g, legal.key if type(legal.key) is Move else Move(*legal.key), listed=True)
+        # the move is one the engine listed for this state (refuse_unless_legal returns the listed
+        # move, whose key is the engine's Move itself, from the listing kept for the current stamp):
+        # the engine need not ask the placement rules again
+        out = g.engine.apply(g, legal.key, listed=True)
         if out.status == "refused":  # pragma: no cover - legal_moves lists only legal moves
             raise Refused(out.reason)
         if not g.over and self.turn_cap is not None and g.turn > self.turn_cap:

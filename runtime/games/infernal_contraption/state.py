@@ -116,11 +116,16 @@ class ICGame(GameState):
                 kind_of[uid], sock_of[uid] = known
         return uids
 
+    def no_card_yet(self, zone) -> bool:
+        """No card made yet and ``zone`` empty: the state a ``DeckTemplate`` is taken from and made
+        into (``InfernalContraption.create_deck`` and ``create_deck`` below ask the same question)."""
+        return self._next_uid == 1 and not self.instances and not self.zones[zone]
+
     def create_deck(self, deck: "DeckTemplate", zone) -> list[int]:
         """``create_many(deck.card_ids, zone)``, for a game with no card yet made from the template
         of that deck (the state create_many made when the template was taken: the same uids, card
         instances, zone, index and kinds); any other game goes the general way."""
-        if self._next_uid != 1 or self.instances or self.zones[zone] or self.model.piled(zone[0]):
+        if not self.no_card_yet(zone) or self.model.piled(zone[0]):
             return self.create_many(deck.card_ids, zone)
         uids = deck.uids
         owner = zone[1]
