@@ -44,3 +44,18 @@ def test_a_set_up_without_a_trace_is_the_set_up_with_one(game):
                 quiet.apply(pick)
                 traced.apply(pick)
             assert quiet.game.log == []
+
+
+def test_tracing_is_passed_only_where_it_is_taken():
+    """``takes_keyword``: the simulator passes ``tracing=False`` to an engine whose ``new_match`` takes
+    it, and the core's ``new_match`` to a ``new_game`` that takes it (an engine of its own with an older
+    ``new_game`` sets up traced, then plays untraced)."""
+    from runtime.engine import Engine, takes_keyword
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+
+    class Older(Engine):
+        def new_game(self, compiled, players, seed=0, agents=None, options=None, setup=True):
+            return super().new_game(compiled, players, seed=seed, agents=agents, options=options, setup=setup)
+
+    assert takes_keyword(InfernalContraption.new_match, "tracing")
+    assert takes_keyword(Engine.new_game, "tracing") and not takes_keyword(Older.new_game, "tracing")

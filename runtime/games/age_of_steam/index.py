@@ -20,8 +20,9 @@ Two tables, each built on first use and kept as long as what it is built from st
   stands for and on what their keys hold — the Sun, the seat), so a copy of the state shares it
   (``MoonState.copy``).
 
-The slow originals these answers replace are kept in tests/age_of_steam/reference_moves.py; tests/age_of_steam/test_fast_moves.py
-holds every answer here to them at every move of seeded random games.
+The slow originals these answers replace are kept in tests/age_of_steam/reference_moves.py;
+tests/age_of_steam/test_fast_moves.py holds every answer here to them at every move of seeded random
+games.
 """
 from __future__ import annotations
 
