@@ -131,3 +131,27 @@ def test_a_finished_game_is_freed_without_the_cyclic_collector(eng, ic):
     finally:
         if was:
             gc.enable()
+
+
+def _after_verb_by_calls(self, ctx) -> None:
+    """``InfernalContraption.after_verb`` as it was: every question asked by a call."""
+    from runtime.games.infernal_contraption.state import Stop
+
+    game = ctx.game
+    self.check_eliminations(game)
+    if game.players[ctx.player].out:
+        raise Stop("out")
+    if not game.others(ctx.player):
+        raise Stop("alone")
+    if ctx.opponent is not None and game.players[ctx.opponent].out:
+        raise Stop("opponent")
+
+
+def test_the_check_after_a_verb_is_the_check_by_calls(ic, courses, monkeypatch):
+    """``after_verb`` asks whether anybody's parts pile is empty, whether the player is out and whether
+    another player is still in without calling ``check_eliminations`` and ``GameState.others``: the
+    same games (eliminations mid-effect included) as asking by the calls."""
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+
+    _slow_courses_equal(ic, courses, monkeypatch,
+                        lambda mp: mp.setattr(InfernalContraption, "after_verb", _after_verb_by_calls))
