@@ -562,6 +562,26 @@ class Ctx:
 
     # --- zones -------------------------------------------------------------------------------
     def zone_for(self, sel: Query, default_owner: int | None = None):
+        owner = sel.owner
+        if (owner is None or owner is Who.YOU or owner is Who.OPPONENT) and sel.category != VAR:
+            # one player's zone, named by the model, any player's to use (most places effects name):
+            # the steps below, without their calls — the player (the opponent asked for as
+            # ``players_for`` asks), no ``access: others`` to apply, nobody to choose among, and
+            # ``zone_key``'s key (tests/test_zone_for.py holds this to ``zone_for_by_steps``)
+            z = self.game.model.zones.get(sel.key)
+            if z is not None and not z.others_only:
+                if owner is None:
+                    p = default_owner if default_owner is not None else self.player
+                elif owner is Who.YOU:
+                    p = self.player
+                else:
+                    p = self.the_opponent()
+                return (sel.key, p if z.per_player else None)
+        return self.zone_for_by_steps(sel, default_owner)
+
+    def zone_for_by_steps(self, sel: Query, default_owner: int | None = None):
+        """``zone_for`` step by step: whose (``players_for``), ``access: others``, whose of several, the
+        zone's key. Every place ``zone_for`` does not answer at once comes here."""
         if sel.category == VAR:
             value = self.bindings[sel.key]
             if isinstance(value, tuple) and value and value[0] == "zone":
