@@ -95,6 +95,7 @@ class Every:
 
 DEFAULT = Default()
 EVERY = Every()
+_EXACTLY = tuple(Exactly(n) for n in range(64))  # Query.with_amount's exact amounts of a few
 
 # --- filters -------------------------------------------------------------------------------------
 
@@ -171,9 +172,18 @@ class Query:
     every: int | None = None
     syntax: object = backlink()
 
-    def with_amount(self, amount) -> "Query":
-        """This query with another amount (an int is exact): computed amounts make one per statement run."""
-        return self._with(amount=Exactly(amount) if type(amount) is int else amount)
+    def with_amount(self, amount, _new=object.__new__) -> "Query":
+        """This query with another amount (an int is exact): computed amounts make one per statement run
+        ("draw (7 - number of cards in your hand) cards"), so it is ``_with(amount=…)`` without the
+        keywords, and an exact amount from 0 to 63 is a shared ``Exactly`` (frozen and compared by
+        value: sharing one is making one; tests/test_refs_amounts.py holds both to ``_with``)."""
+        if type(amount) is int:
+            amount = _EXACTLY[amount] if 0 <= amount < len(_EXACTLY) else Exactly(amount)
+        q = _new(Query)
+        d = q.__dict__
+        d.update(self.__dict__)
+        d["amount"] = amount
+        return q
 
     def at(self, place: "Query | None") -> "Query":
         """This query selecting in another place ("… from <zone>" given to the verb)."""
