@@ -193,11 +193,25 @@ class GameState:
         self.card_moves += len(uids)
         return uids
 
+    # Zones a card leaves by its engine's rules: ``move`` asks ``leaving`` before a card leaves one
+    # (it may refuse, nothing moved, or keep the engine's own record of the zone in step). None by
+    # default; Infernal Contraption's machines (only a terminal leaves, never the Power Core: I01, I03).
+    # A class's own table (a subclass of GameState), read by every move: a game with none pays one look-up.
+    ruled_zones: frozenset = frozenset()
+
+    def leaving(self, uid: int, src: ZoneKey, to: ZoneKey) -> None:
+        """Card ``uid`` is about to move from ``src`` (a zone of ``ruled_zones``) to ``to``."""
+
     def move_many(self, uids: list[int], to: ZoneKey) -> None:
         """``move`` each card onto ``to`` in order (the last ends on top), in one pass over each
         zone they leave: the same state as that many ``move`` calls, for dealing a deck."""
         where = self.where
         sources = set(map(where.__getitem__, uids))
+        ruled = self.ruled_zones
+        if ruled and any(z[0] in ruled for z in sources):  # the zone's rules, card by card
+            for uid in uids:
+                self.move(uid, to)
+            return
         if len(sources) == 1:  # a deal from one pile: grouped at C speed
             leaving = {sources.pop(): set(uids)}
         else:
@@ -220,6 +234,8 @@ class GameState:
 
     def move(self, uid: int, to: ZoneKey, bottom: bool = False) -> None:
         src = self.where[uid]
+        if src[0] in self.ruled_zones:
+            self.leaving(uid, src, to)
         cards = self.zones[src]
         if cards[-1] == uid:  # the top card (a draw, the card just played): no search from the bottom
             cards.pop()  # the same as remove: a card is in its zone once (check_conservation)

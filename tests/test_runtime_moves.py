@@ -16,8 +16,11 @@ from runtime.state import GameState
 
 
 def slow_move(g, uid, to, bottom=False):
-    """``GameState.move`` as it was before the pop: the reference the shortcut is held to."""
+    """``GameState.move`` as it was before the pop: the reference the shortcut is held to (a zone of
+    the game's ``ruled_zones`` asks its rules first, as ``move`` does: Infernal Contraption's machines)."""
     src = g.where[uid]
+    if src[0] in g.ruled_zones:
+        g.leaving(uid, src, to)
     g.zones[src].remove(uid)
     if bottom:
         g.zones[to].insert(0, uid)
@@ -71,6 +74,35 @@ def test_moves_and_deals_are_the_slow_ones(seed):
         assert _state(fast) == _state(slow)
         assert list(fast.where) == list(slow.where)  # the index's order too
     assert fast.check_conservation() == []
+
+
+class _Ruled(GameState):
+    """A state whose hand is a ruled zone: its cards leave by ``leaving``, which records them and
+    refuses the card numbered 1."""
+
+    ruled_zones = frozenset({"hand"})
+
+    def leaving(self, uid, src, to):
+        if uid == 1:
+            raise RulesError("card 1 stays")
+        self.left.append((uid, src, to))
+
+
+def test_a_card_leaves_a_ruled_zone_by_its_rules_in_moves_and_deals():
+    compiled = load_compiled("fifty_first_state")
+    g = _Ruled(compiled.vocab, compiled.cards, ["Ann", "Bob"])
+    g.left = []
+    hand, deck = ("hand", 0), ("deck", None)
+    uids = [g.create(sorted(compiled.cards)[0], hand).uid for _ in range(4)]
+    assert uids == [1, 2, 3, 4]
+    g.move(4, deck)
+    with pytest.raises(RulesError):
+        g.move_many([3, 1, 2], deck)  # card by card: 3 leaves, 1 is refused, 2 is not reached
+    assert g.left == [(4, hand, deck), (3, hand, deck)]
+    assert g.zones[hand] == [1, 2] and g.zones[deck] == [4, 3]
+    g.move_many([4, 3], hand)  # from the deck, no rule: the core's grouped deal
+    assert g.left == [(4, hand, deck), (3, hand, deck)] and g.zones[hand] == [1, 2, 4, 3]
+    assert g.check_conservation() == []
 
 
 class _Answers(Agent):

@@ -155,3 +155,45 @@ def test_the_check_after_a_verb_is_the_check_by_calls(ic, courses, monkeypatch):
 
     _slow_courses_equal(ic, courses, monkeypatch,
                         lambda mp: mp.setattr(InfernalContraption, "after_verb", _after_verb_by_calls))
+
+
+def _move_by_override(self, uid, to, bottom=False):
+    """``ICGame.move`` as it was, an override that called the core's move after the machine's rules."""
+    from runtime.errors import Refused
+    from runtime.state import GameState
+
+    src = self.where[uid]
+    if src[0] == "machine" and src != to:
+        m = self.machines[src[1]]
+        if not self._eliminating:
+            if self.kind_of[uid] == "power_core":
+                raise Refused("the Power Core can never be destroyed, scrapped or moved (I03)")
+            if uid not in m.base and len(m.neighbours(uid)) > 1:
+                raise Refused("only a terminal (a card attached at one socket) can leave a machine (I01)")
+        m.detach(uid)
+    GameState.move(self, uid, to, bottom)
+
+
+def _move_many_by_override(self, uids, to):
+    """``ICGame.move_many`` as it was: the machine's rules card by card, else the core's."""
+    from runtime.state import GameState
+
+    if any(z[0] == "machine" for z in set(map(self.where.__getitem__, uids))):
+        for uid in uids:
+            self.move(uid, to)
+        return
+    GameState.move_many(self, uids, to)
+
+
+def test_leaving_a_machine_by_its_rules_is_the_override_it_replaced(ic, courses, monkeypatch):
+    """A card leaves a machine by ``ICGame.leaving``, which the core's ``move`` and ``move_many`` ask
+    for a zone of ``ruled_zones``: the same games as the ``move``/``move_many`` overrides it replaced
+    (eliminations, scrapped terminals, refused Power Cores)."""
+    from runtime.games.infernal_contraption.state import ICGame
+
+    def patch(mp):
+        mp.setattr(ICGame, "ruled_zones", frozenset())
+        mp.setattr(ICGame, "move", _move_by_override, raising=False)
+        mp.setattr(ICGame, "move_many", _move_many_by_override)
+
+    _slow_courses_equal(ic, courses, monkeypatch, patch)
