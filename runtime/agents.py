@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
+from .shuffle import WITH_GETRANDBITS
+
 
 class Agent:
     """Makes a seat's choices: inside effects (``choose``) and between them (``pick``, the game
@@ -83,9 +85,22 @@ class SeededRandom(Agent):
 
 def _one_of(rng: random.Random, options):
     """One of ``options`` (a non-empty list or tuple) as ``randint(1, 1)`` then ``sample(options, 1)``
-    draw it: ``_randbelow(1)``, then ``_randbelow(len(options))``."""
-    rng._randbelow(1)
-    return options[rng._randbelow(len(options))]
+    draw it: ``_randbelow(1)``, then ``_randbelow(len(options))``. A generator that draws below n by
+    ``getrandbits``' rejection loop (runtime/shuffle.py ``WITH_GETRANDBITS``: every generator a game
+    holds) has both loops run here, with the same ``getrandbits`` calls in the same order, instead
+    of two Python calls each a move (tests/test_agents_random.py holds it to ``_randbelow``)."""
+    if type(rng)._randbelow is not WITH_GETRANDBITS:
+        rng._randbelow(1)
+        return options[rng._randbelow(len(options))]
+    getrandbits = rng.getrandbits
+    while getrandbits(1):  # _randbelow(1): one bit at a time until a 0
+        pass
+    n = len(options)
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return options[r]
 
 
 # random.sample draws from a copied pool when the population has at most this many members (for any

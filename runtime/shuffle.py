@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import random
 
-_WITH_GETRANDBITS = random.Random._randbelow_with_getrandbits
+# ``random.Random``'s ``_randbelow`` that asks ``getrandbits`` until the answer is below n: a generator
+# whose class draws so may have that loop done inline (here, and the random agent's one-of-several draw)
+WITH_GETRANDBITS = _WITH_GETRANDBITS = random.Random._randbelow_with_getrandbits
 
 _SHUFFLE = random.Random.shuffle
 

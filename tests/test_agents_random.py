@@ -74,3 +74,28 @@ def test_a_random_pick_draws_as_the_general_path():
                 moves = [f"m{i}" for i in range(size)]
                 assert fa.pick(fm, moves) == Agent.pick(sa, sm, moves)
                 assert (fast.getstate(), fm.game.rng.getstate()) == (slow.getstate(), sm.game.rng.getstate())
+
+
+class _DrawsByRandom(random.Random):
+    """A generator whose class draws below n from ``random()`` (it overrides ``random`` only)."""
+
+    def random(self):
+        return super().random()
+
+
+def test_one_of_several_inline_draws_are_randbelow_draws():
+    """``_one_of`` runs ``_randbelow``'s ``getrandbits`` loops itself for a generator that draws so (a
+    game's, a copy's pending one): the same option and generator state as ``_randbelow(1)`` then
+    ``_randbelow(len)``; a generator that draws otherwise keeps its own ``_randbelow``."""
+    from runtime.agents import _one_of
+    from runtime.statecopy import _pending
+
+    for seed in range(300):
+        for size in (1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 33, 100):
+            options = list(range(size))
+            for make in (random.Random, lambda s: _pending(random.Random(s)), _DrawsByRandom):
+                fast, slow = make(seed), make(seed)
+                for _ in range(3):
+                    slow._randbelow(1)
+                    assert _one_of(fast, options) == options[slow._randbelow(size)]
+                    assert fast.getstate() == slow.getstate()
