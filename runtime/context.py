@@ -940,24 +940,38 @@ class Ctx:
         zones, instances, move, player = g.zones, g.instances, g.move, self.player
         # nobody listens: no trigger runs during the draw, so the turn and round stay as they are
         unheard, turn, round_ = g.unheard(), g.turn_number, g.round
-        for _ in range(n):
-            if not zones[zone]:
-                self.engine.refill(g, zone)
-            pile = zones[zone]
-            if not pile:
-                if strict:
-                    raise Refused(f"{zone[0]} has only {len(drawn)} cards")
-                break
-            uid = pile[0] if bottom else pile[-1]
-            move(uid, hand)
-            if face:
-                instances[uid].face = face
-            instances[uid].owner = player
-            drawn.append(uid)
-            if unheard:  # recorded, as publish would, without offering it to nobody (~60 a game)
-                g.events.append(card_event(Drawn, player, uid, turn, round_))
-            else:
-                self.publish_card(Drawn, uid)
+        if unheard and not bottom and n <= len(zones[zone]) and zone[0] not in g.ruled_zones:
+            # every card is on the pile already (no refill between two), nobody hears a draw and no
+            # rule of the zone can refuse a card half-way: the top n taken in one step
+            # (GameState.take_top), then each turned, owned and recorded as the loop below does
+            # (tests/infernal_contraption/test_fast_play.py holds it to the loop)
+            drawn = g.take_top(zone, n, hand)
+            events = g.events
+            for uid in drawn:
+                inst = instances[uid]
+                if face:
+                    inst.face = face
+                inst.owner = player
+                events.append(card_event(Drawn, player, uid, turn, round_))
+        else:
+            for _ in range(n):
+                if not zones[zone]:
+                    self.engine.refill(g, zone)
+                pile = zones[zone]
+                if not pile:
+                    if strict:
+                        raise Refused(f"{zone[0]} has only {len(drawn)} cards")
+                    break
+                uid = pile[0] if bottom else pile[-1]
+                move(uid, hand)
+                if face:
+                    instances[uid].face = face
+                instances[uid].owner = player
+                drawn.append(uid)
+                if unheard:  # recorded, as publish would, without offering it to nobody
+                    g.events.append(card_event(Drawn, player, uid, turn, round_))
+                else:
+                    self.publish_card(Drawn, uid)
         if g.tracing:
             g.tell(CardsDrawn(self.player, n=len(drawn), wanted=n, zone=zone))
         self.engine.after_draw(g, zone)

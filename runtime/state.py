@@ -232,6 +232,27 @@ class GameState:
         where.update(dict.fromkeys(uids, to))
         self.card_moves += len(uids)
 
+    def take_top(self, src: ZoneKey, n: int, to: ZoneKey) -> list[int]:
+        """``n`` times (at most as many as ``src`` holds): ``move`` the top card of ``src`` onto ``to``;
+        the cards moved, in that order. Made in one step (a draw of several cards), the state those
+        moves leave; a zone whose cards leave by rules (``ruled_zones``), a move onto the same zone
+        or a class with a ``move`` of its own goes card by card (tests/test_runtime_moves.py holds it
+        to ``move``)."""
+        cards = self.zones[src]
+        if src[0] in self.ruled_zones or src == to or type(self).move is not GameState.move:
+            taken = []
+            for _ in range(min(n, len(cards))):
+                taken.append(cards[-1])
+                self.move(cards[-1], to)
+            return taken
+        taken = cards[-n:] if 0 < n else []
+        taken.reverse()
+        del cards[len(cards) - len(taken):]
+        self.zones[to].extend(taken)
+        self.where.update(dict.fromkeys(taken, to))
+        self.card_moves += len(taken)
+        return taken
+
     def move(self, uid: int, to: ZoneKey, bottom: bool = False) -> None:
         src = self.where[uid]
         if src[0] in self.ruled_zones:

@@ -76,6 +76,40 @@ def test_moves_and_deals_are_the_slow_ones(seed):
     assert fast.check_conservation() == []
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_taking_the_top_cards_is_moving_them_one_by_one(seed):
+    """``GameState.take_top(src, n, to)``: the cards ``n`` moves of the top card take, in that order, and
+    the state they leave (more than the zone holds, none, onto the same zone, from a ruled zone)."""
+    fast, slow = _two_games(seed)
+    zones = sorted(fast.zones)
+    rng = random.Random(seed)
+    for _ in range(300):
+        src, to = rng.choice(zones), rng.choice(zones)
+        n = rng.randrange(-1, 9)
+        got = fast.take_top(src, n, to)
+        want = []
+        for _ in range(min(max(n, 0), len(slow.zones[src]))):
+            want.append(slow.zones[src][-1])
+            slow_move(slow, want[-1], to)
+        assert got == want
+        assert _state(fast) == _state(slow)
+        assert list(fast.where) == list(slow.where)
+    assert fast.check_conservation() == []
+
+
+def test_taking_the_top_cards_of_a_ruled_zone_asks_its_rules_card_by_card():
+    compiled = load_compiled("fifty_first_state")
+    g = _Ruled(compiled.vocab, compiled.cards, ["Ann", "Bob"])
+    g.left = []
+    hand, deck = ("hand", 0), ("deck", None)
+    for _ in range(4):
+        g.create(sorted(compiled.cards)[0], hand)
+    assert g.take_top(hand, 2, deck) == [4, 3] and g.left == [(4, hand, deck), (3, hand, deck)]
+    with pytest.raises(RulesError):
+        g.take_top(hand, 2, deck)  # 2 leaves, then 1 is refused
+    assert g.zones[hand] == [1] and g.zones[deck] == [4, 3, 2]
+
+
 class _Ruled(GameState):
     """A state whose hand is a ruled zone: its cards leave by ``leaving``, which records them and
     refuses the card numbered 1."""

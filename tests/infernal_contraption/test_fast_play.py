@@ -197,3 +197,62 @@ def test_leaving_a_machine_by_its_rules_is_the_override_it_replaced(ic, courses,
         mp.setattr(ICGame, "move_many", _move_many_by_override)
 
     _slow_courses_equal(ic, courses, monkeypatch, patch)
+
+
+def _draw_cards_card_by_card(self, sel, src, strict):
+    """``Ctx.draw_cards`` as it was: every card drawn by its own ``move``."""
+    from runtime.context import ZONE, CardsDrawn, Drawn, Refused, UpToN, card_event
+
+    g = self.game
+    n = self.amount(sel)
+    source = g.model.card_sources.get(sel.key)
+    if src is not None:
+        zone = self.zone_for(src)
+        bottom, face = False, None
+    elif source is not None:
+        if self.others_only(ZONE, source.zone):
+            self._not_mine([self.player], source.zone)
+        zone = g.zone_key(source.zone, self.player)
+        bottom, face = source.bottom, source.face
+    else:
+        zone = g.zone_key(g.model.rules.draw_from, self.player)
+        bottom, face = False, None
+    hand = g.zone_key(self.hand_zone(), self.player)
+    if isinstance(sel.amount, UpToN):
+        n = self.how_many(n, 0, "draw")
+    available = self.engine.drawable(g, zone) if strict else None
+    if available is not None and available < n:
+        raise Refused(f"{zone[0]} has only {available} cards")
+    drawn = []
+    zones, instances, move, player = g.zones, g.instances, g.move, self.player
+    unheard, turn, round_ = g.unheard(), g.turn_number, g.round
+    for _ in range(n):
+        if not zones[zone]:
+            self.engine.refill(g, zone)
+        pile = zones[zone]
+        if not pile:
+            if strict:
+                raise Refused(f"{zone[0]} has only {len(drawn)} cards")
+            break
+        uid = pile[0] if bottom else pile[-1]
+        move(uid, hand)
+        if face:
+            instances[uid].face = face
+        instances[uid].owner = player
+        drawn.append(uid)
+        if unheard:
+            g.events.append(card_event(Drawn, player, uid, turn, round_))
+        else:
+            self.publish_card(Drawn, uid)
+    if g.tracing:
+        g.tell(CardsDrawn(self.player, n=len(drawn), wanted=n, zone=zone))
+    self.engine.after_draw(g, zone)
+    return drawn
+
+
+def test_a_draw_of_cards_on_the_pile_taken_at_once_is_the_draw_card_by_card(ic, courses, monkeypatch):
+    """``Ctx.draw_cards`` takes the top cards in one step (``GameState.take_top``) when they are all on
+    the pile and nobody hears a draw: the same games as drawing them one by one, as it did."""
+    from runtime.context import Ctx
+
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(Ctx, "draw_cards", _draw_cards_card_by_card))
