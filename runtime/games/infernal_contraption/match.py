@@ -24,13 +24,6 @@ class ICMatch:
         self._listed: tuple | None = None  # (state stamp, the legal moves listed for it)
         self._labellers: dict = {}  # seat -> the labeller of its moves (the game is this match's for good)
 
-    def _stamp(self) -> tuple:
-        """What the attach step's legal moves depend on: the turn and its bookkeeping, and (through
-        ``card_moves``) every card created or moved — hands, machines, eliminations all move cards."""
-        g = self.game
-        return (g.card_moves, g.turn, g.turn_player, g.plays, g.refitted, g.step, g.over, g.capped,
-                len(g.zones[("hand", g.turn_player)]))
-
     def to_act(self) -> int | None:
         return None if self.terminal() else self.game.turn_player
 
@@ -41,13 +34,18 @@ class ICMatch:
         return list(self._legal())  # the caller's own list
 
     def _legal(self) -> list[ProtocolMove]:
-        """The legal moves now, as listed for this state (``apply`` reads it; nobody changes it)."""
-        if self.terminal():
+        """The legal moves now, as listed for this state (``apply`` reads it; nobody changes it), kept
+        under a stamp of what the attach step's legal moves depend on: the turn and its bookkeeping,
+        and (through ``card_moves``) every card created or moved — hands, machines, eliminations all
+        move cards. The stamp is made here, not by a call of its own, nor ``terminal``'s question
+        asked by one: a simulation asks twice a move."""
+        g = self.game
+        if g.over or g.capped:
             return []
-        stamp = self._stamp()
+        stamp = (g.card_moves, g.turn, g.turn_player, g.plays, g.refitted, g.step,
+                 len(g.zones[("hand", g.turn_player)]))
         if self._listed is not None and self._listed[0] == stamp:
             return self._listed[1]  # nothing changed since they were listed (apply checks again)
-        g = self.game
         eng = g.engine
         # a move's key is the engine's move itself (a named tuple); its label is made only when
         # read (a simulation reads none), for the seat to act now
