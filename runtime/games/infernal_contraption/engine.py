@@ -294,7 +294,10 @@ class InfernalContraption(ICScenario, Engine):
         kinds = game.kind_of
         socks = game.sock_of
         ends, own, opp = [], [], []
-        for owner in game.active_players():
+        for pl in game.players:  # ``game.active_players()``, read without its two calls (a listing a move)
+            if pl.out:
+                continue
+            owner = pl.index
             m = game.machines[owner]
             main = m.main
             if not main:

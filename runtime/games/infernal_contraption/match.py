@@ -25,7 +25,8 @@ class ICMatch:
         self._labellers: dict = {}  # seat -> the labeller of its moves (the game is this match's for good)
 
     def to_act(self) -> int | None:
-        return None if self.terminal() else self.game.turn_player
+        g = self.game
+        return None if g.over or g.capped else g.turn_player  # ``terminal()``, asked without a call
 
     def terminal(self) -> bool:
         return self.game.over or self.game.capped
