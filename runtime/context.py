@@ -478,7 +478,7 @@ class Ctx:
         a = sel.amount
         t = type(a)
         if t is Exactly or t is UpToN:
-            n = max(0, a.n)
+            n = a.n if a.n > 0 else 0
         elif t is Every:
             n = 10**9
         else:  # Default: one, or "the" thing — the verb says which
@@ -486,6 +486,8 @@ class Ctx:
         if sel.per is not None:
             every = sel.per.every if sel.per.every is not None and sel.per.every > 0 else 1
             n *= self.count(sel.per) // every  # "1 vp per 10 cards": whole tens
+        if n <= MAX_HELD:  # within every cap below: most amounts (a statement's few cards), no calls
+            return n
         return min(n, max(MAX_HELD, len(self.game.instances)))
 
     # --- players -----------------------------------------------------------------------------
