@@ -140,8 +140,10 @@ def _fields_of(cls: type) -> tuple[dict, frozenset]:
 def game_event(cls: type, player: int | None, turn: int, round: int) -> GameEvent:
     """``cls(player, turn=turn, round=round)`` for an event with no other field (``TurnStarted``,
     ``TurnEnded``…), made as ``card_event`` makes card events: an engine publishes two a turn."""
-    if _fields_of(cls)[1] != _TIMED:
-        raise TypeError(f"{cls.__name__} has fields beyond player, turn and round: make it with its class")
+    if cls not in _TIMED_CLASSES:  # checked once per class (an engine publishes two such events a turn)
+        if _fields_of(cls)[1] != _TIMED:
+            raise TypeError(f"{cls.__name__} has fields beyond player, turn and round: make it with its class")
+        _TIMED_CLASSES.add(cls)
     ev = object.__new__(cls)
     d = ev.__dict__
     d["player"] = player
@@ -151,6 +153,7 @@ def game_event(cls: type, player: int | None, turn: int, round: int) -> GameEven
 
 
 _TIMED = frozenset({"player", "turn", "round"})
+_TIMED_CLASSES: set = set()  # the classes game_event found to have no other field
 
 
 def card_event(cls: type, player: int | None, card: int, turn: int, round: int, **extra) -> CardEvent:
