@@ -401,7 +401,8 @@ class InfernalContraption(ICScenario, Engine):
         inst.props["played_by"] = p
         game.plays += 1
         if game.stats is not None:
-            game.stats["plays"][inst.card_id] += 1
+            plays = game.stats["plays"]  # a Counter, counted as ``+= 1`` does without its __missing__ call
+            plays[inst.card_id] = plays.get(inst.card_id, 0) + 1
         # attaching is this game's play (I14): a typed Played event, which the simulation report's
         # per-card "won when played" reads (no Infernal Contraption card listens for it)
         # Played(p, card=…, turn=…, round=…), made without the frozen dataclass's per-field __setattr__
@@ -610,7 +611,8 @@ class InfernalContraption(ICScenario, Engine):
                 status = out.status
             if status == "done":
                 if game.stats is not None:
-                    game.stats["activations"][rec["id"]] += 1
+                    done = game.stats["activations"]  # as ``+= 1`` counts, without __missing__'s call
+                    done[rec["id"]] = done.get(rec["id"], 0) + 1
                 if kind == "contraption":
                     for u in game.machines[player].neighbours(uid):
                         if game.kind_of[u] == "upgrade":
@@ -639,7 +641,8 @@ class InfernalContraption(ICScenario, Engine):
         if out.halt is not None:
             _raise_halt(out)  # unwinds to the activation loop, as the Contraption's own effect would
         if out.ok and game.stats is not None:
-            game.stats["activations"][rec["id"]] += 1
+            done = game.stats["activations"]  # as ``+= 1`` counts, without __missing__'s call
+            done[rec["id"]] = done.get(rec["id"], 0) + 1
         return out.status
 
     # --- the game protocol (runtime/protocol.py) ----------------------------------------------
