@@ -245,6 +245,37 @@ def effect_reads(game, fn, player: int, machine: int) -> EffectReads | None:
     return EffectReads(zones, frozenset(plain), tuple(listings), frozenset(goods), machine)
 
 
+def same_reads(old, new, touches: Touches) -> bool:
+    """Whether every part ``touches`` names holds on game state ``new`` what it held on ``old``: each
+    named player's Good, each named zone's cards in order, and each named card — and every card of a
+    named zone — its id, face, owner, Goods, props and zone. Then a trial from ``old`` that read only
+    those parts goes the same way from ``new`` (``AssaultSearch.remembered``: a root trial taken from the
+    previous search). ``old`` is a state nobody writes any more (a search's root copy: its trials ran on
+    copies of it), so it is read here as it was when the trial ran from it."""
+    if touches.everything:
+        return False
+    po, pn = old.players, new.players
+    for seat, good in touches.goods:
+        if po[seat].goods[good] != pn[seat].goods[good]:
+            return False
+    zo, zn = old.zones, new.zones
+    cards = set(touches.cards)
+    for z in touches.zones:
+        held = zo.get(z, ())
+        if held != zn.get(z, ()):  # lists: contents and order
+            return False
+        cards.update(held)
+    io, inn, wo, wn = old.instances, new.instances, old.where, new.where
+    for uid in cards:
+        a, b = peek(io, uid), peek(inn, uid)
+        if a is not b and (a.card_id != b.card_id or a.face != b.face or a.owner != b.owner
+                           or a.goods != b.goods or a.props != b.props):
+            return False
+        if wo.get(uid) != wn.get(uid):
+            return False
+    return True
+
+
 def passes(game, player: int, sel, uid: int) -> bool:
     """Whether card ``uid`` is a candidate of ``sel`` on ``game`` (``Ctx.things``' test, one card)."""
     ctx = Ctx(game, player)
