@@ -32,9 +32,13 @@ the other order, so the search stops there without ever building them.
   copy holds otherwise than the state it was copied from, and every card the copy looked up for
   writing (the copy-on-write ``Instances`` keeps exactly those) — a superset of what it wrote.
 
+The same reads let a search take a root trial from the player's last search (``same_reads``: every
+part read holds the value it held then; ``AssaultSearch.remembered``).
+
 tests/fifty_first_state/test_assault_sets.py holds the reads to what trials really read (each bundled
 Assault's variants at every Assault of seeded games, run again on the state changed at random outside
-its reads, give the same answer and the patched fingerprint); test_assault_search_reference.py holds
+its reads, give the same answer and the patched fingerprint; a root trial taken from the last search
+is the trial tried afresh, at every search of seeded games); test_assault_search_reference.py holds
 the search to the reference search's plans, order and trial count; and the search itself checks
 every carried state it goes on from (``AssaultSearch.made``: a mismatch is an error, not a guess).
 """
