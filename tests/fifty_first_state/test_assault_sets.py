@@ -4,9 +4,7 @@ the trials really read and write: at every Assault of seeded random games (Moloc
 of the state changed at random *outside* what the variant says it reads — other players' and other
 Goods, the order of other zones, other cards' faces and Goods, the Goods on cards a selector passed
 over — and must come out the same: the same choice points, targets, units and notes, and the state
-after it must be the changed state patched with the variant's fingerprint patch. The same read sets let
-a search take its root trials from the player's last search (``AssaultSearch.remembered``): at every
-search of seeded games each one taken is compared with the trial tried afresh. No timing."""
+after it must be the changed state patched with the variant's fingerprint patch. No timing."""
 from __future__ import annotations
 
 import random
@@ -196,70 +194,3 @@ def test_a_raze_that_may_empty_the_deck_reads_everything():
          "game": {"deployed": ["scorcher"], "discard": ["brick_supplier"]}}, "scorcher")
     (v,) = [v for v in variants if v.trial.picked == [(uids["scrap_pile"],)]]
     assert v.reads.everything
-
-
-def _same_variant(got, want):
-    """A variant taken from an earlier search (``AssaultSearch.remembered``) against the one tried afresh."""
-    assert _outcome(got.trial, got.got) == _outcome(want.trial, want.got), got.script
-    assert (got.probed, got.reads, got.writes, got.patch) == (want.probed, want.reads, want.writes, want.patch)
-
-
-@pytest.mark.rule("M04")
-@pytest.mark.parametrize("players,options", CONFIGS)
-def test_a_root_trial_taken_from_the_last_search_is_the_trial_run_afresh(monkeypatch, players, options):
-    """At every search of seeded random games, each root variant taken from the player's last search
-    (``remembered``: its reads hold the values they held then) is the variant the search finds from
-    its root without it — the same outcome, reads, writes and fingerprint patch — and the state after
-    it, made by running it, is the patched one. The memo cannot be stale as long as the read sets are
-    right (the test above holds them)."""
-    checked = {"remembered": 0, "probed": 0}
-    fast_remembered = moloch.AssaultSearch.remembered
-
-    def remembered(search, start, uid):
-        got = fast_remembered(search, start, uid)
-        if got:
-            fresh = moloch.AssaultSearch(search.engine, start, search.player, list(search.machines), search.budget)
-            fresh.uids, fresh.position = search.uids, search.position
-            fp = start.fingerprint()
-            want = {v.script: v for v in fresh.variants(moloch._Step(fp, start, None), uid, {})}
-            for script, v in got.items():
-                _same_variant(v, want[script])
-                checked["remembered"] += 1
-                if v.probed:
-                    checked["probed"] += 1
-                    continue
-                twin = search.run_one(start, uid, script, counted=False)[0]
-                assert twin.fingerprint() == v.patch.patched(fp)
-        return got
-
-    monkeypatch.setattr(moloch.AssaultSearch, "remembered", remembered)
-    for index in range(2):
-        play_one(("fifty_first_state", None, players, 43, index, "random", 400, False, None, options, False))
-    assert checked["remembered"] > checked["probed"] > 0, checked  # trials on copies and probes both
-
-
-def test_a_root_trial_is_taken_only_while_what_it_reads_is_unchanged():
-    """Shredder ("discard 1 card from your hand") reads the hand: its root trials are taken from the
-    last search while the hand is the same, tried afresh once a card of it changed; a copy of the
-    game starts with no memo (its searches try their roots afresh)."""
-    from .helpers import new_game
-    game, eng, uids = new_game(state={"Ann": {"hand": ["oil_rig", "gun_shop"], "goods": {"fuel": 3}},
-                                      "game": {"deployed": ["shredder", "leech"]}})
-    machines = [uids["shredder"], uids["leech"]]
-
-    def search():
-        s = moloch.AssaultSearch(eng, game, 0, list(machines))
-        plans = [(p.steps, p.label) for p in s.plans()]
-        return s, plans
-
-    first, plans = search()
-    assert first.recalled == 0
-    again, same = search()
-    assert same == plans and again.trials == first.trials
-    assert again.recalled == 2 + 1  # Shredder's two discards, Leech's loss
-    game.instances[uids["gun_shop"]].face = "ruins"  # a card of the hand changed: Shredder reads it
-    changed, _ = search()
-    assert changed.recalled == 1  # Leech's loss of fuel only
-    game.players[0].goods["fuel"] = 2
-    assert search()[0].recalled == 2  # Shredder's (the hand is as the last search left it), not Leech's
-    assert game.copy(agents={}).assault_roots == {} and game.assault_roots

@@ -32,13 +32,9 @@ the other order, so the search stops there without ever building them.
   copy holds otherwise than the state it was copied from, and every card the copy looked up for
   writing (the copy-on-write ``Instances`` keeps exactly those) — a superset of what it wrote.
 
-The same reads let a search take a root trial from the player's last search (``same_reads``: every
-part read holds the value it held then; ``AssaultSearch.remembered``).
-
 tests/fifty_first_state/test_assault_sets.py holds the reads to what trials really read (each bundled
 Assault's variants at every Assault of seeded games, run again on the state changed at random outside
-its reads, give the same answer and the patched fingerprint; a root trial taken from the last search
-is the trial tried afresh, at every search of seeded games); test_assault_search_reference.py holds
+its reads, give the same answer and the patched fingerprint); test_assault_search_reference.py holds
 the search to the reference search's plans, order and trial count; and the search itself checks
 every carried state it goes on from (``AssaultSearch.made``: a mismatch is an error, not a guess).
 """
@@ -247,37 +243,6 @@ def effect_reads(game, fn, player: int, machine: int) -> EffectReads | None:
         goods.update(got[2])
     zones = frozenset(plain).union(*(z for _, z in listings))
     return EffectReads(zones, frozenset(plain), tuple(listings), frozenset(goods), machine)
-
-
-def same_reads(old, new, touches: Touches) -> bool:
-    """Whether every part ``touches`` names holds on game state ``new`` what it held on ``old``: each
-    named player's Good, each named zone's cards in order, and each named card — and every card of a
-    named zone — its id, face, owner, Goods, props and zone. Then a trial from ``old`` that read only
-    those parts goes the same way from ``new`` (``AssaultSearch.remembered``: a root trial taken from the
-    previous search). ``old`` is a state nobody writes any more (a search's root copy: its trials ran on
-    copies of it), so it is read here as it was when the trial ran from it."""
-    if touches.everything:
-        return False
-    po, pn = old.players, new.players
-    for seat, good in touches.goods:
-        if po[seat].goods[good] != pn[seat].goods[good]:
-            return False
-    zo, zn = old.zones, new.zones
-    cards = set(touches.cards)
-    for z in touches.zones:
-        held = zo.get(z, ())
-        if held != zn.get(z, ()):  # lists: contents and order
-            return False
-        cards.update(held)
-    io, inn, wo, wn = old.instances, new.instances, old.where, new.where
-    for uid in cards:
-        a, b = peek(io, uid), peek(inn, uid)
-        if a is not b and (a.card_id != b.card_id or a.face != b.face or a.owner != b.owner
-                           or a.goods != b.goods or a.props != b.props):
-            return False
-        if wo.get(uid) != wn.get(uid):
-            return False
-    return True
 
 
 def passes(game, player: int, sel, uid: int) -> bool:

@@ -27,16 +27,7 @@ from runtime.statecopy import peek
 from runtime.tables import verbs_only
 
 from ..stepspec import kind_of, number, text
-from .assault_sets import (
-    EVERYTHING,
-    NO_PATCH,
-    NOTHING,
-    deal_reads,
-    effect_reads,
-    passes,
-    same_reads,
-    trial_writes,
-)
+from .assault_sets import EVERYTHING, NO_PATCH, NOTHING, deal_reads, effect_reads, passes, trial_writes
 from .engine import FiftyFirstState, Pack, register_pack
 from .state import goods_text
 
@@ -334,9 +325,6 @@ class AssaultSearch:
       statements, writes observed): its outcome is carried over, and the state after it is known by
       its fingerprint only (``_Step``) — made (the trial run again, not counted again) only when the
       search goes on from it, which it seldom does: mostly the other order reached it first;
-    - a trial from the root whose reads hold the values they held at the root of this player's last
-      search (``remembered``, assault_sets.py ``same_reads``) is that search's trial: taken from it,
-      counted where the search counts it, and carried like the others;
     - a trial's words are made only for the plans kept.
     """
 
@@ -348,7 +336,6 @@ class AssaultSearch:
         self.trials = 0
         self.probed = 0  # trials answered by a probe (counted in ``trials`` too)
         self.carried = 0  # trials answered by a variant carried from the step before (counted too)
-        self.recalled = 0  # root variants taken from this player's last search (``remembered``)
         self.truncated = False
         self.top = -1
         self.found: list = []
@@ -433,39 +420,6 @@ class AssaultSearch:
                 for j in range(1, trial.points[i]):
                     todo.append(tuple(trial.taken[:i]) + (j,))
         return out
-
-    def remembered(self, start, uid: int) -> dict:
-        """The variants of ``uid``'s Assault that this player's last search tried from its root, by
-        script, whose reads hold on ``start`` the values they held there (``same_reads``): the same
-        trials, so the same choice points, targets, units, words and writes, and the same change of the
-        fingerprint — each taken as a variant carried from the step before (no probe, copy or run here;
-        its state after is made, by running it again and checking it, only if the search goes on from
-        it). Only when the fingerprints have the same shape (a patch names zones and cards by
-        position) and nobody else's gains are diverted (``gain_to``: a Deal's recipient). A variant that
-        reads *everything* (a refill's shuffle, an unknown verb, a card listening to events) is never
-        kept (``remember``)."""
-        kept = self.root.assault_roots.get(self.player)
-        if kept is None:
-            return {}
-        old, shape, gain_to, variants = kept
-        found = variants.get(uid)
-        if not found or shape != self.shape or gain_to != start.gain_to:
-            return {}
-        listings = self.reads[uid].listings
-        out = {}
-        for v in found:
-            if same_reads(old, start, v.reads):
-                out[v.script] = _Variant(v.script, v.trial, v.got, v.patch, v.reads, v.writes, v.probed, v.twin,
-                                         listings, None, None)
-        self.recalled += len(out)
-        return out
-
-    def remember(self, start, variants: dict) -> None:
-        """Keep this search's root variants (Machine uid -> its variants from ``start``) for this player's
-        next search (``remembered``), with ``start`` — the root's copy, which nobody writes once the
-        search is over, so ``same_reads`` reads on it what the trials read."""
-        kept = {uid: [v for v in found if not v.reads.everything] for uid, found in variants.items()}
-        self.root.assault_roots[self.player] = (start, self.shape, dict(start.gain_to), kept)
 
     def made(self, step: _Step):
         """The state of ``step``: its variant's own state after, or — carried over — that variant run
@@ -577,8 +531,6 @@ class AssaultSearch:
         fp = start.fingerprint()
         self.uids = fp[2][0]
         self.position = {u: i for i, u in enumerate(self.uids)}
-        # what a fingerprint patch's positions refer to: the cards, and the zones in order
-        self.shape = (self.uids, tuple(k for k, _ in fp[1]))
         root = _Step(fp, start, None)
         # what each Machine's Assault asks for (the bound): its first trial from the start, counted —
         # the very trial the search's first step takes again (``dfs`` is given them: run once, yet
@@ -591,9 +543,7 @@ class AssaultSearch:
             if self.cid[uid] in self.asks:
                 continue
             if eager:
-                # a card listening to events (a Razed) may answer a trial otherwise each time: none kept
-                carried = self.remembered(start, uid) if not self.heard else {}
-                variants = self.first_step[uid] = self.variants(root, uid, carried)
+                variants = self.first_step[uid] = self.variants(root, uid, {})
                 self.trials += 1
                 self.probed += variants[0].probed
                 trial = variants[0].trial
@@ -601,8 +551,6 @@ class AssaultSearch:
                 trial, first = self.probe(start, uid)
                 trial = trial or self.run_one(start, uid, (), first)[1]
             self.asks[self.cid[uid]] = trial.wanted
-        if eager and not self.heard:
-            self.remember(start, self.first_step)
         self.dfs(root, tuple(self.machines), 0, 0, (), (), {})
         return self.found
 

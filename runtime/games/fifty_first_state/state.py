@@ -6,10 +6,7 @@ Fields (never patched onto a GameState from outside; the engine's ``state_class`
 - ``gain_to``: player -> who receives what that player would gain (the Hacked Conflagrator takes a
   Location's Production "instead of its owner", M17);
 - ``start_player``: the current Starting Player (S03; passes on each round, a stand-in rule);
-- ``turn``: the stand-in base turn's progress (``TurnState``), used by ``new_match``;
-- ``assault_roots``: seat -> the root trials of that seat's last Assault search (moloch.py,
-  ``AssaultSearch.remembered``), each checked against the state it is taken to by the values of what
-  it reads; a copy starts with none (its searches try their roots afresh: the same trials, found again).
+- ``turn``: the stand-in base turn's progress (``TurnState``), used by ``new_match``.
 
 ``copy()`` (runtime/statecopy.py) duplicates what play changes and shares what never changes; the
 Assault search and Monte Carlo playouts copy often: it is ~10x cheaper than ``copy.deepcopy``.
@@ -51,13 +48,11 @@ class FiftyGame(GameState):
         self.gain_to: dict[int, int] = {}
         self.start_player = 0
         self.turn = TurnState()
-        self.assault_roots: dict = {}
 
     def copy(self, agents: dict | None = None) -> "FiftyGame":
         """An independent copy for trials and playouts (no trace; ``agents`` replaces the seats' agents)."""
         return copy_state(self, {"turn": TurnState.copy, "assault": lambda v: None,
-                                 "gain_to": dict, "start_player": same,
-                                 "assault_roots": lambda v: {}}, agents)  # seat -> seat: plain values
+                                 "gain_to": dict, "start_player": same}, agents)  # seat -> seat: plain values
 
 
 def goods_text(c: Counter | dict) -> str:
