@@ -15,7 +15,6 @@ Decisions on cases the rulebook leaves open (also in docs/decisions.md):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import combinations
 
 from runtime.context import Ctx, face_view
@@ -220,14 +219,47 @@ def _signature(game, uid: int) -> tuple:
             game.where[uid])
 
 
-@dataclass(frozen=True)
 class AssaultPlan:
-    """One way to resolve every Deployed Machine's Assault: the order and each effect's targets."""
+    """One way to resolve every Deployed Machine's Assault: the order and each effect's targets.
 
-    steps: tuple            # ((machine uid, (targets of each targeted statement, …)), …)
-    resolved: int           # effect units that resolve
-    wanted: int             # effect units the Assaults ask for
-    label: str
+    ``label`` (the plan in the trace's words, what a script or a person picks it by) is made when it is
+    first read, from the notes its trials kept (``AssaultTrial.words``): a search keeps up to
+    ``PLAN_LIMIT`` plans and a game without a trace reads none of their labels. The words depend only
+    on the cards' ids and faces in the notes (``name_of_face``), so a label made later is the label
+    made at once. Equal plans: the same steps, units and label, as when this was a frozen dataclass.
+    """
+
+    __slots__ = ("steps", "resolved", "wanted", "_label", "_said")
+
+    def __init__(self, steps: tuple, resolved: int, wanted: int, label: str | None = None, said: tuple = ()):
+        self.steps = steps          # ((machine uid, (targets of each targeted statement, …)), …)
+        self.resolved = resolved    # effect units that resolve
+        self.wanted = wanted        # effect units the Assaults ask for
+        self._label = label
+        self._said = said           # (game, notes): the label's words, until it is read
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            game, notes = self._said
+            self._label = "; ".join(AssaultTrial.words(game, notes)) or "nothing to resolve"
+            self._said = ()
+        return self._label
+
+    def _key(self) -> tuple:
+        return self.steps, self.resolved, self.wanted, self.label
+
+    def __eq__(self, other) -> bool:
+        if type(other) is not AssaultPlan:
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"AssaultPlan(steps={self.steps!r}, resolved={self.resolved!r}, wanted={self.wanted!r}, " \
+               f"label={self.label!r})"
 
     def __str__(self) -> str:
         return self.label
@@ -439,8 +471,7 @@ class AssaultSearch:
             self.top, self.found, self.finals = score, [], set()
         if score == self.top and final not in self.finals and len(self.found) < PLAN_LIMIT:
             self.finals.add(final)
-            label = "; ".join(AssaultTrial.words(self.root, notes)) or "nothing to resolve"
-            self.found.append(AssaultPlan(steps, score, wanted, label))
+            self.found.append(AssaultPlan(steps, score, wanted, said=(self.root, notes)))
 
     def full(self) -> bool:
         return len(self.found) >= PLAN_LIMIT
@@ -660,15 +691,18 @@ class Moloch(Pack):
         plans = search.plans()
         choice = plans[0] if len(plans) == 1 else Ctx(game, player).ask(
             plans, 1, prompt="equally efficient Assault outcomes")[0]
-        game.emit("assault", player, f"efficient Assault: {choice.resolved} of {choice.wanted} effect units "
-                  f"can resolve — {choice.label}")
-        if search.truncated:
+        tracing = game.tracing  # the words below (the plan's label above all) only for a trace
+        if tracing:
+            game.emit("assault", player, f"efficient Assault: {choice.resolved} of {choice.wanted} effect units "
+                      f"can resolve — {choice.label}")
+        if search.truncated and tracing:
             game.emit("assault", player, f"(the search stopped after {search.trials} trials: the Machines "
                       "left were taken in Deployed order)")
         for uid, picks in choice.steps:
             game.assault = AssaultTrial(picks=picks)
             try:
-                game.emit("assault", player, f"{engine.name_of(game, uid)} assaults")
+                if tracing:
+                    game.emit("assault", player, f"{engine.name_of(game, uid)} assaults")
                 engine.run(game, game.record(uid)["slots"]["assault"], player, uid)
                 # the Machine's Assault ran: an activation the simulation report counts (not a play)
                 game.publish(Used(player, card=uid, turn=game.turn_number, round=game.round))
