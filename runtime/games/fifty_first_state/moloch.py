@@ -42,12 +42,27 @@ IMAGINED_BUDGET = 0
 PLAN_LIMIT = 16       # equally efficient outcomes offered to the player's agent
 
 
+class FirstStatement:
+    """What an Assault probe found of an effect's first statement from a state, for the trials run
+    from that state (``AssaultSearch.variants``): its selector, its candidates, the units it asks for
+    and the units it can take (``AssaultTrial._counted``) — and its distinct choices
+    (``distinct_choices``), made by the first of those trials that takes something and handed to the
+    others. Each trial's copy starts equal to the state, so they are the same for every one."""
+
+    __slots__ = ("sel", "options", "n", "k", "choices")
+
+    def __init__(self, sel, options: list, n: int, k: int):
+        self.sel, self.options, self.n, self.k = sel, options, n, k
+        self.choices = None
+
+
 class WouldAct(Exception):
     """An Assault probe (``AssaultProbe``) met a statement that would resolve something: the trial
     must be run for real on a copy. ``counted``: when it was the effect's first statement and it
-    targets, what ``AssaultTrial._counted`` found for it (the trials from the same state reuse it)."""
+    targets, what ``AssaultTrial._counted`` found for it (``FirstStatement``: the trials from the same
+    state reuse it)."""
 
-    def __init__(self, verb_name: str, counted: tuple | None = None):
+    def __init__(self, verb_name: str, counted: FirstStatement | None = None):
         super().__init__(verb_name)
         self.counted = counted
 
@@ -70,10 +85,10 @@ class AssaultTrial:
     thousands of trials whose words nobody reads.
     """
 
-    def __init__(self, script: tuple = (), picks: tuple | None = None, first: tuple | None = None):
+    def __init__(self, script: tuple = (), picks: tuple | None = None, first: FirstStatement | None = None):
         self.script = script
-        # (selector, candidates, units asked, units takeable) of the first statement, found by a probe
-        # of the same state: the trial's copy starts equal to it, so they are the same
+        # the first statement as a probe of the same state found it: the trial's copy starts equal to
+        # that state, so it is the same
         self.first = first
         self.replay = picks          # executing a chosen plan: the recorded target uids
         self.points: list[int] = []  # number of distinct choices at each choice point
@@ -87,9 +102,9 @@ class AssaultTrial:
     def _counted(self, ctx: Ctx, sel) -> tuple:
         """(the candidates, the units the statement asks for, how many it can take)."""
         first = self.first
-        if first is not None and not self.picked and first[0] == sel:
-            self.listed.append(first[1])
-            return first[1:]
+        if first is not None and not self.picked and first.sel == sel:
+            self.listed.append(first.options)
+            return first.options, first.n, first.k
         options = ctx.options(sel)
         self.listed.append(options)
         if sel.category == VAR or isinstance(sel.amount, Every):
@@ -110,7 +125,13 @@ class AssaultTrial:
             if len(pick) < k:  # the state drifted (an agent's other choice): complete with the first free
                 pick += tuple(t for t in options if t not in pick)[:k - len(pick)]
         else:
-            choices = distinct_choices(g, options, k)
+            first = self.first
+            if i == 0 and first is not None and options is first.options:  # the probe's first statement
+                choices = first.choices
+                if choices is None:
+                    choices = first.choices = distinct_choices(g, options, k)
+            else:
+                choices = distinct_choices(g, options, k)
             j = self.script[i] if i < len(self.script) else 0
             self.points.append(len(choices))
             self.taken.append(j)
@@ -163,7 +184,7 @@ class AssaultProbe(AssaultTrial):
     def targets(self, ctx: Ctx, sel, verb_name: str) -> list[int]:
         options, n, k = self._counted(ctx, sel)
         if k:
-            raise WouldAct(verb_name, (sel, options, n, k) if not self.notes else None)
+            raise WouldAct(verb_name, FirstStatement(sel, options, n, k) if not self.notes else None)
         # as AssaultTrial.targets with nothing to take: one choice point with one (empty) choice
         self.points.append(1)
         self.taken.append(self.script[len(self.picked)] if len(self.picked) < len(self.script) else 0)
@@ -207,6 +228,10 @@ def distinct_choices(game, options: list[int], k: int) -> list[tuple]:
     if k <= 0:
         return [()]
     seen: dict = {}
+    if k == 1:  # every bundled Assault takes one target: the loop below without its 1-tuples to sort
+        for uid in options:
+            seen.setdefault(_signature(game, uid), (uid,))
+        return list(seen.values())
     for combo in combinations(options, k):
         sig = tuple(sorted(_signature(game, u) for u in combo))
         seen.setdefault(sig, combo)
@@ -384,7 +409,8 @@ class AssaultSearch:
         self.uids = None       # the cards of the fingerprints patches apply to, in order
         self.position: dict = {}
 
-    def run_one(self, state, uid: int, script: tuple = (), first: tuple | None = None, counted: bool = True):
+    def run_one(self, state, uid: int, script: tuple = (), first: FirstStatement | None = None,
+                counted: bool = True):
         twin = state.copy(agents={})  # first-legal for the choices an effect leaves to the player
         trial = AssaultTrial(script, first=first)
         twin.assault = trial
