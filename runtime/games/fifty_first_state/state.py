@@ -51,8 +51,23 @@ class FiftyGame(GameState):
 
     def copy(self, agents: dict | None = None) -> "FiftyGame":
         """An independent copy for trials and playouts (no trace; ``agents`` replaces the seats' agents)."""
-        return copy_state(self, {"turn": TurnState.copy, "assault": lambda v: None,
-                                 "gain_to": dict, "start_player": same}, agents)  # seat -> seat: plain values
+        return copy_state(self, _COPIERS, agents)
+
+
+def _no_trial(value) -> None:
+    return None
+
+
+# how a copy takes this game's own fields (runtime/statecopy.py ``copy_state``: any other field is
+# deep-copied): made once, not at every copy — the Assault search copies a game thousands of times
+_COPIERS = {
+    "turn": TurnState.copy,
+    "assault": _no_trial,   # a copy is not inside the trial its original runs
+    "gain_to": dict,        # seat -> seat: plain values
+    "start_player": same,
+    "imagined": same,       # a flag (runtime/bots.py sets it on its copies)
+    **{name: same for name in GameState.SHARED},  # what GameState.copy shares (no subclass field here)
+}
 
 
 def goods_text(c: Counter | dict) -> str:
