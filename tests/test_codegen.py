@@ -461,3 +461,63 @@ def _accepted_ir(text, vocab):
 
     ex = explain_effect(text, vocab)
     return None if ex.diags.errors or ex.ir is None else ex.ir
+
+
+def _compiles(src: str) -> bool:
+    try:
+        compile("def _(ctx):\n" + src, "<body>", "exec")
+        return True
+    except SyntaxError:
+        return False
+
+
+def _shape_check_accepts(src: str) -> bool:
+    from compiler.codegen import check_body_compiles
+    try:
+        check_body_compiles(src)
+        return True
+    except SyntaxError:
+        return False
+
+
+def test_a_body_is_checked_by_its_shape_only_where_digits_cannot_matter():
+    """``check_body_compiles`` compiles one body of each shape (texts that differ only in their
+    numbers): a body with a leading-zero literal or a backslash before a digit, whose shape would
+    compile where it does not, is compiled itself."""
+    for good, bad in [
+        ("    ctx.gain(11, 'x')\n", "    ctx.gain(01, 'x')\n"),      # "01" is not a Python int
+        ("    return 11 + 11\n", "    return 11 + 00_\n"),           # digits before a stray '_'
+        ("    return '\\\\11'\n", "    return b'\\x1'\n"),             # an escape that needs two digits
+    ]:
+        assert _shape_check_accepts(good)
+        assert _shape_check_accepts(bad) is _compiles(bad) is False, bad
+    # a const name stands for any const name; its own source is compiled where it is made
+    assert _shape_check_accepts("    ctx.call('gain', (_C_0123456789ab,), {})\n")
+
+
+def test_every_number_a_generated_body_may_hold_gets_the_answer_compile_gives():
+    """Bodies of texts the differential generator writes, with their digit runs rewritten at random
+    (other digits and lengths, leading zeros): the shape check says what ``compile()`` says of each."""
+    import random
+
+    from compiler import codegen
+    from tests.differential import GAMES, TextGen, compiled_game, vocabulary
+
+    rng = random.Random(2712)
+    gens = {g: TextGen(compiled_game(g).vocab, random.Random(rng.random())) for g in GAMES}
+    bodies, refused = 0, 0
+    while bodies < 300:
+        game = rng.choice(sorted(GAMES))
+        text = gens[game].text()
+        ex = _accepted_ir(text, vocabulary(game))
+        if ex is None:
+            continue
+        src = codegen.make_body("effect", ex, text).text
+        for _ in range(3):
+            mutated = re.sub(r"\b[0-9]+\b", lambda m: "".join(rng.choice("0123456789")
+                                                             for _ in range(rng.randint(1, 3))), src, flags=re.ASCII)
+            ok = _compiles(mutated)
+            refused += not ok
+            assert _shape_check_accepts(mutated) is ok, mutated
+        bodies += 1
+    assert refused > 20, refused  # some rewrites made leading zeros: the guard was exercised
