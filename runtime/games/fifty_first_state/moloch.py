@@ -319,8 +319,9 @@ class _Variant:
         is a candidate of its selector after it (read on its own state after: what it wrote is the same
         wherever it is carried). Remembered by the listing's identity, not its value: hashing the
         selector (a dataclass of dataclasses) at every question was two thirds of this method. A
-        listing is an entry of an ``EffectReads`` the search holds (``AssaultSearch.reads``) for as
-        long as its variants live, so its ``id`` names it alone while this memo exists."""
+        listing is an entry of an ``EffectReads`` the search holds (``AssaultSearch.reads``; the game
+        keeps it too, ``FiftyGame.effect_reads``) for as long as its variants live, so its ``id`` names
+        it alone while this memo exists."""
         key = id(listing)
         got = self._passing.get(key)
         if got is None:
@@ -404,7 +405,16 @@ class AssaultSearch:
         self.cid = {uid: peek(held, uid).card_id for uid in machines}
         self.effect = {uid: game.cards[self.cid[uid]]["slots"]["assault"] for uid in machines}
         self.safe = {uid: verbs_only(fn) for uid, fn in self.effect.items()}
-        self.reads = {uid: effect_reads(game, fn, player, uid) for uid, fn in self.effect.items()}
+        # what each effect reads is a fact of the compiled game, the Machine and the player (``effect_reads``
+        # reads no state: the effect's constant selectors, the game model's zones): found once a game
+        known = game.effect_reads
+        self.reads = {}
+        for uid, fn in self.effect.items():
+            key = (uid, self.cid[uid], player)
+            reads = known.get(key, known)
+            if reads is known:
+                reads = known[key] = effect_reads(game, fn, player, uid)
+            self.reads[uid] = reads
         self.heard = bool(engine.trigger_slots(game)[0])  # cards listening to events (a Razed)
         self.uids = None       # the cards of the fingerprints patches apply to, in order
         self.position: dict = {}
