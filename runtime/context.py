@@ -724,13 +724,20 @@ class Ctx:
         zones = self.thing_zones(sel)
         top_only = spec.top_only
         out = []
-        held = g.instances
+        held, cards = g.instances, g.cards
         peek = peeker(held)  # the candidates are read, never written: none is copied
+        # looked up once: this loop runs per card of the zones at every listing (a search lists thousands)
+        filters, test, is_thing = sel.filters, self._filter, self.is_thing
         for key in zones:
             for uid in g.top(key, 1) if top_only else reversed(g.zones[key]):
                 inst = held[uid] if peek is None else peek(uid)
-                rec = face_view(g.cards[inst.card_id], inst)
-                if self.is_thing(spec, uid, inst, rec) and all(self._filter(f, rec, inst) for f in sel.filters):
+                rec = face_view(cards[inst.card_id], inst)
+                if not is_thing(spec, uid, inst, rec):
+                    continue
+                for f in filters:  # ``all`` of them, in order, without a generator per card
+                    if not test(f, rec, inst):
+                        break
+                else:
                     out.append(uid)
         return out
 

@@ -191,3 +191,27 @@ def test_past_the_search_budget_the_rest_resolves_in_deployed_order_and_the_trac
     assert [game.instances[m].card_id for m, _ in choice.steps] == ["leech", "stalker", "mother"]
     assert "the search stopped after" in game.trace_text()
     assert game.instances[u["oil_rig"]].face == game.instances[u["iron_mine"]].face == "ruins"
+
+
+@pytest.mark.rule("M04")
+def test_distinct_choices_of_one_target_follow_the_general_rule():
+    """``distinct_choices`` with one target to take (every bundled Assault) keeps the general rule's
+    answer: one choice per set of indistinguishable cards, the first of each in the candidates' order."""
+    from itertools import combinations
+
+    from runtime.games.fifty_first_state.moloch import _signature, distinct_choices
+
+    game, _, uids = new_game(state={"Ann": {"state": ["oil_rig", "gun_shop", "oil_rig", "oil_rig:ruins",
+                                                      "gun_shop"]}})
+    game.instances[uids["gun_shop#2"]].goods["fuel"] = 1  # Goods on it: another outcome
+    options = [uids[k] for k in ("oil_rig#2", "gun_shop", "oil_rig", "oil_rig#3", "gun_shop#2")]
+
+    def general(k):
+        seen: dict = {}
+        for combo in combinations(options, k):
+            seen.setdefault(tuple(sorted(_signature(game, u) for u in combo)), combo)
+        return list(seen.values())
+
+    assert distinct_choices(game, options, 1) == general(1) == [
+        (uids["oil_rig#2"],), (uids["gun_shop"],), (uids["oil_rig#3"],), (uids["gun_shop#2"],)]
+    assert distinct_choices(game, options, 2) == general(2)

@@ -194,3 +194,31 @@ def test_a_raze_that_may_empty_the_deck_reads_everything():
          "game": {"deployed": ["scorcher"], "discard": ["brick_supplier"]}}, "scorcher")
     (v,) = [v for v in variants if v.trial.picked == [(uids["scrap_pile"],)]]
     assert v.reads.everything
+
+
+@pytest.mark.rule("M04")
+@pytest.mark.parametrize("players,options", CONFIGS)
+def test_the_reads_a_search_finds_once_a_game_are_the_reads_found_afresh(monkeypatch, players, options):
+    """``effect_reads`` reads no state (the effect's constant selectors, the game model's zones): a
+    game finds each Machine's reads for each player once (``FiftyGame.effect_reads``, shared with its
+    copies) — at every search of seeded games they are the reads found afresh on the search's state."""
+    checked = []
+    fast_plans = moloch.AssaultSearch.plans
+
+    def plans(search):
+        for uid, reads in search.reads.items():
+            assert reads == effect_reads(search.root.copy(agents={}), search.effect[uid], search.player, uid)
+            checked.append(reads)
+        return fast_plans(search)
+
+    monkeypatch.setattr(moloch.AssaultSearch, "plans", plans)
+    for index in range(2):
+        play_one(("fifty_first_state", None, players, 47, index, "random", 400, False, None, options, False))
+    assert checked and any(r is not None for r in checked)
+
+
+def test_a_copy_shares_the_games_effect_reads():
+    from .helpers import new_game
+    game, _, _ = new_game()
+    game.effect_reads[("a", "key")] = None
+    assert game.copy(agents={}).effect_reads is game.effect_reads

@@ -388,3 +388,28 @@ def test_a_game_with_bots_but_no_flow_refuses_a_data_module_named_flow(tmp_path)
 def test_a_bots_heuristic_that_holds_statements_is_an_error(tmp_path):
     result, _ = _with_bots(tmp_path, "number of vp; gain 1 fuel")
     assert any(d.code == "E311" and d.file.endswith("game.yaml") for d in result.diags.errors)
+
+
+@pytest.mark.parametrize("options", [{}, {"collaboration": True}])
+def test_a_move_label_made_when_read_says_what_it_said_when_listed(options):
+    """The Draft's and the Action listing's labels are made when first read (``Move.lazy``, turn.py
+    ``_said``): read after the move was played and the game went on, a label is the one read at once
+    from the same listing — the card's face and the amounts are taken as listed."""
+    from runtime.games.fifty_first_state.turn import FiftyMatch
+
+    seen = Counter()
+    for seed in (3, 4):
+        m = match(seed=seed, players=("Ann", "Bob"), **options)
+        rng = random.Random(seed)
+        later = []
+        while not m.terminal() and len(later) < 400:
+            legal = m.legal_moves()
+            # the same listing made again (other Move objects: ``Match.copy`` would share these), read at once
+            now = FiftyMatch(m.game.copy()).legal_moves()
+            assert [mv.key for mv in now] == [mv.key for mv in legal]
+            later.append((legal, [mv.label for mv in now]))
+            seen.update(mv.key[0] for mv in now)
+            m.apply(rng.choice(legal))
+        for legal, labels in later:
+            assert [mv.label for mv in legal] == labels
+    assert {"draft", "construct", "use", "pass"} <= set(seen), seen

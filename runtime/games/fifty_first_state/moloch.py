@@ -15,7 +15,6 @@ Decisions on cases the rulebook leaves open (also in docs/decisions.md):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import combinations
 
 from runtime.context import Ctx, face_view
@@ -43,12 +42,27 @@ IMAGINED_BUDGET = 0
 PLAN_LIMIT = 16       # equally efficient outcomes offered to the player's agent
 
 
+class FirstStatement:
+    """What an Assault probe found of an effect's first statement from a state, for the trials run
+    from that state (``AssaultSearch.variants``): its selector, its candidates, the units it asks for
+    and the units it can take (``AssaultTrial._counted``) — and its distinct choices
+    (``distinct_choices``), made by the first of those trials that takes something and handed to the
+    others. Each trial's copy starts equal to the state, so they are the same for every one."""
+
+    __slots__ = ("sel", "options", "n", "k", "choices")
+
+    def __init__(self, sel, options: list, n: int, k: int):
+        self.sel, self.options, self.n, self.k = sel, options, n, k
+        self.choices = None
+
+
 class WouldAct(Exception):
     """An Assault probe (``AssaultProbe``) met a statement that would resolve something: the trial
     must be run for real on a copy. ``counted``: when it was the effect's first statement and it
-    targets, what ``AssaultTrial._counted`` found for it (the trials from the same state reuse it)."""
+    targets, what ``AssaultTrial._counted`` found for it (``FirstStatement``: the trials from the same
+    state reuse it)."""
 
-    def __init__(self, verb_name: str, counted: tuple | None = None):
+    def __init__(self, verb_name: str, counted: FirstStatement | None = None):
         super().__init__(verb_name)
         self.counted = counted
 
@@ -71,10 +85,10 @@ class AssaultTrial:
     thousands of trials whose words nobody reads.
     """
 
-    def __init__(self, script: tuple = (), picks: tuple | None = None, first: tuple | None = None):
+    def __init__(self, script: tuple = (), picks: tuple | None = None, first: FirstStatement | None = None):
         self.script = script
-        # (selector, candidates, units asked, units takeable) of the first statement, found by a probe
-        # of the same state: the trial's copy starts equal to it, so they are the same
+        # the first statement as a probe of the same state found it: the trial's copy starts equal to
+        # that state, so it is the same
         self.first = first
         self.replay = picks          # executing a chosen plan: the recorded target uids
         self.points: list[int] = []  # number of distinct choices at each choice point
@@ -88,9 +102,9 @@ class AssaultTrial:
     def _counted(self, ctx: Ctx, sel) -> tuple:
         """(the candidates, the units the statement asks for, how many it can take)."""
         first = self.first
-        if first is not None and not self.picked and first[0] == sel:
-            self.listed.append(first[1])
-            return first[1:]
+        if first is not None and not self.picked and first.sel == sel:
+            self.listed.append(first.options)
+            return first.options, first.n, first.k
         options = ctx.options(sel)
         self.listed.append(options)
         if sel.category == VAR or isinstance(sel.amount, Every):
@@ -111,7 +125,13 @@ class AssaultTrial:
             if len(pick) < k:  # the state drifted (an agent's other choice): complete with the first free
                 pick += tuple(t for t in options if t not in pick)[:k - len(pick)]
         else:
-            choices = distinct_choices(g, options, k)
+            first = self.first
+            if i == 0 and first is not None and options is first.options:  # the probe's first statement
+                choices = first.choices
+                if choices is None:
+                    choices = first.choices = distinct_choices(g, options, k)
+            else:
+                choices = distinct_choices(g, options, k)
             j = self.script[i] if i < len(self.script) else 0
             self.points.append(len(choices))
             self.taken.append(j)
@@ -164,7 +184,7 @@ class AssaultProbe(AssaultTrial):
     def targets(self, ctx: Ctx, sel, verb_name: str) -> list[int]:
         options, n, k = self._counted(ctx, sel)
         if k:
-            raise WouldAct(verb_name, (sel, options, n, k) if not self.notes else None)
+            raise WouldAct(verb_name, FirstStatement(sel, options, n, k) if not self.notes else None)
         # as AssaultTrial.targets with nothing to take: one choice point with one (empty) choice
         self.points.append(1)
         self.taken.append(self.script[len(self.picked)] if len(self.picked) < len(self.script) else 0)
@@ -208,6 +228,10 @@ def distinct_choices(game, options: list[int], k: int) -> list[tuple]:
     if k <= 0:
         return [()]
     seen: dict = {}
+    if k == 1:  # every bundled Assault takes one target: the loop below without its 1-tuples to sort
+        for uid in options:
+            seen.setdefault(_signature(game, uid), (uid,))
+        return list(seen.values())
     for combo in combinations(options, k):
         sig = tuple(sorted(_signature(game, u) for u in combo))
         seen.setdefault(sig, combo)
@@ -220,14 +244,47 @@ def _signature(game, uid: int) -> tuple:
             game.where[uid])
 
 
-@dataclass(frozen=True)
 class AssaultPlan:
-    """One way to resolve every Deployed Machine's Assault: the order and each effect's targets."""
+    """One way to resolve every Deployed Machine's Assault: the order and each effect's targets.
 
-    steps: tuple            # ((machine uid, (targets of each targeted statement, …)), …)
-    resolved: int           # effect units that resolve
-    wanted: int             # effect units the Assaults ask for
-    label: str
+    ``label`` (the plan in the trace's words, what a script or a person picks it by) is made when it is
+    first read, from the notes its trials kept (``AssaultTrial.words``): a search keeps up to
+    ``PLAN_LIMIT`` plans and a game without a trace reads none of their labels. The words depend only
+    on the cards' ids and faces in the notes (``name_of_face``), so a label made later is the label
+    made at once. Equal plans: the same steps, units and label, as when this was a frozen dataclass.
+    """
+
+    __slots__ = ("steps", "resolved", "wanted", "_label", "_said")
+
+    def __init__(self, steps: tuple, resolved: int, wanted: int, label: str | None = None, said: tuple = ()):
+        self.steps = steps          # ((machine uid, (targets of each targeted statement, …)), …)
+        self.resolved = resolved    # effect units that resolve
+        self.wanted = wanted        # effect units the Assaults ask for
+        self._label = label
+        self._said = said           # (game, notes): the label's words, until it is read
+
+    @property
+    def label(self) -> str:
+        if self._label is None:
+            game, notes = self._said
+            self._label = "; ".join(AssaultTrial.words(game, notes)) or "nothing to resolve"
+            self._said = ()
+        return self._label
+
+    def _key(self) -> tuple:
+        return self.steps, self.resolved, self.wanted, self.label
+
+    def __eq__(self, other) -> bool:
+        if type(other) is not AssaultPlan:
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"AssaultPlan(steps={self.steps!r}, resolved={self.resolved!r}, wanted={self.wanted!r}, " \
+               f"label={self.label!r})"
 
     def __str__(self) -> str:
         return self.label
@@ -262,8 +319,9 @@ class _Variant:
         is a candidate of its selector after it (read on its own state after: what it wrote is the same
         wherever it is carried). Remembered by the listing's identity, not its value: hashing the
         selector (a dataclass of dataclasses) at every question was two thirds of this method. A
-        listing is an entry of an ``EffectReads`` the search holds (``AssaultSearch.reads``) for as
-        long as its variants live, so its ``id`` names it alone while this memo exists."""
+        listing is an entry of an ``EffectReads`` the search holds (``AssaultSearch.reads``; the game
+        keeps it too, ``FiftyGame.effect_reads``) for as long as its variants live, so its ``id`` names
+        it alone while this memo exists."""
         key = id(listing)
         got = self._passing.get(key)
         if got is None:
@@ -347,12 +405,22 @@ class AssaultSearch:
         self.cid = {uid: peek(held, uid).card_id for uid in machines}
         self.effect = {uid: game.cards[self.cid[uid]]["slots"]["assault"] for uid in machines}
         self.safe = {uid: verbs_only(fn) for uid, fn in self.effect.items()}
-        self.reads = {uid: effect_reads(game, fn, player, uid) for uid, fn in self.effect.items()}
+        # what each effect reads is a fact of the compiled game, the Machine and the player (``effect_reads``
+        # reads no state: the effect's constant selectors, the game model's zones): found once a game
+        known = game.effect_reads
+        self.reads = {}
+        for uid, fn in self.effect.items():
+            key = (uid, self.cid[uid], player)
+            reads = known.get(key, known)
+            if reads is known:
+                reads = known[key] = effect_reads(game, fn, player, uid)
+            self.reads[uid] = reads
         self.heard = bool(engine.trigger_slots(game)[0])  # cards listening to events (a Razed)
         self.uids = None       # the cards of the fingerprints patches apply to, in order
         self.position: dict = {}
 
-    def run_one(self, state, uid: int, script: tuple = (), first: tuple | None = None, counted: bool = True):
+    def run_one(self, state, uid: int, script: tuple = (), first: FirstStatement | None = None,
+                counted: bool = True):
         twin = state.copy(agents={})  # first-legal for the choices an effect leaves to the player
         trial = AssaultTrial(script, first=first)
         twin.assault = trial
@@ -439,8 +507,7 @@ class AssaultSearch:
             self.top, self.found, self.finals = score, [], set()
         if score == self.top and final not in self.finals and len(self.found) < PLAN_LIMIT:
             self.finals.add(final)
-            label = "; ".join(AssaultTrial.words(self.root, notes)) or "nothing to resolve"
-            self.found.append(AssaultPlan(steps, score, wanted, label))
+            self.found.append(AssaultPlan(steps, score, wanted, said=(self.root, notes)))
 
     def full(self) -> bool:
         return len(self.found) >= PLAN_LIMIT
@@ -660,15 +727,18 @@ class Moloch(Pack):
         plans = search.plans()
         choice = plans[0] if len(plans) == 1 else Ctx(game, player).ask(
             plans, 1, prompt="equally efficient Assault outcomes")[0]
-        game.emit("assault", player, f"efficient Assault: {choice.resolved} of {choice.wanted} effect units "
-                  f"can resolve — {choice.label}")
-        if search.truncated:
+        tracing = game.tracing  # the words below (the plan's label above all) only for a trace
+        if tracing:
+            game.emit("assault", player, f"efficient Assault: {choice.resolved} of {choice.wanted} effect units "
+                      f"can resolve — {choice.label}")
+        if search.truncated and tracing:
             game.emit("assault", player, f"(the search stopped after {search.trials} trials: the Machines "
                       "left were taken in Deployed order)")
         for uid, picks in choice.steps:
             game.assault = AssaultTrial(picks=picks)
             try:
-                game.emit("assault", player, f"{engine.name_of(game, uid)} assaults")
+                if tracing:
+                    game.emit("assault", player, f"{engine.name_of(game, uid)} assaults")
                 engine.run(game, game.record(uid)["slots"]["assault"], player, uid)
                 # the Machine's Assault ran: an activation the simulation report counts (not a play)
                 game.publish(Used(player, card=uid, turn=game.turn_number, round=game.round))

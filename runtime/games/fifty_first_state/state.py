@@ -6,7 +6,10 @@ Fields (never patched onto a GameState from outside; the engine's ``state_class`
 - ``gain_to``: player -> who receives what that player would gain (the Hacked Conflagrator takes a
   Location's Production "instead of its owner", M17);
 - ``start_player``: the current Starting Player (S03; passes on each round, a stand-in rule);
-- ``turn``: the stand-in base turn's progress (``TurnState``), used by ``new_match``.
+- ``turn``: the stand-in base turn's progress (``TurnState``), used by ``new_match``;
+- ``effect_reads``: (Machine uid, card id, player) -> what that Machine's Assault reads when the player
+  resolves it (moloch.py ``AssaultSearch``, assault_sets.py ``effect_reads``): a fact of the compiled
+  game, found once and shared with every copy.
 
 ``copy()`` (runtime/statecopy.py) duplicates what play changes and shares what never changes; the
 Assault search and Monte Carlo playouts copy often: it is ~10x cheaper than ``copy.deepcopy``.
@@ -48,11 +51,28 @@ class FiftyGame(GameState):
         self.gain_to: dict[int, int] = {}
         self.start_player = 0
         self.turn = TurnState()
+        self.effect_reads: dict = {}
 
     def copy(self, agents: dict | None = None) -> "FiftyGame":
         """An independent copy for trials and playouts (no trace; ``agents`` replaces the seats' agents)."""
-        return copy_state(self, {"turn": TurnState.copy, "assault": lambda v: None,
-                                 "gain_to": dict, "start_player": same}, agents)  # seat -> seat: plain values
+        return copy_state(self, _COPIERS, agents)
+
+
+def _no_trial(value) -> None:
+    return None
+
+
+# how a copy takes this game's own fields (runtime/statecopy.py ``copy_state``: any other field is
+# deep-copied): made once, not at every copy — the Assault search copies a game thousands of times
+_COPIERS = {
+    "turn": TurnState.copy,
+    "assault": _no_trial,   # a copy is not inside the trial its original runs
+    "gain_to": dict,        # seat -> seat: plain values
+    "start_player": same,
+    "imagined": same,       # a flag (runtime/bots.py sets it on its copies)
+    "effect_reads": same,   # facts of the compiled game (moloch.py ``AssaultSearch``): one table, all copies
+    **{name: same for name in GameState.SHARED},  # what GameState.copy shares (no subclass field here)
+}
 
 
 def goods_text(c: Counter | dict) -> str:

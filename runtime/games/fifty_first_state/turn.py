@@ -29,6 +29,7 @@ counts as the seat's action.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 from runtime.agents import Agent
 from runtime.context import Ctx, face_view
@@ -230,7 +231,7 @@ class FiftyMatch:
     # --- the draft ----------------------------------------------------------------------------
     def _draft_moves(self) -> list[Move]:
         g = self.game
-        return [Move(f"Draft {g.engine.name_of(g, u)}", ("draft", u)) for u in g.turn.shown]
+        return [Move.lazy(("draft", u), partial(_said, g, "Draft {}", (_card(g, u),))) for u in g.turn.shown]
 
     def _apply_draft(self, move: Move) -> None:
         g, eng, t = self.game, self.game.engine, self.game.turn
@@ -253,21 +254,26 @@ class FiftyMatch:
         card = lambda u: peek(g.instances, u)  # noqa: E731
         out = [Move("Pass (end your Action phase)", PASS)]
         me = g.players[p]
-        name = lambda u: eng.name_of(g, u)  # noqa: E731
+
+        # labels are made when read (``Move.lazy``: a simulation reads none), from what they say as
+        # listed now: each card's id and face (``_card``), the amounts (``_said``)
+        def say(key: tuple, text: str, *parts) -> None:
+            out.append(Move.lazy(key, partial(_said, g, text, parts)))
+
         cost = construct_cost(g)
         # the Locations in hand (cards with a row): what may be constructed, dealt or razed from hand
         in_hand = [uid for uid in g.zone("hand", p) if face_view(g.record(uid), card(uid)).get("rows")]
         if can_pay(g, p, cost):
             for uid in in_hand:
-                out.append(Move(f"Construct {name(uid)} (pay {goods_text(cost)})", ("construct", uid)))
+                say(("construct", uid), "Construct {} (pay {})", _card(g, uid), ("goods", cost))
         deal, raze = eng.contact_for(g, "deal"), eng.contact_for(g, "raze")
         for uid in in_hand:
             d = eng._distance(g, uid)
             if me.goods[deal] >= d:
-                out.append(Move(f"Make {name(uid)} a Deal (pay {d} {good_name(g, deal)})", ("deal", uid)))
+                say(("deal", uid), "Make {} a Deal (pay {} {})", _card(g, uid), d, ("good", deal))
             if me.goods[raze] >= d:
-                out.append(Move(f"Raze {name(uid)} from hand for its Spoils (pay {d} {good_name(g, raze)})",
-                                ("raze", uid)))
+                say(("raze", uid), "Raze {} from hand for its Spoils (pay {} {})", _card(g, uid), d,
+                    ("good", raze))
         for q in g.active_players():
             if q == p:
                 continue
@@ -276,8 +282,8 @@ class FiftyMatch:
                     continue
                 good, n = eng.raze_cost(g, uid)
                 if me.goods[good] >= n:
-                    out.append(Move(f"Raze {name(uid)} of {g.players[q].name} (pay {n} {good_name(g, good)})",
-                                    ("raze_enemy", uid)))
+                    say(("raze_enemy", uid), "Raze {} of {} (pay {} {})", _card(g, uid), g.players[q].name, n,
+                        ("good", good))
         for zone in ("state", "faction_board"):
             for uid in g.zone(zone, p):
                 if uid in g.turn.used or card(uid).face == "ruins" or eng.blocked(g, uid):
@@ -288,7 +294,7 @@ class FiftyMatch:
                 if decided is False:
                     continue
                 if decided or self._would_work(lambda twin, uid=uid: twin.engine.use_action(twin, p, uid)):
-                    out.append(Move(f"Use the Action of {name(uid)}", ("use", uid)))
+                    say(("use", uid), "Use the Action of {}", _card(g, uid))
         moloch = pack(g, "moloch")
         if moloch is not None:
             # one state: a player's stores are listed once, not once per Deployed Machine
@@ -296,11 +302,13 @@ class FiftyMatch:
             for uid in g.zone("deployed"):
                 for purpose in ("hack", "destroy"):
                     if moloch.missing_any(g, p, uid, purpose, stores[purpose]):
-                        continue  # something is missing (the label is written only for a move listed)
-                    label = (f"Hack {name(uid)} (pay {goods_text(Counter(g.record(uid)['code']))})"
-                             if purpose == "hack" else
-                             f"Destroy {name(uid)} (pay {moloch.defense(g, uid)} red contact, gain 1 VP)")
-                    out.append(Move(label, (purpose, uid)))
+                        continue  # something is missing
+                    if purpose == "hack":
+                        say((purpose, uid), "Hack {} (pay {})", _card(g, uid),
+                            ("goods", Counter(g.record(uid)["code"])))
+                    else:
+                        say((purpose, uid), "Destroy {} (pay {} red contact, gain 1 VP)", _card(g, uid),
+                            moloch.defense(g, uid))
                 if g.options.get("collaboration"):  # M20: part of a Hack or a Destroy, one Good at a time
                     for purpose in ("hack", "destroy"):
                         need = moloch._remaining(g, uid, purpose)
@@ -311,9 +319,9 @@ class FiftyMatch:
                                 moloch._payment(g, p, Counter({good: 1}), purpose, stores[purpose])
                             except Refused:
                                 continue
-                            out.append(Move(f"Place 1 {good_name(g, good)} on {name(uid)} towards its "
-                                            f"{'Hack' if purpose == 'hack' else 'Destroy'} (Collaboration)",
-                                            ("contribute", uid, purpose, good)))
+                            say(("contribute", uid, purpose, good),
+                                "Place 1 {} on {} towards its {} (Collaboration)", ("good", good),
+                                _card(g, uid), "Hack" if purpose == "hack" else "Destroy")
         scav = pack(g, "scavengers")
         if scav is not None:
             pile = g.zone("yellow_connections")
@@ -322,7 +330,7 @@ class FiftyMatch:
             for uid in g.zone("hand", p):
                 if g.record(uid).get("kind") == "connection" and self._would_work(
                         lambda twin, uid=uid: scav.play_connection(twin.engine, twin, p, uid)):
-                    out.append(Move(f"Play {name(uid)}", ("play_connection", uid)))
+                    say(("play_connection", uid), "Play {}", _card(g, uid))
         return out
 
     def _cost_refused(self, p: int, uid: int) -> bool:
@@ -375,7 +383,8 @@ class FiftyMatch:
         g, eng, t = self.game, self.game.engine, self.game.turn
         p = t.seat
         kind = move.key[0]
-        g.tell(MoveMade(p, label=move.label))
+        if g.tracing:  # the label is made when read (``_said``): only for a trace
+            g.tell(MoveMade(p, label=move.label))
         if kind == "pass":
             t.passed.add(p)
         else:
@@ -504,6 +513,30 @@ def pack(game, name: str):
 
 def good_name(game, good: str) -> str:
     return game.model.good_name(good).lower()
+
+
+def _card(game, uid: int) -> tuple:
+    """A card in a move's label as it is when the move is listed: its id and face (``name_of``'s words)."""
+    inst = peek(game.instances, uid)
+    return "card", inst.card_id, inst.face
+
+
+def _said(game, text: str, parts: tuple, key: tuple) -> str:
+    """A move's label (``Move.lazy``'s labeller): ``text`` with each part in words — a card
+    (``_card``), Goods (``("goods", Counter)``: ``goods_text``), a Good's name (``("good", good)``),
+    or a number or a name as it is. What a part names was read when the move was listed; the words
+    come from the game's tables, which play never changes."""
+    words = []
+    for part in parts:
+        if type(part) is tuple:
+            if part[0] == "card":
+                part = game.engine.name_of_face(game, part[1], part[2])
+            elif part[0] == "goods":
+                part = goods_text(part[1])
+            else:
+                part = good_name(game, part[1])
+        words.append(part)
+    return text.format(*words)
 
 
 def construct_cost(game) -> Counter:
