@@ -142,7 +142,8 @@ def game_event(cls: type, player: int | None, turn: int, round: int) -> GameEven
     ``TurnEnded``…), made as ``card_event`` makes card events: an engine publishes two a turn."""
     if cls not in _TIMED_CLASSES:  # checked once per class (an engine publishes two such events a turn)
         if _fields_of(cls)[1] != _TIMED:
-            raise TypeError(f"{cls.__name__} has fields beyond player, turn and round: make it with its class")
+            raise TypeError(f"{cls.__name__} has fields beyond player, turn and round: "
+                            "make it with its class")
         _TIMED_CLASSES.add(cls)
     ev = object.__new__(cls)
     d = ev.__dict__

@@ -61,7 +61,9 @@ def test_an_amount_within_the_caps_is_the_amount_the_caps_leave():
                                           agents={i: SeededRandom() for i in range(3)})
         ctx = Ctx(g, 0, None, 1)
         for q in _queries(game):
-            for amount in (-2, 0, 1, 7, MAX_HELD - 1, MAX_HELD, MAX_HELD + 1, 10**6, DEFAULT, EVERY, UpToN(3)):
+            for amount in (-2, 0, 1, 7, MAX_HELD - 1, MAX_HELD, MAX_HELD + 1, 10**6,
+                           DEFAULT, EVERY, UpToN(3)):
                 sel = q.with_amount(amount)
                 for default in (1, 0, 5):
-                    assert ctx.amount(sel, default) == _amount_as_it_was(ctx, sel, default), (q, amount, default)
+                    want = _amount_as_it_was(ctx, sel, default)
+                    assert ctx.amount(sel, default) == want, (q, amount, default)

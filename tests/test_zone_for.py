@@ -15,7 +15,8 @@ from runtime.context import Ctx
 from runtime.engine import engine_for, load_compiled
 from runtime.refs import Query
 
-GAMES = ("infernal_contraption", "fifty_first_state")  # the Moon's effects name no zone (a test below says so)
+# the Moon's effects name no zone (a test below says so)
+GAMES = ("infernal_contraption", "fifty_first_state")
 
 
 def _places(game: str) -> list[Query]:

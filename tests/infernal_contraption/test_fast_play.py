@@ -255,4 +255,5 @@ def test_a_draw_of_cards_on_the_pile_taken_at_once_is_the_draw_card_by_card(ic, 
     the pile and nobody hears a draw: the same games as drawing them one by one, as it did."""
     from runtime.context import Ctx
 
-    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(Ctx, "draw_cards", _draw_cards_card_by_card))
+    _slow_courses_equal(ic, courses, monkeypatch,
+                        lambda mp: mp.setattr(Ctx, "draw_cards", _draw_cards_card_by_card))
