@@ -18,7 +18,7 @@ from .errors import RulesError
 from .events import Narrated, Told
 from .model import model_of
 from .shuffle import shuffle
-from .statecopy import copy_state, peek, peek_all, peek_items
+from .statecopy import copy_state, peek, peek_all, peek_items, same
 
 ZoneKey = tuple  # (zone name, owner index or None)
 
@@ -370,7 +370,10 @@ class GameState:
         ``copy_state``: what play changes is copied field by field, a subclass's own fields deep
         copied unless its ``COPIERS`` say how, the compiled game's tables shared; the copy does not
         trace)."""
-        return copy_state(self, {**{name: _same for name in self.SHARED}, **self.COPIERS})
+        table = _COPY_TABLES.get(type(self))
+        if table is None:  # once per class: copy_state keeps a plan per table (statecopy._PLANS)
+            table = _COPY_TABLES[type(self)] = {**{name: same for name in self.SHARED}, **self.COPIERS}
+        return copy_state(self, table)
 
     # --- invariants --------------------------------------------------------------------------
     def check_conservation(self) -> list[str]:
@@ -428,8 +431,9 @@ class GameState:
 
 
 
-def _same(value):
-    return value
+# state class -> what its copies share and copy (``GameState.copy``): one table per class, so that
+# copy_state's plan for it is found by the table's identity
+_COPY_TABLES: dict[type, dict] = {}
 
 
 _face = attrgetter("face")
