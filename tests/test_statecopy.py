@@ -189,3 +189,107 @@ def _after(seed: int, draws: int) -> random.Random:
     for _ in range(draws):
         r.random()
     return r
+
+
+def _unplanned(game, special: dict, agents=None):
+    """The copy as ``copy_state`` made it before it kept plans: every field decided at every copy.
+    Held beside the planned copy to catch a plan that is stale or decides a field otherwise."""
+    from runtime import statecopy as sc
+
+    twin = object.__new__(type(game))
+    d = twin.__dict__
+    for k, v in game.__dict__.items():
+        if k in sc.SHARED:
+            d[k] = v
+        elif k in special:
+            d[k] = special[k](v)
+        elif k == "instances":
+            d[k] = sc.shared_instances(game)
+        elif k == "rng":
+            d[k] = sc.shared_rng(game)
+        elif k in sc._CORE:
+            d[k] = sc._CORE[k](v)
+        elif k == "agents":
+            d[k] = dict(agents) if agents is not None else sc._agents(v)
+        else:
+            d[k] = copy.deepcopy(v)
+    twin.tracing = False
+    return twin
+
+
+def _shape(v, depth: int = 0):
+    """A value compared by what it holds: objects without an ``__eq__`` of their own (a Machine, a
+    MoonState) by their type and fields, containers item by item."""
+    if depth > 6:
+        return type(v).__name__
+    if isinstance(v, dict):
+        return (type(v).__name__, [(k, _shape(x, depth + 1)) for k, x in v.items()])
+    if isinstance(v, (list, tuple)):
+        return (type(v).__name__, [_shape(x, depth + 1) for x in v])
+    if isinstance(v, (set, frozenset)):
+        return (type(v).__name__, sorted(map(repr, v)))
+    if type(v).__eq__ is object.__eq__ and not callable(v):
+        slots = [n for c in type(v).__mro__ for n in getattr(c, "__slots__", ()) if hasattr(v, n)]
+        fields = {**{n: getattr(v, n) for n in slots}, **getattr(v, "__dict__", {})}
+        if fields:
+            return (type(v).__name__, _shape(fields, depth + 1))
+    return v
+
+
+def _alike(a, b, original) -> None:
+    """Two copies of ``original`` hold the same fields, in the same order, equal values, and share
+    with the original exactly the same objects."""
+    assert list(a.__dict__) == list(b.__dict__) == list(original.__dict__)
+    for k in original.__dict__:
+        va, vb, vo = a.__dict__[k], b.__dict__[k], original.__dict__[k]
+        assert (va is vo) == (vb is vo), k
+        if k in ("instances", "rng", "agents", "budget", "turn"):
+            continue  # compared by what they hold below (no __eq__ of their own, or copied afresh)
+        assert _shape(va) == _shape(vb), k
+    assert a.snapshot() == b.snapshot()
+    assert a.rng.getstate() == b.rng.getstate()
+
+
+def test_a_planned_copy_is_the_copy_every_field_decided_afresh_would_be():
+    """copy_state keeps a plan per (class, table, fields): on seeded games of every bundled game,
+    copied after random moves (and after a field is added, which must make a new plan), the planned
+    copy holds what the field-by-field decision gives, and plays on the same."""
+    from runtime.state import _COPY_TABLES
+    from runtime.statecopy import copy_state
+
+    for game, players in (("fifty_first_state", 2), ("infernal_contraption", 2), ("age_of_steam", 3)):
+        c = load_compiled(game)
+        eng = engine_for(c)
+        for seed in range(3):
+            agents = {i: SeededRandom(random.Random(40 + i)) for i in range(players)}
+            m = eng.new_match(c, [f"P{i + 1}" for i in range(players)], seed=seed, agents=agents)
+            m.game.tracing = False
+            for step in range(4):
+                _play(m, seed * 10 + step, 15)
+                g = m.game
+                if step == 2:
+                    g.added_late = [step]  # a field this class's plans have not seen: deep-copied
+                g.copy()  # the game's own copy first: its table and plan made
+                table = _COPY_TABLES.get(type(g))
+                if table is None:  # 51st State passes its own table (FiftyGame.copy)
+                    from runtime.games.fifty_first_state.state import _COPIERS as table
+                planned = copy_state(g, table)
+                slow = _unplanned(g, table)
+                _alike(planned, slow, g)
+                if step >= 2:
+                    assert planned.added_late == [2] and planned.added_late is not g.added_late
+                for twin in (planned, slow):
+                    twin.agents = {i: SeededRandom(random.Random(70 + i)) for i in range(players)}
+                a, b = _match_over(m, planned), _match_over(m, slow)
+                assert _play(a, 99, 60) == _play(b, 99, 60), (game, seed, step)
+
+
+def _match_over(match, state):
+    """A copy of ``match`` whose game is ``state`` (made by the match's own ``copy``, which takes
+    the game's copy: here ``state`` in its place)."""
+    g = match.game
+    g.__dict__["copy"] = lambda *args, **kwargs: state
+    try:
+        return match.copy()
+    finally:
+        del g.__dict__["copy"]
