@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from runtime.state import GameState
-from runtime.statecopy import copy_state, same
+from runtime.statecopy import copy_state, counter, same
 
 
 @dataclass
@@ -40,8 +40,14 @@ class TurnState:
     ended: str = ""               # why the game ended
 
     def copy(self) -> "TurnState":
-        return TurnState(self.moves, self.stage, list(self.shown), self.draft_left, self.drafter, list(self.drafted),
-                         self.seat, set(self.passed), Counter(self.actions), set(self.used), self.ended)
+        # made without the dataclass __init__ and Counter(...) (which goes through Counter.update):
+        # every search copy of the game copies this; the same values, the mutable ones new
+        twin = object.__new__(TurnState)
+        d = twin.__dict__
+        d.update(self.__dict__)
+        d["shown"], d["drafted"] = list(self.shown), list(self.drafted)
+        d["passed"], d["used"], d["actions"] = set(self.passed), set(self.used), counter(self.actions)
+        return twin
 
 
 class FiftyGame(GameState):

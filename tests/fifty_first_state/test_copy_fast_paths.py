@@ -1,0 +1,39 @@
+"""The shortcuts of a 51st State copy held to the slow path they replace, on seeded random games:
+``TurnState.copy`` (made without the dataclass ``__init__``) against the copy the constructor makes,
+at every move of games with 2 to 4 players."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from runtime.engine import engine_for, load_compiled
+from runtime.games.fifty_first_state.state import TurnState
+
+
+def _constructed(t: TurnState) -> TurnState:
+    """The copy as it was made before: the dataclass constructor, each mutable field new."""
+    return TurnState(t.moves, t.stage, list(t.shown), t.draft_left, t.drafter, list(t.drafted),
+                     t.seat, set(t.passed), Counter(t.actions), set(t.used), t.ended)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_turn_copy_is_the_constructed_copy(players):
+    compiled = load_compiled("fifty_first_state")
+    eng = engine_for(compiled)
+    for seed in range(3):
+        match = eng.new_match(compiled, [f"P{i}" for i in range(players)], seed=seed)
+        rng = random.Random(seed)
+        moves = 0
+        while not match.terminal() and moves < 300:
+            t = match.game.turn
+            twin, slow = t.copy(), _constructed(t)
+            assert twin == slow and type(twin.actions) is Counter
+            assert list(vars(twin)) == list(vars(slow))  # the same fields in the same order
+            for name in ("shown", "drafted", "passed", "actions", "used"):
+                assert getattr(twin, name) is not getattr(t, name), name  # its own, never shared
+            twin.actions[0] += 1
+            assert t.actions[0] == slow.actions[0]
+            match.apply(rng.choice(match.legal_moves()))
+            moves += 1
