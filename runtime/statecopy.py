@@ -341,30 +341,6 @@ def _agents(v: dict) -> dict:
     return copy.deepcopy(v, memo)
 
 
-_PLAYER = None  # runtime.state.Player, taken at the first copy (state.py imports this module)
-
-
-def _first_players(v: list) -> list:
-    global _PLAYER
-    from .state import Player
-    _PLAYER = Player
-    return [player(p) for p in v]
-
-
-def player(p):
-    """A copy of one ``Player``: its Goods and flags its own. Made without the dataclass __init__
-    (every search copy copies every seat) when it is a plain ``Player``, whose fields are the five
-    the constructor sets, in its order; a subclass goes through its constructor as before."""
-    kind = type(p)
-    if kind is not _PLAYER:
-        return kind(p.index, p.name, counter(p.goods), dict(p.flags), p.out)
-    twin = object.__new__(kind)
-    d = twin.__dict__
-    d.update(p.__dict__)
-    d["goods"], d["flags"] = counter(p.goods), dict(p.flags)
-    return twin
-
-
 def same(value):
     """A value the copy holds as it is (a number, a string, None: immutable)."""
     return value
@@ -373,7 +349,7 @@ def same(value):
 _CORE: dict[str, Callable[[Any], Any]] = {
     "zones": lambda v: {z: list(cards) for z, cards in v.items()},
     "where": dict,
-    "players": lambda v: [player(p) for p in v] if _PLAYER is not None else _first_players(v),
+    "players": lambda v: [type(p)(p.index, p.name, counter(p.goods), dict(p.flags), p.out) for p in v],
     "log": lambda v: [],
     "events": list,       # typed events are frozen: shared items, a new list
     "until": list,        # (phase, callable taking the game): shared callables, a new list

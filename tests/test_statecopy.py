@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import pickle
 import random
-from collections import Counter
 
 from runtime.agents import SeededRandom
 from runtime.engine import engine_for, load_compiled
@@ -208,8 +207,6 @@ def _unplanned(game, special: dict, agents=None):
             d[k] = sc.shared_instances(game)
         elif k == "rng":
             d[k] = sc.shared_rng(game)
-        elif k == "players":  # each seat through its constructor, as before ``statecopy.player``
-            d[k] = [type(p)(p.index, p.name, sc.counter(p.goods), dict(p.flags), p.out) for p in v]
         elif k in sc._CORE:
             d[k] = sc._CORE[k](v)
         elif k == "agents":
@@ -249,9 +246,6 @@ def _alike(a, b, original) -> None:
         if k in ("instances", "rng", "agents", "budget", "turn"):
             continue  # compared by what they hold below (no __eq__ of their own, or copied afresh)
         assert _shape(va) == _shape(vb), k
-    for pa, pb, po in zip(a.players, b.players, original.players):
-        assert list(vars(pa)) == list(vars(pb)) and type(pa) is type(pb)
-        assert pa.goods is not po.goods and pa.flags is not po.flags and type(pa.goods) is Counter
     assert a.snapshot() == b.snapshot()
     assert a.rng.getstate() == b.rng.getstate()
 
