@@ -1,6 +1,7 @@
-"""The shortcuts of a 51st State copy held to the slow path they replace, on seeded random games:
-``TurnState.copy`` (made without the dataclass ``__init__``) against the copy the constructor makes,
-at every move of games with 2 to 4 players."""
+"""The shortcuts of a 51st State copy and of reading a trial off its copy, held to the slow path they
+replace: ``TurnState.copy`` (made without the dataclass ``__init__``) against the copy the constructor
+makes, at every move of seeded random games with 2 to 4 players; ``goods_differ`` against ``!=`` of
+Counters."""
 from __future__ import annotations
 
 import random
@@ -37,3 +38,20 @@ def test_turn_copy_is_the_constructed_copy(players):
             assert t.actions[0] == slow.actions[0]
             match.apply(rng.choice(match.legal_moves()))
             moves += 1
+
+
+def test_goods_differ_is_counter_inequality():
+    """``assault_sets.goods_differ`` (``trial_writes``' comparison of a player's Goods before and after
+    a trial) says what ``!=`` of the two Counters says: Goods at 0 or absent, in any order, negative."""
+    from runtime.games.fifty_first_state.assault_sets import goods_differ
+
+    rng = random.Random(57)
+    names = ["brick", "fuel", "gun", "iron", "vp", "worker"]
+    for _ in range(3000):
+        a = Counter({g: rng.randint(-1, 2) for g in rng.sample(names, rng.randint(0, len(names)))})
+        b = Counter(a) if rng.random() < 0.4 else Counter()
+        for g in rng.sample(names, rng.randint(0, 3)):
+            b[g] = rng.randint(-1, 2)
+        if rng.random() < 0.3:  # the same items in another order
+            b = Counter(dict(reversed(list(b.items()))))
+        assert goods_differ(a, b) == (a != b) == goods_differ(b, a), (a, b)

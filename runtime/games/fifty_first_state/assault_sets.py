@@ -40,6 +40,7 @@ every carried state it goes on from (``AssaultSearch.made``: a mismatch is an er
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from runtime.context import COST_FIELD, Ctx, face_view
@@ -351,6 +352,14 @@ class FingerprintPatch:
 NO_PATCH = FingerprintPatch()
 
 
+def goods_differ(a: Counter, b: Counter) -> bool:
+    """``a != b`` for two Counters of Goods (a Good at 0 equals a Good absent, as in the fingerprint):
+    equal as dicts first, in C — a copy's Counter is its original's items in the same order, and most
+    trials leave a player's Goods as they were —, else Counter's own comparison, a Python loop over
+    every Good (a test holds it to ``!=``)."""
+    return not dict.__eq__(a, b) and a != b
+
+
 def trial_writes(state, before: tuple, twin, position: dict, uids: tuple) -> tuple[Touches, FingerprintPatch | None,
                                                                                 tuple]:
     """(what a trial wrote, its fingerprint patch, the fingerprint after it), read off the trial's copy
@@ -385,7 +394,7 @@ def trial_writes(state, before: tuple, twin, position: dict, uids: tuple) -> tup
     dg, goods = [], set()
     for i, (p0, p1) in enumerate(zip(state.players, twin.players)):
         a, b = p0.goods, p1.goods
-        if a != b:  # Counters: a Good at 0 equals a Good absent, as in the fingerprint
+        if goods_differ(a, b):
             changed = tuple(sorted((k, b[k]) for k in a.keys() | b.keys() if a[k] != b[k]))
             dg.append((i, changed))
             goods.update((i, k) for k, _ in changed)
