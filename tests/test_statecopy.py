@@ -293,3 +293,31 @@ def _match_over(match, state):
         return match.copy()
     finally:
         del g.__dict__["copy"]
+
+
+def test_peek_written_out_reads_what_the_method_reads():
+    """``statecopy.peek`` writes ``Instances.peek`` out (own card first, then the shared one): the same
+    object for every card, own or shared, before and after a share, and a KeyError for a card that
+    is not there; a plain dict is read by subscription."""
+    import pytest
+
+    from runtime.statecopy import peek
+
+    a = _cards(6)
+    b = a.share()
+    b[2].face = "ruins"  # b's own copy of card 2; a still shares it
+    c = b.share()
+    c[5] = _inst(5)
+    for held in (a, b, c):
+        for uid in range(8):
+            try:
+                want = held.peek(uid)
+            except KeyError:
+                with pytest.raises(KeyError):
+                    peek(held, uid)
+                continue
+            assert peek(held, uid) is want
+    plain = dict(a.peek_items())
+    assert all(peek(plain, u) is plain[u] for u in plain)
+    with pytest.raises(KeyError):
+        peek(Instances(), 1)
