@@ -1232,7 +1232,10 @@ def face_view(rec: dict, inst) -> dict:
     A double-sided card (a Machine and its Hacked side) is selected and filtered by what is face
     up: a Hacked card in a State has the Hacked side's icons and slots, not the Machine side's.
     """
-    face = (rec.get("faces") or {}).get(inst.face)
+    faces = rec.get("faces")
+    if not faces:  # most cards have one face: no empty dict made to look it up in
+        return rec
+    face = faces.get(inst.face)
     if not face:
         return rec
     return {**rec, **face}
