@@ -55,3 +55,16 @@ def test_goods_differ_is_counter_inequality():
         if rng.random() < 0.3:  # the same items in another order
             b = Counter(dict(reversed(list(b.items()))))
         assert goods_differ(a, b) == (a != b) == goods_differ(b, a), (a, b)
+
+
+def test_counter_is_the_constructor():
+    """``statecopy.counter`` (``construct_cost``, ``can_pay``, ``verbs._price`` and copies use it for
+    ``Counter(...)``): the same items in the same order, a Counter, never the mapping it was given."""
+    from runtime.statecopy import counter
+
+    for given in ({}, {"brick": 2}, {"vp": 0, "fuel": 1, "brick": -1}, Counter({"gun": 3, "iron": 0}), Counter()):
+        got, want = counter(given), Counter(given)
+        assert type(got) is Counter and got is not given
+        assert list(got.items()) == list(want.items())
+        got["x"] += 1
+        assert "x" not in given

@@ -37,7 +37,7 @@ from runtime.errors import Refused
 from runtime.events import GoodsPaid, MoveMade
 from runtime.protocol import Move, Result, refuse_unless_legal
 from runtime.refs import CARD, GOOD, Exactly
-from runtime.statecopy import peek
+from runtime.statecopy import counter, peek
 from runtime.tables import verbs_only
 
 from .state import FiftyGame, goods_text
@@ -540,14 +540,15 @@ def _said(game, text: str, parts: tuple, key: tuple) -> str:
 
 
 def construct_cost(game) -> Counter:
-    return Counter({k: int(v) for k, v in table(game, "construct_cost").items() if k != "stand_in"})
+    # Counter(dict) without Counter.update's Python loop (statecopy.counter): asked at every Action
+    return counter({k: int(v) for k, v in table(game, "construct_cost").items() if k != "stand_in"})
 
 
 def can_pay(game, p: int, cost: Counter) -> bool:
     """Goods or Good groups ("resource": any of its Goods) the player can pay in full."""
     goods = game.players[p].goods
     groups = game.model.good_groups
-    left = Counter(goods)
+    left = counter(goods)  # Counter(goods), without Counter.update's Python loop
     for k, n in sorted(cost.items(), key=lambda kv: kv[0] in groups):  # plain Goods first
         if k in groups:
             have = sum(left[m] for m in groups[k])

@@ -18,6 +18,7 @@ from runtime.context import MAX_HELD, Ctx, face_view
 from runtime.errors import Refused
 from runtime.events import GoodsGained, Razed
 from runtime.refs import CARD, GOOD, MANY, PLAYER, THING, VAR, ZONE, Every, Exactly, Query, UpToN
+from runtime.statecopy import counter
 from runtime.verbs import AMOUNTS, Slot, verb
 
 E = "fifty_first_state"
@@ -116,7 +117,7 @@ def produce_for(ctx: Ctx, uid: int, diverted: bool) -> None:
 def _price(ctx: Ctx, objs) -> tuple:
     """What paying ``objs`` asks: (Goods by name, cards from hand, [(Good group, n)] to choose, units)."""
     groups = ctx.game.model.good_groups
-    need: Counter = Counter()
+    need: Counter = counter({})  # an empty Counter, without Counter.__init__'s call of update
     cards = 0
     picks = []
     wanted = 0
