@@ -519,12 +519,13 @@ class AssaultSearch:
             self.record(before, score, wanted, steps, notes)
             return
         asks, cid = self.asks, self.cid
-        bound = score + sum(asks[cid[u]] for u in left)
+        # lists, not generators, in the search's hottest lines: the same values, fewer frames resumed
+        bound = score + sum([asks[cid[u]] for u in left])
         if bound < self.top or (bound == self.top and self.full()):
             return
         # the same Machines left on the same state (effects that commute) reached before with as
         # many units: everything from here was explored then (the incumbent only grows since)
-        key = (tuple(sorted(cid[u] for u in left)), before)
+        key = (tuple(sorted([cid[u] for u in left])), before)
         if self.seen.get(key, -1) >= score:
             return
         self.seen[key] = score
@@ -566,7 +567,7 @@ class AssaultSearch:
             here[uid] = self.variants(step, uid, carried)
         inert = []
         for uid in firsts:
-            rest = tuple(u for u in left if u != uid)
+            rest = tuple([u for u in left if u != uid])
             for v in here[uid]:
                 trial, got = v.trial, v.got
                 self.trials += 1
