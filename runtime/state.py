@@ -413,8 +413,9 @@ class GameState:
     def fingerprint(self) -> tuple:
         """A cheap comparable summary of what effects change (Goods, zone contents, faces), so that a
         repetition can stop when a round changed nothing."""
-        return (tuple(tuple(sorted((k, v) for k, v in p.goods.items() if v)) for p in self.players),
-                tuple((k, tuple(v)) for k, v in self.zones.items()),
+        # lists, not generators: the same tuples (51st State's Assault search fingerprints often)
+        return (tuple([tuple(sorted([(k, v) for k, v in p.goods.items() if v])) for p in self.players]),
+                tuple([(k, tuple(v)) for k, v in self.zones.items()]),
                 _faces(peek_all(self.instances)))
 
     def snapshot(self) -> dict:

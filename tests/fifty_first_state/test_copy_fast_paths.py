@@ -68,3 +68,30 @@ def test_counter_is_the_constructor():
         assert list(got.items()) == list(want.items())
         got["x"] += 1
         assert "x" not in given
+
+
+def test_fingerprint_is_the_generator_built_one():
+    """``GameState.fingerprint`` builds its tuples from lists: the same value as the generators it
+    replaced, at every move of seeded games (and on copies, which share cards until touched)."""
+    from runtime.state import _faces
+    from runtime.statecopy import peek_all
+
+    def before(g):
+        return (tuple(tuple(sorted((k, v) for k, v in p.goods.items() if v)) for p in g.players),
+                tuple((k, tuple(v)) for k, v in g.zones.items()),
+                _faces(peek_all(g.instances)))
+
+    compiled = load_compiled("fifty_first_state")
+    eng = engine_for(compiled)
+    for seed in range(2):
+        match = eng.new_match(compiled, ["P0", "P1", "P2"], seed=seed)
+        rng = random.Random(seed)
+        moves = 0
+        while not match.terminal() and moves < 250:
+            g = match.game
+            assert g.fingerprint() == before(g)
+            if moves % 25 == 0:
+                twin = g.copy(agents={})
+                assert twin.fingerprint() == before(twin) == before(g)
+            match.apply(rng.choice(match.legal_moves()))
+            moves += 1

@@ -331,7 +331,7 @@ class FingerprintPatch:
             for i, changed in self.goods:  # Good by Good: another step may have changed the others
                 held = dict(goods[i])
                 held.update(changed)
-                goods[i] = tuple(sorted((k, v) for k, v in held.items() if v))
+                goods[i] = tuple(sorted([(k, v) for k, v in held.items() if v]))  # a list: no generator
             goods = tuple(goods)
         if self.zones:
             zones = list(zones)

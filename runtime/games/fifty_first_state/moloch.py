@@ -328,8 +328,12 @@ class _Variant:
             sel, zones = listing
             twin = self.twin
             where = twin.where
-            got = self._passing[key] = any(where.get(u) in zones and passes(twin, player, sel, u)
-                                           for u in self.writes.cards)
+            got = False  # any(...) written as a loop (no generator): the same calls, stopping at the first
+            for u in self.writes.cards:
+                if where.get(u) in zones and passes(twin, player, sel, u):
+                    got = True
+                    break
+            self._passing[key] = got
         return got
 
     def disturbed_by(self, step: "_Variant", player: int) -> bool:
