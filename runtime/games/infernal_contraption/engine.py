@@ -286,11 +286,13 @@ class InfernalContraption(ICScenario, Engine):
             return "the touching sockets do not match and neither is Universal (I09)"
         return None
 
-    def open_slots(self, game: ICGame, player: int) -> tuple[list, list, list]:
+    def open_slots(self, game: ICGame, player: int, opponents: bool = True) -> tuple[list, list, list]:
         """Free places: (ends of the player's main line, plug places in the player's machine, plug
         places in opponents' machines). Each is (anchor's socket there, index of the new card's
         touching socket, anchor is a Power Source, (owner, anchor, side, 0, ())): the last is the
-        tail of a play's ``Move`` there, so that listing a play joins two tuples."""
+        tail of a play's ``Move`` there, so that listing a play joins two tuples. ``opponents=False``
+        leaves the opponents' places out (an empty list): only a Sabotage card goes there, and about
+        two listings in five have none in hand."""
         kinds = game.kind_of
         socks = game.sock_of
         ends, own, opp = [], [], []
@@ -298,11 +300,13 @@ class InfernalContraption(ICScenario, Engine):
             if pl.out:
                 continue
             owner = pl.index
+            mine = owner == player
+            if not (mine or opponents):
+                continue
             m = game.machines[owner]
             main = m.main
             if not main:
                 continue
-            mine = owner == player
             if mine:
                 ends.append((socks[main[0]][0], 1, False, (owner, main[0], "left", 0, ())))
                 ends.append((socks[main[-1]][1], 0, False, (owner, main[-1], "right", 0, ())))
@@ -338,8 +342,15 @@ class InfernalContraption(ICScenario, Engine):
             moves.append(REFIT)
         if game.plays >= 1 and len(hand) < 2:  # an extra play needs another card to scrap first
             return moves
-        ends, own, opp = self.open_slots(game, p)
         kinds = game.kind_of
+        # the opponents' places are read by Sabotage cards alone: worked out only when one is in hand
+        # (the same list either way: nothing changes while the moves are listed)
+        sabotage = False
+        for uid in hand:
+            if kinds[uid] == "sabotage":
+                sabotage = True
+                break
+        ends, own, opp = self.open_slots(game, p, sabotage)
         socks = game.sock_of
         instances = game.instances
         seen = set()
