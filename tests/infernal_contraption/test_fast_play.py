@@ -257,3 +257,38 @@ def test_a_draw_of_cards_on_the_pile_taken_at_once_is_the_draw_card_by_card(ic, 
 
     _slow_courses_equal(ic, courses, monkeypatch,
                         lambda mp: mp.setattr(Ctx, "draw_cards", _draw_cards_card_by_card))
+
+
+def test_powered_asked_in_place_is_powered_by_the_neighbours_list(ic, courses, monkeypatch):
+    """``InfernalContraption.powered`` asks each neighbour in place: the same answer as reading
+    ``Machine.neighbours``' list, in every position of the games, for every card of every machine; and
+    the same games as the list's way."""
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+    from runtime.games.infernal_contraption.machine import POWER_KINDS
+
+    def slow(self, game, player, uid):
+        return any(game.kind_of[n] in POWER_KINDS for n in game.machines[player].neighbours(uid))
+
+    eng = InfernalContraption()
+    asked = 0
+    for p, s in GAMES[::3]:
+        match = _new(eng, ic, p, s, tracing=False)
+        g = match.game
+        while not match.terminal():
+            for owner, m in enumerate(g.machines):
+                for uid in m.cards():
+                    assert eng.powered(g, owner, uid) == slow(eng, g, owner, uid)
+                    asked += 1
+            match.apply(g.agent(match.to_act()).pick(match, match.legal_moves()))
+    assert asked > 1000
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(InfernalContraption, "powered", slow))
+
+
+def test_kinds_skipped_without_a_call_are_the_kinds_resolve_skips(ic, courses, monkeypatch):
+    """``activate`` skips a Power Core or an Upgrade without calling ``resolve``, which returns "skip"
+    for them at once: the same games as calling it for every card (an activation written without the
+    shortcut)."""
+    from runtime.games.infernal_contraption import engine as engine_mod
+
+    _slow_courses_equal(ic, courses, monkeypatch,
+                        lambda mp: mp.setattr(engine_mod, "_SKIPPED_KINDS", frozenset()))
