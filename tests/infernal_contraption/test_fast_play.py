@@ -292,3 +292,37 @@ def test_kinds_skipped_without_a_call_are_the_kinds_resolve_skips(ic, courses, m
 
     _slow_courses_equal(ic, courses, monkeypatch,
                         lambda mp: mp.setattr(engine_mod, "_SKIPPED_KINDS", frozenset()))
+
+
+def test_a_listed_move_found_by_identity_is_the_move_found_by_key(ic, courses, monkeypatch):
+    """``ICMatch.apply`` finds a move it listed by identity: it is the move ``refuse_unless_legal``
+    finds by key only when no listing holds one key twice — held here in every position of the games
+    — and the games are the games found by key (``apply`` as it was)."""
+    from runtime.errors import Refused
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+    from runtime.games.infernal_contraption.match import ICMatch
+    from runtime.protocol import refuse_unless_legal
+
+    eng = InfernalContraption()
+    for p, s in GAMES:
+        match = _new(eng, ic, p, s, tracing=False)
+        while not match.terminal():
+            legal = match.legal_moves()
+            keys = [m.key for m in legal]
+            assert len(set(keys)) == len(keys), f"{p} players, seed {s}: a key listed twice"
+            match.apply(match.game.agent(match.to_act()).pick(match, legal))
+
+    def by_key(self, move):
+        g = self.game
+        legal = refuse_unless_legal(move, self._legal(), g)
+        self._listed = None
+        out = g.engine.apply(g, legal.key, listed=True)
+        if out.status == "refused":
+            raise Refused(out.reason)
+        if not g.over and self.turn_cap is not None and g.turn > self.turn_cap:
+            from runtime.events import CapReached
+
+            g.capped = True
+            g.tell(CapReached(None, cap=self.turn_cap))
+
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(ICMatch, "apply", by_key))
