@@ -326,3 +326,26 @@ def test_a_listed_move_found_by_identity_is_the_move_found_by_key(ic, courses, m
             g.tell(CapReached(None, cap=self.turn_cap))
 
     _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(ICMatch, "apply", by_key))
+
+
+def test_cards_touching_counted_without_a_list_are_the_neighbours_listed(ic, courses, monkeypatch):
+    """``Machine.touching`` counts a card's neighbours without listing them (``is_terminal``, a card
+    leaving a machine): ``len(neighbours)`` for every card of every machine in every position of the
+    games, and the same games as counting the list."""
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+    from runtime.games.infernal_contraption.machine import Machine
+
+    eng = InfernalContraption()
+    asked = 0
+    for p, s in GAMES[::3]:
+        match = _new(eng, ic, p, s, tracing=False)
+        g = match.game
+        while not match.terminal():
+            for m in g.machines:
+                for uid in m.cards():
+                    assert m.touching(uid) == len(m.neighbours(uid))
+                    asked += 1
+            match.apply(g.agent(match.to_act()).pick(match, match.legal_moves()))
+    assert asked > 1000
+    _slow_courses_equal(ic, courses, monkeypatch,
+                        lambda mp: mp.setattr(Machine, "touching", lambda self, uid: len(self.neighbours(uid))))
