@@ -69,11 +69,31 @@ class SeededRandom(Agent):
             # several of a few (a mulligan, "up to 2"): randint(least, most), then sample's pool
             # algorithm for a population of at most 21, without their checks — the same draws, in
             # order (tests/test_agents_random.py holds it to randint and sample)
-            below = rng._randbelow
-            n = least + below(most - least + 1)
             pool = list(options)
             size = len(pool)
             picks = []
+            if type(rng)._randbelow is WITH_GETRANDBITS:
+                # every generator a game holds: ``_randbelow``'s rejection loop run here, the same
+                # ``getrandbits`` calls in the same order, without a call per draw (a mulligan
+                # draws up to eight)
+                getrandbits = rng.getrandbits
+                span = most - least + 1
+                bits = span.bit_length()
+                r = getrandbits(bits)
+                while r >= span:
+                    r = getrandbits(bits)
+                n = least + r
+                for i in range(n):
+                    left = size - i
+                    bits = left.bit_length()
+                    j = getrandbits(bits)
+                    while j >= left:
+                        j = getrandbits(bits)
+                    picks.append(pool[j])
+                    pool[j] = pool[left - 1]
+                return picks
+            below = rng._randbelow
+            n = least + below(most - least + 1)
             for i in range(n):
                 j = below(size - i)
                 picks.append(pool[j])

@@ -14,7 +14,8 @@ from typing import Any
 from .budget import ROUNDS, STATEMENTS, OverBudget
 from .errors import Nowhere, Refused, RulesError, Unmet
 from .events import (CardsDrawn, CardsMoved, CardsShown, Chose, Discarded, Drawn, EffectRefused, Gained,
-                     GoodsGained, GoodsPaid, GoodsPlaced, Moved, RepeatStopped, Trashed, card_event)
+                     GoodsGained, GoodsPaid, GoodsPlaced, Moved, RepeatStopped, Trashed, card_event,
+                     card_events)
 from .model import ThingSpec
 from .statecopy import peeker
 from .refs import (CARD, DEFAULT, EVERY, GOOD, MANY, PILE, PLAYER, THING, VAR, ZONE, Bound, Every, Exactly,
@@ -955,13 +956,13 @@ class Ctx:
             # (GameState.take_top), then each turned, owned and recorded as the loop below does
             # (tests/infernal_contraption/test_fast_play.py holds it to the loop)
             drawn = g.take_top(zone, n, hand)
-            events = g.events
             for uid in drawn:
                 inst = instances[uid]
                 if face:
                     inst.face = face
                 inst.owner = player
-                events.append(card_event(Drawn, player, uid, turn, round_))
+            # their Drawn events, in the order drawn (nobody hears them: none is read in between)
+            g.events.extend(card_events(Drawn, player, drawn, turn, round_))
         else:
             for _ in range(n):
                 if not zones[zone]:

@@ -324,7 +324,9 @@ class Engine:
         """Every declared invariant on ``game`` now: the problems, each named by its invariant."""
         out: list[str] = []
         for name, method in self.invariants.items():
-            out += [f"{name}: {p}" for p in getattr(self, method)(game)]
+            found = getattr(self, method)(game)
+            if found:  # almost always empty (a simulation checks each game at its end): no list made for it
+                out += [f"{name}: {p}" for p in found]
         return out
 
     def invariant_cards(self, game: GameState) -> list[str]:

@@ -177,6 +177,26 @@ def card_event(cls: type, player: int | None, card: int, turn: int, round: int, 
     return ev
 
 
+def card_events(cls: type, player: int | None, cards, turn: int, round: int) -> list[CardEvent]:
+    """``[card_event(cls, player, card, turn, round) for card in cards]`` in one call, each event made
+    as ``card_event`` makes it (the same fields, set in the same order): a draw of several cards
+    records them at once (tests/test_card_events.py holds the two equal)."""
+    defaults = (_DEFAULTS.get(cls) or _fields_of(cls))[0]
+    new = object.__new__
+    out = []
+    add = out.append
+    for card in cards:
+        ev = new(cls)
+        d = ev.__dict__
+        d.update(defaults)
+        d["player"] = player
+        d["turn"] = turn
+        d["round"] = round
+        d["card"] = card
+        add(ev)
+    return out
+
+
 # --- the trace: typed events the game tells as they happen (game.log) ---------------------------
 # The bus events above are what triggers and history counts hear; a game's trace is the events it
 # *tells*: a choice, a payment, a draw, a refusal, a move. Each is told as a typed event (``GameState

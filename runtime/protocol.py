@@ -43,8 +43,7 @@ class Move:
     def lazy(cls, key: tuple, labeller) -> "Move":
         mv = _new_move(cls)
         mv.key = key
-        mv._label = None
-        mv._labeller = labeller
+        mv._labeller = labeller  # ``_label`` is set when ``label`` first runs the labeller
         return mv
 
     @classmethod
@@ -56,8 +55,7 @@ class Move:
         for key in keys:
             mv = _new_move(cls)
             mv.key = key
-            mv._label = None
-            mv._labeller = labeller
+            mv._labeller = labeller  # ``_label`` stays unset until ``label`` makes it (``lazy``'s move)
             add(mv)
         return out
 

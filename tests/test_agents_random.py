@@ -99,3 +99,20 @@ def test_one_of_several_inline_draws_are_randbelow_draws():
                     slow._randbelow(1)
                     assert _one_of(fast, options) == options[slow._randbelow(size)]
                     assert fast.getstate() == slow.getstate()
+
+
+def test_several_of_a_few_inline_draws_are_randint_and_sample_draws_for_every_generator():
+    """The small-pool path runs ``_randbelow``'s ``getrandbits`` loops itself for a generator that
+    draws so (a game's, a copy's pending one) and keeps ``_randbelow`` for one that draws otherwise:
+    either way what ``randint`` and ``sample`` draw, leaving the same generator state."""
+    from runtime.statecopy import _pending
+
+    for seed in range(150):
+        for make in (random.Random, lambda s: _pending(random.Random(s)), _DrawsByRandom):
+            fast, slow = make(seed), make(seed)
+            agent = SeededRandom(fast)
+            for size in (1, 2, 5, 7, 8, 16, 21):
+                options = list(range(size))
+                for k, low in ((7, 0), (3, 1), (size, 0), (2, None)):
+                    assert agent.choose(None, 0, options, k, low) == _general(slow, options, k, low)
+                    assert fast.getstate() == slow.getstate()

@@ -257,3 +257,97 @@ def test_a_draw_of_cards_on_the_pile_taken_at_once_is_the_draw_card_by_card(ic, 
 
     _slow_courses_equal(ic, courses, monkeypatch,
                         lambda mp: mp.setattr(Ctx, "draw_cards", _draw_cards_card_by_card))
+
+
+def test_powered_asked_in_place_is_powered_by_the_neighbours_list(ic, courses, monkeypatch):
+    """``InfernalContraption.powered`` asks each neighbour in place: the same answer as reading
+    ``Machine.neighbours``' list, in every position of the games, for every card of every machine; and
+    the same games as the list's way."""
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+    from runtime.games.infernal_contraption.machine import POWER_KINDS
+
+    def slow(self, game, player, uid):
+        return any(game.kind_of[n] in POWER_KINDS for n in game.machines[player].neighbours(uid))
+
+    eng = InfernalContraption()
+    asked = 0
+    for p, s in GAMES[::3]:
+        match = _new(eng, ic, p, s, tracing=False)
+        g = match.game
+        while not match.terminal():
+            for owner, m in enumerate(g.machines):
+                for uid in m.cards():
+                    assert eng.powered(g, owner, uid) == slow(eng, g, owner, uid)
+                    asked += 1
+            match.apply(g.agent(match.to_act()).pick(match, match.legal_moves()))
+    assert asked > 1000
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(InfernalContraption, "powered", slow))
+
+
+def test_kinds_skipped_without_a_call_are_the_kinds_resolve_skips(ic, courses, monkeypatch):
+    """``activate`` skips a Power Core or an Upgrade without calling ``resolve``, which returns "skip"
+    for them at once: the same games as calling it for every card (an activation written without the
+    shortcut)."""
+    from runtime.games.infernal_contraption import engine as engine_mod
+
+    _slow_courses_equal(ic, courses, monkeypatch,
+                        lambda mp: mp.setattr(engine_mod, "_SKIPPED_KINDS", frozenset()))
+
+
+def test_a_listed_move_found_by_identity_is_the_move_found_by_key(ic, courses, monkeypatch):
+    """``ICMatch.apply`` finds a move it listed by identity: it is the move ``refuse_unless_legal``
+    finds by key only when no listing holds one key twice — held here in every position of the games
+    — and the games are the games found by key (``apply`` as it was)."""
+    from runtime.errors import Refused
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+    from runtime.games.infernal_contraption.match import ICMatch
+    from runtime.protocol import refuse_unless_legal
+
+    eng = InfernalContraption()
+    for p, s in GAMES:
+        match = _new(eng, ic, p, s, tracing=False)
+        while not match.terminal():
+            legal = match.legal_moves()
+            keys = [m.key for m in legal]
+            assert len(set(keys)) == len(keys), f"{p} players, seed {s}: a key listed twice"
+            match.apply(match.game.agent(match.to_act()).pick(match, legal))
+
+    def by_key(self, move):
+        g = self.game
+        legal = refuse_unless_legal(move, self._legal(), g)
+        self._listed = None
+        out = g.engine.apply(g, legal.key, listed=True)
+        if out.status == "refused":
+            raise Refused(out.reason)
+        if not g.over and self.turn_cap is not None and g.turn > self.turn_cap:
+            from runtime.events import CapReached
+
+            g.capped = True
+            g.tell(CapReached(None, cap=self.turn_cap))
+
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(ICMatch, "apply", by_key))
+
+
+def test_cards_touching_counted_without_a_list_are_the_neighbours_listed(ic, courses, monkeypatch):
+    """``Machine.touching`` counts a card's neighbours without listing them (``is_terminal``, a card
+    leaving a machine): ``len(neighbours)`` for every card of every machine in every position of the
+    games, and the same games as counting the list."""
+    from runtime.games.infernal_contraption.engine import InfernalContraption
+    from runtime.games.infernal_contraption.machine import Machine
+
+    eng = InfernalContraption()
+    asked = 0
+    for p, s in GAMES[::3]:
+        match = _new(eng, ic, p, s, tracing=False)
+        g = match.game
+        while not match.terminal():
+            for m in g.machines:
+                for uid in m.cards():
+                    assert m.touching(uid) == len(m.neighbours(uid))
+                    asked += 1
+            match.apply(g.agent(match.to_act()).pick(match, match.legal_moves()))
+    assert asked > 1000
+    def by_the_list(self, uid):
+        return len(self.neighbours(uid))
+
+    _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(Machine, "touching", by_the_list))

@@ -167,3 +167,21 @@ def test_listed_moves_follow_every_card_move(ic):
     assert not any(m.key[0] == "play" and m.key[1] == gone for m in after)
     with pytest.raises(Refused):
         match.apply(next(m for m in before if m.key[0] == "play" and m.key[1] == gone))
+
+
+def test_a_lazy_move_whose_label_is_unread_copies_pickles_and_compares_as_an_eager_one():
+    """``Move.lazy`` / ``lazy_many`` leave ``_label`` unset until the label is read: every way of
+    reading a move (equality, hash, repr, copy, pickle) still gives the eager move's answer."""
+    import copy
+    import pickle
+
+    def labeller(key):
+        return f"move {key[1]}"
+
+    for mv in [*Move.lazy_many([("k", 1), ("k", 2)], labeller), Move.lazy(("k", 3), labeller)]:
+        eager = Move(labeller(mv.key), mv.key)
+        for twin in (copy.copy(mv), copy.deepcopy(mv), pickle.loads(pickle.dumps(mv))):
+            assert twin == eager and twin.label == eager.label
+        fresh = Move.lazy_many([mv.key], labeller)[0]
+        assert hash(fresh) == hash(eager) and repr(fresh) == repr(eager) and str(fresh) == eager.label
+        assert fresh == eager and mv == eager

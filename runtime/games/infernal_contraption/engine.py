@@ -286,11 +286,13 @@ class InfernalContraption(ICScenario, Engine):
             return "the touching sockets do not match and neither is Universal (I09)"
         return None
 
-    def open_slots(self, game: ICGame, player: int) -> tuple[list, list, list]:
+    def open_slots(self, game: ICGame, player: int, opponents: bool = True) -> tuple[list, list, list]:
         """Free places: (ends of the player's main line, plug places in the player's machine, plug
         places in opponents' machines). Each is (anchor's socket there, index of the new card's
         touching socket, anchor is a Power Source, (owner, anchor, side, 0, ())): the last is the
-        tail of a play's ``Move`` there, so that listing a play joins two tuples."""
+        tail of a play's ``Move`` there, so that listing a play joins two tuples. ``opponents=False``
+        leaves the opponents' places out (an empty list): only a Sabotage card goes there, and about
+        two listings in five have none in hand."""
         kinds = game.kind_of
         socks = game.sock_of
         ends, own, opp = [], [], []
@@ -298,11 +300,13 @@ class InfernalContraption(ICScenario, Engine):
             if pl.out:
                 continue
             owner = pl.index
+            mine = owner == player
+            if not (mine or opponents):
+                continue
             m = game.machines[owner]
             main = m.main
             if not main:
                 continue
-            mine = owner == player
             if mine:
                 ends.append((socks[main[0]][0], 1, False, (owner, main[0], "left", 0, ())))
                 ends.append((socks[main[-1]][1], 0, False, (owner, main[-1], "right", 0, ())))
@@ -338,8 +342,15 @@ class InfernalContraption(ICScenario, Engine):
             moves.append(REFIT)
         if game.plays >= 1 and len(hand) < 2:  # an extra play needs another card to scrap first
             return moves
-        ends, own, opp = self.open_slots(game, p)
         kinds = game.kind_of
+        # the opponents' places are read by Sabotage cards alone: worked out only when one is in hand
+        # (the same list either way: nothing changes while the moves are listed)
+        sabotage = False
+        for uid in hand:
+            if kinds[uid] == "sabotage":
+                sabotage = True
+                break
+        ends, own, opp = self.open_slots(game, p, sabotage)
         socks = game.sock_of
         instances = game.instances
         seen = set()
@@ -555,6 +566,7 @@ class InfernalContraption(ICScenario, Engine):
         if game.tracing:
             game.emit("activate", player, f"turns the machine on against {game.players[opponent].name}")
         here = ("machine", player)
+        kinds = game.kind_of
         for uid in self.activation_order(game, player):
             if game.over:
                 return
@@ -563,6 +575,8 @@ class InfernalContraption(ICScenario, Engine):
             if game.tracing:
                 game.emit("visit", player, f"{self.position_of(game, uid)}: {self.name_of(game, uid)}",
                           card=game.instances[uid].card_id)
+            if kinds[uid] in _SKIPPED_KINDS:
+                continue  # what ``resolve`` returns at once for them ("skip"), without its call
             try:
                 self.resolve(game, uid, player, opponent)
             except Stop as s:
@@ -575,12 +589,26 @@ class InfernalContraption(ICScenario, Engine):
                 return
 
     def powered(self, game: ICGame, player: int, uid: int) -> bool:
-        """I04: attached to a Power Source (a Power Core counts as one)."""
+        """I04: attached to a Power Source (a Power Core counts as one): one of ``Machine.neighbours``
+        is, asked of each neighbour in place without making their list (a Contraption or Consumable
+        asks it each time it resolves; tests/infernal_contraption/test_fast_play.py holds it to the
+        list)."""
         kinds = game.kind_of
-        for n in game.machines[player].neighbours(uid):
-            if kinds[n] in POWER_KINDS:
-                return True
-        return False
+        m = game.machines[player]
+        b = m.base.get(uid)
+        if b is not None:  # a plug touches its anchor alone
+            return kinds[b[0]] in POWER_KINDS
+        main = m.main
+        i = main.index(uid)
+        if i > 0 and kinds[main[i - 1]] in POWER_KINDS:
+            return True
+        t = m.top.get(uid)
+        if t is not None and kinds[t] in POWER_KINDS:
+            return True
+        t = m.bottom.get(uid)
+        if t is not None and kinds[t] in POWER_KINDS:
+            return True
+        return i + 1 < len(main) and kinds[main[i + 1]] in POWER_KINDS
 
     def resolve(self, game: ICGame, uid: int, player: int, opponent: int) -> str:
         """Resolve one card of the machine. Returns what happened: done/unmet/unpowered/skip."""
@@ -786,6 +814,11 @@ def _guard(fn: Callable) -> Callable:
 
 
 _DRAW_N = Query(CARD, "card")
+# the kinds ``resolve`` skips at once (a Power Core does nothing of its own; an Upgrade applies when
+# an attached Contraption resolves, I16): ``activate`` skips them without calling it (about a third
+# of the cards an activation visits). ``resolve`` keeps its own check, which test_fast_play.py holds
+# this to with the set emptied.
+_SKIPPED_KINDS = frozenset({"power_core", "upgrade"})
 # ``Move("play", uid, owner, anchor, side)`` made at C speed: a named tuple's ``__new__`` is a Python
 # function, and listing the attach step's moves makes ~8 of them a decision (every field given, in
 # Move's order, so the value is the one ``Move(...)`` makes)

@@ -78,6 +78,15 @@ class Machine:
             out.append(main[i + 1])
         return out
 
+    def touching(self, uid: int) -> int:
+        """How many cards are attached to ``uid``: ``len(self.neighbours(uid))``, counted without
+        making the list (a terminal's test asks it for every card a verb may take from a machine)."""
+        if uid in self.base:
+            return 1
+        main = self.main
+        i = main.index(uid)
+        return (i > 0) + (uid in self.top) + (uid in self.bottom) + (i + 1 < len(main))
+
     def attach(self, uid: int, anchor: int | None, side: str) -> None:
         if anchor is None:  # the first card: the Power Core
             self.main.append(uid)
@@ -132,7 +141,7 @@ def sockets_match(a: int, b: int) -> bool:
 def is_terminal(game: ICGame, uid: int) -> bool:
     """I01: a terminal is a card attached at only one socket."""
     owner = game.where[uid][1]
-    return len(game.machines[owner].neighbours(uid)) == 1
+    return game.machines[owner].touching(uid) == 1
 
 
 def is_plug(game: ICGame, uid: int) -> bool:

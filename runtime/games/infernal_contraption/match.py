@@ -58,8 +58,18 @@ class ICMatch:
         return moves
 
     def apply(self, move: ProtocolMove) -> None:
-        legal = refuse_unless_legal(move, self._legal(), self.game)
         g = self.game
+        listed = self._legal()
+        # the move itself listed for this state (a seat picks one from ``legal_moves``' list, which
+        # holds the listed objects): it is the listed move equal to it by key, as a listing never holds
+        # one key twice (tests/infernal_contraption/test_fast_play.py), found by identity without
+        # comparing keys; any other goes through ``refuse_unless_legal``
+        for legal in listed:
+            if legal is move:
+                g.budget.new_move()  # what refuse_unless_legal starts on the move it finds
+                break
+        else:
+            legal = refuse_unless_legal(move, listed, g)
         self._listed = None
         # the move is one the engine listed for this state (refuse_unless_legal returns the listed
         # move, whose key is the engine's Move itself, from the listing kept for the current stamp):

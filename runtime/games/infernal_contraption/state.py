@@ -152,7 +152,7 @@ class ICGame(GameState):
             # any verb (a core one too: "draw 1 card from your machine") meets the machine's rules
             if self.kind_of[uid] == "power_core":
                 raise Refused("the Power Core can never be destroyed, scrapped or moved (I03)")
-            if uid not in m.base and len(m.neighbours(uid)) > 1:
+            if uid not in m.base and m.touching(uid) > 1:
                 raise Refused("only a terminal (a card attached at one socket) can leave a machine (I01)")
         m.detach(uid)
 
