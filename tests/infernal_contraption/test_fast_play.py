@@ -259,6 +259,19 @@ def test_a_draw_of_cards_on_the_pile_taken_at_once_is_the_draw_card_by_card(ic, 
                         lambda mp: mp.setattr(Ctx, "draw_cards", _draw_cards_card_by_card))
 
 
+def _every_machine_card(eng, ic):
+    """(game, owner, card) for every card of every machine, in every position of a third of GAMES played
+    with random seats (the game moves on once the caller has looked at all of a position's cards)."""
+    for p, s in GAMES[::3]:
+        match = _new(eng, ic, p, s, tracing=False)
+        g = match.game
+        while not match.terminal():
+            for owner, m in enumerate(g.machines):
+                for uid in m.cards():
+                    yield g, owner, uid
+            match.apply(g.agent(match.to_act()).pick(match, match.legal_moves()))
+
+
 def test_powered_asked_in_place_is_powered_by_the_neighbours_list(ic, courses, monkeypatch):
     """``InfernalContraption.powered`` asks each neighbour in place: the same answer as reading
     ``Machine.neighbours``' list, in every position of the games, for every card of every machine; and
@@ -271,15 +284,9 @@ def test_powered_asked_in_place_is_powered_by_the_neighbours_list(ic, courses, m
 
     eng = InfernalContraption()
     asked = 0
-    for p, s in GAMES[::3]:
-        match = _new(eng, ic, p, s, tracing=False)
-        g = match.game
-        while not match.terminal():
-            for owner, m in enumerate(g.machines):
-                for uid in m.cards():
-                    assert eng.powered(g, owner, uid) == slow(eng, g, owner, uid)
-                    asked += 1
-            match.apply(g.agent(match.to_act()).pick(match, match.legal_moves()))
+    for g, owner, uid in _every_machine_card(eng, ic):
+        assert eng.powered(g, owner, uid) == slow(eng, g, owner, uid)
+        asked += 1
     assert asked > 1000
     _slow_courses_equal(ic, courses, monkeypatch, lambda mp: mp.setattr(InfernalContraption, "powered", slow))
 
@@ -335,18 +342,13 @@ def test_cards_touching_counted_without_a_list_are_the_neighbours_listed(ic, cou
     from runtime.games.infernal_contraption.engine import InfernalContraption
     from runtime.games.infernal_contraption.machine import Machine
 
-    eng = InfernalContraption()
     asked = 0
-    for p, s in GAMES[::3]:
-        match = _new(eng, ic, p, s, tracing=False)
-        g = match.game
-        while not match.terminal():
-            for m in g.machines:
-                for uid in m.cards():
-                    assert m.touching(uid) == len(m.neighbours(uid))
-                    asked += 1
-            match.apply(g.agent(match.to_act()).pick(match, match.legal_moves()))
+    for g, owner, uid in _every_machine_card(InfernalContraption(), ic):
+        m = g.machines[owner]
+        assert m.touching(uid) == len(m.neighbours(uid))
+        asked += 1
     assert asked > 1000
+
     def by_the_list(self, uid):
         return len(self.neighbours(uid))
 
